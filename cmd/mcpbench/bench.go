@@ -1,0 +1,234 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+)
+
+const (
+	// expectedRate is the aggregate call rate latency slices are sized for;
+	// a faster run just grows them.
+	expectedRate = 60_000
+	// maxPrealloc caps the latency samples preallocated for one phase.
+	maxPrealloc = 4 << 20
+	// maxReasons is how many failure reasons a phase reports.
+	maxReasons = 5
+	// teardownTimeout bounds the DELETE of all sessions after a phase.
+	teardownTimeout = 10 * time.Second
+)
+
+// phaseResult is the outcome of one phase.
+type phaseResult struct {
+	clients  int
+	duration time.Duration
+	calls    int64 // calls completed inside the measured window
+	failures int64 // failed calls and teardown errors, warmup included
+	reasons  []string
+	p50, p90 time.Duration
+	p99, max time.Duration
+}
+
+// String renders the human-readable result line.
+func (r phaseResult) String() string {
+	return fmt.Sprintf("clients=%d duration=%.2fs calls=%d calls/s=%.1f p50=%s p99=%s failures=%d",
+		r.clients, r.duration.Seconds(), r.calls, r.rate(), ms(r.p50), ms(r.p99), r.failures)
+}
+
+func (r phaseResult) rate() float64 {
+	if r.duration <= 0 {
+		return 0
+	}
+	return float64(r.calls) / r.duration.Seconds()
+}
+
+func ms(d time.Duration) string {
+	return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond))
+}
+
+// phaseSummary is the -json line of a phase.
+type phaseSummary struct {
+	Clients   int     `json:"clients"`
+	DurationS float64 `json:"duration_s"`
+	Calls     int64   `json:"calls"`
+	CallsPerS float64 `json:"calls_per_s"`
+	P50Ms     float64 `json:"p50_ms"`
+	P90Ms     float64 `json:"p90_ms"`
+	P99Ms     float64 `json:"p99_ms"`
+	MaxMs     float64 `json:"max_ms"`
+	Failures  int64   `json:"failures"`
+}
+
+func (r phaseResult) summary() phaseSummary {
+	f := func(d time.Duration) float64 { return math.Round(float64(d)/1e3) / 1e3 } // ms, µs precision
+	return phaseSummary{
+		Clients:   r.clients,
+		DurationS: r.duration.Seconds(),
+		Calls:     r.calls,
+		CallsPerS: math.Round(r.rate()*10) / 10,
+		P50Ms:     f(r.p50),
+		P90Ms:     f(r.p90),
+		P99Ms:     f(r.p99),
+		MaxMs:     f(r.max),
+		Failures:  r.failures,
+	}
+}
+
+// clientStats is what one client goroutine records; it is only read after
+// the goroutine has finished.
+type clientStats struct {
+	calls     int64
+	failures  int64
+	reasons   []string
+	latencies []time.Duration
+}
+
+func (c *clientStats) fail(err error) {
+	c.failures++
+	if len(c.reasons) < maxReasonsPerClient {
+		c.reasons = append(c.reasons, err.Error())
+	}
+}
+
+// runPhase opens n sessions, drives them for cfg.warmup+cfg.duration and
+// closes them. Only calls that complete inside the measured window are
+// counted and timed. An error is returned when the phase could not run
+// (session setup failed, or ctx was cancelled); failed calls are reported in
+// the result instead.
+func runPhase(ctx context.Context, cfg config, rt http.RoundTripper, n int) (phaseResult, error) {
+	if tr, ok := rt.(interface{ CloseIdleConnections() }); ok {
+		// Start each phase on fresh connections: POSTs are not retried on a
+		// keep-alive connection the server closed while it sat idle.
+		defer tr.CloseIdleConnections()
+		tr.CloseIdleConnections()
+	}
+
+	// callCtx bounds every call: a call still running cfg.callTimeout after
+	// the end of the phase is abandoned.
+	deadline := time.Now().Add(cfg.warmup + cfg.duration + cfg.callTimeout + 5*time.Second)
+	callCtx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+
+	sessions := make([]*session, 0, n)
+	defer func() {
+		// Teardown runs even when ctx has been cancelled.
+		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), teardownTimeout)
+		defer cancel()
+		for _, s := range sessions {
+			_ = s.close(tctx) // errors are reported by the normal path below
+		}
+	}()
+	for i := range n {
+		setupCtx, cancel := context.WithTimeout(ctx, cfg.callTimeout)
+		s, err := openSession(setupCtx, callCtx, rt, &cfg)
+		cancel()
+		if err != nil {
+			return phaseResult{}, fmt.Errorf("opening session %d of %d: %w", i+1, n, err)
+		}
+		sessions = append(sessions, s)
+	}
+
+	perClient := min(int(cfg.duration.Seconds()*expectedRate)/n+1, maxPrealloc/n)
+	stats := make([]clientStats, n)
+	for i := range stats {
+		stats[i].latencies = make([]time.Duration, 0, perClient)
+	}
+
+	start := time.Now()
+	t0 := start.Add(cfg.warmup)
+	t1 := t0.Add(cfg.duration)
+	var wg sync.WaitGroup
+	for i, s := range sessions {
+		wg.Go(func() { drive(callCtx, s, t0, t1, &stats[i]) })
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return phaseResult{}, fmt.Errorf("interrupted: %w", err)
+	}
+
+	// Close the sessions now so that teardown errors count as failures.
+	tctx, tcancel := context.WithTimeout(ctx, teardownTimeout)
+	defer tcancel()
+	var closeErrs []error
+	for _, s := range sessions {
+		if err := s.close(tctx); err != nil {
+			closeErrs = append(closeErrs, err)
+		}
+	}
+	sessions = sessions[:0]
+
+	res := merge(stats, n, cfg.duration)
+	for _, err := range closeErrs {
+		res.failures++
+		if len(res.reasons) < maxReasons {
+			res.reasons = append(res.reasons, err.Error())
+		}
+	}
+	return res, nil
+}
+
+// drive calls the tool in a loop until t1. Calls that complete inside
+// [t0, t1] are counted and timed; failures are counted whenever they happen.
+func drive(ctx context.Context, s *session, t0, t1 time.Time, st *clientStats) {
+	for ctx.Err() == nil {
+		begin := time.Now()
+		if !begin.Before(t1) {
+			return
+		}
+		err := s.call()
+		end := time.Now()
+		if err != nil {
+			if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+				return // interrupted, not a server failure
+			}
+			st.fail(err)
+		}
+		if !end.Before(t0) && !end.After(t1) {
+			st.calls++
+			st.latencies = append(st.latencies, end.Sub(begin))
+		}
+	}
+}
+
+// merge combines the per-client statistics and computes the percentiles.
+func merge(stats []clientStats, clients int, d time.Duration) phaseResult {
+	res := phaseResult{clients: clients, duration: d}
+	total := 0
+	for i := range stats {
+		total += len(stats[i].latencies)
+	}
+	all := make([]time.Duration, 0, total)
+	for i := range stats {
+		st := &stats[i]
+		res.calls += st.calls
+		res.failures += st.failures
+		all = append(all, st.latencies...)
+		for _, r := range st.reasons {
+			if len(res.reasons) < maxReasons {
+				res.reasons = append(res.reasons, r)
+			}
+		}
+	}
+	slices.Sort(all)
+	res.p50 = percentile(all, 0.50)
+	res.p90 = percentile(all, 0.90)
+	res.p99 = percentile(all, 0.99)
+	if len(all) > 0 {
+		res.max = all[len(all)-1]
+	}
+	return res
+}
+
+// percentile returns the nearest-rank p-quantile of sorted samples.
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(math.Ceil(p*float64(len(sorted)))) - 1
+	return sorted[max(0, min(i, len(sorted)-1))]
+}

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// maxClients bounds -clients so a typo cannot open thousands of sessions.
+const maxClients = 1024
+
+// defaultProtocolVersion is the newest MCP revision that still uses the
+// initialize handshake and Mcp-Session-Id sessions; mcp-go v1.2.1 negotiates
+// it (and 2025-06-18, 2025-03-26) through initialize.
+const defaultProtocolVersion = "2025-11-25"
+
+// config is the validated command line.
+type config struct {
+	url             *url.URL
+	tool            string
+	args            json.RawMessage // compact JSON object
+	expect          string
+	hasExpect       bool
+	clients         []int
+	duration        time.Duration
+	warmup          time.Duration
+	callTimeout     time.Duration
+	token           string
+	protocolVersion string
+	json            bool
+	cpuProfile      string
+}
+
+// parseConfig parses and validates the command line. getenv resolves
+// -token-env; usage and flag errors are written to stderr.
+func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+	var (
+		cfg      config
+		rawURL   string
+		rawArgs  string
+		clients  string
+		tokenEnv string
+	)
+	fs := flag.NewFlagSet("mcpbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&rawURL, "url", "http://127.0.0.1:8080/mcp", "MCP Streamable HTTP endpoint (loopback only)")
+	fs.StringVar(&cfg.tool, "tool", "calculate", "name of the tool to call")
+	fs.StringVar(&rawArgs, "args", `{"operation":"add","a":5,"b":3}`, "tool arguments, a JSON object")
+	fs.Func("expect", "exact text of the first text content every call must return (optional)", func(s string) error {
+		cfg.expect, cfg.hasExpect = s, true
+		return nil
+	})
+	fs.StringVar(&clients, "clients", "1,16", "comma-separated concurrent client counts, one phase each")
+	fs.DurationVar(&cfg.duration, "duration", 5*time.Second, "measured duration of each phase")
+	fs.DurationVar(&cfg.warmup, "warmup", time.Second, "unrecorded warmup before each phase")
+	fs.DurationVar(&cfg.callTimeout, "timeout", 10*time.Second, "how long a call may run past the end of its phase before it is abandoned")
+	fs.StringVar(&tokenEnv, "token-env", "", "name of an environment variable holding a bearer token (optional)")
+	fs.StringVar(&cfg.protocolVersion, "protocol-version", defaultProtocolVersion, "MCP protocol version requested in initialize")
+	fs.BoolVar(&cfg.json, "json", false, "also print a JSON summary line per phase")
+	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the driver to this file (optional)")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: mcpbench [flags]\n\nLoad-tests one tool of an MCP Streamable HTTP server on this machine.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return config{}, err
+	}
+	if fs.NArg() > 0 {
+		return config{}, fmt.Errorf("unexpected arguments: %q", fs.Args())
+	}
+
+	u, err := parseLoopbackURL(rawURL)
+	if err != nil {
+		return config{}, err
+	}
+	cfg.url = u
+
+	if cfg.tool == "" {
+		return config{}, errors.New("-tool must not be empty")
+	}
+	if cfg.args, err = compactObject(rawArgs); err != nil {
+		return config{}, fmt.Errorf("-args: %w", err)
+	}
+	if cfg.clients, err = parseClients(clients); err != nil {
+		return config{}, fmt.Errorf("-clients: %w", err)
+	}
+	if cfg.duration <= 0 {
+		return config{}, errors.New("-duration must be positive")
+	}
+	if cfg.warmup < 0 {
+		return config{}, errors.New("-warmup must not be negative")
+	}
+	if cfg.callTimeout <= 0 {
+		return config{}, errors.New("-timeout must be positive")
+	}
+	if cfg.protocolVersion == "" {
+		return config{}, errors.New("-protocol-version must not be empty")
+	}
+	if tokenEnv != "" {
+		cfg.token = strings.TrimSpace(getenv(tokenEnv))
+		if cfg.token == "" {
+			return config{}, fmt.Errorf("-token-env: environment variable %s is empty or unset", tokenEnv)
+		}
+	}
+	return cfg, nil
+}
+
+// parseLoopbackURL accepts only http(s) URLs whose host is localhost or a
+// loopback IP literal. Load against other addresses is not allowed.
+func parseLoopbackURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("-url: %w", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("-url %q: scheme must be http or https", raw)
+	}
+	if u.User != nil {
+		return nil, fmt.Errorf("-url %q: credentials in the URL are not supported; use -token-env", raw)
+	}
+	if err := checkLoopbackHost(u.Hostname()); err != nil {
+		return nil, fmt.Errorf("-url %q: %w", raw, err)
+	}
+	return u, nil
+}
+
+// checkLoopbackHost reports an error unless host is "localhost" or a loopback
+// IP literal (127.0.0.0/8, ::1).
+func checkLoopbackHost(host string) error {
+	if strings.EqualFold(host, "localhost") {
+		return nil
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return fmt.Errorf("host %q is not localhost or a loopback IP: mcpbench only drives load against this machine (127.0.0.0/8, ::1, localhost)", host)
+	}
+	if !ip.Unmap().IsLoopback() {
+		return fmt.Errorf("host %s is not a loopback address: mcpbench only drives load against this machine (127.0.0.0/8, ::1, localhost)", ip)
+	}
+	return nil
+}
+
+// isLoopbackAddr reports whether a dialed "host:port" is on a loopback IP.
+func isLoopbackAddr(addr net.Addr) bool {
+	ap, err := netip.ParseAddrPort(addr.String())
+	return err == nil && ap.Addr().Unmap().IsLoopback()
+}
+
+func compactObject(raw string) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, []byte(raw)); err != nil {
+		return nil, fmt.Errorf("not valid JSON: %w", err)
+	}
+	if buf.Len() == 0 || buf.Bytes()[0] != '{' {
+		return nil, errors.New("must be a JSON object")
+	}
+	return buf.Bytes(), nil
+}
+
+func parseClients(s string) ([]int, error) {
+	var out []int
+	for field := range strings.SplitSeq(s, ",") {
+		field = strings.TrimSpace(field)
+		n, err := strconv.Atoi(field)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an integer", field)
+		}
+		if n < 1 || n > maxClients {
+			return nil, fmt.Errorf("%d is out of range 1..%d", n, maxClients)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}

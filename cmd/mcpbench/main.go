@@ -1,0 +1,138 @@
+// Command mcpbench is a small, bounded load driver for MCP servers that speak
+// the Streamable HTTP transport (such as wasmgate's /mcp endpoint).
+//
+// Every client is one MCP session: it sends initialize and
+// notifications/initialized, then calls a single tool in a tight loop with
+// the Mcp-Session-Id it was given, and finally DELETEs the session. One phase
+// is run per value of -clients; each phase has a warmup (calls are made but not
+// recorded) followed by the measured duration. Responses may arrive as
+// application/json or as a text/event-stream carrying the JSON-RPC response.
+//
+// A call fails when the HTTP exchange fails, the status is not 200, the
+// JSON-RPC response carries an error or a different id, the tool result has
+// isError set, or (with -expect) its first text content differs from the
+// expected text. The exit status is 1 if any call failed in any phase
+// (warmup included), 2 for usage errors.
+//
+// Only loopback targets are accepted (127.0.0.0/8, ::1 or localhost); the
+// dialer re-checks every resolved address, so the driver cannot be pointed at
+// another machine.
+//
+// Example:
+//
+//	mcpbench -url http://127.0.0.1:8080/mcp -tool calculate \
+//	    -args '{"operation":"add","a":5,"b":3}' -expect 8 \
+//	    -clients 1,16 -duration 5s -warmup 1s
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/pprof"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Exit statuses.
+const (
+	exitOK       = 0
+	exitFailures = 1
+	exitUsage    = 2
+)
+
+// run parses args, runs every phase and reports on stdout (results) and
+// stderr (diagnostics). It returns the process exit status.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	cfg, err := parseConfig(args, getenv, stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "mcpbench: %v\n", err)
+		return exitUsage
+	}
+
+	if cfg.cpuProfile != "" {
+		stopProfile, err := startCPUProfile(cfg.cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "mcpbench: %v\n", err)
+			return exitUsage
+		}
+		defer func() {
+			if err := stopProfile(); err != nil {
+				fmt.Fprintf(stderr, "mcpbench: %v\n", err)
+			}
+		}()
+	}
+
+	tr := newTransport(maxInt(cfg.clients))
+	defer tr.CloseIdleConnections()
+
+	code := exitOK
+	for _, n := range cfg.clients {
+		res, err := runPhase(ctx, cfg, tr, n)
+		if err != nil {
+			fmt.Fprintf(stderr, "mcpbench: phase clients=%d: %v\n", n, err)
+			return exitFailures
+		}
+		fmt.Fprintln(stdout, res.String())
+		if cfg.json {
+			line, err := json.Marshal(res.summary())
+			if err != nil {
+				fmt.Fprintf(stderr, "mcpbench: encoding JSON summary: %v\n", err)
+				return exitFailures
+			}
+			fmt.Fprintf(stdout, "%s\n", line)
+		}
+		if res.failures > 0 {
+			code = exitFailures
+			for _, reason := range res.reasons {
+				fmt.Fprintf(stderr, "mcpbench: clients=%d failure: %s\n", n, reason)
+			}
+			if extra := res.failures - int64(len(res.reasons)); extra > 0 {
+				fmt.Fprintf(stderr, "mcpbench: clients=%d ... and %d more failures\n", n, extra)
+			}
+		}
+	}
+	return code
+}
+
+// startCPUProfile starts profiling the driver into path and returns the
+// function that stops profiling and closes the file.
+func startCPUProfile(path string) (stop func() error, err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("creating CPU profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("starting CPU profile: %w", err)
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("writing CPU profile: %w", err)
+		}
+		return nil
+	}, nil
+}
+
+func maxInt(xs []int) int {
+	m := 0
+	for _, x := range xs {
+		m = max(m, x)
+	}
+	return m
+}

@@ -1,0 +1,317 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// testServer is an in-process mcp-go Streamable HTTP server with a native
+// calculate tool (always "8" for the default arguments) and calculate_sse,
+// which sends a notification first so that mcp-go answers with an SSE stream.
+type testServer struct {
+	url     string
+	calls   atomic.Int64
+	deletes atomic.Int64
+	sse     atomic.Int64 // responses sent as text/event-stream
+}
+
+// sniffWriter counts event-stream responses.
+type sniffWriter struct {
+	http.ResponseWriter
+	sse *atomic.Int64
+}
+
+func (w sniffWriter) WriteHeader(code int) {
+	if strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream") {
+		w.sse.Add(1)
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w sniffWriter) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
+
+func newTestServer(t *testing.T, token string) *testServer {
+	t.Helper()
+	ts := &testServer{}
+	s := server.NewMCPServer("mcpbench-test", "0.0.1", server.WithToolCapabilities(false))
+	calc := func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ts.calls.Add(1)
+		a, err := req.RequireFloat("a")
+		if err != nil {
+			return mcp.NewToolResultError(err.Error()), nil
+		}
+		b, err := req.RequireFloat("b")
+		if err != nil {
+			return mcp.NewToolResultError(err.Error()), nil
+		}
+		switch op := req.GetString("operation", ""); op {
+		case "add":
+			return mcp.NewToolResultText(fmt.Sprint(a + b)), nil
+		case "divide":
+			if b == 0 {
+				return mcp.NewToolResultError("division by zero"), nil
+			}
+			return mcp.NewToolResultText(fmt.Sprint(a / b)), nil
+		default:
+			return mcp.NewToolResultError("unknown operation " + op), nil
+		}
+	}
+	tool := func(name string) mcp.Tool {
+		return mcp.NewTool(name,
+			mcp.WithString("operation", mcp.Required()),
+			mcp.WithNumber("a", mcp.Required()),
+			mcp.WithNumber("b", mcp.Required()))
+	}
+	s.AddTool(tool("calculate"), calc)
+	s.AddTool(tool("calculate_sse"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if err := s.SendNotificationToClient(ctx, "notifications/message",
+			map[string]any{"level": "info", "data": "computing"}); err != nil {
+			return nil, err
+		}
+		return calc(ctx, req)
+	})
+
+	var h http.Handler = server.NewStreamableHTTPServer(s)
+	inner := h
+	h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if token != "" && r.Header.Get("Authorization") != "Bearer "+token {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		if r.Method == http.MethodDelete {
+			ts.deletes.Add(1)
+		}
+		inner.ServeHTTP(sniffWriter{w, &ts.sse}, r)
+	})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	ts.url = srv.URL + "/mcp"
+	return ts
+}
+
+func testConfig(t *testing.T, args ...string) config {
+	t.Helper()
+	var stderr bytes.Buffer
+	cfg, err := parseConfig(args, func(string) string { return "" }, &stderr)
+	if err != nil {
+		t.Fatalf("parseConfig(%q): %v (%s)", args, err, stderr.String())
+	}
+	return cfg
+}
+
+func runTestPhase(t *testing.T, cfg config) phaseResult {
+	t.Helper()
+	tr := newTransport(maxInt(cfg.clients))
+	defer tr.CloseIdleConnections()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	res, err := runPhase(ctx, cfg, tr, cfg.clients[0])
+	if err != nil {
+		t.Fatalf("runPhase: %v", err)
+	}
+	t.Logf("%s", res)
+	return res
+}
+
+func TestRunPhase(t *testing.T) {
+	ts := newTestServer(t, "")
+	cfg := testConfig(t, "-url", ts.url, "-tool", "calculate",
+		"-args", `{"operation":"add","a":5,"b":3}`, "-expect", "8",
+		"-clients", "2", "-duration", "300ms", "-warmup", "50ms")
+	res := runTestPhase(t, cfg)
+	if res.calls <= 0 {
+		t.Errorf("calls = %d, want > 0", res.calls)
+	}
+	if res.failures != 0 {
+		t.Errorf("failures = %d, want 0; reasons: %q", res.failures, res.reasons)
+	}
+	if res.p50 <= 0 || res.p99 < res.p50 || res.max < res.p99 {
+		t.Errorf("implausible percentiles p50=%v p99=%v max=%v", res.p50, res.p99, res.max)
+	}
+	if got := ts.calls.Load(); got < res.calls {
+		t.Errorf("server saw %d tool calls, driver counted %d", got, res.calls)
+	}
+	if got := ts.deletes.Load(); got != 2 {
+		t.Errorf("server saw %d DELETEs, want 2 (one per session)", got)
+	}
+}
+
+func TestRunPhaseExpectMismatch(t *testing.T) {
+	ts := newTestServer(t, "")
+	cfg := testConfig(t, "-url", ts.url, "-expect", "9",
+		"-clients", "2", "-duration", "200ms", "-warmup", "0s")
+	res := runTestPhase(t, cfg)
+	if res.failures == 0 {
+		t.Fatalf("failures = 0, want > 0 when -expect mismatches")
+	}
+	if len(res.reasons) == 0 || !strings.Contains(res.reasons[0], `expected text "9", got "8"`) {
+		t.Errorf("reasons = %q, want an expected/got mismatch", res.reasons)
+	}
+}
+
+func TestRunPhaseToolError(t *testing.T) {
+	ts := newTestServer(t, "")
+	cfg := testConfig(t, "-url", ts.url, "-args", `{"operation":"divide","a":1,"b":0}`,
+		"-clients", "1", "-duration", "100ms", "-warmup", "0s")
+	res := runTestPhase(t, cfg)
+	if res.failures == 0 || !strings.Contains(res.reasons[0], "isError=true") {
+		t.Fatalf("failures = %d reasons = %q, want isError failures", res.failures, res.reasons)
+	}
+}
+
+func TestRunPhaseSSE(t *testing.T) {
+	ts := newTestServer(t, "")
+	cfg := testConfig(t, "-url", ts.url, "-tool", "calculate_sse", "-expect", "8",
+		"-clients", "2", "-duration", "200ms", "-warmup", "0s")
+	res := runTestPhase(t, cfg)
+	if res.calls <= 0 || res.failures != 0 {
+		t.Fatalf("calls = %d failures = %d (%q), want calls > 0 and no failures", res.calls, res.failures, res.reasons)
+	}
+	if got := ts.sse.Load(); got < res.calls {
+		t.Errorf("server sent %d event-stream responses for %d calls; the SSE path was not exercised", got, res.calls)
+	}
+}
+
+func TestRunPhaseBearerToken(t *testing.T) {
+	ts := newTestServer(t, "s3cret")
+
+	env := func(name string) string {
+		if name == "BENCH_TOKEN" {
+			return "s3cret"
+		}
+		return ""
+	}
+	cfg, err := parseConfig([]string{"-url", ts.url, "-token-env", "BENCH_TOKEN", "-expect", "8",
+		"-clients", "1", "-duration", "100ms", "-warmup", "0s"}, env, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := runTestPhase(t, cfg); res.calls <= 0 || res.failures != 0 {
+		t.Fatalf("with token: calls = %d failures = %d (%q)", res.calls, res.failures, res.reasons)
+	}
+
+	// Without the token the server refuses initialize: the phase errors out.
+	cfg = testConfig(t, "-url", ts.url, "-clients", "1", "-duration", "100ms", "-warmup", "0s")
+	tr := newTransport(1)
+	defer tr.CloseIdleConnections()
+	if _, err := runPhase(t.Context(), cfg, tr, 1); err == nil || !strings.Contains(err.Error(), "HTTP 401") {
+		t.Fatalf("without token: err = %v, want HTTP 401 from initialize", err)
+	}
+}
+
+func TestRunOutputAndExitStatus(t *testing.T) {
+	ts := newTestServer(t, "")
+	line := regexp.MustCompile(`^clients=(1|2) duration=0\.15s calls=\d+ calls/s=\d+\.\d p50=\d+\.\d\dms p99=\d+\.\d\dms failures=\d+$`)
+
+	var stdout, stderr bytes.Buffer
+	code := run(t.Context(), []string{"-url", ts.url, "-expect", "8", "-clients", "1,2",
+		"-duration", "150ms", "-warmup", "20ms", "-json"}, func(string) string { return "" }, &stdout, &stderr)
+	if code != exitOK {
+		t.Fatalf("exit = %d, stderr:\n%s", code, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("stdout has %d lines, want 4 (human + JSON per phase):\n%s", len(lines), stdout.String())
+	}
+	for i, want := range []int{1, 2} {
+		if !line.MatchString(lines[2*i]) {
+			t.Errorf("line %q does not match %s", lines[2*i], line)
+		}
+		var sum phaseSummary
+		if err := json.Unmarshal([]byte(lines[2*i+1]), &sum); err != nil {
+			t.Fatalf("JSON line %q: %v", lines[2*i+1], err)
+		}
+		if sum.Clients != want || sum.Calls <= 0 || sum.Failures != 0 || sum.DurationS != 0.15 {
+			t.Errorf("summary %+v, want clients=%d, calls > 0, no failures", sum, want)
+		}
+	}
+
+	stdout.Reset()
+	stderr.Reset()
+	code = run(t.Context(), []string{"-url", ts.url, "-expect", "nope", "-clients", "1",
+		"-duration", "50ms", "-warmup", "0s"}, func(string) string { return "" }, &stdout, &stderr)
+	if code != exitFailures {
+		t.Fatalf("mismatch: exit = %d, want %d", code, exitFailures)
+	}
+	if !strings.Contains(stderr.String(), `failure: tools/call id `) {
+		t.Errorf("stderr lacks failure reasons:\n%s", stderr.String())
+	}
+}
+
+func TestLoopbackOnly(t *testing.T) {
+	for _, tc := range []struct {
+		url string
+		ok  bool
+	}{
+		{"http://127.0.0.1:8080/mcp", true},
+		{"http://127.9.8.7:1/mcp", true},
+		{"http://localhost:8080/mcp", true},
+		{"http://LOCALHOST/mcp", true},
+		{"http://[::1]:8080/mcp", true},
+		{"https://[::ffff:127.0.0.1]:8443/mcp", true},
+		{"http://10.0.0.1:8080/mcp", false},
+		{"http://192.168.1.1/mcp", false},
+		{"http://[::2]/mcp", false},
+		{"http://example.com/mcp", false},
+		{"http://localhost.example.com/mcp", false},
+		{"http://0.0.0.0:8080/mcp", false},
+		{"ftp://127.0.0.1/mcp", false},
+	} {
+		_, err := parseConfig([]string{"-url", tc.url}, func(string) string { return "" }, &bytes.Buffer{})
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: err = %v, want ok=%v", tc.url, err, tc.ok)
+		}
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"-args", "[1,2]"},
+		{"-args", "{"},
+		{"-clients", "1,x"},
+		{"-clients", "0"},
+		{"-duration", "0s"},
+		{"-token-env", "UNSET_VAR"},
+		{"extra"},
+	} {
+		if _, err := parseConfig(args, func(string) string { return "" }, &bytes.Buffer{}); err == nil {
+			t.Errorf("parseConfig(%q) succeeded, want an error", args)
+		}
+	}
+}
+
+func TestNextSSEEvent(t *testing.T) {
+	stream := []byte(": comment\r\n" +
+		"id: 1\n\n" + // event without data
+		"event: message\ndata: {\"a\":1}\n\n" +
+		"data: line1\ndata:line2\ndata\n\n" +
+		"data: tail")
+	var want = []string{`{"a":1}`, "line1\nline2\n", "tail"}
+	var scratch []byte
+	rest := stream
+	for i, w := range want {
+		var data []byte
+		var ok bool
+		data, rest, scratch, ok = nextSSEEvent(rest, scratch)
+		if !ok || string(data) != w {
+			t.Fatalf("event %d = %q, %v; want %q", i, data, ok, w)
+		}
+	}
+	if _, _, _, ok := nextSSEEvent(rest, scratch); ok {
+		t.Fatal("found an event after the last one")
+	}
+}

@@ -1,0 +1,194 @@
+// Command wasmgate serves WebAssembly plugins, declared in gateway.yaml, as
+// an MCP server over stdio and Streamable HTTP.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"time"
+
+	extism "github.com/extism/go-sdk"
+
+	"github.com/wasmgate/wasmgate/gateway"
+	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/metrics"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+const usage = `wasmgate serves WebAssembly plugins as an MCP server.
+
+Usage:
+  wasmgate serve    [--config PATH] [--stdio]   run the gateway
+  wasmgate validate [--config PATH]             check a config and its plugins
+  wasmgate version                              print the version
+
+The config path defaults to $WASMGATE_CONFIG, else ./gateway.yaml.
+Run 'wasmgate <command> --help' for a command's flags.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "serve":
+		return serve(args[1:], stdin, stdout, stderr)
+	case "validate":
+		return validate(args[1:], stdout, stderr)
+	case "version", "--version", "-version":
+		fmt.Fprintf(stdout, "wasmgate %s (%s)\n", version, revision())
+		return 0
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "wasmgate: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}
+
+func defaultConfig() string {
+	if p := os.Getenv(loader.EnvConfigPath); p != "" {
+		return p
+	}
+	return "gateway.yaml"
+}
+
+func newFlags(name, summary string, stderr io.Writer) (*flag.FlagSet, *string) {
+	fs := flag.NewFlagSet("wasmgate "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := fs.String("config", defaultConfig(), "path of gateway.yaml (default $WASMGATE_CONFIG, else ./gateway.yaml)")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: wasmgate %s [flags]\n\n%s\n\nFlags:\n", name, summary)
+		fs.PrintDefaults()
+	}
+	return fs, cfg
+}
+
+func parse(fs *flag.FlagSet, args []string) (int, bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, false
+		}
+		return 2, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2, false
+	}
+	return 0, true
+}
+
+func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs, cfgPath := newFlags("serve", "Run the gateway until SIGINT or SIGTERM (or, with --stdio, until stdin closes).\nLogs go to stderr; stdout belongs to the stdio transport.", stderr)
+	stdio := fs.Bool("stdio", false, "serve MCP on stdin/stdout as well")
+	logFormat := fs.String("log-format", "", "override server.log.format: text or json")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	level := new(slog.LevelVar)
+	logger := newLogger(stderr, level, *logFormat, *cfgPath)
+	extism.SetLogLevel(extism.LogLevelInfo)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := gateway.Run(ctx, gateway.RunOptions{
+		ConfigPath: *cfgPath,
+		Environ:    os.Environ(),
+		Stdio:      *stdio,
+		Stdin:      stdin,
+		Stdout:     stdout,
+		Logger:     logger,
+		LogLevel:   level,
+		Version:    version,
+		Revision:   revision(),
+	})
+	if err != nil {
+		logger.Error("wasmgate failed", "error", err)
+		return 1
+	}
+	return 0
+}
+
+// newLogger writes slog records to stderr. The format comes from the flag,
+// else from the config file's server.log.format when it can be read early.
+func newLogger(w io.Writer, level *slog.LevelVar, format, cfgPath string) *slog.Logger {
+	if format == "" {
+		if cfg, err := loader.Load(cfgPath, os.Environ()); err == nil {
+			format = cfg.Server.Log.Format
+		}
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+func validate(args []string, stdout, stderr io.Writer) int {
+	fs, cfgPath := newFlags("validate", "Load the config, compile every plugin and check what they expose, without serving.\nExit 0 with a one-line summary, or non-zero with every error found.", stderr)
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	cfg, err := loader.Load(*cfgPath, os.Environ())
+	if err != nil {
+		printErr(stderr, err)
+		return 1
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	ctx := context.Background()
+	compiler, err := loader.NewCompiler("", logger)
+	if err != nil {
+		printErr(stderr, err)
+		return 1
+	}
+	defer compiler.Close(ctx)
+	g := gateway.New(gateway.Options{Logger: logger, Metrics: metrics.New(version, revision()), Compiler: compiler, Version: version})
+	s, err := g.Build(ctx, cfg)
+	if err != nil {
+		printErr(stderr, err)
+		return 1
+	}
+	g.Apply(s)
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	_ = g.Close(cctx)
+	fmt.Fprintf(stdout, "%s: ok: %s; tools: %s\n", cfg.File, s.Summary(), strings.Join(s.ToolNames(), ", "))
+	return 0
+}
+
+func printErr(w io.Writer, err error) {
+	fmt.Fprintln(w, "wasmgate: invalid configuration:")
+	for _, line := range strings.Split(err.Error(), "\n") {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
+}
+
+func revision() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" {
+			return s.Value
+		}
+	}
+	return "unknown"
+}

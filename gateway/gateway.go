@@ -1,0 +1,275 @@
+// Package gateway is the running core of wasmgate: the serving Snapshot
+// behind an atomic pointer, the MCP server and its transports, instance
+// pools and the call path.
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/metrics"
+)
+
+// Options are what a Gateway is built from.
+type Options struct {
+	Logger   *slog.Logger
+	Metrics  *metrics.Metrics
+	Compiler *loader.Compiler
+	Version  string
+}
+
+// Gateway serves the current Snapshot over MCP. Apply swaps in a new one.
+type Gateway struct {
+	opts Options
+	log  *slog.Logger
+	mcp  *server.MCPServer
+
+	cur atomic.Pointer[Snapshot]
+
+	applyMu sync.Mutex // serializes Apply and the registry updates
+
+	storesMu sync.Mutex
+	stores   map[string]*loader.Store
+
+	calls    atomic.Int64   // calls running now, for shutdown
+	retiring sync.WaitGroup // goroutines closing retired snapshots
+	ready    atomic.Bool
+}
+
+// New returns a Gateway with no snapshot; Apply one before serving.
+func New(opts Options) *Gateway {
+	g := &Gateway{
+		opts:   opts,
+		log:    opts.Logger,
+		stores: map[string]*loader.Store{},
+	}
+	g.mcp = server.NewMCPServer("wasmgate", opts.Version,
+		server.WithToolCapabilities(true),
+		server.WithResourceCapabilities(false, true),
+		server.WithPromptCapabilities(true),
+		server.WithRecovery(),
+		server.WithResourceRecovery(),
+	)
+	return g
+}
+
+// MCPServer is the MCP server every transport serves.
+func (g *Gateway) MCPServer() *server.MCPServer { return g.mcp }
+
+// Current returns the serving snapshot, or nil before the first Apply.
+func (g *Gateway) Current() *Snapshot { return g.cur.Load() }
+
+func (g *Gateway) store(plugin string, quota int64) *loader.Store {
+	g.storesMu.Lock()
+	defer g.storesMu.Unlock()
+	s, ok := g.stores[plugin]
+	if !ok {
+		s = loader.NewStore(quota)
+		g.stores[plugin] = s
+	} else {
+		s.SetQuota(quota)
+	}
+	return s
+}
+
+// Build compiles cfg into a Snapshot without touching what is serving.
+func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (*Snapshot, error) {
+	return g.build(ctx, cfg)
+}
+
+// Load reads, validates and builds the config at path and applies it. On
+// any error nothing that serves traffic changes.
+func (g *Gateway) Load(ctx context.Context, path string, environ []string) error {
+	start := time.Now()
+	cfg, err := loader.Load(path, environ)
+	if err == nil {
+		var s *Snapshot
+		if s, err = g.build(ctx, cfg); err == nil {
+			g.Apply(s)
+			g.opts.Metrics.ReloadResult(true, time.Now())
+			g.log.Info("configuration applied", "file", cfg.File, "took", time.Since(start).Round(time.Millisecond), "summary", s.Summary())
+			return nil
+		}
+	}
+	g.opts.Metrics.ReloadResult(false, time.Now())
+	return err
+}
+
+// Apply makes s the serving snapshot. Calls that start after Apply use s;
+// calls running on the previous snapshot finish there, then its instances
+// close. Sessions are told list_changed only for lists that changed.
+func (g *Gateway) Apply(s *Snapshot) {
+	g.applyMu.Lock()
+	defer g.applyMu.Unlock()
+	old := g.cur.Swap(s)
+	g.syncRegistry(old, s)
+
+	m := g.opts.Metrics
+	m.Plugins.Set(float64(len(s.plugins)))
+	m.Tools.Set(float64(len(s.tools)))
+	if old == nil {
+		return
+	}
+	for _, p := range old.plugins {
+		if !slices.ContainsFunc(s.plugins, func(q *pluginRT) bool { return q.name == p.name }) {
+			m.PluginInstances.DeleteLabelValues(p.name)
+		}
+	}
+	old.retire()
+	g.retiring.Add(1)
+	go func() {
+		defer g.retiring.Done()
+		<-old.drained
+		old.close(context.Background())
+	}()
+}
+
+// syncRegistry updates mcp-go's lists where they differ; each Set* call
+// notifies every session of that list's change.
+func (g *Gateway) syncRegistry(old, s *Snapshot) {
+	var prev *Snapshot
+	if old != nil {
+		prev = old
+	} else {
+		prev = &Snapshot{}
+	}
+	if !sameDefs(toolDefs(prev), toolDefs(s)) {
+		tools := make([]server.ServerTool, 0, len(s.tools))
+		for _, name := range s.ToolNames() {
+			tools = append(tools, server.ServerTool{Tool: s.tools[name].def, Handler: g.toolHandler(name)})
+		}
+		if len(tools) == 0 {
+			g.mcp.DeleteTools(prev.ToolNames()...)
+		} else {
+			g.mcp.SetTools(tools...)
+		}
+	}
+	if !sameDefs(resourceDefs(prev), resourceDefs(s)) {
+		var rs []server.ServerResource
+		for _, uri := range slices.Sorted(maps.Keys(s.resources)) {
+			rs = append(rs, server.ServerResource{Resource: s.resources[uri].resource, Handler: g.resourceHandler(uri, false)})
+		}
+		g.mcp.SetResources(rs...)
+	}
+	if !sameDefs(templateDefs(prev), templateDefs(s)) {
+		var ts []server.ServerResourceTemplate
+		for _, raw := range slices.Sorted(maps.Keys(s.templates)) {
+			ts = append(ts, server.ServerResourceTemplate{Template: s.templates[raw].template, Handler: server.ResourceTemplateHandlerFunc(g.resourceHandler(raw, true))})
+		}
+		g.mcp.SetResourceTemplates(ts...)
+	}
+	if !sameDefs(promptDefs(prev), promptDefs(s)) {
+		var ps []server.ServerPrompt
+		for _, name := range slices.Sorted(maps.Keys(s.prompts)) {
+			ps = append(ps, server.ServerPrompt{Prompt: s.prompts[name].def, Handler: g.promptHandler(name)})
+		}
+		g.mcp.SetPrompts(ps...)
+	}
+}
+
+func toolDefs(s *Snapshot) map[string]any {
+	out := map[string]any{}
+	for n, t := range s.tools {
+		out[n] = t.def
+	}
+	return out
+}
+
+func resourceDefs(s *Snapshot) map[string]any {
+	out := map[string]any{}
+	for n, r := range s.resources {
+		out[n] = r.resource
+	}
+	return out
+}
+
+func templateDefs(s *Snapshot) map[string]any {
+	out := map[string]any{}
+	for n, r := range s.templates {
+		out[n] = r.template
+	}
+	return out
+}
+
+func promptDefs(s *Snapshot) map[string]any {
+	out := map[string]any{}
+	for n, p := range s.prompts {
+		out[n] = p.def
+	}
+	return out
+}
+
+// sameDefs compares two name->definition maps by their JSON form, which is
+// what clients see.
+func sameDefs(a, b map[string]any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && string(ja) == string(jb)
+}
+
+// acquire returns the serving snapshot with a reference held.
+func (g *Gateway) acquire() (*Snapshot, error) {
+	for {
+		s := g.cur.Load()
+		if s == nil {
+			return nil, fmt.Errorf("gateway has no configuration yet")
+		}
+		if s.acquire() {
+			return s, nil
+		}
+	}
+}
+
+// Close waits (until ctx ends) for running calls, then releases the
+// serving snapshot and every retired one.
+func (g *Gateway) Close(ctx context.Context) error {
+	err := g.Drain(ctx)
+	g.applyMu.Lock()
+	s := g.cur.Swap(nil)
+	g.applyMu.Unlock()
+	if s != nil {
+		s.retire()
+		select {
+		case <-s.drained:
+			s.close(context.Background())
+		case <-ctx.Done():
+		}
+	}
+	retired := make(chan struct{})
+	go func() {
+		g.retiring.Wait()
+		close(retired)
+	}()
+	select {
+	case <-retired:
+	case <-ctx.Done():
+	}
+	return err
+}
+
+// Drain waits until no call is running or ctx ends.
+func (g *Gateway) Drain(ctx context.Context) error {
+	t := time.NewTicker(5 * time.Millisecond)
+	defer t.Stop()
+	for g.calls.Load() > 0 {
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %d running calls: %w", g.calls.Load(), ctx.Err())
+		}
+	}
+	return nil
+}

@@ -1,0 +1,238 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/coreos/go-systemd/v22/daemon"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/metrics"
+)
+
+// RunOptions configure Run.
+type RunOptions struct {
+	ConfigPath string
+	Environ    []string
+	Stdio      bool // serve MCP on Stdin/Stdout too (also transports.stdio.enabled)
+	Stdin      io.Reader
+	Stdout     io.Writer
+	Logger     *slog.Logger
+	LogLevel   *slog.LevelVar // set from server.log.level when not nil
+	Version    string
+	Revision   string
+}
+
+// Run loads the config, serves it until ctx ends (or stdin closes in stdio
+// mode), then shuts down gracefully: listeners stop accepting, running calls
+// finish within server.shutdown_timeout, instances close.
+func Run(ctx context.Context, o RunOptions) error {
+	logger := o.Logger
+	cfg, err := loader.Load(o.ConfigPath, o.Environ)
+	if err != nil {
+		return err
+	}
+	if o.LogLevel != nil {
+		var l slog.Level
+		_ = l.UnmarshalText([]byte(cfg.Server.Log.Level))
+		o.LogLevel.Set(l)
+	}
+	start := time.Now()
+	compiler, err := loader.NewCompiler(cacheDir(cfg), logger)
+	if err != nil {
+		return err
+	}
+	defer compiler.Close(context.Background())
+	m := metrics.New(o.Version, o.Revision)
+	g := New(Options{Logger: logger, Metrics: m, Compiler: compiler, Version: o.Version})
+	snap, err := g.Build(ctx, cfg)
+	if err != nil {
+		m.ReloadResult(false, time.Now())
+		return err
+	}
+	g.Apply(snap)
+	m.ReloadResult(true, time.Now())
+	logger.Info("configuration loaded", "file", cfg.File, "took", time.Since(start).Round(time.Millisecond), "summary", snap.Summary())
+
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var wg sync.WaitGroup
+	errc := make(chan error, 3)
+
+	var httpSrv *http.Server
+	var streamable *server.StreamableHTTPServer
+	if h := cfg.Transports.HTTP; h.On() {
+		ln, err := net.Listen("tcp", h.Listen)
+		if err != nil {
+			g.Close(context.Background())
+			return fmt.Errorf("%s: transports.http.listen: %w", cfg.File, err)
+		}
+		var handler http.Handler
+		handler, streamable = g.HTTPHandler(h.Path, time.Duration(h.SessionIdleTimeout))
+		httpSrv = &http.Server{
+			Handler:           handler,
+			ReadHeaderTimeout: 10 * time.Second,
+			ErrorLog:          log.New(slogWriter{logger, "http"}, "", 0),
+		}
+		logger.Info("MCP Streamable HTTP listening", "addr", ln.Addr().String(), "path", h.Path, "url", "http://"+ln.Addr().String()+h.Path)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := httpSrv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				errc <- fmt.Errorf("http transport: %w", err)
+			}
+		}()
+	}
+
+	var adminSrv *http.Server
+	if a := cfg.Admin; a.On() {
+		ln, err := net.Listen("tcp", a.Listen)
+		if err != nil {
+			if httpSrv != nil {
+				httpSrv.Close()
+			}
+			g.Close(context.Background())
+			return fmt.Errorf("%s: admin.listen: %w", cfg.File, err)
+		}
+		adminSrv = &http.Server{Handler: g.adminHandler(m), ReadHeaderTimeout: 10 * time.Second}
+		logger.Info("admin listening", "addr", ln.Addr().String(), "metrics", "http://"+ln.Addr().String()+"/metrics")
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := adminSrv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				errc <- fmt.Errorf("admin listener: %w", err)
+			}
+		}()
+	}
+
+	stdioDone := make(chan struct{})
+	stdioCtx, stopStdio := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopStdio()
+	if o.Stdio || cfg.Transports.Stdio.Enabled {
+		ss := server.NewStdioServer(g.mcp)
+		ss.SetErrorLogger(log.New(slogWriter{logger, "stdio"}, "", 0))
+		logger.Info("MCP stdio transport on stdin/stdout")
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer close(stdioDone)
+			if err := ss.Listen(stdioCtx, o.Stdin, o.Stdout); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+				logger.Warn("stdio transport ended", "error", err)
+			}
+			logger.Info("stdin closed: shutting down")
+		}()
+	}
+
+	g.ready.Store(true)
+	logger.Info("wasmgate ready", "took", time.Since(start).Round(time.Millisecond))
+	_, _ = daemon.SdNotify(false, daemon.SdNotifyReady)
+
+	var runErr error
+	select {
+	case <-ctx.Done():
+	case <-stdioDone:
+	case runErr = <-errc:
+	}
+
+	// Graceful shutdown.
+	g.ready.Store(false)
+	_, _ = daemon.SdNotify(false, daemon.SdNotifyStopping)
+	timeout := time.Duration(cfg.Server.ShutdownTimeout)
+	logger.Info("shutting down", "timeout", timeout)
+	sctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	httpDone := make(chan struct{})
+	if httpSrv != nil {
+		go func() {
+			defer close(httpDone)
+			_ = httpSrv.Shutdown(sctx) // stop accepting; wait for requests
+		}()
+	} else {
+		close(httpDone)
+	}
+	if err := g.Drain(sctx); err != nil {
+		logger.Warn("shutdown timeout reached with calls still running", "error", err)
+	}
+	if streamable != nil {
+		streamable.CloseSessions(sctx) // ends GET streams so Shutdown can finish
+	}
+	select {
+	case <-httpDone:
+	case <-sctx.Done():
+		httpSrv.Close()
+		<-httpDone
+	}
+	stopStdio()
+	if err := g.Close(sctx); err != nil {
+		logger.Warn("closing plugins", "error", err)
+	}
+	if adminSrv != nil {
+		_ = adminSrv.Shutdown(sctx)
+	}
+	wg.Wait()
+	logger.Info("stopped")
+	return runErr
+}
+
+func cacheDir(cfg *loader.Config) string {
+	switch d := cfg.Server.CacheDir; d {
+	case "off":
+		return ""
+	case "":
+		if d := os.Getenv("CACHE_DIRECTORY"); d != "" { // systemd CacheDirectory=
+			return filepath.Join(filepath.SplitList(d)[0], "compiled")
+		}
+		if d, err := os.UserCacheDir(); err == nil {
+			return filepath.Join(d, "wasmgate", "compiled")
+		}
+		return ""
+	default:
+		return d
+	}
+}
+
+func (g *Gateway) adminHandler(m *metrics.Metrics) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, "ok\n")
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		if !g.ready.Load() || g.cur.Load() == nil {
+			http.Error(w, "not ready", http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = io.WriteString(w, "ready\n")
+	})
+	return mux
+}
+
+// slogWriter adapts a *log.Logger sink to slog, for libraries that log
+// through the standard logger.
+type slogWriter struct {
+	l    *slog.Logger
+	from string
+}
+
+func (w slogWriter) Write(p []byte) (int, error) {
+	w.l.Warn(string(trimNL(p)), "component", w.from)
+	return len(p), nil
+}
+
+func trimNL(p []byte) []byte {
+	for len(p) > 0 && (p[len(p)-1] == '\n' || p[len(p)-1] == '\r') {
+		p = p[:len(p)-1]
+	}
+	return p
+}

@@ -1,0 +1,316 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/wasmgate/wasmgate/loader"
+)
+
+// Snapshot is one complete, immutable serving state built from a Config:
+// compiled plugins with their pools and the tools, resources and prompts
+// they expose. Calls hold a reference while they run; a retired snapshot
+// closes its instances once the last call has finished.
+type Snapshot struct {
+	Config *loader.Config
+
+	plugins   []*pluginRT
+	tools     map[string]*toolEntry
+	resources map[string]*resourceEntry // static, by URI
+	templates map[string]*resourceEntry // by raw URI template
+	prompts   map[string]*promptEntry
+
+	token   string
+	origins map[string]bool
+
+	mu      sync.Mutex
+	refs    int
+	retired bool
+	drained chan struct{}
+}
+
+type pluginRT struct {
+	name   string
+	plugin *loader.Plugin
+	pool   *pool
+}
+
+type toolEntry struct {
+	name   string // exposed name
+	export string
+	rt     *pluginRT
+	def    mcp.Tool
+	schema *jsonschema.Schema
+}
+
+type resourceEntry struct {
+	rt       *pluginRT
+	res      loader.Resource
+	resource mcp.Resource         // static
+	template mcp.ResourceTemplate // template
+}
+
+type promptEntry struct {
+	name   string
+	export string
+	rt     *pluginRT
+	def    mcp.Prompt
+}
+
+// Summary describes a snapshot in one line.
+func (s *Snapshot) Summary() string {
+	names := make([]string, 0, len(s.plugins))
+	for _, p := range s.plugins {
+		names = append(names, p.name)
+	}
+	return fmt.Sprintf("%d plugins (%s), %d tools, %d resources, %d resource templates, %d prompts",
+		len(s.plugins), strings.Join(names, ", "), len(s.tools), len(s.resources), len(s.templates), len(s.prompts))
+}
+
+// ToolNames lists the exposed tool names, sorted.
+func (s *Snapshot) ToolNames() []string {
+	out := make([]string, 0, len(s.tools))
+	for n := range s.tools {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (s *Snapshot) acquire() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.retired {
+		return false
+	}
+	s.refs++
+	return true
+}
+
+func (s *Snapshot) release() {
+	s.mu.Lock()
+	s.refs--
+	done := s.retired && s.refs == 0
+	s.mu.Unlock()
+	if done {
+		close(s.drained)
+	}
+}
+
+// retire stops new calls; drained closes when running ones have finished.
+func (s *Snapshot) retire() {
+	s.mu.Lock()
+	s.retired = true
+	done := s.refs == 0
+	s.mu.Unlock()
+	if done {
+		close(s.drained)
+	}
+}
+
+// close releases every plugin. Only after drained.
+func (s *Snapshot) close(ctx context.Context) {
+	for _, p := range s.plugins {
+		p.pool.close(ctx)
+	}
+}
+
+// build compiles every plugin of cfg and indexes what they provide. It
+// fails whole: on error everything it created is released.
+func (g *Gateway) build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, err error) {
+	s := &Snapshot{
+		Config:    cfg,
+		tools:     map[string]*toolEntry{},
+		resources: map[string]*resourceEntry{},
+		templates: map[string]*resourceEntry{},
+		prompts:   map[string]*promptEntry{},
+		origins:   map[string]bool{},
+		drained:   make(chan struct{}),
+	}
+	defer func() {
+		if err != nil {
+			s.close(context.WithoutCancel(ctx))
+		}
+	}()
+	if s.token, err = readToken(cfg); err != nil {
+		return nil, err
+	}
+	for _, o := range cfg.Transports.HTTP.AllowedOrigins {
+		s.origins[normalizeOrigin(o)] = true
+	}
+
+	type result struct {
+		p     *loader.Plugin
+		first *loader.Instance
+		err   error
+	}
+	results := make([]result, len(cfg.Plugins))
+	sem := make(chan struct{}, runtime.NumCPU())
+	var wg sync.WaitGroup
+	for i, spec := range cfg.Plugins {
+		store := g.store(spec.Name, int64(spec.Limits.KVQuota))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			p, first, err := g.opts.Compiler.Compile(ctx, spec, store)
+			results[i] = result{p, first, err}
+		}()
+	}
+	wg.Wait()
+	var errs []error
+	for i, r := range results {
+		if r.err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", cfg.File, r.err))
+			continue
+		}
+		name := cfg.Plugins[i].Name
+		s.plugins = append(s.plugins, &pluginRT{
+			name:   name,
+			plugin: r.p,
+			pool:   newPool(r.p, r.first, g.opts.Metrics.PluginInstances.WithLabelValues(name)),
+		})
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+
+	owner := map[string]string{} // exposed name or URI -> plugin key
+	claim := func(kind, id string, rt *pluginRT) error {
+		key := kind + " " + id
+		if prev, ok := owner[key]; ok {
+			return fmt.Errorf("%s: %s (plugin %q): %s %q is also provided by %s", cfg.File, rt.plugin.Spec.Key, rt.name, kind, id, prev)
+		}
+		owner[key] = fmt.Sprintf("%s (plugin %q)", rt.plugin.Spec.Key, rt.name)
+		return nil
+	}
+	for _, rt := range s.plugins {
+		spec := rt.plugin.Spec
+		for _, t := range rt.plugin.Info.Tools {
+			name := exposedName(spec.Prefix, t.Name)
+			if err := claim("tool", name, rt); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			sch, err := compileSchema(name, t.InputSchema)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: %s (plugin %q): tool %q: invalid inputSchema: %w", cfg.File, spec.Key, rt.name, t.Name, err))
+				continue
+			}
+			s.tools[name] = &toolEntry{
+				name: name, export: t.Name, rt: rt, schema: sch,
+				def: mcp.NewToolWithRawSchema(name, t.Description, t.InputSchema),
+			}
+		}
+		for _, r := range rt.plugin.Info.Resources {
+			if err := claim("resource", r.URI, rt); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			e := &resourceEntry{rt: rt, res: r}
+			if r.Template != nil {
+				e.template = mcp.NewResourceTemplate(r.URI, r.Name,
+					mcp.WithTemplateDescription(r.Description), mcp.WithTemplateMIMEType(r.MimeType))
+				s.templates[r.URI] = e
+				continue
+			}
+			if _, err := url.Parse(r.URI); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %s (plugin %q): resource %q: invalid uri %q", cfg.File, spec.Key, rt.name, r.Name, r.URI))
+				continue
+			}
+			e.resource = mcp.NewResource(r.URI, r.Name, mcp.WithResourceDescription(r.Description), mcp.WithMIMEType(r.MimeType))
+			s.resources[r.URI] = e
+		}
+		for _, p := range rt.plugin.Info.Prompts {
+			name := exposedName(spec.Prefix, p.Name)
+			if err := claim("prompt", name, rt); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			opts := []mcp.PromptOption{mcp.WithPromptDescription(p.Description)}
+			for _, a := range p.Arguments {
+				aopts := []mcp.ArgumentOption{mcp.ArgumentDescription(a.Description)}
+				if a.Required {
+					aopts = append(aopts, mcp.RequiredArgument())
+				}
+				opts = append(opts, mcp.WithArgument(a.Name, aopts...))
+			}
+			s.prompts[name] = &promptEntry{name: name, export: p.Name, rt: rt, def: mcp.NewPrompt(name, opts...)}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return s, nil
+}
+
+func exposedName(prefix, name string) string {
+	if prefix == "" {
+		return name
+	}
+	return prefix + "_" + name
+}
+
+// readToken reads the HTTP bearer token from where the config points.
+// Messages name the variable or file, never the token.
+func readToken(cfg *loader.Config) (string, error) {
+	a := cfg.Transports.HTTP.Auth
+	switch {
+	case a.BearerTokenEnv != "":
+		v, ok := os.LookupEnv(a.BearerTokenEnv)
+		v = strings.TrimSpace(v)
+		if !ok || v == "" {
+			return "", &loader.ConfigError{File: cfg.File, Key: "transports.http.auth.bearer_token_env",
+				Msg: fmt.Sprintf("environment variable %s is not set or empty", a.BearerTokenEnv)}
+		}
+		return v, nil
+	case a.BearerTokenFile != "":
+		b, err := os.ReadFile(a.BearerTokenFile)
+		if err != nil {
+			return "", &loader.ConfigError{File: cfg.File, Key: "transports.http.auth.bearer_token_file",
+				Msg: fmt.Sprintf("%q: %v", a.BearerTokenFile, errors.Unwrap(err))}
+		}
+		v := strings.TrimSpace(string(b))
+		if v == "" {
+			return "", &loader.ConfigError{File: cfg.File, Key: "transports.http.auth.bearer_token_file",
+				Msg: fmt.Sprintf("%q is empty", a.BearerTokenFile)}
+		}
+		return v, nil
+	}
+	return "", nil
+}
+
+// noLoader refuses every external $ref: a plugin's schema must be
+// self-contained, and resolving it must not touch the network or disk.
+type noLoader struct{}
+
+func (noLoader) Load(u string) (any, error) {
+	return nil, fmt.Errorf("external $ref %q is not allowed", u)
+}
+
+func compileSchema(name string, raw json.RawMessage) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.UseLoader(noLoader{})
+	u := "wasmgate:///tools/" + url.PathEscape(name) + ".json"
+	if err := c.AddResource(u, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(u)
+}

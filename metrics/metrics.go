@@ -1,0 +1,139 @@
+// Package metrics holds wasmgate's Prometheus registry and the collectors
+// every other package reports to. Label values come from configuration
+// (tool, plugin names), never from clients, so cardinality stays bounded.
+package metrics
+
+import (
+	"net/http"
+	"runtime"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Call outcomes, the values of the outcome label.
+const (
+	OutcomeOK          = "ok"           // the tool returned a result
+	OutcomeError       = "error"        // the tool returned isError: true
+	OutcomeInvalidArgs = "invalid_args" // arguments failed the input schema
+	OutcomeTimeout     = "timeout"      // stopped by limits.timeout or cancelled
+	OutcomeCrash       = "crash"        // the plugin trapped, panicked or exited
+	OutcomeRejected    = "rejected"     // refused before running (busy, output too large)
+)
+
+// Metrics is the set of wasmgate collectors on their own registry.
+type Metrics struct {
+	reg *prometheus.Registry
+
+	ToolCalls     *prometheus.CounterVec
+	ToolDuration  *prometheus.HistogramVec
+	ToolsInFlight *prometheus.GaugeVec
+	ResourceReads *prometheus.CounterVec
+	PromptGets    *prometheus.CounterVec
+
+	Plugins         prometheus.Gauge
+	PluginInstances *prometheus.GaugeVec
+	Tools           prometheus.Gauge
+
+	ReloadSuccess   prometheus.Gauge
+	ReloadTimestamp prometheus.Gauge
+	Reloads         *prometheus.CounterVec
+	HTTPRejected    *prometheus.CounterVec
+}
+
+// New registers every collector on a fresh registry.
+func New(version, revision string) *Metrics {
+	reg := prometheus.NewRegistry()
+	m := &Metrics{
+		reg: reg,
+		ToolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_tool_calls_total",
+			Help: "Tool calls by tool, plugin and outcome (ok, error, invalid_args, timeout, crash, rejected). A result with isError true is not ok.",
+		}, []string{"tool", "plugin", "outcome"}),
+		ToolDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "wasmgate_tool_call_duration_seconds",
+			Help:    "Time from a tool call's arrival at the gateway to its result, by tool.",
+			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+		}, []string{"tool", "plugin"}),
+		ToolsInFlight: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "wasmgate_tool_calls_in_flight",
+			Help: "Tool calls running now, by plugin.",
+		}, []string{"plugin"}),
+		ResourceReads: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_resource_reads_total",
+			Help: "resources/read requests by plugin and outcome.",
+		}, []string{"plugin", "outcome"}),
+		PromptGets: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_prompt_gets_total",
+			Help: "prompts/get requests by plugin and outcome.",
+		}, []string{"plugin", "outcome"}),
+		Plugins: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "wasmgate_plugins",
+			Help: "Plugins loaded in the serving configuration.",
+		}),
+		PluginInstances: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "wasmgate_plugin_instances",
+			Help: "Live WebAssembly instances by plugin.",
+		}, []string{"plugin"}),
+		Tools: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "wasmgate_tools",
+			Help: "Tools exposed by the serving configuration.",
+		}),
+		ReloadSuccess: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "wasmgate_config_last_reload_successful",
+			Help: "Whether the last configuration load or reload attempt succeeded (1) or failed (0).",
+		}),
+		ReloadTimestamp: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "wasmgate_config_last_reload_success_timestamp_seconds",
+			Help: "Unix time of the last successful configuration load or reload.",
+		}),
+		Reloads: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_config_reloads_total",
+			Help: "Configuration reload attempts by outcome (success, failure).",
+		}, []string{"outcome"}),
+		HTTPRejected: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_http_rejected_total",
+			Help: "HTTP requests refused before reaching MCP, by reason (origin, auth, too_large).",
+		}, []string{"reason"}),
+	}
+	buildInfo := prometheus.NewGauge(prometheus.GaugeOpts{
+		Name:        "wasmgate_build_info",
+		Help:        "A metric with a constant 1 labelled by version, revision and Go version.",
+		ConstLabels: prometheus.Labels{"version": version, "revision": revision, "goversion": runtime.Version()},
+	})
+	buildInfo.Set(1)
+	reg.MustRegister(
+		m.ToolCalls, m.ToolDuration, m.ToolsInFlight, m.ResourceReads, m.PromptGets,
+		m.Plugins, m.PluginInstances, m.Tools,
+		m.ReloadSuccess, m.ReloadTimestamp, m.Reloads, m.HTTPRejected,
+		buildInfo,
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	for _, o := range []string{"success", "failure"} {
+		m.Reloads.WithLabelValues(o)
+	}
+	return m
+}
+
+// Registry is the registry every collector is on.
+func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
+
+// Handler serves the registry in the Prometheus exposition format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+}
+
+// ReloadResult records a load or reload attempt the Prometheus way.
+func (m *Metrics) ReloadResult(ok bool, at time.Time) {
+	if ok {
+		m.ReloadSuccess.Set(1)
+		m.ReloadTimestamp.Set(float64(at.Unix()))
+		m.Reloads.WithLabelValues("success").Inc()
+		return
+	}
+	m.ReloadSuccess.Set(0)
+	m.Reloads.WithLabelValues("failure").Inc()
+}
