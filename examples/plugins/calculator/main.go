@@ -1,0 +1,111 @@
+//go:build wasip1
+
+// Command calculator is a wasmgate example plugin: one tool, calculate,
+// that adds, subtracts, multiplies or divides two numbers and writes the
+// result as JavaScript's String(n) would ("8", "0.30000000000000004",
+// "1e+21", "Infinity").
+//
+// Build:
+//
+//	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o examples/plugins/calculator.wasm ./examples/plugins/calculator
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	extism "github.com/extism/go-pdk"
+
+	wasmgate "github.com/wasmgate/wasmgate/pdk"
+	"github.com/wasmgate/wasmgate/pdk/jsnum"
+)
+
+// main is required by the Go toolchain; with -buildmode=c-shared it is
+// never called.
+func main() {}
+
+//go:wasmexport tools_information
+func toolsInformation() int32 {
+	return wasmgate.Information([]wasmgate.Tool{{
+		Name:        "calculate",
+		Description: "Performs basic arithmetic on two numbers: add, subtract, multiply or divide a by b.",
+		InputSchema: wasmgate.Schema(`{"type":"object","properties":{"operation":{"type":"string","enum":["add","subtract","multiply","divide"]},"a":{"type":"number"},"b":{"type":"number"}},"required":["operation","a","b"]}`),
+	}})
+}
+
+//go:wasmexport calculate
+func calculate() int32 {
+	r, err := compute(extism.Input())
+	if err != nil {
+		return wasmgate.Fail(err)
+	}
+	return wasmgate.Text(jsnum.Format(r))
+}
+
+const operations = "add, subtract, multiply or divide"
+
+// compute evaluates the calculate tool's arguments. It checks them itself
+// rather than trusting the gateway's schema validation.
+func compute(input []byte) (float64, error) {
+	var args map[string]json.RawMessage
+	if err := json.Unmarshal(input, &args); err != nil || args == nil {
+		return 0, errors.New("Invalid arguments: expected a JSON object with operation, a and b")
+	}
+
+	rawOp, ok := args["operation"]
+	if !ok {
+		return 0, errors.New("Missing operation: expected " + operations)
+	}
+	var op string
+	if err := json.Unmarshal(rawOp, &op); err != nil || rawOp[0] != '"' {
+		return 0, errors.New("Invalid operation: expected a string, one of " + operations)
+	}
+	a, err := operand(args, "a")
+	if err != nil {
+		return 0, err
+	}
+	b, err := operand(args, "b")
+	if err != nil {
+		return 0, err
+	}
+
+	switch op {
+	case "add":
+		return a + b, nil
+	case "subtract":
+		return a - b, nil
+	case "multiply":
+		return a * b, nil
+	case "divide":
+		if b == 0 {
+			return 0, errors.New("Division by zero")
+		}
+		return a / b, nil
+	default:
+		return 0, fmt.Errorf("Unknown operation %q: expected %s", op, operations)
+	}
+}
+
+// operand returns the number args[name]. A JSON number too large for a
+// float64 is ±Infinity, as in JavaScript.
+func operand(args map[string]json.RawMessage, name string) (float64, error) {
+	raw, ok := args[name]
+	if !ok {
+		return 0, fmt.Errorf("Missing operand %q: expected a number", name)
+	}
+	invalid := fmt.Errorf("Invalid operand %q: expected a number", name)
+	if len(raw) == 0 || !(raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
+		return 0, invalid // a string, boolean, null, object or array
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil {
+		var numErr *strconv.NumError
+		if errors.As(err, &numErr) && numErr.Err == strconv.ErrRange {
+			return f, nil // ±Inf on overflow, 0 on underflow
+		}
+		return 0, invalid
+	}
+	return f, nil
+}
