@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // Descriptor is what a plugin provides, as its information exports say.
@@ -227,6 +228,9 @@ var templateVar = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // ParseURITemplate parses a template with simple {var} expressions.
 func ParseURITemplate(raw string) (*URITemplate, error) {
+	if !utf8.ValidString(raw) {
+		return nil, fmt.Errorf("uri template %q is not valid UTF-8", raw)
+	}
 	var b strings.Builder
 	b.WriteString("^")
 	var vars []string
@@ -247,7 +251,11 @@ func ParseURITemplate(raw string) (*URITemplate, error) {
 	}
 	b.WriteString(regexp.QuoteMeta(tail))
 	b.WriteString("$")
-	return &URITemplate{Raw: raw, Vars: vars, re: regexp.MustCompile(b.String())}, nil
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return nil, fmt.Errorf("uri template %q: %w", raw, err)
+	}
+	return &URITemplate{Raw: raw, Vars: vars, re: re}, nil
 }
 
 // Match returns the variables of uri, or false when it does not match.

@@ -205,7 +205,7 @@ func Load(path string, environ []string) (*Config, error) {
 		return nil, fmt.Errorf("build config decoder: %w", err)
 	}
 	if err := dec.Decode(k.Raw()); err != nil {
-		return nil, decodeErrors(abs, err)
+		return nil, decodeErrors(abs, k.Raw(), err)
 	}
 	cfg.File = abs
 	if err := cfg.normalize(); err != nil {
@@ -251,7 +251,7 @@ func unwrapPathError(err error) error {
 }
 
 // decodeErrors turns mapstructure's errors into ConfigErrors naming keys.
-func decodeErrors(file string, err error) error {
+func decodeErrors(file string, raw map[string]any, err error) error {
 	var leaves []error
 	var walk func(error)
 	walk = func(e error) {
@@ -281,12 +281,46 @@ func decodeErrors(file string, err error) error {
 				}
 				continue
 			}
-			out = append(out, &ConfigError{File: file, Key: key, Msg: cleanDecodeMsg(msg)})
+			msg = cleanDecodeMsg(msg)
+			if v, ok := lookup(raw, key); ok && !strings.Contains(msg, fmt.Sprint(v)) {
+				msg = fmt.Sprintf("%s (value %q)", msg, fmt.Sprint(v))
+			}
+			out = append(out, &ConfigError{File: file, Key: key, Msg: msg})
 			continue
 		}
 		out = append(out, &ConfigError{File: file, Msg: e.Error()})
 	}
 	return errors.Join(out...)
+}
+
+// lookup finds a key such as plugins[0].limits.timeout in the raw map.
+func lookup(raw map[string]any, key string) (any, bool) {
+	var cur any = raw
+	for _, part := range strings.Split(key, ".") {
+		name, idx, hasIdx := strings.Cut(part, "[")
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = m[name]; !ok {
+			return nil, false
+		}
+		for hasIdx {
+			var rest string
+			var n int
+			if _, err := fmt.Sscanf(idx, "%d]", &n); err != nil {
+				return nil, false
+			}
+			l, ok := cur.([]any)
+			if !ok || n < 0 || n >= len(l) {
+				return nil, false
+			}
+			cur = l[n]
+			_, rest, _ = strings.Cut(idx, "]")
+			idx, hasIdx = strings.CutPrefix(rest, "[")
+		}
+	}
+	return cur, true
 }
 
 func cleanDecodeMsg(msg string) string {
