@@ -108,12 +108,6 @@ func runPhase(ctx context.Context, cfg config, rt http.RoundTripper, n int) (pha
 		tr.CloseIdleConnections()
 	}
 
-	// callCtx bounds every call: a call still running cfg.callTimeout after
-	// the end of the phase is abandoned.
-	deadline := time.Now().Add(cfg.warmup + cfg.duration + cfg.callTimeout + 5*time.Second)
-	callCtx, cancel := context.WithDeadline(ctx, deadline)
-	defer cancel()
-
 	sessions := make([]*session, 0, n)
 	defer func() {
 		// Teardown runs even when ctx has been cancelled.
@@ -125,7 +119,7 @@ func runPhase(ctx context.Context, cfg config, rt http.RoundTripper, n int) (pha
 	}()
 	for i := range n {
 		setupCtx, cancel := context.WithTimeout(ctx, cfg.callTimeout)
-		s, err := openSession(setupCtx, callCtx, rt, &cfg)
+		s, err := openSession(setupCtx, rt, &cfg)
 		cancel()
 		if err != nil {
 			return phaseResult{}, fmt.Errorf("opening session %d of %d: %w", i+1, n, err)
@@ -142,6 +136,13 @@ func runPhase(ctx context.Context, cfg config, rt http.RoundTripper, n int) (pha
 	start := time.Now()
 	t0 := start.Add(cfg.warmup)
 	t1 := t0.Add(cfg.duration)
+	// callCtx bounds every call: a call still running cfg.callTimeout after
+	// the end of the phase fails and ends its client's loop.
+	callCtx, cancel := context.WithDeadline(ctx, t1.Add(cfg.callTimeout))
+	defer cancel()
+	for _, s := range sessions {
+		s.bind(callCtx)
+	}
 	var wg sync.WaitGroup
 	for i, s := range sessions {
 		wg.Go(func() { drive(callCtx, s, t0, t1, &stats[i]) })

@@ -38,6 +38,7 @@ type config struct {
 	protocolVersion string
 	json            bool
 	cpuProfile      string
+	procs           int
 }
 
 // parseConfig parses and validates the command line. getenv resolves
@@ -66,6 +67,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&tokenEnv, "token-env", "", "name of an environment variable holding a bearer token (optional)")
 	fs.StringVar(&cfg.protocolVersion, "protocol-version", defaultProtocolVersion, "MCP protocol version requested in initialize")
 	fs.BoolVar(&cfg.json, "json", false, "also print a JSON summary line per phase")
+	fs.IntVar(&cfg.procs, "procs", 1, "GOMAXPROCS of the driver; 1 keeps it from competing with a server on the same small machine (0: Go's default)")
 	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the driver to this file (optional)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: mcpbench [flags]\n\nLoad-tests one tool of an MCP Streamable HTTP server on this machine.\n\n")
@@ -101,6 +103,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	if cfg.callTimeout <= 0 {
 		return config{}, errors.New("-timeout must be positive")
+	}
+	if cfg.procs < 0 {
+		return config{}, errors.New("-procs must not be negative")
 	}
 	if cfg.protocolVersion == "" {
 		return config{}, errors.New("-protocol-version must not be empty")

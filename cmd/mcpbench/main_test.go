@@ -83,6 +83,11 @@ func newTestServer(t *testing.T, token string) *testServer {
 		return calc(ctx, req)
 	})
 
+	s.AddTool(mcp.NewTool("hang"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+
 	var h http.Handler = server.NewStreamableHTTPServer(s)
 	inner := h
 	h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -210,6 +215,20 @@ func TestRunPhaseBearerToken(t *testing.T) {
 	defer tr.CloseIdleConnections()
 	if _, err := runPhase(t.Context(), cfg, tr, 1); err == nil || !strings.Contains(err.Error(), "HTTP 401") {
 		t.Fatalf("without token: err = %v, want HTTP 401 from initialize", err)
+	}
+}
+
+func TestRunPhaseHungServerIsBounded(t *testing.T) {
+	ts := newTestServer(t, "")
+	cfg := testConfig(t, "-url", ts.url, "-tool", "hang", "-args", "{}",
+		"-clients", "2", "-duration", "100ms", "-warmup", "0s", "-timeout", "200ms")
+	begin := time.Now()
+	res := runTestPhase(t, cfg)
+	if elapsed := time.Since(begin); elapsed > 5*time.Second {
+		t.Errorf("phase took %v against a hung tool, want it bounded by -duration + -timeout", elapsed)
+	}
+	if res.failures != 2 || res.calls != 0 {
+		t.Errorf("calls = %d failures = %d (%q), want 0 calls and one timeout per client", res.calls, res.failures, res.reasons)
 	}
 }
 

@@ -120,7 +120,8 @@ type session struct {
 	suffix    []byte // request body after the id
 	nextID    int64
 	reqBuf    []byte
-	body      *reusableBody
+	reader    *bytes.Reader
+	body      io.ReadCloser // io.NopCloser(reader)
 	respBuf   []byte
 	sseBuf    []byte
 	msg       rpcResponse
@@ -128,32 +129,13 @@ type session struct {
 	expect    string
 }
 
-// reusableBody is a request body over a byte slice that is rewound instead of
-// reallocated for every call.
-type reusableBody struct {
-	b   []byte
-	off int
-}
-
-func (r *reusableBody) Read(p []byte) (int, error) {
-	if r.off >= len(r.b) {
-		return 0, io.EOF
-	}
-	n := copy(p, r.b[r.off:])
-	r.off += n
-	return n, nil
-}
-
-func (r *reusableBody) Close() error { return nil }
-
 // openSession performs the initialize handshake and prepares the tools/call
-// request template. The template is bound to callCtx, which bounds every call.
-func openSession(ctx, callCtx context.Context, rt http.RoundTripper, cfg *config) (*session, error) {
+// request template; bind must be called before the first call.
+func openSession(ctx context.Context, rt http.RoundTripper, cfg *config) (*session, error) {
 	s := &session{
 		rt:        rt,
 		cfg:       cfg,
 		nextID:    1,
-		body:      &reusableBody{},
 		hasExpect: cfg.hasExpect,
 		expect:    cfg.expect,
 	}
@@ -202,10 +184,11 @@ func openSession(ctx, callCtx context.Context, rt http.RoundTripper, cfg *config
 
 	resp, body, err = s.post(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
 	if err != nil {
+		_ = s.close(ctx)
 		return nil, fmt.Errorf("notifications/initialized: %w", err)
 	}
 	if resp.StatusCode/100 != 2 {
-		s.close(ctx)
+		_ = s.close(ctx)
 		return nil, fmt.Errorf("notifications/initialized: HTTP %d: %s", resp.StatusCode, snippet(body))
 	}
 
@@ -216,13 +199,19 @@ func openSession(ctx, callCtx context.Context, rt http.RoundTripper, cfg *config
 	s.prefix = []byte(`{"jsonrpc":"2.0","id":`)
 	s.suffix = fmt.Appendf(nil, `,"method":"tools/call","params":{"name":%s,"arguments":%s}}`, tool, cfg.args)
 
-	s.tmpl, err = http.NewRequestWithContext(callCtx, http.MethodPost, cfg.url.String(), nil)
+	s.tmpl, err = http.NewRequestWithContext(context.Background(), http.MethodPost, cfg.url.String(), nil)
 	if err != nil {
-		s.close(ctx)
+		_ = s.close(ctx)
 		return nil, fmt.Errorf("building tools/call request: %w", err)
 	}
 	s.tmpl.Header = s.headers()
+	s.newBuffers()
 	return s, nil
+}
+
+// bind makes every following call run under ctx.
+func (s *session) bind(ctx context.Context) {
+	s.tmpl = s.tmpl.WithContext(ctx)
 }
 
 // headers returns the headers of a request within the session.
@@ -297,7 +286,7 @@ func (s *session) call() error {
 	s.reqBuf = append(s.reqBuf[:0], s.prefix...)
 	s.reqBuf = strconv.AppendInt(s.reqBuf, id, 10)
 	s.reqBuf = append(s.reqBuf, s.suffix...)
-	s.body.b, s.body.off = s.reqBuf, 0
+	s.reader.Reset(s.reqBuf)
 
 	req := s.tmpl.WithContext(s.tmpl.Context()) // shallow copy of the template
 	req.Body = s.body
@@ -330,7 +319,16 @@ func (s *session) call() error {
 // in flight, so fresh ones are used from then on.
 func (s *session) abandonBuffers() {
 	s.reqBuf = nil
-	s.body = &reusableBody{}
+	s.newBuffers()
+}
+
+// newBuffers sets up the request body. It is an io.NopCloser around a
+// *bytes.Reader because net/http recognises that pair as an in-memory body
+// and sends headers and body in one write instead of flushing the headers
+// first.
+func (s *session) newBuffers() {
+	s.reader = bytes.NewReader(nil)
+	s.body = io.NopCloser(s.reader)
 }
 
 // checkResponse finds the JSON-RPC response in s.respBuf (plain JSON or an
