@@ -1,0 +1,473 @@
+package main
+
+// The Streamable HTTP transport's guards (Origin, bearer token, body size,
+// malformed bodies), its sessions (DELETE, the GET stream), and the admin
+// listener.
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// session is a 2025-11-25 session opened with raw HTTP requests.
+type session struct {
+	url, id string
+}
+
+// openSession initializes a session by hand and sends notifications/initialized.
+func openSession(t *testing.T, url string, headers map[string]string) session {
+	t.Helper()
+	resp := postJSON(t, url, initializeBody, headers)
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("initialize: status %d", resp.StatusCode)
+	}
+	s := session{url: url, id: resp.Header.Get("Mcp-Session-Id")}
+	if s.id == "" {
+		t.Fatalf("initialize: no Mcp-Session-Id")
+	}
+	resp = s.post(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, headers)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("notifications/initialized: status %d", resp.StatusCode)
+	}
+	return s
+}
+
+func (s session) headers(extra map[string]string) map[string]string {
+	h := map[string]string{"Mcp-Session-Id": s.id, "MCP-Protocol-Version": protoSessions}
+	for k, v := range extra {
+		h[k] = v
+	}
+	return h
+}
+
+func (s session) post(t *testing.T, body string, extra map[string]string) *http.Response {
+	t.Helper()
+	return postJSON(t, s.url, body, s.headers(extra))
+}
+
+func (s session) do(t *testing.T, method string, extra map[string]string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(method, s.url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if method == http.MethodGet {
+		req.Header.Set("Accept", "text/event-stream")
+	}
+	for k, v := range s.headers(extra) {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, s.url, err)
+	}
+	return resp
+}
+
+// toolsListStatus sends tools/list in session s and returns the status.
+func (s session) toolsListStatus(t *testing.T) int {
+	t.Helper()
+	resp := s.post(t, `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`, nil)
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// stillServes checks the gateway answers a fresh client's tool call.
+func stillServes(t *testing.T, g *Gateway, opts ...transport.StreamableHTTPCOption) {
+	t.Helper()
+	c, _ := httpClientVersion(t, g.MCPURL, protoSessions, opts...)
+	ctx := ctxTimeout(t, 30*time.Second)
+	if text, isErr := callTool(ctx, t, c, "calculate", map[string]any{"operation": "add", "a": 20, "b": 22}); isErr || text != "42" {
+		t.Errorf("calculate add 20 22 = %q (isError %v), want 42", text, isErr)
+	}
+}
+
+// TestHTTPTransport covers the default guards and sessions on one gateway:
+// loopback-only origins, max_body, malformed bodies, DELETE and the GET
+// stream, and the admin listener.
+func TestHTTPTransport(t *testing.T) {
+	cfg := writeConfig(t, gatewayYAML(t, cfgParts{HTTP: "    max_body: 64KiB\n", Plugins: examplePlugins(t)}))
+	g := startGateway(t, cfg, nil)
+
+	t.Run("origin", func(t *testing.T) {
+		for _, tc := range []struct {
+			origin string
+			want   int
+		}{
+			{"", http.StatusOK}, // most non-browser clients send none
+			{"http://localhost:5173", http.StatusOK},
+			{"http://127.0.0.1:3000", http.StatusOK},
+			{"http://[::1]:8080", http.StatusOK},
+			{"https://localhost", http.StatusOK},
+			{"https://evil.example", http.StatusForbidden},
+			{"http://localhost.evil.example", http.StatusForbidden},
+			{"http://127.0.0.1.evil.example", http.StatusForbidden},
+			{"http://10.0.0.1:8080", http.StatusForbidden},
+			{"null", http.StatusForbidden},
+		} {
+			h := map[string]string{}
+			if tc.origin != "" {
+				h["Origin"] = tc.origin
+			}
+			resp := postJSON(t, g.MCPURL, initializeBody, h)
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tc.want {
+				t.Errorf("initialize with Origin %q: status %d, want %d", tc.origin, resp.StatusCode, tc.want)
+			}
+			if resp.StatusCode == http.StatusForbidden && resp.Header.Get("Mcp-Session-Id") != "" {
+				t.Errorf("a refused request (Origin %q) was given a session", tc.origin)
+			}
+		}
+		// A foreign Origin is refused on every method, not only initialize.
+		s := openSession(t, g.MCPURL, nil)
+		resp := s.post(t, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, map[string]string{"Origin": "https://evil.example"})
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("tools/list in a session with a foreign Origin: status %d, want 403", resp.StatusCode)
+		}
+		resp = s.do(t, http.MethodGet, map[string]string{"Origin": "https://evil.example"})
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("GET stream with a foreign Origin: status %d, want 403", resp.StatusCode)
+		}
+		// mcp-go's own client, sending a loopback Origin as a browser
+		// page on a dev server would, works end to end.
+		stillServes(t, g, transport.WithHTTPHeaders(map[string]string{"Origin": "http://localhost:5173"}))
+		// ... and with a foreign one it cannot even initialize.
+		c, err := client.NewStreamableHttpClient(g.MCPURL, transport.WithHTTPHeaders(map[string]string{"Origin": "https://evil.example"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		ctx := ctxTimeout(t, 30*time.Second)
+		if err := c.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		req := mcp.InitializeRequest{}
+		req.Params.ProtocolVersion = protoSessions
+		if _, err := c.Initialize(ctx, req); err == nil {
+			t.Errorf("mcp-go client with Origin https://evil.example initialized")
+		}
+	})
+
+	t.Run("max_body", func(t *testing.T) {
+		// A JSON-RPC request of ~100KiB against max_body 64KiB.
+		big := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"set-storage","arguments":{"key":"big","value":%q}}}`, strings.Repeat("x", 100<<10))
+		s := openSession(t, g.MCPURL, nil)
+		resp := s.post(t, big, nil)
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Errorf("POST of %d bytes (Content-Length) with max_body 64KiB: status %d, want 413", len(big), resp.StatusCode)
+		}
+		// The same body without a Content-Length (chunked) must be refused
+		// the same way.
+		req, err := http.NewRequest(http.MethodPost, g.MCPURL, io.MultiReader(strings.NewReader(big)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for k, v := range s.headers(nil) {
+			req.Header.Set(k, v)
+		}
+		resp, err = http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if req.ContentLength != -1 && req.ContentLength != 0 {
+			t.Fatalf("request has Content-Length %d; the test needs a chunked body", req.ContentLength)
+		}
+		if resp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Errorf("chunked POST of %d bytes with max_body 64KiB: status %d, want 413 as with a Content-Length; body %.200s", len(big), resp.StatusCode, body)
+		}
+		// A request just under the limit is served.
+		ok := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"set-storage","arguments":{"key":"big","value":%q}}}`, strings.Repeat("y", 60<<10))
+		resp = s.post(t, ok, nil)
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "Stored value at key: big") {
+			t.Errorf("POST of %d bytes under max_body: status %d, body %.200s", len(ok), resp.StatusCode, b)
+		}
+		stillServes(t, g)
+	})
+
+	t.Run("malformed body", func(t *testing.T) {
+		s := openSession(t, g.MCPURL, nil)
+		for _, body := range []string{`{not json`, `[{"jsonrpc":"2.0",`, "\x00\xff\xfe"} {
+			resp := s.post(t, body, nil)
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			var msg struct {
+				Error *struct {
+					Code int `json:"code"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal(b, &msg); err != nil || msg.Error == nil || msg.Error.Code != mcp.PARSE_ERROR {
+				t.Errorf("POST %q: status %d, body %q; want a JSON-RPC parse error (%d)", body, resp.StatusCode, b, mcp.PARSE_ERROR)
+			}
+		}
+		stillServes(t, g)
+	})
+
+	t.Run("sessions", func(t *testing.T) {
+		s := openSession(t, g.MCPURL, nil)
+		if code := s.toolsListStatus(t); code != http.StatusOK {
+			t.Fatalf("tools/list in a fresh session: status %d", code)
+		}
+
+		// The GET stream opens: 200, text/event-stream, headers sent at once.
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
+		req.Header.Set("Accept", "text/event-stream")
+		for k, v := range s.headers(nil) {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("GET stream: %v", err)
+		}
+		if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+			t.Errorf("GET stream: status %d, Content-Type %q; want 200 text/event-stream", resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+		cancel()
+		resp.Body.Close()
+
+		// DELETE ends the session; the id is then unknown.
+		resp = s.do(t, http.MethodDelete, nil)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusNoContent {
+			t.Errorf("DELETE: status %d", resp.StatusCode)
+		}
+		if code := s.toolsListStatus(t); code != http.StatusNotFound {
+			t.Errorf("tools/list in a DELETEd session: status %d, want 404", code)
+		}
+		// An id the gateway never issued is not a session either.
+		forged := session{url: g.MCPURL, id: "mcp-session-" + uuid.NewString()}
+		if code := forged.toolsListStatus(t); code != http.StatusNotFound {
+			t.Errorf("tools/list with a session id the gateway never issued: status %d, want 404", code)
+		}
+		// Other sessions are unaffected.
+		s2 := openSession(t, g.MCPURL, nil)
+		if code := s2.toolsListStatus(t); code != http.StatusOK {
+			t.Errorf("tools/list in another session: status %d", code)
+		}
+	})
+
+	t.Run("GET stream receives server messages", func(t *testing.T) {
+		// With a session's GET stream open, the stream stays open and
+		// carries SSE (heartbeats or notifications) without erroring.
+		s := openSession(t, g.MCPURL, nil)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
+		req.Header.Set("Accept", "text/event-stream")
+		for k, v := range s.headers(nil) {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		// Nothing is due within 1s: the read ends with our deadline, not
+		// with the server closing the stream.
+		_, err = bufio.NewReader(resp.Body).ReadString('\n')
+		if err == nil {
+			return // a line arrived: fine too
+		}
+		if !errors.Is(err, context.DeadlineExceeded) && !strings.Contains(err.Error(), "context deadline exceeded") {
+			t.Errorf("GET stream ended early: %v", err)
+		}
+	})
+
+	t.Run("admin", func(t *testing.T) {
+		for _, p := range []string{"/healthz", "/readyz"} {
+			if code, body := httpGet(t, g.AdminURL+p); code != http.StatusOK {
+				t.Errorf("GET %s = %d %q, want 200", p, code, body)
+			}
+		}
+		m := g.scrape(t)
+		for _, s := range []struct {
+			name   string
+			labels map[string]string
+			check  func(float64) bool
+			want   string
+		}{
+			{"wasmgate_build_info", map[string]string{"version": testVersion}, func(v float64) bool { return v == 1 }, "1 with version=" + testVersion},
+			{"go_goroutines", nil, func(v float64) bool { return v > 0 }, "> 0"},
+			{"process_resident_memory_bytes", nil, func(v float64) bool { return v > 0 }, "> 0"},
+			{"wasmgate_config_last_reload_successful", nil, func(v float64) bool { return v == 1 }, "1"},
+			{"wasmgate_config_last_reload_success_timestamp_seconds", nil, func(v float64) bool {
+				return v > float64(time.Now().Add(-time.Hour).Unix()) && v <= float64(time.Now().Unix()+1)
+			}, "the start time"},
+			{"wasmgate_plugins", nil, func(v float64) bool { return v == 3 }, "3"},
+			{"wasmgate_tools", nil, func(v float64) bool { return v == 3 }, "3"},
+			{"wasmgate_http_rejected_total", map[string]string{"reason": "origin"}, func(v float64) bool { return v >= 1 }, ">= 1 after the refused origins"},
+			{"wasmgate_http_rejected_total", map[string]string{"reason": "too_large"}, func(v float64) bool { return v >= 1 }, ">= 1 after the oversized body"},
+		} {
+			v, ok := metricValue(m, s.name, s.labels)
+			if !ok || !s.check(v) {
+				t.Errorf("%s%v = %v (present %v), want %s", s.name, s.labels, v, ok, s.want)
+			}
+		}
+		if code, _ := httpGet(t, g.AdminURL+"/nope"); code != http.StatusNotFound {
+			t.Errorf("GET /nope on the admin listener = %d, want 404", code)
+		}
+	})
+}
+
+// TestAllowedOrigins: with allowed_origins, exactly those origins pass;
+// loopback origins are no longer implied.
+func TestAllowedOrigins(t *testing.T) {
+	cfg := writeConfig(t, gatewayYAML(t, cfgParts{
+		HTTP:    "    allowed_origins: [\"https://app.example.com\"]\n",
+		Plugins: examplePlugins(t),
+	}))
+	g := startGateway(t, cfg, nil)
+	for _, tc := range []struct {
+		origin string
+		want   int
+	}{
+		{"https://app.example.com", http.StatusOK},
+		{"https://APP.example.com", http.StatusOK}, // host names are case-insensitive
+		{"", http.StatusOK},
+		{"http://app.example.com", http.StatusForbidden}, // another scheme is another origin
+		{"https://app.example.com:8443", http.StatusForbidden},
+		{"http://localhost:5173", http.StatusForbidden},
+		{"http://127.0.0.1:3000", http.StatusForbidden},
+		{"https://evil.example", http.StatusForbidden},
+	} {
+		h := map[string]string{}
+		if tc.origin != "" {
+			h["Origin"] = tc.origin
+		}
+		if code := postInitialize(t, g.MCPURL, h); code != tc.want {
+			t.Errorf("Origin %q: status %d, want %d", tc.origin, code, tc.want)
+		}
+	}
+	stillServes(t, g, transport.WithHTTPHeaders(map[string]string{"Origin": "https://app.example.com"}))
+}
+
+// TestBearerToken: with transports.http.auth.bearer_token_env, requests
+// need the token; the token never appears in logs (even at debug) or
+// metrics.
+func TestBearerToken(t *testing.T) {
+	b := make([]byte, 16)
+	rand.Read(b)
+	token := "tok-" + hex.EncodeToString(b)
+	wrong := "tok-" + hex.EncodeToString(b[:8]) + "wrongwrongwrong0"
+	cfg := writeConfig(t, gatewayYAML(t, cfgParts{
+		Server:  "  log: {level: debug}\n",
+		HTTP:    "    auth:\n      bearer_token_env: E2E_WASMGATE_TOKEN\n",
+		Plugins: examplePlugins(t),
+	}))
+	g := startGateway(t, cfg, []string{"E2E_WASMGATE_TOKEN=" + token})
+
+	for _, tc := range []struct {
+		name string
+		auth string
+		want int
+	}{
+		{"no token", "", http.StatusUnauthorized},
+		{"wrong token", "Bearer " + wrong, http.StatusUnauthorized},
+		{"token without Bearer", token, http.StatusUnauthorized},
+		{"other scheme", "Basic " + token, http.StatusUnauthorized},
+		{"right token", "Bearer " + token, http.StatusOK},
+	} {
+		h := map[string]string{}
+		if tc.auth != "" {
+			h["Authorization"] = tc.auth
+		}
+		resp := postJSON(t, g.MCPURL, initializeBody, h)
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("%s: status %d, want %d", tc.name, resp.StatusCode, tc.want)
+		}
+		if tc.want == http.StatusUnauthorized {
+			if !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") {
+				t.Errorf("%s: WWW-Authenticate %q, want a Bearer challenge", tc.name, resp.Header.Get("WWW-Authenticate"))
+			}
+			if strings.Contains(string(body), token) {
+				t.Errorf("%s: the 401 body contains the token", tc.name)
+			}
+		}
+	}
+
+	// A foreign origin is still refused even with the right token.
+	if code := postInitialize(t, g.MCPURL, map[string]string{"Authorization": "Bearer " + token, "Origin": "https://evil.example"}); code != http.StatusForbidden {
+		t.Errorf("right token, foreign Origin: status %d, want 403", code)
+	}
+
+	// mcp-go's client with the token works over both protocol revisions;
+	// without it, it cannot initialize.
+	withToken := transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token})
+	stillServes(t, g, withToken)
+	c, _ := httpClientVersion(t, g.MCPURL, protoStateless, withToken)
+	ctx := ctxTimeout(t, 30*time.Second)
+	if text, isErr := callTool(ctx, t, c, "say_hello", map[string]any{"name": "Ada"}); isErr || !strings.Contains(text, "Ada") {
+		t.Errorf("say_hello = %q (isError %v)", text, isErr)
+	}
+	callTool(ctx, t, c, "calculate", map[string]any{"operation": "divide", "a": 1, "b": 0})
+	nc, err := client.NewStreamableHttpClient(g.MCPURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	if err := nc.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = protoSessions
+	if _, err := nc.Initialize(ctx, req); err == nil {
+		t.Errorf("mcp-go client without the token initialized")
+	}
+
+	metrics := g.scrape(t)
+	if v, _ := metricValue(metrics, "wasmgate_http_rejected_total", map[string]string{"reason": "auth"}); v < 4 {
+		t.Errorf("wasmgate_http_rejected_total{reason=auth} = %v, want >= 4", v)
+	}
+	// Stop first, so that everything the gateway logs, shutdown included,
+	// is checked.
+	if err := g.Stop(t); err != nil {
+		t.Errorf("wasmgate exit: %v", err)
+	}
+	logs := g.Stderr()
+	if !strings.Contains(logs, "level=DEBUG") {
+		t.Errorf("no debug output: the test does not check what it means to")
+	}
+	for _, line := range strings.Split(logs, "\n") {
+		if strings.Contains(line, token) {
+			t.Errorf("the bearer token appears in the log: %s", line)
+		}
+		if strings.Contains(line, wrong) {
+			t.Errorf("a presented (wrong) bearer token appears in the log: %s", line)
+		}
+	}
+	if strings.Contains(metrics, token) {
+		t.Errorf("the bearer token appears in /metrics")
+	}
+}
