@@ -1,0 +1,133 @@
+package main
+
+// The official TypeScript SDK (@modelcontextprotocol/sdk, run by Node from
+// tests/node/client.mjs) lists and calls tools over Streamable HTTP and
+// stdio: interoperability with a client this project did not write.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// nodeResult is the one JSON line client.mjs prints.
+type nodeResult struct {
+	Tools []string `json:"tools"`
+	Add   nodeCall `json:"add"`
+	Div   nodeCall `json:"divzero"`
+}
+
+type nodeCall struct {
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+	IsError bool `json:"isError"`
+}
+
+func (c nodeCall) text() string {
+	var parts []string
+	for _, x := range c.Content {
+		if x.Type == "text" {
+			parts = append(parts, x.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// nodeClient returns the node binary and client.mjs, failing (not
+// skipping: CI installs them) when they are not there.
+func nodeClient(t *testing.T) (node, script string) {
+	t.Helper()
+	dir := filepath.Join(repoRoot, "tests", "node")
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node is not installed: install Node.js 20+, then run `npm ci --prefix tests/node` (make test does): %v", err)
+	}
+	script = filepath.Join(dir, "client.mjs")
+	if _, err := os.Stat(script); err != nil {
+		t.Fatalf("%s is missing: %v", script, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+		t.Fatalf("the TypeScript SDK is not installed: run `npm ci --prefix tests/node` (make test does): %v", err)
+	}
+	return node, script
+}
+
+func runNodeClient(t *testing.T, node string, args ...string) nodeResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, args...)
+	cmd.Env = cleanEnviron()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if err != nil {
+		t.Fatalf("node %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, stdout.String(), stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if len(lines) != 1 {
+		t.Fatalf("client.mjs printed %d lines, want 1:\n%s\nstderr:\n%s", len(lines), stdout.String(), stderr.String())
+	}
+	var r nodeResult
+	if err := json.Unmarshal([]byte(lines[0]), &r); err != nil {
+		t.Fatalf("client.mjs output %q: %v", lines[0], err)
+	}
+	// In stdio mode the gateway's stderr is node's.
+	if strings.Contains(stderr.String(), "WARNING: DATA RACE") {
+		t.Errorf("the race detector found a data race in wasmgate:\n%s", stderr.String())
+	}
+	if strings.Contains(stderr.String(), "client.mjs: warning:") {
+		t.Logf("client.mjs warnings:\n%s", stderr.String())
+	}
+	return r
+}
+
+func checkNodeResult(t *testing.T, r nodeResult) {
+	t.Helper()
+	for _, want := range []string{"calculate", "say_hello", "set-storage"} {
+		if !slices.Contains(r.Tools, want) {
+			t.Errorf("tools %v do not include %s", r.Tools, want)
+		}
+	}
+	if !slices.IsSorted(r.Tools) {
+		t.Errorf("tools %v are not sorted as client.mjs promises", r.Tools)
+	}
+	if r.Add.IsError || r.Add.text() != "8" {
+		t.Errorf("calculate add 5 3 = %+v, want text 8 without isError", r.Add)
+	}
+	if !r.Div.IsError || r.Div.text() != "Division by zero" {
+		t.Errorf("calculate divide 1 0 = %+v, want isError with %q", r.Div, "Division by zero")
+	}
+}
+
+func TestTypeScriptSDK(t *testing.T) {
+	node, script := nodeClient(t)
+	cfg := writeConfig(t, examplesConfig(t, ""))
+
+	t.Run("http", func(t *testing.T) {
+		g := startGateway(t, cfg, nil)
+		checkNodeResult(t, runNodeClient(t, node, script, "http", g.MCPURL))
+	})
+	t.Run("http with token", func(t *testing.T) {
+		tcfg := writeConfig(t, gatewayYAML(t, cfgParts{
+			HTTP:    "    auth:\n      bearer_token_env: E2E_NODE_TOKEN\n",
+			Plugins: examplePlugins(t),
+		}))
+		g := startGateway(t, tcfg, []string{"E2E_NODE_TOKEN=node-secret-123"})
+		checkNodeResult(t, runNodeClient(t, node, script, "http", g.MCPURL, "--token", "node-secret-123"))
+	})
+	t.Run("stdio", func(t *testing.T) {
+		// Node spawns the gateway itself. The config listens on port 0 for
+		// HTTP and admin, so the child collides with nothing.
+		checkNodeResult(t, runNodeClient(t, node, script, "stdio", binPath, "serve", "--stdio", "--config", cfg))
+	})
+}

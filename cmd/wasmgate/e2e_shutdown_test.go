@@ -1,0 +1,144 @@
+package main
+
+// Graceful shutdown: SIGTERM lets a running call finish and the process
+// exit 0; over stdio, closing stdin ends the process with status 0.
+
+import (
+	"fmt"
+	"net/http"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+)
+
+func sleeperConfig(t *testing.T) string {
+	return writeConfig(t, gatewayYAML(t, cfgParts{Plugins: fmt.Sprintf(`  - name: calculator
+    path: %s
+  - name: hostile
+    path: %s
+    limits: {timeout: 10s}
+`, wasm(t, "examples/plugins/calculator"), wasm(t, "testdata/plugins/hostile"))}))
+}
+
+// inFlight is wasmgate_tool_calls_in_flight{plugin}.
+func inFlight(t *testing.T, g *Gateway, plugin string) float64 {
+	v, _ := metricValue(g.scrape(t), "wasmgate_tool_calls_in_flight", map[string]string{"plugin": plugin})
+	return v
+}
+
+type callResult struct {
+	text  string
+	isErr bool
+	err   error
+}
+
+// sleepCall starts a 1500ms sleep call on c and waits until the gateway
+// reports it running.
+func sleepCall(t *testing.T, g *Gateway, c *client.Client) <-chan callResult {
+	t.Helper()
+	ctx := ctxTimeout(t, 60*time.Second)
+	done := make(chan callResult, 1)
+	go func() {
+		res, err := callToolErr(ctx, c, "sleep", map[string]any{"ms": 1500})
+		if err != nil {
+			done <- callResult{err: err}
+			return
+		}
+		done <- callResult{text: resultText(res), isErr: res.IsError}
+	}()
+	if !waitFor(10*time.Second, func() bool { return inFlight(t, g, "hostile") == 1 }) {
+		t.Fatalf("the sleep call never showed up in wasmgate_tool_calls_in_flight")
+	}
+	return done
+}
+
+func checkSlept(t *testing.T, done <-chan callResult) {
+	t.Helper()
+	select {
+	case r := <-done:
+		if r.err != nil || r.isErr || r.text != "slept 1500ms" {
+			t.Errorf("the call running at SIGTERM ended with %q (isError %v, err %v), want its normal result %q", r.text, r.isErr, r.err, "slept 1500ms")
+		}
+	case <-time.After(20 * time.Second):
+		t.Errorf("the call running at SIGTERM never returned")
+	}
+}
+
+func checkExit0(t *testing.T, g *Gateway, within time.Duration) {
+	t.Helper()
+	err, exited := g.Wait(within)
+	if !exited {
+		t.Fatalf("wasmgate still running %v after SIGTERM", within)
+	}
+	if err != nil {
+		t.Errorf("wasmgate exited with %v, want status 0", err)
+	}
+}
+
+func TestGracefulShutdownHTTP(t *testing.T) {
+	g := startGateway(t, sleeperConfig(t), nil)
+	c := sessionClient(t, g)
+	admin, mcpURL := g.AdminURL, g.MCPURL
+	done := sleepCall(t, g, c)
+	if err := g.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	// While it drains, the gateway says it is not ready and takes no new
+	// connections.
+	sawNotReady := waitFor(time.Second, func() bool {
+		resp, err := http.Get(admin + "/readyz")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusServiceUnavailable
+	})
+	select {
+	case <-done:
+		t.Logf("the call finished before /readyz could be checked")
+	default:
+		if !sawNotReady {
+			t.Errorf("/readyz did not turn 503 while draining")
+		}
+		if resp, err := http.Post(mcpURL, "application/json", nil); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode < 500 {
+				t.Errorf("a new MCP request during shutdown got status %d; want the listener closed", resp.StatusCode)
+			}
+		}
+	}
+	checkSlept(t, done)
+	checkExit0(t, g, 20*time.Second)
+}
+
+func TestGracefulShutdownStdio(t *testing.T) {
+	g := startGateway(t, sleeperConfig(t), nil, "--stdio")
+	c := stdioClient(t, g)
+	done := sleepCall(t, g, c)
+	if err := g.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	checkSlept(t, done)
+	checkExit0(t, g, 20*time.Second)
+}
+
+func TestStdinCloseExits(t *testing.T) {
+	g := startGateway(t, sleeperConfig(t), nil, "--stdio")
+	c := stdioClient(t, g)
+	ctx := ctxTimeout(t, 30*time.Second)
+	if text, isErr := callTool(ctx, t, c, "calculate", map[string]any{"operation": "subtract", "a": 1, "b": 1}); isErr || text != "0" {
+		t.Errorf("calculate = %q (isError %v)", text, isErr)
+	}
+	if err := g.Stdin.Close(); err != nil {
+		t.Fatal(err)
+	}
+	err, exited := g.Wait(20 * time.Second)
+	if !exited {
+		t.Fatalf("wasmgate still running 20s after stdin closed")
+	}
+	if err != nil {
+		t.Errorf("wasmgate exited with %v after stdin closed, want status 0", err)
+	}
+}
