@@ -108,13 +108,17 @@ func describeFailure(kind, name, plugin string, limits loader.Limits, err error)
 		if ce.Msg == "cancelled" {
 			return metrics.OutcomeTimeout, fmt.Sprintf("%s %q was cancelled", kind, name)
 		}
-		return metrics.OutcomeTimeout, fmt.Sprintf("%s %q timed out after %s (plugin %q, limits.timeout); %s", kind, name, limits.Timeout, plugin, strings.TrimPrefix(ce.Msg, "timed out"))
+		msg := fmt.Sprintf("%s %q timed out after %s (plugin %q, limits.timeout)", kind, name, limits.Timeout, plugin)
+		if ce.Msg != "timed out" {
+			msg += ": " + ce.Msg
+		}
+		return metrics.OutcomeTimeout, msg
 	default:
 		msg := ce.Msg
 		if strings.Contains(msg, "out of memory") || strings.Contains(msg, "memory") {
 			msg += fmt.Sprintf(" (limits.memory is %s)", limits.Memory)
 		}
-		return metrics.OutcomeCrash, fmt.Sprintf("%s %q failed: plugin %q crashed: %s", kind, name, plugin, strings.TrimPrefix(msg, "plugin crashed: "))
+		return metrics.OutcomeCrash, fmt.Sprintf("%s %q failed: plugin %q crashed: %s", kind, name, plugin, msg)
 	}
 }
 

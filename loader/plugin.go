@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	extism "github.com/extism/go-sdk"
@@ -118,14 +119,22 @@ func (p *Plugin) Close(ctx context.Context) error { return p.compiled.Close(ctx)
 
 // Instance is one instantiated module. It runs one call at a time.
 type Instance struct {
-	p    *extism.Plugin
-	dead bool
+	p      *extism.Plugin
+	stderr *tailBuffer
+	dead   bool
 }
 
 // NewInstance instantiates the module with the plugin's config and grants.
 func (p *Plugin) NewInstance(ctx context.Context) (*Instance, error) {
+	stderr := &tailBuffer{}
 	inst, err := p.compiled.Instance(ctx, extism.PluginInstanceConfig{
-		ModuleConfig: wazero.NewModuleConfig().WithSysWalltime().WithSysNanotime().WithSysNanosleep().WithRandSource(rand.Reader),
+		ModuleConfig: wazero.NewModuleConfig().
+			WithSysWalltime().WithSysNanotime().
+			// Sleep in short steps so limits.timeout can stop a sleeping
+			// guest between them (wazero checks the deadline on return).
+			WithNanosleep(func(ns int64) { time.Sleep(min(time.Duration(ns), 10*time.Millisecond)) }).
+			WithRandSource(rand.Reader).
+			WithStderr(stderr),
 	})
 	if err != nil {
 		return nil, err
@@ -134,7 +143,35 @@ func (p *Plugin) NewInstance(ctx context.Context) (*Instance, error) {
 	inst.SetLogger(func(level extism.LogLevel, msg string) {
 		logger.Log(context.Background(), slogLevel(level), msg)
 	})
-	return &Instance{p: inst}, nil
+	return &Instance{p: inst, stderr: stderr}, nil
+}
+
+// tailBuffer keeps the last bytes a guest wrote to stderr, so a crash can
+// be reported with the guest's own words (a Go panic message, say).
+type tailBuffer struct{ b []byte }
+
+const tailMax = 4 << 10
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if len(t.b) > tailMax {
+		t.b = append(t.b[:0], t.b[len(t.b)-tailMax:]...)
+	}
+	return len(p), nil
+}
+
+// crashReason picks the most telling line of what the guest printed.
+func (t *tailBuffer) crashReason() string {
+	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
+	for _, l := range lines {
+		if strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") {
+			return strings.TrimSpace(l)
+		}
+	}
+	if len(lines) > 0 && lines[len(lines)-1] != "" {
+		return strings.TrimSpace(lines[len(lines)-1])
+	}
+	return ""
 }
 
 // Dead reports whether a call failed in a way that leaves the instance
@@ -167,6 +204,7 @@ func (i *Instance) Call(ctx context.Context, export string, input []byte) ([]byt
 	if i.dead {
 		return nil, &CallError{Export: export, Kind: "exit", Msg: "instance is closed"}
 	}
+	i.stderr.b = i.stderr.b[:0]
 	rc, out, err := i.p.CallWithContext(ctx, export, input)
 	if err == nil && rc == 0 {
 		return out, nil
@@ -181,7 +219,11 @@ func (i *Instance) Call(ctx context.Context, export string, input []byte) ([]byt
 	var exit *sys.ExitError
 	if errors.As(err, &exit) {
 		i.dead = true
-		return nil, &CallError{Export: export, Kind: "exit", Msg: fmt.Sprintf("plugin exited with code %d (a panic or os.Exit)", exit.ExitCode())}
+		msg := fmt.Sprintf("plugin exited with code %d", exit.ExitCode())
+		if r := i.stderr.crashReason(); r != "" {
+			msg += ": " + r
+		}
+		return nil, &CallError{Export: export, Kind: "exit", Msg: msg}
 	}
 	if err != nil && i.p.Module() != nil {
 		// An error the plugin set itself leaves rc != 0 and the kernel's
@@ -190,7 +232,11 @@ func (i *Instance) Call(ctx context.Context, export string, input []byte) ([]byt
 			return nil, &CallError{Export: export, Kind: "error", Msg: msg}
 		}
 		i.dead = true
-		return nil, &CallError{Export: export, Kind: "trap", Msg: "plugin crashed: " + firstLine(err.Error())}
+		msg := firstLine(err.Error())
+		if r := i.stderr.crashReason(); r != "" {
+			msg = r + " (" + msg + ")"
+		}
+		return nil, &CallError{Export: export, Kind: "trap", Msg: msg}
 	}
 	// rc != 0 without an error message.
 	return nil, &CallError{Export: export, Kind: "error", Msg: fmt.Sprintf("export %s returned %d", export, rc)}

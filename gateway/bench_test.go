@@ -1,0 +1,62 @@
+package gateway
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/metrics"
+)
+
+// newTestGateway serves the calculator example in-process.
+func newTestGateway(tb testing.TB) *Gateway {
+	tb.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	wasm := filepath.Join(filepath.Dir(file), "..", "examples", "plugins", "calculator.wasm")
+	if _, err := os.Stat(wasm); err != nil {
+		tb.Skipf("%s not built (make plugins): %v", wasm, err)
+	}
+	dir := tb.TempDir()
+	cfgPath := filepath.Join(dir, "gateway.yaml")
+	if err := os.WriteFile(cfgPath, []byte("plugins:\n  - path: "+wasm+"\n"), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	compiler, err := loader.NewCompiler(filepath.Join(os.TempDir(), "wasmgate-bench-cache"), logger)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g := New(Options{Logger: logger, Metrics: metrics.New("test", "test"), Compiler: compiler})
+	if err := g.Load(context.Background(), cfgPath, nil); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { g.Close(context.Background()); compiler.Close(context.Background()) })
+	return g
+}
+
+// BenchmarkCallTool measures the gateway's call path without a transport:
+// validation, pool, the WebAssembly call, metrics.
+func BenchmarkCallTool(b *testing.B) {
+	g := newTestGateway(b)
+	h := g.toolHandler("calculate")
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "calculate"
+	req.Params.Arguments = map[string]any{"operation": "add", "a": 5.0, "b": 3.0}
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			res, err := h(ctx, req)
+			if err != nil || res.IsError {
+				b.Fatalf("call failed: %v %+v", err, res)
+			}
+		}
+	})
+}
