@@ -167,15 +167,3 @@ func promptText(t testing.TB, res *mcp.GetPromptResult) string {
 	}
 	return strings.Join(parts, "\n")
 }
-
-func TestSmokeHTTPAndStdio(t *testing.T) {
-	cfg := writeConfig(t, examplesConfig(t, ""))
-	g := startGateway(t, cfg, nil, "--stdio")
-	ctx := ctxTimeout(t, 60e9)
-	for name, c := range map[string]*client.Client{"http": httpClient(t, g), "stdio": stdioClient(t, g)} {
-		text, isErr := callTool(ctx, t, c, "calculate", map[string]any{"operation": "add", "a": 5, "b": 3})
-		if text != "8" || isErr {
-			t.Errorf("%s: calculate add 5 3 = %q (isError %v), want 8", name, text, isErr)
-		}
-	}
-}

@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -331,4 +332,62 @@ func postJSON(t *testing.T, url, body string, headers map[string]string) *http.R
 		t.Fatalf("POST %s: %v", url, err)
 	}
 	return resp
+}
+
+// TestCLI: the commands and flags around serve and validate.
+func TestCLI(t *testing.T) {
+	run := func(bin string, env []string, args ...string) validateResult {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(cleanEnviron(), env...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		r := validateResult{stdout: stdout.String(), stderr: stderr.String()}
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			r.code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if r := run(plainBinPath, nil, "version"); r.code != 0 || !strings.Contains(r.stdout, testVersion) {
+		t.Errorf("wasmgate version: exit %d, stdout %q; want the stamped version %s", r.code, r.stdout, testVersion)
+	}
+	for _, args := range [][]string{{"--help"}, {"serve", "--help"}, {"validate", "--help"}} {
+		r := run(plainBinPath, nil, args...)
+		if r.code != 0 || !strings.Contains(r.stdout+r.stderr, "--config") && !strings.Contains(r.stdout+r.stderr, "-config") {
+			t.Errorf("wasmgate %s: exit %d, output %q", strings.Join(args, " "), r.code, r.stdout+r.stderr)
+		}
+	}
+	if r := run(plainBinPath, nil, "frobnicate"); r.code != 2 || !strings.Contains(r.stderr, "frobnicate") {
+		t.Errorf("wasmgate frobnicate: exit %d, stderr %q; want 2 naming the command", r.code, r.stderr)
+	}
+	if r := run(plainBinPath, nil, "serve", "--no-such-flag"); r.code != 2 {
+		t.Errorf("wasmgate serve --no-such-flag: exit %d, want 2", r.code)
+	}
+
+	// serve refuses a bad config the way validate does, without serving.
+	bad := writeConfig(t, fmt.Sprintf("plugins:\n  - name: calc\n    path: %s\n    limits: {concurrency: 5000}\n", wasm(t, "examples/plugins/calculator")))
+	r := run(binPath, nil, "serve", "--config", bad)
+	if r.code == 0 || !strings.Contains(r.stderr, "plugins[0].limits.concurrency") {
+		t.Errorf("serve with a bad config: exit %d, stderr %q; want non-zero naming the key", r.code, r.stderr)
+	}
+	if r := run(binPath, nil, "serve", "--config", filepath.Join(t.TempDir(), "absent.yaml")); r.code == 0 || !strings.Contains(r.stderr, "absent.yaml") {
+		t.Errorf("serve with a missing config file: exit %d, stderr %q", r.code, r.stderr)
+	}
+
+	// A listen address already in use is an error naming the key.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	busy := writeConfig(t, fmt.Sprintf("server: {cache_dir: %q}\ntransports: {http: {listen: %q}}\nadmin: {listen: \"127.0.0.1:0\"}\nplugins:\n  - name: calc\n    path: %s\n",
+		sharedCacheDir(t), ln.Addr().String(), wasm(t, "examples/plugins/calculator")))
+	r = run(binPath, nil, "serve", "--config", busy)
+	if r.code == 0 || !strings.Contains(r.stderr, "transports.http.listen") || !strings.Contains(r.stderr, ln.Addr().String()) {
+		t.Errorf("serve on a busy port: exit %d, stderr %q; want non-zero naming transports.http.listen and the address", r.code, r.stderr)
+	}
 }

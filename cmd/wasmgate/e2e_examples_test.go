@@ -500,6 +500,13 @@ func TestConcurrentSessions(t *testing.T) {
 	if d := toolCalls(after, "set-storage", "ok") - toolCalls(before, "set-storage", "ok"); d != workers {
 		t.Errorf("wasmgate_tool_calls_total{tool=set-storage,outcome=ok} grew by %v, want %d", d, workers)
 	}
+	durCount := func(m string) float64 {
+		v, _ := metricValue(m, "wasmgate_tool_call_duration_seconds_count", map[string]string{"tool": "calculate"})
+		return v
+	}
+	if d := durCount(after) - durCount(before); d != 4*workers {
+		t.Errorf("wasmgate_tool_call_duration_seconds_count{tool=calculate} grew by %v, want %d", d, 4*workers)
+	}
 	if v, ok := metricValue(after, "wasmgate_tool_calls_in_flight", map[string]string{"plugin": "calculator"}); !ok || v != 0 {
 		t.Errorf("wasmgate_tool_calls_in_flight{plugin=calculator} = %v (present %v) after every call returned, want 0", v, ok)
 	}

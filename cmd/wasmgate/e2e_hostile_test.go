@@ -78,8 +78,8 @@ func TestHostilePlugins(t *testing.T) {
 
 	t.Run("spin", func(t *testing.T) {
 		text := hostileCall(t, "spin", 500*time.Millisecond)
-		if !strings.Contains(text, "timed out") {
-			t.Errorf("spin: %q does not say it timed out", text)
+		if !strings.Contains(text, "timed out") || !strings.Contains(text, "500ms") {
+			t.Errorf("spin: %q does not say it timed out after the plugin's 500ms", text)
 		}
 		echoWorks(t, "echo", "spin")
 	})

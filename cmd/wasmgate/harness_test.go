@@ -336,12 +336,22 @@ func (g *Gateway) Stderr() string {
 	return g.stderr.String()
 }
 
-// Stop sends SIGINT and waits for exit; it returns the exit error.
+// Stop ends the gateway as its client would and waits for exit; it returns
+// the exit error. With stdio, stdin is closed first (that alone must stop
+// the process: it may already be on its way out because the stdio client
+// closed); then, or without stdio, SIGINT.
 func (g *Gateway) Stop(t testing.TB) error {
 	select {
 	case <-g.exited:
 		return g.exitErr
 	default:
+	}
+	if g.Stdin != nil {
+		g.Stdin.Close()
+		if err, ok := g.Wait(15 * time.Second); ok {
+			return err
+		}
+		t.Errorf("wasmgate --stdio did not exit within 15s of stdin closing")
 	}
 	_ = g.Cmd.Process.Signal(os.Interrupt)
 	select {
