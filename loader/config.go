@@ -185,10 +185,18 @@ func Load(path string, environ []string) (*Config, error) {
 		}
 		return nil, &ConfigError{File: abs, Msg: fmt.Sprintf("read: %v", unwrapPathError(err))}
 	}
+	// The variable holding the bearer token may itself start with
+	// WASMGATE_; it is a secret, not an override.
+	tokenEnv := k.String("transports.http.auth.bearer_token_env")
 	if err := k.Load(env.Provider(".", env.Opt{
-		Prefix:        EnvPrefix,
-		TransformFunc: envKeyValue,
-		EnvironFunc:   func() []string { return environ },
+		Prefix: EnvPrefix,
+		TransformFunc: func(name, v string) (string, any) {
+			if name == tokenEnv {
+				return "", nil
+			}
+			return envKeyValue(name, v)
+		},
+		EnvironFunc: func() []string { return environ },
 	}), nil); err != nil {
 		return nil, fmt.Errorf("read %s* environment overrides: %w", EnvPrefix, err)
 	}
@@ -197,7 +205,7 @@ func Load(path string, environ []string) (*Config, error) {
 	dc := &mapstructure.DecoderConfig{
 		TagName:     "koanf",
 		ErrorUnused: true,
-		DecodeHook:  mapstructure.ComposeDecodeHookFunc(durationHook, byteSizeHook),
+		DecodeHook:  mapstructure.ComposeDecodeHookFunc(durationHook, byteSizeHook, intHook),
 		Result:      &cfg,
 	}
 	dec, err := mapstructure.NewDecoder(dc)
@@ -348,6 +356,17 @@ func durationHook(from, to reflect.Type, data any) (any, error) {
 		return nil, fmt.Errorf("duration %v needs a unit (write e.g. %vs)", v, v)
 	}
 	return nil, fmt.Errorf("invalid duration %v", data)
+}
+
+// intHook refuses fractions for integer keys (mapstructure would truncate).
+func intHook(from, to reflect.Type, data any) (any, error) {
+	if to.Kind() != reflect.Int {
+		return data, nil
+	}
+	if f, ok := data.(float64); ok && f != float64(int64(f)) {
+		return nil, fmt.Errorf("%v is not a whole number", f)
+	}
+	return data, nil
 }
 
 func byteSizeHook(from, to reflect.Type, data any) (any, error) {

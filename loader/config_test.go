@@ -253,3 +253,21 @@ func FuzzURITemplate(f *testing.F) {
 		_ = got
 	})
 }
+
+func TestTokenVariableIsNotAnOverride(t *testing.T) {
+	p := writeFiles(t, "transports: {http: {auth: {bearer_token_env: WASMGATE_TOKEN}}}\n")
+	cfg, err := Load(p, []string{"WASMGATE_TOKEN=s3cret-value"})
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	if cfg.Transports.HTTP.Auth.BearerTokenEnv != "WASMGATE_TOKEN" {
+		t.Errorf("bearer_token_env = %q", cfg.Transports.HTTP.Auth.BearerTokenEnv)
+	}
+	// Without the config naming it, the same variable is an unknown key,
+	// and the error names the key, never the value.
+	p2 := writeFiles(t, "{}\n")
+	_, err = Load(p2, []string{"WASMGATE_TOKEN=s3cret-value"})
+	if err == nil || !strings.Contains(err.Error(), "token") || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("err = %v", err)
+	}
+}
