@@ -60,7 +60,7 @@ func (g *Gateway) callTool(ctx context.Context, t *toolEntry, req mcp.CallToolRe
 		outcome = metrics.OutcomeInvalidArgs
 		return mcp.NewToolResultError(fmt.Sprintf("invalid arguments for tool %q: %s", t.name, msg))
 	}
-	limits := t.rt.plugin.Spec.Limits
+	limits := t.rt.spec.Limits
 	out, err := g.run(ctx, t.rt, time.Duration(limits.Timeout), func(ctx context.Context, inst *loader.Instance) ([]byte, error) {
 		return t.rt.plugin.ABI.CallTool(ctx, inst, t.export, args)
 	})
@@ -184,7 +184,7 @@ func (g *Gateway) resourceHandler(key string, template bool) server.ResourceHand
 		if e == nil {
 			return nil, fmt.Errorf("resource %q not found: %w", uri, server.ErrResourceNotFound)
 		}
-		limits := e.rt.plugin.Spec.Limits
+		limits := e.rt.spec.Limits
 		outcome := metrics.OutcomeOK
 		defer func() { g.opts.Metrics.ResourceReads.WithLabelValues(e.rt.name, outcome).Inc() }()
 		var c loader.ResourceContent
@@ -227,7 +227,7 @@ func (g *Gateway) promptHandler(name string) server.PromptHandlerFunc {
 				return nil, fmt.Errorf("prompt %q: missing required argument %q", name, a.Name)
 			}
 		}
-		limits := p.rt.plugin.Spec.Limits
+		limits := p.rt.spec.Limits
 		outcome := metrics.OutcomeOK
 		defer func() { g.opts.Metrics.PromptGets.WithLabelValues(p.rt.name, outcome).Inc() }()
 		var msgs []loader.PromptMessage

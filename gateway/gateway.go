@@ -26,6 +26,12 @@ type Options struct {
 	Metrics  *metrics.Metrics
 	Compiler *loader.Compiler
 	Version  string
+
+	// ConfigPath and Environ are where Reload reads the config from.
+	ConfigPath string
+	Environ    []string
+	// LogLevel, when set, follows server.log.level on reload.
+	LogLevel *slog.LevelVar
 }
 
 // Gateway serves the current Snapshot over MCP. Apply swaps in a new one.
@@ -36,7 +42,9 @@ type Gateway struct {
 
 	cur atomic.Pointer[Snapshot]
 
-	applyMu sync.Mutex // serializes Apply and the registry updates
+	applyMu  sync.Mutex // serializes Apply and the registry updates
+	reloadMu sync.Mutex // serializes Reload
+	watcher  *loader.Watcher
 
 	storesMu sync.Mutex
 	stores   map[string]*loader.Store

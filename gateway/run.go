@@ -10,8 +10,10 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/coreos/go-systemd/v22/daemon"
@@ -20,6 +22,9 @@ import (
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/metrics"
 )
+
+// watchDebounce gathers an editor's burst of writes into one reload.
+const watchDebounce = 50 * time.Millisecond
 
 // RunOptions configure Run.
 type RunOptions struct {
@@ -55,7 +60,8 @@ func Run(ctx context.Context, o RunOptions) error {
 	}
 	defer compiler.Close(context.Background())
 	m := metrics.New(o.Version, o.Revision)
-	g := New(Options{Logger: logger, Metrics: m, Compiler: compiler, Version: o.Version})
+	g := New(Options{Logger: logger, Metrics: m, Compiler: compiler, Version: o.Version,
+		ConfigPath: o.ConfigPath, Environ: o.Environ, LogLevel: o.LogLevel})
 	snap, err := g.Build(ctx, cfg)
 	if err != nil {
 		m.ReloadResult(false, time.Now())
@@ -134,6 +140,39 @@ func Run(ctx context.Context, o RunOptions) error {
 		}()
 	}
 
+	// Reload triggers: saving a watched file, SIGHUP, POST /-/reload.
+	if cfg.Server.WatchOn() {
+		w, err := loader.NewWatcher(logger)
+		if err != nil {
+			logger.Warn("hot reload on save is off", "error", err)
+		} else {
+			defer w.Close()
+			g.watcher = w
+			w.Track(o.ConfigPath, cfg)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				w.Run(ctx, watchDebounce, func(ctx context.Context) { _ = g.Reload(ctx) })
+			}()
+		}
+	}
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-hup:
+				logger.Info("SIGHUP: reloading", "file", o.ConfigPath)
+				_ = g.Reload(ctx)
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+
 	g.ready.Store(true)
 	logger.Info("wasmgate ready", "took", time.Since(start).Round(time.Millisecond))
 	_, _ = daemon.SdNotify(false, daemon.SdNotifyReady)
@@ -148,7 +187,7 @@ func Run(ctx context.Context, o RunOptions) error {
 	// Graceful shutdown.
 	g.ready.Store(false)
 	_, _ = daemon.SdNotify(false, daemon.SdNotifyStopping)
-	timeout := time.Duration(cfg.Server.ShutdownTimeout)
+	timeout := time.Duration(g.cur.Load().Config.Server.ShutdownTimeout)
 	logger.Info("shutting down", "timeout", timeout)
 	sctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -174,6 +213,7 @@ func Run(ctx context.Context, o RunOptions) error {
 		<-httpDone
 	}
 	stopStdio()
+	stop() // ends the watcher and the SIGHUP loop
 	if err := g.Close(sctx); err != nil {
 		logger.Warn("closing plugins", "error", err)
 	}
@@ -205,6 +245,13 @@ func cacheDir(cfg *loader.Config) string {
 func (g *Gateway) adminHandler(m *metrics.Metrics) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", m.Handler())
+	mux.HandleFunc("POST /-/reload", func(w http.ResponseWriter, r *http.Request) {
+		if err := g.Reload(r.Context()); err != nil {
+			http.Error(w, "reload failed: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
+		_, _ = io.WriteString(w, "reloaded: "+g.cur.Load().Summary()+"\n")
+	})
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, "ok\n")
 	})

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -41,10 +42,45 @@ type Snapshot struct {
 	drained chan struct{}
 }
 
+// pluginRT is a plugin as one snapshot serves it: its current spec (limits
+// such as timeout and max_output apply per snapshot) over a compiled module
+// and pool that consecutive snapshots share when the module and the settings
+// it was built with did not change.
 type pluginRT struct {
 	name   string
+	spec   loader.PluginSpec
+	plugin *loader.Plugin // == sh.plugin
+	pool   *pool          // == sh.pool
+	sh     *shared
+}
+
+// shared is a compiled plugin and its pool, reference-counted by the
+// snapshots that serve it.
+type shared struct {
+	key    string
 	plugin *loader.Plugin
 	pool   *pool
+	refs   atomic.Int32
+}
+
+func (sh *shared) release(ctx context.Context) {
+	if sh.refs.Add(-1) == 0 {
+		sh.pool.close(ctx)
+	}
+}
+
+// reuseKey identifies what a compiled plugin and its pool were built
+// from: the module bytes and every setting baked into them.
+func reuseKey(spec loader.PluginSpec, hash string) string {
+	b, _ := json.Marshal(struct {
+		Hash         string
+		Config       map[string]string
+		Memory       loader.ByteSize
+		Concurrency  int
+		AllowedHosts []string
+		AllowedPaths map[string]string
+	}{hash, spec.Config, spec.Limits.Memory, spec.Limits.Concurrency, spec.AllowedHosts, spec.AllowedPaths})
+	return string(b)
 }
 
 type toolEntry struct {
@@ -120,10 +156,11 @@ func (s *Snapshot) retire() {
 	}
 }
 
-// close releases every plugin. Only after drained.
+// close releases the snapshot's hold on every plugin; a plugin no other
+// snapshot serves is closed. Only after drained.
 func (s *Snapshot) close(ctx context.Context) {
 	for _, p := range s.plugins {
-		p.pool.close(ctx)
+		p.sh.release(ctx)
 	}
 }
 
@@ -151,23 +188,48 @@ func (g *Gateway) build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 		s.origins[normalizeOrigin(o)] = true
 	}
 
+	// Reuse what the serving snapshot already compiled when the module
+	// and its settings are unchanged; compile the rest in parallel.
+	prev := map[string]*shared{}
+	if cur := g.cur.Load(); cur != nil {
+		for _, rt := range cur.plugins {
+			prev[rt.name] = rt.sh
+		}
+	}
 	type result struct {
-		p     *loader.Plugin
-		first *loader.Instance
-		err   error
+		sh  *shared
+		err error
 	}
 	results := make([]result, len(cfg.Plugins))
 	sem := make(chan struct{}, runtime.NumCPU())
 	var wg sync.WaitGroup
 	for i, spec := range cfg.Plugins {
+		data, hash, err := loader.ReadModule(spec)
+		if err != nil {
+			results[i].err = err
+			continue
+		}
+		key := reuseKey(spec, hash)
+		if sh := prev[spec.Name]; sh != nil && sh.key == key && sh.refs.Add(1) > 1 {
+			results[i].sh = sh
+			continue
+		} else if sh != nil && sh.key == key {
+			sh.refs.Add(-1) // it was closing; compile afresh
+		}
 		store := g.store(spec.Name, int64(spec.Limits.KVQuota))
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			p, first, err := g.opts.Compiler.Compile(ctx, spec, store)
-			results[i] = result{p, first, err}
+			p, first, err := g.opts.Compiler.Compile(ctx, spec, data, hash, store)
+			if err != nil {
+				results[i].err = err
+				return
+			}
+			sh := &shared{key: key, plugin: p, pool: newPool(p, first, g.opts.Metrics.PluginInstances.WithLabelValues(spec.Name))}
+			sh.refs.Store(1)
+			results[i].sh = sh
 		}()
 	}
 	wg.Wait()
@@ -177,12 +239,9 @@ func (g *Gateway) build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 			errs = append(errs, fmt.Errorf("%s: %w", cfg.File, r.err))
 			continue
 		}
-		name := cfg.Plugins[i].Name
-		s.plugins = append(s.plugins, &pluginRT{
-			name:   name,
-			plugin: r.p,
-			pool:   newPool(r.p, r.first, g.opts.Metrics.PluginInstances.WithLabelValues(name)),
-		})
+		// Held by s from here on: on any error below, s.close releases it.
+		spec := cfg.Plugins[i]
+		s.plugins = append(s.plugins, &pluginRT{name: spec.Name, spec: spec, plugin: r.sh.plugin, pool: r.sh.pool, sh: r.sh})
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -192,13 +251,13 @@ func (g *Gateway) build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 	claim := func(kind, id string, rt *pluginRT) error {
 		key := kind + " " + id
 		if prev, ok := owner[key]; ok {
-			return fmt.Errorf("%s: %s (plugin %q): %s %q is also provided by %s", cfg.File, rt.plugin.Spec.Key, rt.name, kind, id, prev)
+			return fmt.Errorf("%s: %s (plugin %q): %s %q is also provided by %s", cfg.File, rt.spec.Key, rt.name, kind, id, prev)
 		}
-		owner[key] = fmt.Sprintf("%s (plugin %q)", rt.plugin.Spec.Key, rt.name)
+		owner[key] = fmt.Sprintf("%s (plugin %q)", rt.spec.Key, rt.name)
 		return nil
 	}
 	for _, rt := range s.plugins {
-		spec := rt.plugin.Spec
+		spec := rt.spec
 		for _, t := range rt.plugin.Info.Tools {
 			name := exposedName(spec.Prefix, t.Name)
 			if err := claim("tool", name, rt); err != nil {

@@ -58,6 +58,9 @@ type Config struct {
 
 	// File is the absolute path of the file this Config was read from.
 	File string `koanf:"-"`
+
+	// dirs are the absolute folders of dir: entries.
+	dirs []string
 }
 
 // Server holds process-wide settings.
@@ -69,7 +72,13 @@ type Server struct {
 	// keeps the cache in memory only.
 	CacheDir string `koanf:"cache_dir"`
 	Log      Log    `koanf:"log"`
+	// Watch reloads when gateway.yaml or a plugin file changes (default
+	// true). SIGHUP and POST /-/reload work either way.
+	Watch *bool `koanf:"watch"`
 }
+
+// WatchOn reports whether saving files reloads the gateway.
+func (s Server) WatchOn() bool { return s.Watch == nil || *s.Watch }
 
 // Log configures the slog output on stderr.
 type Log struct {
@@ -533,6 +542,7 @@ func (c *Config) normalize() error {
 				continue
 			}
 			dir := resolve(base, p.Dir)
+			c.dirs = append(c.dirs, dir)
 			files, err := wasmFiles(dir)
 			if err != nil {
 				bad(key+".dir", "%q: %v", p.Dir, err)

@@ -59,19 +59,25 @@ type Plugin struct {
 	logger   *slog.Logger
 }
 
-// Compile reads spec.Path, checks the pin, compiles the module bound to
-// store, and asks it what it provides. first is a ready instance the caller
-// may keep (it was used to describe the plugin), or close.
-func (c *Compiler) Compile(ctx context.Context, spec PluginSpec, store *Store) (p *Plugin, first *Instance, err error) {
+// ReadModule reads spec.Path and checks it against the sha256 pin. It
+// returns the bytes and their hex SHA-256.
+func ReadModule(spec PluginSpec) ([]byte, string, error) {
 	data, err := os.ReadFile(spec.Path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("plugin %q (%s): read %s: %w", spec.Name, spec.Key, spec.Path, unwrapPathError(err))
+		return nil, "", fmt.Errorf("plugin %q (%s): read %s: %w", spec.Name, spec.Key, spec.Path, unwrapPathError(err))
 	}
 	sum := sha256.Sum256(data)
 	hash := hex.EncodeToString(sum[:])
 	if spec.SHA256 != "" && spec.SHA256 != hash {
-		return nil, nil, fmt.Errorf("plugin %q (%s.sha256): %s has sha256 %s, pinned %s", spec.Name, spec.Key, spec.Path, hash, spec.SHA256)
+		return nil, "", fmt.Errorf("plugin %q (%s.sha256): %s has sha256 %s, pinned %s", spec.Name, spec.Key, spec.Path, hash, spec.SHA256)
 	}
+	return data, hash, nil
+}
+
+// Compile compiles module bytes read by ReadModule, bound to store, and
+// asks the module what it provides. first is a ready instance the caller
+// may keep (it was used to describe the plugin), or close.
+func (c *Compiler) Compile(ctx context.Context, spec PluginSpec, data []byte, hash string, store *Store) (p *Plugin, first *Instance, err error) {
 	manifest := extism.Manifest{
 		Wasm:         []extism.Wasm{extism.WasmData{Data: data, Name: "main"}},
 		Memory:       &extism.ManifestMemory{MaxPages: uint32(int64(spec.Limits.Memory) / 65536), MaxVarBytes: 1 << 20},
