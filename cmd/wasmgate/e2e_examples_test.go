@@ -5,10 +5,12 @@ package main
 // transports; many concurrent calls over many sessions.
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"reflect"
 	"regexp"
@@ -509,5 +511,93 @@ func TestConcurrentSessions(t *testing.T) {
 	}
 	if v, ok := metricValue(after, "wasmgate_tool_calls_in_flight", map[string]string{"plugin": "calculator"}); !ok || v != 0 {
 		t.Errorf("wasmgate_tool_calls_in_flight{plugin=calculator} = %v (present %v) after every call returned, want 0", v, ok)
+	}
+}
+
+// TestStdioRaw speaks JSON-RPC over the stdio transport by hand: stdout
+// carries nothing but JSON-RPC messages, one per line (logs go to stderr,
+// even at debug level), and a malformed line gets a parse error without
+// ending the session.
+func TestStdioRaw(t *testing.T) {
+	cfg := writeConfig(t, gatewayYAML(t, cfgParts{Server: "  log: {level: debug}\n", Plugins: examplePlugins(t)}))
+	g := startGateway(t, cfg, nil, "--stdio")
+	lines := make(chan string, 64)
+	go func() {
+		sc := bufio.NewScanner(g.Stdout)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	send := func(s string) {
+		t.Helper()
+		if _, err := io.WriteString(g.Stdin, s+"\n"); err != nil {
+			t.Fatalf("write stdin: %v", err)
+		}
+	}
+	type message struct {
+		ID     json.RawMessage `json:"id"`
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+		Method string `json:"method"`
+	}
+	// next returns the next response (notifications are skipped), failing
+	// on any stdout line that is not a JSON-RPC message.
+	next := func() message {
+		t.Helper()
+		for {
+			select {
+			case line, ok := <-lines:
+				if !ok {
+					t.Fatalf("stdout closed")
+				}
+				var m struct {
+					message
+					JSONRPC string `json:"jsonrpc"`
+				}
+				if err := json.Unmarshal([]byte(line), &m); err != nil || m.JSONRPC != "2.0" {
+					t.Fatalf("stdout line is not a JSON-RPC message: %q", line)
+				}
+				if m.Method != "" && m.ID == nil {
+					continue // a notification
+				}
+				return m.message
+			case <-time.After(30 * time.Second):
+				t.Fatalf("no response on stdout within 30s")
+			}
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if m := next(); string(m.ID) != "1" || m.Error != nil {
+		t.Fatalf("initialize: %+v", m)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"calculate","arguments":{"operation":"multiply","a":6,"b":7}}}`)
+	m := next()
+	var res struct {
+		Content []struct{ Text string } `json:"content"`
+		IsError bool                    `json:"isError"`
+	}
+	if string(m.ID) != "2" || json.Unmarshal(m.Result, &res) != nil || res.IsError || len(res.Content) != 1 || res.Content[0].Text != "42" {
+		t.Errorf("tools/call calculate multiply 6 7: %s %s", m.ID, m.Result)
+	}
+	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{`)
+	if m := next(); m.Error == nil || m.Error.Code != mcp.PARSE_ERROR {
+		t.Errorf("a malformed line: %+v, want a parse error (%d)", m, mcp.PARSE_ERROR)
+	}
+	send(`{"jsonrpc":"2.0","id":4,"method":"no/such/method"}`)
+	if m := next(); string(m.ID) != "4" || m.Error == nil || m.Error.Code != mcp.METHOD_NOT_FOUND {
+		t.Errorf("an unknown method: %+v, want method not found (%d)", m, mcp.METHOD_NOT_FOUND)
+	}
+	send(`{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":"greeter://about"}}`)
+	if m := next(); string(m.ID) != "5" || m.Error != nil || !strings.Contains(string(m.Result), "greeter://about") {
+		t.Errorf("resources/read after the errors: %s %s %+v", m.ID, m.Result, m.Error)
+	}
+	if !strings.Contains(g.Stderr(), "level=DEBUG") && !strings.Contains(g.Stderr(), "level=INFO") {
+		t.Errorf("no logs on stderr at all")
 	}
 }
