@@ -115,7 +115,7 @@ func describeFailure(kind, name, plugin string, limits loader.Limits, err error)
 		return metrics.OutcomeTimeout, msg
 	default:
 		msg := ce.Msg
-		if strings.Contains(msg, "out of memory") || strings.Contains(msg, "memory") {
+		if strings.Contains(msg, "out of memory") {
 			msg += fmt.Sprintf(" (limits.memory is %s)", limits.Memory)
 		}
 		return metrics.OutcomeCrash, fmt.Sprintf("%s %q failed: plugin %q crashed: %s", kind, name, plugin, msg)

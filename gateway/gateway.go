@@ -25,6 +25,7 @@ type Options struct {
 	Logger   *slog.Logger
 	Metrics  *metrics.Metrics
 	Compiler *loader.Compiler
+	Name     string // serverInfo.name; default "wasmgate"
 	Version  string
 
 	// ConfigPath and Environ are where Reload reads the config from.
@@ -61,7 +62,11 @@ func New(opts Options) *Gateway {
 		log:    opts.Logger,
 		stores: map[string]*loader.Store{},
 	}
-	g.mcp = server.NewMCPServer("wasmgate", opts.Version,
+	name := opts.Name
+	if name == "" {
+		name = "wasmgate"
+	}
+	g.mcp = server.NewMCPServer(name, opts.Version,
 		server.WithToolCapabilities(true),
 		server.WithResourceCapabilities(false, true),
 		server.WithPromptCapabilities(true),

@@ -1,7 +1,10 @@
 package gateway
 
 import (
+	"bytes"
 	"crypto/subtle"
+	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -19,6 +22,9 @@ import (
 func (g *Gateway) HTTPHandler(path string, idleTTL time.Duration) (http.Handler, *server.StreamableHTTPServer) {
 	sh := server.NewStreamableHTTPServer(g.mcp,
 		server.WithEndpointPath(path),
+		// Track sessions: unknown or ended ids get 404, DELETE ends one,
+		// and session_idle_timeout ends idle ones.
+		server.WithStateful(true),
 		server.WithHeartbeatInterval(30*time.Second),
 		server.WithSessionIdleTTL(idleTTL),
 		server.WithStreamableHTTPLogger(g.log.With("component", "mcp-http")),
@@ -57,8 +63,19 @@ func (g *Gateway) guard(next http.Handler) http.Handler {
 			http.Error(w, "Request body too large (transports.http.max_body)", http.StatusRequestEntityTooLarge)
 			return
 		}
-		if r.Body != nil {
-			r.Body = http.MaxBytesReader(w, r.Body, max)
+		if r.Body != nil && r.Method == http.MethodPost {
+			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+			if err != nil {
+				var tooLarge *http.MaxBytesError
+				if errors.As(err, &tooLarge) {
+					g.opts.Metrics.HTTPRejected.WithLabelValues("too_large").Inc()
+					http.Error(w, "Request body too large (transports.http.max_body)", http.StatusRequestEntityTooLarge)
+					return
+				}
+				http.Error(w, "Bad request: reading body: "+err.Error(), http.StatusBadRequest)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
 		next.ServeHTTP(w, r)
 	})

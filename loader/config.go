@@ -197,13 +197,18 @@ func Load(path string, environ []string) (*Config, error) {
 	// The variable holding the bearer token may itself start with
 	// WASMGATE_; it is a secret, not an override.
 	tokenEnv := k.String("transports.http.auth.bearer_token_env")
+	fromEnv := map[string]string{} // key -> variable, to name it in errors
 	if err := k.Load(env.Provider(".", env.Opt{
 		Prefix: EnvPrefix,
 		TransformFunc: func(name, v string) (string, any) {
 			if name == tokenEnv {
 				return "", nil
 			}
-			return envKeyValue(name, v)
+			key, val := envKeyValue(name, v)
+			if key != "" {
+				fromEnv[key] = name
+			}
+			return key, val
 		},
 		EnvironFunc: func() []string { return environ },
 	}), nil); err != nil {
@@ -222,13 +227,40 @@ func Load(path string, environ []string) (*Config, error) {
 		return nil, fmt.Errorf("build config decoder: %w", err)
 	}
 	if err := dec.Decode(k.Raw()); err != nil {
-		return nil, decodeErrors(abs, k.Raw(), err)
+		return nil, blameEnv(decodeErrors(abs, k.Raw(), err), fromEnv)
 	}
 	cfg.File = abs
 	if err := cfg.normalize(); err != nil {
-		return nil, err
+		return nil, blameEnv(err, fromEnv)
 	}
 	return &cfg, nil
+}
+
+// blameEnv names the environment variable behind each error whose key an
+// override set, since that value is not in the file.
+func blameEnv(err error, fromEnv map[string]string) error {
+	if len(fromEnv) == 0 {
+		return err
+	}
+	var errs []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	} else {
+		errs = []error{err}
+	}
+	for _, e := range errs {
+		var ce *ConfigError
+		if !errors.As(e, &ce) {
+			continue
+		}
+		for key, name := range fromEnv {
+			if ce.Key == key || strings.HasPrefix(ce.Key, key+".") || strings.HasPrefix(ce.Key, key+"[") {
+				ce.Msg += fmt.Sprintf(" (set by environment variable %s)", name)
+				break
+			}
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // envKeyValue maps WASMGATE_TRANSPORTS__HTTP__LISTEN=v to
@@ -285,7 +317,7 @@ func decodeErrors(file string, raw map[string]any, err error) error {
 	for _, e := range leaves {
 		var de *mapstructure.DecodeError
 		if errors.As(e, &de) {
-			key := de.Name()
+			key := strings.TrimPrefix(strings.TrimPrefix(de.Name(), "loader.Config"), ".")
 			msg := de.Unwrap().Error()
 			if strings.HasPrefix(msg, "has invalid keys: ") {
 				keys := strings.Split(strings.TrimPrefix(msg, "has invalid keys: "), ", ")

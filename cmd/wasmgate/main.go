@@ -106,8 +106,20 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	logger := newLogger(stderr, level, *logFormat, *cfgPath)
 	extism.SetLogLevel(extism.LogLevelInfo)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// The first SIGINT/SIGTERM starts a graceful shutdown. Handling stays
+	// installed until the process exits, so a later signal (a client that
+	// closed stdin and then signals) does not kill it mid-shutdown.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case <-sigs:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	err := gateway.Run(ctx, gateway.RunOptions{
 		ConfigPath: *cfgPath,
 		Environ:    os.Environ(),
