@@ -32,6 +32,11 @@ func (g *Gateway) Reload(ctx context.Context) error {
 
 func (g *Gateway) reload(ctx context.Context) error {
 	cfg, err := loader.Load(g.opts.ConfigPath, g.opts.Environ)
+	if cfg != nil && g.watcher != nil {
+		// Watch what this save names, good or not: a module it refers to
+		// that appears later fixes it.
+		defer g.watcher.Track(g.opts.ConfigPath, cfg)
+	}
 	if err != nil {
 		return err
 	}
@@ -50,9 +55,6 @@ func (g *Gateway) reload(ctx context.Context) error {
 		if l.UnmarshalText([]byte(cfg.Server.Log.Level)) == nil {
 			g.opts.LogLevel.Set(l)
 		}
-	}
-	if g.watcher != nil {
-		g.watcher.Track(g.opts.ConfigPath, cfg)
 	}
 	return nil
 }

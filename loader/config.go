@@ -180,7 +180,8 @@ func (e *ConfigError) Error() string {
 // Load reads the config file at path, applies environment overrides from
 // environ (os.Environ() form), fills defaults and validates everything that
 // can be checked without compiling a module. Errors are *ConfigError or a
-// join of them.
+// join of them. When the file parsed but did not validate, Load returns the
+// partial Config with the error: use it only to know which files it names.
 func Load(path string, environ []string) (*Config, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -231,7 +232,9 @@ func Load(path string, environ []string) (*Config, error) {
 	}
 	cfg.File = abs
 	if err := cfg.normalize(); err != nil {
-		return nil, blameEnv(err, fromEnv)
+		// The partial Config still says which files the user meant, so a
+		// watcher can wait for them.
+		return &cfg, blameEnv(err, fromEnv)
 	}
 	return &cfg, nil
 }
