@@ -1,0 +1,109 @@
+package main
+
+import (
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// TestReloadInFlightCallFinishes removes, then rebuilds, a plugin while
+// one of its calls is running: the call finishes with its normal result on
+// the snapshot it started on, and that snapshot's instances close after.
+func TestReloadInFlightCallFinishes(t *testing.T) {
+	e := newRLEnv(t)
+	calc := e.module("calculator", "examples/plugins/calculator")
+	hostile := e.module("hostile", "testdata/plugins/hostile")
+	calcItem := rlItem("name: calculator", "path: "+rlQ(calc))
+	hostileItem := func(concurrency string) string {
+		return rlItem("name: hostile", "path: "+rlQ(hostile), "limits: {timeout: 10s, concurrency: "+concurrency+"}")
+	}
+	rlWriteFile(t, e.cfg, []byte(e.yaml("", calcItem, hostileItem("2"))))
+	g := startGateway(t, e.cfg, nil)
+	c := sessionClient(t, g)
+	ctx := ctxTimeout(t, 2*time.Minute)
+
+	type result struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	sleep := func() <-chan result {
+		done := make(chan result, 1)
+		go func() {
+			res, err := callToolErr(ctx, c, "sleep", map[string]any{"ms": 1500})
+			done <- result{res, err}
+		}()
+		if !waitFor(10*time.Second, func() bool {
+			v, _ := metricValue(g.scrape(t), "wasmgate_tool_calls_in_flight", map[string]string{"plugin": "hostile"})
+			return v == 1
+		}) {
+			t.Fatal("the sleep call never showed in wasmgate_tool_calls_in_flight")
+		}
+		return done
+	}
+	// reloadDuring saves data and waits until it is applied, checking the
+	// call is still running then (else the test proves nothing).
+	reloadDuring := func(done <-chan result, data []byte) {
+		t.Helper()
+		n := rlReloadCount(t, g)
+		rlSaveAtomic(t, e.cfg, data)
+		if _, f := rlWaitReloads(t, g, n, "save"); f != 0 {
+			t.Fatalf("the reload failed:\n%s", g.Stderr())
+		}
+		select {
+		case r := <-done:
+			t.Fatalf("the call finished (%v, %v) before the reload was applied; the test needs a longer sleep", r.res, r.err)
+		default:
+		}
+	}
+	checkSlept := func(done <-chan result) {
+		t.Helper()
+		select {
+		case r := <-done:
+			if r.err != nil {
+				t.Fatalf("the call in flight during the reload failed: %v", r.err)
+			}
+			if text := resultText(r.res); r.res.IsError || text != "slept 1500ms" {
+				t.Fatalf("the call in flight during the reload returned %q (isError %v), want \"slept 1500ms\"", text, r.res.IsError)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("the call in flight during the reload never returned")
+		}
+	}
+	instances := func() (float64, bool) {
+		return metricValue(g.scrape(t), "wasmgate_plugin_instances", map[string]string{"plugin": "hostile"})
+	}
+
+	t.Run("plugin rebuilt (limits.concurrency)", func(t *testing.T) {
+		done := sleep()
+		reloadDuring(done, []byte(e.yaml("", calcItem, hostileItem("3"))))
+		checkSlept(done)
+		// The old pool closes once its call has returned: one instance
+		// left, the new pool's.
+		if !waitFor(10*time.Second, func() bool { v, _ := instances(); return v == 1 }) {
+			v, _ := instances()
+			t.Errorf("wasmgate_plugin_instances{plugin=\"hostile\"} = %v after the old snapshot drained, want 1", v)
+		}
+	})
+
+	t.Run("plugin removed", func(t *testing.T) {
+		done := sleep()
+		reloadDuring(done, []byte(e.yaml("", calcItem)))
+		// Already gone for everyone else while the call still runs.
+		if got := rlTools(ctx, t, c); len(got) != 1 || got[0] != "calculate" {
+			t.Errorf("tools/list after removing hostile: %v, want [calculate]", got)
+		}
+		if _, err := callToolErr(ctx, c, "echo", map[string]any{}); err == nil {
+			t.Errorf("echo still callable after hostile was removed")
+		}
+		checkSlept(done)
+		if !waitFor(10*time.Second, func() bool { _, ok := instances(); return !ok }) {
+			v, _ := instances()
+			t.Errorf("wasmgate_plugin_instances{plugin=\"hostile\"} = %v after removal and drain, want the series gone", v)
+		}
+		if v, _ := metricValue(g.scrape(t), "wasmgate_tool_calls_in_flight", map[string]string{"plugin": "hostile"}); v != 0 {
+			t.Errorf("wasmgate_tool_calls_in_flight{plugin=\"hostile\"} = %v at the end", v)
+		}
+		rlCalc(ctx, t, c, 1, 1)
+	})
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestReloadAppliesLimits changes every per-plugin limit a test can see,
+// and allowed_origins, with reloads that keep the same modules: each new
+// value must be in force after the reload, whether or not the plugin's
+// compiled module and pool are reused.
+func TestReloadAppliesLimits(t *testing.T) {
+	e := newRLEnv(t)
+	calc := e.module("calculator", "examples/plugins/calculator")
+	storage := e.module("storage", "examples/plugins/storage")
+	hostile := e.module("hostile", "testdata/plugins/hostile")
+	render := func(quota, timeout, maxOutput, origin string) []byte {
+		y := e.yaml(rlNoWatch,
+			rlItem("name: calculator", "path: "+rlQ(calc)),
+			rlItem("name: storage", "path: "+rlQ(storage), "limits: {kv_quota: "+quota+"}"),
+			rlItem("name: hostile", "path: "+rlQ(hostile), "limits: {timeout: "+timeout+", max_output: "+maxOutput+"}"),
+		)
+		return []byte(strings.Replace(y, "    listen: 127.0.0.1:0\n", "    listen: 127.0.0.1:0\n    allowed_origins: ["+rlQ(origin)+"]\n", 1))
+	}
+	rlWriteFile(t, e.cfg, render("1KiB", "200ms", "1KiB", "https://a.example"))
+	g := startGateway(t, e.cfg, nil)
+	c := sessionClient(t, g)
+	ctx := ctxTimeout(t, time.Minute)
+
+	big := strings.Repeat("v", 2000)
+	origin := func(o string) int {
+		req, err := http.NewRequest(http.MethodPost, g.MCPURL, strings.NewReader(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Origin", o)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	type check struct {
+		name string
+		run  func() (ok bool, detail string)
+	}
+	checks := func(quota, timeout, output, originA, originB bool) []check {
+		call := func(tool string, args map[string]any) (bool, string) {
+			text, isErr := callTool(ctx, t, c, tool, args)
+			return !isErr, text
+		}
+		return []check{
+			{"kv_quota", func() (bool, string) {
+				ok, text := call("set-storage", map[string]any{"key": "k", "value": big})
+				return ok == quota, text
+			}},
+			{"timeout", func() (bool, string) {
+				ok, text := call("sleep", map[string]any{"ms": 500})
+				return ok == timeout, text
+			}},
+			{"max_output", func() (bool, string) {
+				ok, text := call("echo", map[string]any{"data": big})
+				return ok == output, fmt.Sprintf("%.80s", text)
+			}},
+			{"allowed_origins a", func() (bool, string) {
+				code := origin("https://a.example")
+				return (code != http.StatusForbidden) == originA, fmt.Sprint(code)
+			}},
+			{"allowed_origins b", func() (bool, string) {
+				code := origin("https://b.example")
+				return (code != http.StatusForbidden) == originB, fmt.Sprint(code)
+			}},
+		}
+	}
+	for _, ch := range checks(false, false, false, true, false) {
+		if ok, detail := ch.run(); !ok {
+			t.Fatalf("before the reload, %s is not enforced as configured: %s", ch.name, detail)
+		}
+	}
+
+	rlWriteFile(t, e.cfg, render("1MiB", "5s", "1MiB", "https://b.example"))
+	if code, body := rlPostReload(t, g); code != http.StatusOK {
+		t.Fatalf("POST /-/reload: %d %s", code, body)
+	}
+	for _, ch := range checks(true, true, true, false, true) {
+		if ok, detail := ch.run(); !ok {
+			t.Errorf("after the reload, the new %s is not in force: %s", ch.name, detail)
+		}
+	}
+	rlCalc(ctx, t, c, 2, 2)
+}
