@@ -56,6 +56,29 @@ status=$?
 set -e
 
 rss1=$(awk '/VmRSS/{print $2}' /proc/$pid/status)
+
+# The same 16-client load during a reload storm: one reload per second,
+# alternating the calculator's timeout (a real rebuild of the snapshot;
+# the module is unchanged, so it is shared, not recompiled).
+echo "reload storm (one reload per second) during a 16-client phase:"
+(
+  i=0
+  end=$(( $(date +%s) + 1 + ${DURATION%s} ))
+  while [ "$(date +%s)" -lt "$end" ]; do
+    i=$((i + 1))
+    sed -i "/name: calculator/c\\  - {name: calculator, path: $root/examples/plugins/calculator.wasm, limits: {timeout: $((4 + i % 2))s}}" "$work/gateway.yaml"
+    sleep 1
+  done
+) &
+storm=$!
+set +e
+$BENCH -url "http://127.0.0.1:$HTTP/mcp" -tool calculate -args '{"operation":"add","a":5,"b":3}' -expect 8 \
+  -clients 16 -duration "$DURATION" -warmup 1s
+storm_status=$?
+set -e
+wait $storm
+[ $storm_status -eq 0 ] || status=$storm_status
+curl -s "http://127.0.0.1:$ADMIN/metrics" | grep -E '^wasmgate_config_reloads_total' || true
 echo "gateway resident memory: ${rss0} KiB at ready, ${rss1} KiB after the benchmark"
 curl -s "http://127.0.0.1:$ADMIN/metrics" | grep -E '^wasmgate_(tool_calls_total|plugin_instances)' || true
 stop
