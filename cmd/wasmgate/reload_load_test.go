@@ -1,0 +1,256 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+)
+
+// TestReloadUnderLoad runs 50 reloads of every kind while 8 Streamable
+// HTTP sessions and one stdio session call calculate (present in every
+// configuration) without pause. No call may fail or return a wrong
+// result, no session may change id, and every session must receive each
+// list_changed notification exactly once per reload that changed that
+// list, and no other.
+func TestReloadUnderLoad(t *testing.T) {
+	const httpClients = 8
+	e := newRLEnv(t)
+	calc := e.module("calculator", "examples/plugins/calculator")
+	greeter := e.module("greeter", "examples/plugins/greeter")
+	extra := e.module("extra", "testdata/plugins/seaflea")
+	builds := map[string][]byte{
+		"seaflea": rlReadFixture(t, "testdata/plugins/seaflea"),
+		"hostile": rlReadFixture(t, "testdata/plugins/hostile"),
+	}
+
+	// state is what a configuration serves.
+	type state struct {
+		greeter     bool
+		greeting    string
+		timeout     string
+		concurrency int
+		extra       string // which build plugins/extra.wasm holds
+		prefix      string // extra's
+	}
+	render := func(s state) []byte {
+		items := []string{rlItem("name: calculator", "path: "+rlQ(calc),
+			fmt.Sprintf("limits: {timeout: %s, concurrency: %d}", s.timeout, s.concurrency))}
+		if s.greeter {
+			items = append(items, rlItem("name: greeter", "path: "+rlQ(greeter), "config: {greeting: "+s.greeting+"}"))
+		}
+		items = append(items, rlItem("name: extra", "path: "+rlQ(extra), "prefix: "+s.prefix))
+		return []byte(e.yaml("", items...))
+	}
+	// lists are the tools, resources and prompts a state exposes.
+	lists := func(s state) [3][]string {
+		var l [3][]string
+		l[0] = []string{"calculate"}
+		if s.greeter {
+			l[0] = append(l[0], "say_hello")
+			l[1] = append(l[1], "greeter://about")
+			l[2] = append(l[2], "greeting_prompt")
+		}
+		switch s.extra {
+		case "seaflea":
+			l[0] = append(l[0], s.prefix+"_add")
+			l[1] = append(l[1], "seaflea://logo", "seaflea://readme")
+			l[2] = append(l[2], s.prefix+"_review_prompt")
+		case "hostile":
+			for _, n := range []string{"bomb", "crash", "echo", "flood", "sleep", "spin", "trap"} {
+				l[0] = append(l[0], s.prefix+"_"+n)
+			}
+		}
+		for i := range l {
+			slices.Sort(l[i])
+		}
+		return l
+	}
+
+	applied := state{timeout: "5s", concurrency: 4, extra: "seaflea", prefix: "x", greeting: "Hello"}
+	rlWriteFile(t, e.cfg, render(applied))
+	g := startGateway(t, e.cfg, nil, "--stdio")
+	ctx := ctxTimeout(t, 4*time.Minute)
+
+	type cl struct {
+		name  string
+		c     *client.Client
+		notes *rlNotes
+		sid   string
+	}
+	var clients []*cl
+	for i := range httpClients {
+		c := sessionClient(t, g, transport.WithContinuousListening())
+		clients = append(clients, &cl{name: fmt.Sprintf("http#%d", i), c: c, notes: rlCount(c), sid: c.GetSessionId()})
+	}
+	sc := stdioClient(t, g)
+	clients = append(clients, &cl{name: "stdio", c: sc, notes: rlCount(sc)})
+	control := clients[0].c
+	rlWaitTools(ctx, t, control, visible, lists(applied)[0]...)
+	time.Sleep(300 * time.Millisecond) // GET streams open
+
+	// The load: every session calls calculate back to back.
+	var (
+		stop     atomic.Bool
+		calls    atomic.Int64
+		failMu   sync.Mutex
+		failures []string
+		wg       sync.WaitGroup
+	)
+	for w, x := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; !stop.Load(); i++ {
+				a, b := w*100000+i, i%97
+				cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+				res, err := callToolErr(cctx, x.c, "calculate", map[string]any{"operation": "add", "a": a, "b": b})
+				cancel()
+				var bad string
+				switch {
+				case err != nil:
+					bad = err.Error()
+				case res.IsError || resultText(res) != fmt.Sprint(a+b):
+					bad = fmt.Sprintf("%d+%d = %q (isError %v)", a, b, resultText(res), res.IsError)
+				}
+				calls.Add(1)
+				if bad != "" {
+					failMu.Lock()
+					failures = append(failures, fmt.Sprintf("%s at %s: %s", x.name, time.Now().Format("15:04:05.000"), bad))
+					failMu.Unlock()
+				}
+			}
+		}()
+	}
+	defer func() {
+		stop.Store(true)
+		wg.Wait()
+	}()
+
+	// The reloads: a cycle of ten kinds of save, five times.
+	var want [3]int // list_changed notifications every session should get
+	var kinds = map[string]int{}
+	var expFail float64 // broken saves so far
+	brokenSaves := [][]byte{
+		[]byte("server: [this is not\n  valid: yaml\n"),
+		[]byte(strings.Replace(string(render(applied)), "plugins:", "plugins:\n  - {name: typo, path: \"x.wasm\", limitz: {}}", 1)),
+	}
+	start := time.Now()
+	for n := range 50 {
+		next := applied
+		var save func()
+		kind := ""
+		switch n % 10 {
+		case 0:
+			kind = "add a plugin"
+			next.greeter, next.greeting = true, fmt.Sprintf("Hi%d", n)
+		case 1, 5:
+			kind = "change limits"
+			if next.timeout == "5s" {
+				next.timeout = "6s"
+			} else {
+				next.timeout = "5s"
+			}
+			if n%10 == 5 {
+				next.concurrency = 12 - next.concurrency // 4 <-> 8: a new pool
+			}
+		case 2:
+			kind = "replace a module with another build"
+			if next.extra == "seaflea" {
+				next.extra = "hostile"
+			} else {
+				next.extra = "seaflea"
+			}
+			save = func() { rlSaveAtomic(t, extra, builds[next.extra]) }
+		case 3:
+			kind = "change a config value"
+			next.greeting = fmt.Sprintf("Greetings%d", n)
+		case 4:
+			kind = "no-op save"
+		case 6:
+			kind = "broken save"
+			data := brokenSaves[(n/10)%2]
+			save = func() { rlSaveAtomic(t, e.cfg, data) }
+		case 7:
+			kind = "remove a plugin"
+			next.greeter = false
+		case 9:
+			kind = "change a prefix"
+			next.prefix = map[string]string{"x": "y", "y": "x"}[next.prefix]
+		case 8:
+			kind = "comment-only save"
+			save = func() {
+				rlSaveAtomic(t, e.cfg, []byte(fmt.Sprintf("# save %d\n%s", n, render(next))))
+			}
+		}
+		if save == nil {
+			save = func() { rlSaveAtomic(t, e.cfg, render(next)) }
+		}
+		kinds[kind]++
+
+		before := rlReloadCount(t, g)
+		save()
+		_, fail := rlWaitReloads(t, g, before, fmt.Sprintf("save %d (%s)", n, kind))
+		if kind == "broken save" {
+			expFail++
+			if fail != expFail {
+				t.Fatalf("save %d (%s): %v failed reloads, want %v", n, kind, fail, expFail)
+			}
+			if rlLastOK(t, g) != 0 {
+				t.Errorf("save %d (%s): last_reload_successful is not 0", n, kind)
+			}
+			continue // nothing applied
+		}
+		if fail != expFail {
+			t.Fatalf("save %d (%s) failed:\n%s", n, kind, g.Stderr())
+		}
+		old, now := lists(applied), lists(next)
+		for i := range want {
+			if !slices.Equal(old[i], now[i]) {
+				want[i]++
+			}
+		}
+		applied = next
+		rlWaitTools(ctx, t, control, visible, now[0]...)
+		if applied.greeter {
+			text, isErr := callTool(ctx, t, control, "say_hello", map[string]any{"name": "Ada"})
+			if w := applied.greeting + ", Ada!"; isErr || text != w {
+				t.Errorf("save %d (%s): say_hello = %q (isError %v), want %q", n, kind, text, isErr, w)
+			}
+		}
+	}
+	took := time.Since(start)
+	time.Sleep(settle)
+	stop.Store(true)
+	wg.Wait()
+
+	t.Logf("50 reloads (%v) in %v under load; %d calls to calculate (%.0f/s)", kinds, took.Round(time.Millisecond), calls.Load(), float64(calls.Load())/took.Seconds())
+	s, f := rlReloads(t, g)
+	t.Logf("reloads_total: success %v, failure %v; expected list_changed per session: %s", s, f, rlFmtLists(want))
+	if f != 5 {
+		t.Errorf("%v failed reloads, want 5 (the broken saves)", f)
+	}
+	if len(failures) > 0 {
+		t.Errorf("%d of %d calls to calculate failed during the reloads; first ones:\n%s",
+			len(failures), calls.Load(), strings.Join(failures[:min(len(failures), 10)], "\n"))
+	}
+	if calls.Load() < 500 {
+		t.Errorf("only %d calls ran during the reloads: not much of a load", calls.Load())
+	}
+	for _, x := range clients {
+		if got := x.notes.lists(); got != want {
+			t.Errorf("%s received %s list_changed, want %s", x.name, rlFmtLists(got), rlFmtLists(want))
+		}
+		if x.sid != "" && x.c.GetSessionId() != x.sid {
+			t.Errorf("%s: session id changed from %q to %q", x.name, x.sid, x.c.GetSessionId())
+		}
+		rlCalc(ctx, t, x.c, 40, 2) // every session still works
+	}
+}
