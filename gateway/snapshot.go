@@ -210,13 +210,13 @@ func (g *Gateway) build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 			continue
 		}
 		key := reuseKey(spec, hash)
+		store := g.store(spec.Name, int64(spec.Limits.KVQuota)) // quota follows every reload
 		if sh := prev[spec.Name]; sh != nil && sh.key == key && sh.refs.Add(1) > 1 {
 			results[i].sh = sh
 			continue
 		} else if sh != nil && sh.key == key {
 			sh.refs.Add(-1) // it was closing; compile afresh
 		}
-		store := g.store(spec.Name, int64(spec.Limits.KVQuota))
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
