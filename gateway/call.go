@@ -20,17 +20,26 @@ import (
 	"github.com/wasmgate/wasmgate/metrics"
 )
 
+// begin marks a call as running (for shutdown) on the serving snapshot
+// (for draining on reload); done ends it.
+func (g *Gateway) begin() (s *Snapshot, done func(), err error) {
+	g.calls.Add(1)
+	if s, err = g.acquire(); err != nil {
+		g.calls.Add(-1)
+		return nil, nil, err
+	}
+	return s, func() { s.release(); g.calls.Add(-1) }, nil
+}
+
 // toolHandler dispatches a tool call to whatever provides name in the
 // snapshot serving when the call starts.
 func (g *Gateway) toolHandler(name string) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		g.calls.Add(1)
-		defer g.calls.Add(-1)
-		s, err := g.acquire()
+		s, done, err := g.begin()
 		if err != nil {
 			return nil, err
 		}
-		defer s.release()
+		defer done()
 		t, ok := s.tools[name]
 		if !ok {
 			return nil, fmt.Errorf("tool %q not found: %w", name, server.ErrToolNotFound)
@@ -160,13 +169,11 @@ func validateArgs(sch *jsonschema.Schema, args []byte) string {
 
 func (g *Gateway) resourceHandler(key string, template bool) server.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-		g.calls.Add(1)
-		defer g.calls.Add(-1)
-		s, err := g.acquire()
+		s, done, err := g.begin()
 		if err != nil {
 			return nil, err
 		}
-		defer s.release()
+		defer done()
 		uri := req.Params.URI
 		var e *resourceEntry
 		var vars map[string]string
@@ -211,13 +218,11 @@ func (g *Gateway) resourceHandler(key string, template bool) server.ResourceHand
 
 func (g *Gateway) promptHandler(name string) server.PromptHandlerFunc {
 	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		g.calls.Add(1)
-		defer g.calls.Add(-1)
-		s, err := g.acquire()
+		s, done, err := g.begin()
 		if err != nil {
 			return nil, err
 		}
-		defer s.release()
+		defer done()
 		p, ok := s.prompts[name]
 		if !ok {
 			return nil, fmt.Errorf("prompt %q not found", name)
