@@ -24,7 +24,7 @@ func (g *Gateway) HTTPHandler(path string, idleTTL time.Duration) (http.Handler,
 		server.WithEndpointPath(path),
 		// Track sessions: unknown or ended ids get 404, DELETE ends one,
 		// and session_idle_timeout ends idle ones.
-		server.WithStateful(true),
+		server.WithSessionIdManager(newSessionIDs()),
 		server.WithHeartbeatInterval(30*time.Second),
 		server.WithSessionIdleTTL(idleTTL),
 		server.WithStreamableHTTPLogger(g.log.With("component", "mcp-http")),
