@@ -256,9 +256,15 @@ var (
 // or if the race detector reported a race in it.
 func startGateway(t testing.TB, cfg string, env []string, extra ...string) *Gateway {
 	t.Helper()
+	return startGatewayBin(t, binPath, cfg, env, extra...)
+}
+
+// startGatewayBin is startGateway with another build of the binary.
+func startGatewayBin(t testing.TB, bin, cfg string, env []string, extra ...string) *Gateway {
+	t.Helper()
 	g := &Gateway{exited: make(chan struct{})}
 	args := append([]string{"serve", "--config", cfg}, extra...)
-	g.Cmd = exec.Command(binPath, args...)
+	g.Cmd = exec.Command(bin, args...)
 	g.Cmd.Env = append(cleanEnviron(), env...)
 	stdio := false
 	for _, a := range extra {

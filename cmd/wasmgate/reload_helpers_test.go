@@ -6,7 +6,6 @@ package main
 // config and replace modules the ways users and editors do.
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -284,56 +283,5 @@ func rlStderrSince(g *Gateway, offset int) string {
 // reload tests.
 func rlStartPlain(t testing.TB, cfg string) *Gateway {
 	t.Helper()
-	g := &Gateway{exited: make(chan struct{})}
-	g.Cmd = exec.Command(plainBinPath, "serve", "--config", cfg)
-	g.Cmd.Env = cleanEnviron()
-	pr, pw := io.Pipe()
-	g.Cmd.Stderr = pw
-	if err := g.Cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	ready := make(chan struct{})
-	go func() {
-		sc := bufio.NewScanner(pr)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		once := sync.Once{}
-		for sc.Scan() {
-			line := sc.Text()
-			g.stderrMu.Lock()
-			g.stderr.WriteString(line + "\n")
-			g.stderrMu.Unlock()
-			if m := httpAddrRE.FindStringSubmatch(line); m != nil {
-				g.MCPURL = "http://" + m[1] + m[2]
-			}
-			if m := adminAddrRE.FindStringSubmatch(line); m != nil {
-				g.AdminURL = "http://" + m[1]
-			}
-			if strings.Contains(line, `msg="wasmgate ready"`) {
-				once.Do(func() { close(ready) })
-			}
-		}
-		_, _ = io.Copy(io.Discard, pr)
-	}()
-	go func() {
-		g.exitErr = g.Cmd.Wait()
-		pw.Close()
-		close(g.exited)
-	}()
-	select {
-	case <-ready:
-	case <-g.exited:
-		t.Fatalf("wasmgate exited before ready (%v):\n%s", g.exitErr, g.Stderr())
-	case <-time.After(90 * time.Second):
-		_ = g.Cmd.Process.Kill()
-		t.Fatalf("wasmgate not ready after 90s:\n%s", g.Stderr())
-	}
-	t.Cleanup(func() {
-		if err := g.Stop(t); err != nil {
-			t.Errorf("wasmgate did not exit cleanly: %v", err)
-		}
-		if t.Failed() {
-			t.Logf("wasmgate stderr:\n%s", g.Stderr())
-		}
-	})
-	return g
+	return startGatewayBin(t, plainBinPath, cfg, nil)
 }
