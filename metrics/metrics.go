@@ -20,7 +20,7 @@ const (
 	OutcomeInvalidArgs = "invalid_args" // arguments failed the input schema
 	OutcomeTimeout     = "timeout"      // stopped by limits.timeout or cancelled
 	OutcomeCrash       = "crash"        // the plugin trapped, panicked or exited
-	OutcomeRejected    = "rejected"     // refused before running (busy, output too large)
+	OutcomeRejected    = "rejected"     // result larger than limits.max_output
 )
 
 // Metrics is the set of wasmgate collectors on their own registry.
