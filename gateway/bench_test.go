@@ -60,3 +60,21 @@ func BenchmarkCallTool(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkCallToolSerial is one caller at a time: the latency of a call.
+func BenchmarkCallToolSerial(b *testing.B) {
+	g := newTestGateway(b)
+	h := g.toolHandler("calculate")
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "calculate"
+	req.Params.Arguments = map[string]any{"operation": "add", "a": 5.0, "b": 3.0}
+	ctx, cancel := context.WithCancel(context.Background()) // like a request's context
+	defer cancel()
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := h(ctx, req)
+		if err != nil || res.IsError {
+			b.Fatalf("call failed: %v %+v", err, res)
+		}
+	}
+}
