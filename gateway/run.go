@@ -54,7 +54,7 @@ func Run(ctx context.Context, o RunOptions) error {
 		o.LogLevel.Set(l)
 	}
 	start := time.Now()
-	compiler, err := loader.NewCompiler(cacheDir(cfg), logger)
+	compiler, err := NewCompiler(cfg, logger)
 	if err != nil {
 		return err
 	}
@@ -225,7 +225,20 @@ func Run(ctx context.Context, o RunOptions) error {
 	return runErr
 }
 
-func cacheDir(cfg *loader.Config) string {
+// NewCompiler returns a compiler caching in CacheDir(cfg); when that
+// folder cannot be used it says so and caches in memory.
+func NewCompiler(cfg *loader.Config, logger *slog.Logger) (*loader.Compiler, error) {
+	dir := CacheDir(cfg)
+	c, err := loader.NewCompiler(dir, logger)
+	if err != nil && dir != "" {
+		logger.Warn("compilation cache unavailable; compiling in memory (set server.cache_dir)", "error", err)
+		return loader.NewCompiler("", logger)
+	}
+	return c, err
+}
+
+// CacheDir is where compiled modules are cached for cfg, or "" for memory only.
+func CacheDir(cfg *loader.Config) string {
 	switch d := cfg.Server.CacheDir; d {
 	case "off":
 		return ""

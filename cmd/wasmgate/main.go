@@ -165,7 +165,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ctx := context.Background()
-	compiler, err := loader.NewCompiler("", logger)
+	compiler, err := gateway.NewCompiler(cfg, logger)
 	if err != nil {
 		printErr(stderr, err)
 		return 1
