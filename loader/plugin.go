@@ -201,9 +201,6 @@ type CallError struct {
 
 func (e *CallError) Error() string { return e.Msg }
 
-// ErrTimeout marks a call stopped by its deadline.
-var ErrTimeout = errors.New("timed out")
-
 // Call runs export with input. ctx's deadline stops a runaway call; the
 // instance is then dead.
 func (i *Instance) Call(ctx context.Context, export string, input []byte) ([]byte, error) {
