@@ -33,8 +33,8 @@ func newTestGateway(tb testing.TB) *Gateway {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	g := New(Options{Logger: logger, Metrics: metrics.New("test", "test"), Compiler: compiler})
-	if err := g.Load(context.Background(), cfgPath, nil); err != nil {
+	g := New(Options{Logger: logger, Metrics: metrics.New("test", "test"), Compiler: compiler, ConfigPath: cfgPath})
+	if err := g.Reload(context.Background()); err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { g.Close(context.Background()); compiler.Close(context.Background()) })

@@ -95,29 +95,6 @@ func (g *Gateway) store(plugin string, quota int64) *loader.Store {
 	return s
 }
 
-// Build compiles cfg into a Snapshot without touching what is serving.
-func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (*Snapshot, error) {
-	return g.build(ctx, cfg)
-}
-
-// Load reads, validates and builds the config at path and applies it. On
-// any error nothing that serves traffic changes.
-func (g *Gateway) Load(ctx context.Context, path string, environ []string) error {
-	start := time.Now()
-	cfg, err := loader.Load(path, environ)
-	if err == nil {
-		var s *Snapshot
-		if s, err = g.build(ctx, cfg); err == nil {
-			g.Apply(s)
-			g.opts.Metrics.ReloadResult(true, time.Now())
-			g.log.Info("configuration applied", "file", cfg.File, "took", time.Since(start).Round(time.Millisecond), "summary", s.Summary())
-			return nil
-		}
-	}
-	g.opts.Metrics.ReloadResult(false, time.Now())
-	return err
-}
-
 // Apply makes s the serving snapshot. Calls that start after Apply use s;
 // calls running on the previous snapshot finish there, then its instances
 // close. Sessions are told list_changed only for lists that changed.
@@ -156,32 +133,28 @@ func (g *Gateway) syncRegistry(old, s *Snapshot) {
 	} else {
 		prev = &Snapshot{}
 	}
-	if !sameDefs(toolDefs(prev), toolDefs(s)) {
+	if changed(prev.tools, s.tools, func(t *toolEntry) any { return t.def }) {
 		tools := make([]server.ServerTool, 0, len(s.tools))
 		for _, name := range s.ToolNames() {
 			tools = append(tools, server.ServerTool{Tool: s.tools[name].def, Handler: g.toolHandler(name)})
 		}
-		if len(tools) == 0 {
-			g.mcp.DeleteTools(prev.ToolNames()...)
-		} else {
-			g.mcp.SetTools(tools...)
-		}
+		g.mcp.SetTools(tools...)
 	}
-	if !sameDefs(resourceDefs(prev), resourceDefs(s)) {
+	if changed(prev.resources, s.resources, func(r *resourceEntry) any { return r.resource }) {
 		var rs []server.ServerResource
 		for _, uri := range slices.Sorted(maps.Keys(s.resources)) {
 			rs = append(rs, server.ServerResource{Resource: s.resources[uri].resource, Handler: g.resourceHandler(uri, false)})
 		}
 		g.mcp.SetResources(rs...)
 	}
-	if !sameDefs(templateDefs(prev), templateDefs(s)) {
+	if changed(prev.templates, s.templates, func(r *resourceEntry) any { return r.template }) {
 		var ts []server.ServerResourceTemplate
 		for _, raw := range slices.Sorted(maps.Keys(s.templates)) {
 			ts = append(ts, server.ServerResourceTemplate{Template: s.templates[raw].template, Handler: server.ResourceTemplateHandlerFunc(g.resourceHandler(raw, true))})
 		}
 		g.mcp.SetResourceTemplates(ts...)
 	}
-	if !sameDefs(promptDefs(prev), promptDefs(s)) {
+	if changed(prev.prompts, s.prompts, func(p *promptEntry) any { return p.def }) {
 		var ps []server.ServerPrompt
 		for _, name := range slices.Sorted(maps.Keys(s.prompts)) {
 			ps = append(ps, server.ServerPrompt{Prompt: s.prompts[name].def, Handler: g.promptHandler(name)})
@@ -190,47 +163,23 @@ func (g *Gateway) syncRegistry(old, s *Snapshot) {
 	}
 }
 
-func toolDefs(s *Snapshot) map[string]any {
-	out := map[string]any{}
-	for n, t := range s.tools {
-		out[n] = t.def
-	}
-	return out
-}
-
-func resourceDefs(s *Snapshot) map[string]any {
-	out := map[string]any{}
-	for n, r := range s.resources {
-		out[n] = r.resource
-	}
-	return out
-}
-
-func templateDefs(s *Snapshot) map[string]any {
-	out := map[string]any{}
-	for n, r := range s.templates {
-		out[n] = r.template
-	}
-	return out
-}
-
-func promptDefs(s *Snapshot) map[string]any {
-	out := map[string]any{}
-	for n, p := range s.prompts {
-		out[n] = p.def
-	}
-	return out
-}
-
-// sameDefs compares two name->definition maps by their JSON form, which is
-// what clients see.
-func sameDefs(a, b map[string]any) bool {
+// changed reports whether two name->entry maps differ in what clients see:
+// the JSON form of each entry's definition.
+func changed[E any](a, b map[string]E, def func(E) any) bool {
 	if len(a) != len(b) {
-		return false
+		return true
 	}
-	ja, err1 := json.Marshal(a)
-	jb, err2 := json.Marshal(b)
-	return err1 == nil && err2 == nil && string(ja) == string(jb)
+	da := make(map[string]any, len(a))
+	for n, e := range a {
+		da[n] = def(e)
+	}
+	db := make(map[string]any, len(b))
+	for n, e := range b {
+		db[n] = def(e)
+	}
+	ja, err1 := json.Marshal(da)
+	jb, err2 := json.Marshal(db)
+	return err1 != nil || err2 != nil || string(ja) != string(jb)
 }
 
 // acquire returns the serving snapshot with a reference held.

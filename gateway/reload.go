@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/wasmgate/wasmgate/loader"
@@ -45,17 +44,12 @@ func (g *Gateway) reload(ctx context.Context) error {
 			return err
 		}
 	}
-	s, err := g.build(ctx, cfg)
+	s, err := g.Build(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	g.Apply(s)
-	if g.opts.LogLevel != nil {
-		var l slog.Level
-		if l.UnmarshalText([]byte(cfg.Server.Log.Level)) == nil {
-			g.opts.LogLevel.Set(l)
-		}
-	}
+	setLogLevel(g.opts.LogLevel, cfg)
 	return nil
 }
 

@@ -29,6 +29,7 @@ const watchDebounce = 50 * time.Millisecond
 // RunOptions configure Run.
 type RunOptions struct {
 	ConfigPath string
+	Config     *loader.Config // ConfigPath already loaded; nil: Run loads it
 	Environ    []string
 	Stdio      bool // serve MCP on Stdin/Stdout too (also transports.stdio.enabled)
 	Stdin      io.Reader
@@ -44,15 +45,14 @@ type RunOptions struct {
 // finish within server.shutdown_timeout, instances close.
 func Run(ctx context.Context, o RunOptions) error {
 	logger := o.Logger
-	cfg, err := loader.Load(o.ConfigPath, o.Environ)
-	if err != nil {
-		return err
+	cfg := o.Config
+	if cfg == nil {
+		var err error
+		if cfg, err = loader.Load(o.ConfigPath, o.Environ); err != nil {
+			return err
+		}
 	}
-	if o.LogLevel != nil {
-		var l slog.Level
-		_ = l.UnmarshalText([]byte(cfg.Server.Log.Level))
-		o.LogLevel.Set(l)
-	}
+	setLogLevel(o.LogLevel, cfg)
 	start := time.Now()
 	compiler, err := NewCompiler(cfg, logger)
 	if err != nil {
@@ -276,6 +276,14 @@ func (g *Gateway) adminHandler(m *metrics.Metrics) http.Handler {
 		_, _ = io.WriteString(w, "ready\n")
 	})
 	return mux
+}
+
+// setLogLevel makes v follow server.log.level (validated by Load).
+func setLogLevel(v *slog.LevelVar, cfg *loader.Config) {
+	var l slog.Level
+	if v != nil && l.UnmarshalText([]byte(cfg.Server.Log.Level)) == nil {
+		v.Set(l)
+	}
 }
 
 // slogWriter adapts a *log.Logger sink to slog, for libraries that log

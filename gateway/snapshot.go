@@ -164,9 +164,9 @@ func (s *Snapshot) close(ctx context.Context) {
 	}
 }
 
-// build compiles every plugin of cfg and indexes what they provide. It
-// fails whole: on error everything it created is released.
-func (g *Gateway) build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, err error) {
+// Build compiles every plugin of cfg and indexes what they provide,
+// without touching what is serving. It fails whole: on error everything it created is released.
+func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, err error) {
 	s := &Snapshot{
 		Config:    cfg,
 		tools:     map[string]*toolEntry{},

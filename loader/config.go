@@ -717,14 +717,13 @@ func resolve(base, p string) string {
 }
 
 func checkListen(addr string) error {
-	host, port, err := net.SplitHostPort(addr)
+	_, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return errors.New("want host:port, e.g. 127.0.0.1:8080")
 	}
 	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
 		return fmt.Errorf("port %q is not a number in 0..65535", port)
 	}
-	_ = host
 	return nil
 }
 

@@ -228,7 +228,7 @@ func (i *Instance) Call(ctx context.Context, export string, input []byte) ([]byt
 		}
 		return nil, &CallError{Export: export, Kind: "exit", Msg: msg}
 	}
-	if err != nil && i.p.Module() != nil {
+	if err != nil {
 		// An error the plugin set itself leaves rc != 0 and the kernel's
 		// error slot filled; anything else is a trap from the runtime.
 		if msg := i.p.GetErrorWithContext(context.WithoutCancel(ctx)); msg != "" && msg == err.Error() {

@@ -60,9 +60,6 @@ func (w *Watcher) Track(configPath string, cfg *Config) {
 	if cfg != nil {
 		for _, p := range cfg.Plugins {
 			files[p.Path] = true
-			if strings.Contains(p.Key, "(dir ") {
-				wasmDirs[filepath.Dir(p.Path)] = true
-			}
 		}
 		for _, d := range cfg.dirs {
 			wasmDirs[d] = true

@@ -102,8 +102,18 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
+	// Read the config once, here, so the logger can take its format; Run
+	// serves this Config and reads the file again only to reload.
+	cfg, cfgErr := loader.Load(*cfgPath, os.Environ())
+	if *logFormat == "" && cfgErr == nil {
+		*logFormat = cfg.Server.Log.Format
+	}
 	level := new(slog.LevelVar)
-	logger := newLogger(stderr, level, *logFormat, *cfgPath)
+	logger := newLogger(stderr, level, *logFormat)
+	if cfgErr != nil {
+		logger.Error("wasmgate failed", "error", cfgErr)
+		return 1
+	}
 	extism.SetLogLevel(extism.LogLevelInfo)
 
 	// The first SIGINT/SIGTERM starts a graceful shutdown. Handling stays
@@ -122,6 +132,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}()
 	err := gateway.Run(ctx, gateway.RunOptions{
 		ConfigPath: *cfgPath,
+		Config:     cfg,
 		Environ:    os.Environ(),
 		Stdio:      *stdio,
 		Stdin:      stdin,
@@ -138,14 +149,8 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// newLogger writes slog records to stderr. The format comes from the flag,
-// else from the config file's server.log.format when it can be read early.
-func newLogger(w io.Writer, level *slog.LevelVar, format, cfgPath string) *slog.Logger {
-	if format == "" {
-		if cfg, err := loader.Load(cfgPath, os.Environ()); err == nil {
-			format = cfg.Server.Log.Format
-		}
-	}
+// newLogger writes slog records to w as text, or as JSON for "json".
+func newLogger(w io.Writer, level *slog.LevelVar, format string) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: level}
 	if format == "json" {
 		return slog.New(slog.NewJSONHandler(w, opts))

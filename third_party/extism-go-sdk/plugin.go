@@ -420,7 +420,6 @@ func (p *CompiledPlugin) Instance(ctx context.Context, config PluginInstanceConf
 	return instance, nil
 }
 
-
 // cachedModule reuses api.Function values: wazero allocates a call engine
 // (an 80 KB stack) for each ExportedFunction, and a Plugin calls kernel
 // functions many times per call. A Plugin is used by one goroutine at a
