@@ -2,8 +2,6 @@ package gateway
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/wasmgate/wasmgate/loader"
@@ -40,7 +38,7 @@ func (g *Gateway) reload(ctx context.Context) error {
 		return err
 	}
 	if cur := g.cur.Load(); cur != nil {
-		if err := restartOnly(cur.Config, cfg); err != nil {
+		if err := cfg.RestartOnly(cur.Config); err != nil {
 			return err
 		}
 	}
@@ -53,25 +51,3 @@ func (g *Gateway) reload(ctx context.Context) error {
 	return nil
 }
 
-// restartOnly refuses changes that need a restart: listener addresses,
-// which transports run, the MCP path, the cache and log format. The message
-// names each key and both values.
-func restartOnly(old, cfg *loader.Config) error {
-	var errs []error
-	diff := func(key string, a, b any) {
-		if fmt.Sprint(a) != fmt.Sprint(b) {
-			errs = append(errs, &loader.ConfigError{File: cfg.File, Key: key,
-				Msg: fmt.Sprintf("changed from %v to %v; this takes a restart (systemctl restart wasmgate), the rest of the file was not applied", a, b)})
-		}
-	}
-	diff("transports.http.enabled", old.Transports.HTTP.On(), cfg.Transports.HTTP.On())
-	diff("transports.http.listen", old.Transports.HTTP.Listen, cfg.Transports.HTTP.Listen)
-	diff("transports.http.path", old.Transports.HTTP.Path, cfg.Transports.HTTP.Path)
-	diff("transports.http.session_idle_timeout", old.Transports.HTTP.SessionIdleTimeout, cfg.Transports.HTTP.SessionIdleTimeout)
-	diff("transports.stdio.enabled", old.Transports.Stdio.Enabled, cfg.Transports.Stdio.Enabled)
-	diff("admin.enabled", old.Admin.On(), cfg.Admin.On())
-	diff("admin.listen", old.Admin.Listen, cfg.Admin.Listen)
-	diff("server.cache_dir", old.Server.CacheDir, cfg.Server.CacheDir)
-	diff("server.log.format", old.Server.Log.Format, cfg.Server.Log.Format)
-	return errors.Join(errs...)
-}

@@ -58,14 +58,11 @@ func (w *Watcher) Track(configPath string, cfg *Config) {
 		cfgDirs[filepath.Dir(real)] = true
 	}
 	if cfg != nil {
-		for _, p := range cfg.Plugins {
-			files[p.Path] = true
-		}
-		for _, d := range cfg.dirs {
-			wasmDirs[d] = true
-		}
-		if f := cfg.Transports.HTTP.Auth.BearerTokenFile; f != "" {
+		for _, f := range cfg.WatchFiles() {
 			files[f] = true
+		}
+		for _, d := range cfg.WatchModuleDirs() {
+			wasmDirs[d] = true
 		}
 	}
 	dirs := map[string]bool{}

@@ -1,0 +1,32 @@
+package loader
+
+import "github.com/wasmgate/wasmgate/config"
+
+// DefaultAdminListen is where /metrics and the health checks listen.
+const DefaultAdminListen = "127.0.0.1:9090"
+
+// Admin is the listener for /metrics, /healthz, /readyz and /-/reload.
+type Admin struct {
+	Enabled *bool  `koanf:"enabled"`
+	Listen  string `koanf:"listen"`
+}
+
+// On reports whether the admin listener is enabled (the default).
+func (a Admin) On() bool { return a.Enabled == nil || *a.Enabled }
+
+// Normalize fills defaults and checks the admin section.
+func (a *Admin) Normalize(key string, env *config.Env) {
+	if a.Listen == "" {
+		a.Listen = DefaultAdminListen
+	}
+	if err := config.CheckListen(a.Listen); err != nil {
+		env.Bad(key+".listen", "%q: %v", a.Listen, err)
+	}
+}
+
+// RestartOnly names the admin keys a reload cannot change.
+func (a *Admin) RestartOnly(key string, prev any, diff config.Diff) {
+	p := prev.(*Admin)
+	diff(key+".enabled", p.On(), a.On())
+	diff(key+".listen", p.Listen, a.Listen)
+}

@@ -1,0 +1,232 @@
+package loader
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/wasmgate/wasmgate/config"
+)
+
+// Defaults of a plugin's limits.
+const (
+	DefaultTimeout   = 5 * time.Second
+	DefaultMemory    = 64 << 20
+	DefaultMaxOutput = 1 << 20
+	DefaultKVQuota   = 16 << 20
+)
+
+// Plugins is the plugins section: one entry per module or dir: folder.
+// After Normalize, dir entries are expanded into one PluginSpec per file
+// and every path is absolute.
+type Plugins []PluginSpec
+
+// PluginSpec is one entry of plugins: either a single module (path) or
+// every *.wasm file in a folder (dir).
+type PluginSpec struct {
+	Name         string            `koanf:"name"`
+	Path         string            `koanf:"path"`
+	Dir          string            `koanf:"dir"`
+	SHA256       string            `koanf:"sha256"`
+	Prefix       string            `koanf:"prefix"`
+	Config       map[string]string `koanf:"config"`
+	Limits       Limits            `koanf:"limits"`
+	AllowedHosts []string          `koanf:"allowed_hosts"`
+	AllowedPaths map[string]string `koanf:"allowed_paths"`
+
+	// Key is where this plugin was declared, e.g. "plugins[2]" or
+	// "plugins[3] (dir ./plugins, file echo.wasm)", for error messages.
+	Key string `koanf:"-"`
+}
+
+// Limits bound what one plugin may use.
+type Limits struct {
+	Timeout     config.Duration `koanf:"timeout"`
+	Memory      config.ByteSize `koanf:"memory"`
+	Concurrency int             `koanf:"concurrency"`
+	MaxOutput   config.ByteSize `koanf:"max_output"`
+	KVQuota     config.ByteSize `koanf:"kv_quota"`
+}
+
+// Normalize expands dir entries, fills defaults and checks every plugin.
+func (ps *Plugins) Normalize(key string, env *config.Env) {
+	var expanded Plugins
+	for i, p := range *ps {
+		k := fmt.Sprintf("%s[%d]", key, i)
+		p.Key = k
+		switch {
+		case p.Path != "" && p.Dir != "":
+			env.Bad(k, "set path or dir, not both")
+		case p.Path == "" && p.Dir == "":
+			env.Bad(k, "needs path (one .wasm file) or dir (a folder of .wasm files)")
+		case p.Dir != "":
+			expanded = append(expanded, p.expandDir(env)...)
+		default:
+			p.Path = env.Path(p.Path)
+			if p.Name == "" {
+				p.Name = strings.TrimSuffix(filepath.Base(p.Path), ".wasm")
+			}
+			expanded = append(expanded, p)
+		}
+	}
+	names := map[string]string{}
+	for i := range expanded {
+		p := &expanded[i]
+		if prev, ok := names[p.Name]; ok {
+			env.Bad(p.Key+".name", "duplicate plugin name %q (also %s)", p.Name, prev)
+		} else {
+			names[p.Name] = p.Key
+		}
+		p.normalize(env)
+	}
+	*ps = expanded
+}
+
+// expandDir turns a dir entry into one spec per *.wasm file in it.
+func (p PluginSpec) expandDir(env *config.Env) []PluginSpec {
+	if p.Name != "" {
+		env.Bad(p.Key+".name", "%q: a dir entry names its plugins after their files; remove name", p.Name)
+		return nil
+	}
+	if p.SHA256 != "" {
+		env.Bad(p.Key+".sha256", "a dir entry cannot pin one hash; list the file with path to pin it")
+		return nil
+	}
+	dir := env.Path(p.Dir)
+	env.WatchModuleDir(dir)
+	files, err := wasmFiles(dir)
+	if err != nil {
+		env.Bad(p.Key+".dir", "%q: %v", p.Dir, err)
+		return nil
+	}
+	var out []PluginSpec
+	for _, f := range files {
+		q := p
+		q.Dir = ""
+		q.Path = f
+		q.Name = strings.TrimSuffix(filepath.Base(f), ".wasm")
+		q.Key = fmt.Sprintf("%s (dir %s, file %s)", p.Key, p.Dir, filepath.Base(f))
+		out = append(out, q)
+	}
+	return out
+}
+
+// normalize checks one expanded spec.
+func (p *PluginSpec) normalize(env *config.Env) {
+	env.WatchFile(p.Path)
+	if !config.ValidName(p.Name) {
+		env.Bad(p.Key+".name", "%q: use letters, digits, '_', '-' or '.' (1-64 characters)", p.Name)
+	}
+	if p.Prefix != "" && !config.ValidName(p.Prefix) {
+		env.Bad(p.Key+".prefix", "%q: use letters, digits, '_', '-' or '.'", p.Prefix)
+	}
+	p.Limits.fill()
+	p.Limits.check(p.Key+".limits", env.Bad)
+	for j, h := range p.AllowedHosts {
+		if strings.TrimSpace(h) == "" {
+			env.Bad(fmt.Sprintf("%s.allowed_hosts[%d]", p.Key, j), "empty host pattern")
+		}
+	}
+	if len(p.AllowedPaths) > 0 {
+		resolved := make(map[string]string, len(p.AllowedPaths))
+		for host, guest := range p.AllowedPaths {
+			ro := strings.HasPrefix(host, "ro:")
+			h := env.Path(strings.TrimPrefix(host, "ro:"))
+			st, err := os.Stat(h)
+			if err != nil || !st.IsDir() {
+				env.Bad(p.Key+".allowed_paths", "%q: not a readable directory", host)
+				continue
+			}
+			if !strings.HasPrefix(guest, "/") {
+				env.Bad(p.Key+".allowed_paths", "%q: guest path %q must be absolute", host, guest)
+				continue
+			}
+			if ro {
+				h = "ro:" + h
+			}
+			resolved[h] = guest
+		}
+		p.AllowedPaths = resolved
+	}
+	if err := checkModuleFile(p.Path); err != nil {
+		env.Bad(p.Key+".path", "%q: %v", p.Path, err)
+	}
+	if p.SHA256 != "" {
+		p.SHA256 = strings.ToLower(strings.TrimPrefix(p.SHA256, "sha256:"))
+		if len(p.SHA256) != 64 || strings.Trim(p.SHA256, "0123456789abcdef") != "" {
+			env.Bad(p.Key+".sha256", "%q is not a hex SHA-256 (64 hex digits)", p.SHA256)
+		}
+	}
+}
+
+func (l *Limits) fill() {
+	if l.Timeout == 0 {
+		l.Timeout = config.Duration(DefaultTimeout)
+	}
+	if l.Memory == 0 {
+		l.Memory = DefaultMemory
+	}
+	if l.Concurrency == 0 {
+		l.Concurrency = runtime.NumCPU()
+	}
+	if l.MaxOutput == 0 {
+		l.MaxOutput = DefaultMaxOutput
+	}
+	if l.KVQuota == 0 {
+		l.KVQuota = DefaultKVQuota
+	}
+}
+
+func (l Limits) check(key string, bad config.Bad) {
+	if l.Timeout < config.Duration(time.Millisecond) || l.Timeout > config.Duration(10*time.Minute) {
+		bad(key+".timeout", "%s is out of range (1ms..10m)", l.Timeout)
+	}
+	if l.Memory < 2<<20 || l.Memory > 4<<30 {
+		bad(key+".memory", "%s is out of range (2MiB..4GiB)", l.Memory)
+	}
+	if l.Concurrency < 1 || l.Concurrency > 1024 {
+		bad(key+".concurrency", "%d is out of range (1..1024)", l.Concurrency)
+	}
+	if l.MaxOutput < 1<<10 || l.MaxOutput > 256<<20 {
+		bad(key+".max_output", "%s is out of range (1KiB..256MiB)", l.MaxOutput)
+	}
+	if l.KVQuota < 0 || l.KVQuota > 4<<30 {
+		bad(key+".kv_quota", "%s is out of range (0..4GiB)", l.KVQuota)
+	}
+}
+
+func wasmFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, unwrapPathError(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".wasm") || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		out = append(out, filepath.Join(dir, e.Name()))
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+func checkModuleFile(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return unwrapPathError(err)
+	}
+	if st.IsDir() {
+		return errors.New("is a directory, not a .wasm file")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return unwrapPathError(err)
+	}
+	return f.Close()
+}

@@ -1,0 +1,72 @@
+package loader
+
+import (
+	"strings"
+	"time"
+
+	"github.com/wasmgate/wasmgate/config"
+)
+
+// DefaultShutdownTimeout bounds a graceful shutdown when
+// server.shutdown_timeout is not set.
+const DefaultShutdownTimeout = 10 * time.Second
+
+// Server holds process-wide settings.
+type Server struct {
+	Name            string          `koanf:"name"`
+	ShutdownTimeout config.Duration `koanf:"shutdown_timeout"`
+	// CacheDir holds compiled modules across restarts. "" picks a default
+	// (systemd's $CACHE_DIRECTORY, else the user cache directory); "off"
+	// keeps the cache in memory only.
+	CacheDir string `koanf:"cache_dir"`
+	Log      Log    `koanf:"log"`
+	// Watch reloads when gateway.yaml or a plugin file changes (default
+	// true). SIGHUP and POST /-/reload work either way.
+	Watch *bool `koanf:"watch"`
+}
+
+// Log configures the slog output on stderr.
+type Log struct {
+	Level  string `koanf:"level"`
+	Format string `koanf:"format"`
+}
+
+// WatchOn reports whether saving files reloads the gateway.
+func (s Server) WatchOn() bool { return s.Watch == nil || *s.Watch }
+
+// Normalize fills defaults and checks the server section.
+func (s *Server) Normalize(key string, env *config.Env) {
+	if s.Name == "" {
+		s.Name = "wasmgate"
+	}
+	if s.ShutdownTimeout == 0 {
+		s.ShutdownTimeout = config.Duration(DefaultShutdownTimeout)
+	} else if s.ShutdownTimeout < 0 || time.Duration(s.ShutdownTimeout) > 10*time.Minute {
+		env.Bad(key+".shutdown_timeout", "%s is out of range (0s < value <= 10m)", s.ShutdownTimeout)
+	}
+	switch strings.ToLower(s.Log.Level) {
+	case "":
+		s.Log.Level = "info"
+	case "debug", "info", "warn", "error":
+		s.Log.Level = strings.ToLower(s.Log.Level)
+	default:
+		env.Bad(key+".log.level", "%q: want debug, info, warn or error", s.Log.Level)
+	}
+	switch s.Log.Format {
+	case "":
+		s.Log.Format = "text"
+	case "text", "json":
+	default:
+		env.Bad(key+".log.format", "%q: want text or json", s.Log.Format)
+	}
+	if s.CacheDir != "" && s.CacheDir != "off" {
+		s.CacheDir = env.Path(s.CacheDir)
+	}
+}
+
+// RestartOnly names the server keys a reload cannot change.
+func (s *Server) RestartOnly(key string, prev any, diff config.Diff) {
+	p := prev.(*Server)
+	diff(key+".cache_dir", p.CacheDir, s.CacheDir)
+	diff(key+".log.format", p.Log.Format, s.Log.Format)
+}

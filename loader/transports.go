@@ -1,0 +1,103 @@
+package loader
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/wasmgate/wasmgate/config"
+)
+
+// Defaults of the transports section.
+const (
+	DefaultHTTPListen = "127.0.0.1:8080"
+	DefaultHTTPPath   = "/mcp"
+	DefaultMaxBody    = 4 << 20
+)
+
+// Transports holds the MCP transports.
+type Transports struct {
+	HTTP  HTTP  `koanf:"http"`
+	Stdio Stdio `koanf:"stdio"`
+}
+
+// HTTP is the Streamable HTTP transport.
+type HTTP struct {
+	Enabled        *bool           `koanf:"enabled"`
+	Listen         string          `koanf:"listen"`
+	Path           string          `koanf:"path"`
+	AllowedOrigins []string        `koanf:"allowed_origins"`
+	MaxBody        config.ByteSize `koanf:"max_body"`
+	// SessionIdleTimeout ends MCP sessions that sent nothing for this long.
+	SessionIdleTimeout config.Duration `koanf:"session_idle_timeout"`
+	Auth               HTTPAuth        `koanf:"auth"`
+}
+
+// On reports whether the HTTP transport is enabled (the default).
+func (h HTTP) On() bool { return h.Enabled == nil || *h.Enabled }
+
+// HTTPAuth configures the optional bearer token. The token itself never
+// appears in gateway.yaml: it is read from an environment variable or a file.
+type HTTPAuth struct {
+	BearerTokenEnv  string `koanf:"bearer_token_env"`
+	BearerTokenFile string `koanf:"bearer_token_file"`
+}
+
+// Stdio is the stdio transport.
+type Stdio struct {
+	Enabled bool `koanf:"enabled"`
+}
+
+// Normalize fills defaults and checks the transports section.
+func (t *Transports) Normalize(key string, env *config.Env) {
+	h := &t.HTTP
+	key += ".http"
+	if h.SessionIdleTimeout == 0 {
+		h.SessionIdleTimeout = config.Duration(time.Hour)
+	} else if h.SessionIdleTimeout < config.Duration(time.Second) {
+		env.Bad(key+".session_idle_timeout", "%s is out of range (at least 1s)", h.SessionIdleTimeout)
+	}
+	if h.Listen == "" {
+		h.Listen = DefaultHTTPListen
+	}
+	if err := config.CheckListen(h.Listen); err != nil {
+		env.Bad(key+".listen", "%q: %v", h.Listen, err)
+	}
+	if h.Path == "" {
+		h.Path = DefaultHTTPPath
+	}
+	if !strings.HasPrefix(h.Path, "/") {
+		env.Bad(key+".path", "%q must start with /", h.Path)
+	}
+	for i, o := range h.AllowedOrigins {
+		if err := config.CheckOrigin(o); err != nil {
+			env.Bad(fmt.Sprintf("%s.allowed_origins[%d]", key, i), "%q: %v", o, err)
+		}
+	}
+	if h.MaxBody == 0 {
+		h.MaxBody = DefaultMaxBody
+	} else if h.MaxBody < 1<<10 || h.MaxBody > 1<<30 {
+		env.Bad(key+".max_body", "%s is out of range (1KiB..1GiB)", h.MaxBody)
+	}
+	h.Auth.normalize(key+".auth", env)
+}
+
+func (a *HTTPAuth) normalize(key string, env *config.Env) {
+	if a.BearerTokenEnv != "" && a.BearerTokenFile != "" {
+		env.Bad(key, "set bearer_token_env or bearer_token_file, not both")
+	}
+	if a.BearerTokenFile != "" {
+		a.BearerTokenFile = env.Path(a.BearerTokenFile)
+		env.WatchFile(a.BearerTokenFile)
+	}
+}
+
+// RestartOnly names the transport keys a reload cannot change.
+func (t *Transports) RestartOnly(key string, prev any, diff config.Diff) {
+	p := prev.(*Transports)
+	diff(key+".http.enabled", p.HTTP.On(), t.HTTP.On())
+	diff(key+".http.listen", p.HTTP.Listen, t.HTTP.Listen)
+	diff(key+".http.path", p.HTTP.Path, t.HTTP.Path)
+	diff(key+".http.session_idle_timeout", p.HTTP.SessionIdleTimeout, t.HTTP.SessionIdleTimeout)
+	diff(key+".stdio.enabled", p.Stdio.Enabled, t.Stdio.Enabled)
+}
