@@ -3,7 +3,6 @@ package gateway
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,9 +15,13 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
-	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/metrics"
 )
+
+// The call path, written once for every Source: a handler finds what the
+// serving snapshot maps the name to, holds the snapshot while the call
+// runs (begin/done), and invoke applies the source's timeout and maps a
+// failure to a metrics outcome and a message a person can act on.
 
 // begin marks a call as running (for shutdown) on the serving snapshot
 // (for draining on reload); done ends it.
@@ -29,6 +32,22 @@ func (g *Gateway) begin() (s *Snapshot, done func(), err error) {
 		return nil, nil, err
 	}
 	return s, func() { s.release(); g.calls.Add(-1) }, nil
+}
+
+// invoke runs fn under src's timeout. On failure it returns the outcome
+// and message for a call of kind ("tool", "resource", "prompt") named name.
+func invoke[T any](ctx context.Context, src Source, fn func(context.Context) (T, error)) (T, *Failure) {
+	ctx, cancel := context.WithTimeout(ctx, src.Timeout())
+	defer cancel()
+	v, err := fn(ctx)
+	if err == nil {
+		return v, nil
+	}
+	var f *Failure
+	if !errors.As(err, &f) {
+		f = &Failure{Kind: FailError, Msg: err.Error()}
+	}
+	return v, f
 }
 
 // toolHandler dispatches a tool call to whatever provides name in the
@@ -50,15 +69,15 @@ func (g *Gateway) toolHandler(name string) server.ToolHandlerFunc {
 
 func (g *Gateway) callTool(ctx context.Context, t *toolEntry, req mcp.CallToolRequest) *mcp.CallToolResult {
 	m := g.opts.Metrics
-	plugin := t.rt.name
+	src := t.src.Name()
 	start := time.Now()
-	inflight := m.ToolsInFlight.WithLabelValues(plugin)
+	inflight := m.ToolsInFlight.WithLabelValues(src)
 	inflight.Inc()
 	outcome := metrics.OutcomeOK
 	defer func() {
 		inflight.Dec()
-		m.ToolCalls.WithLabelValues(t.name, plugin, outcome).Inc()
-		m.ToolDuration.WithLabelValues(t.name, plugin).Observe(time.Since(start).Seconds())
+		m.ToolCalls.WithLabelValues(t.name, src, outcome).Inc()
+		m.ToolDuration.WithLabelValues(t.name, src).Observe(time.Since(start).Seconds())
 	}()
 
 	args, err := json.Marshal(req.Params.Arguments)
@@ -69,66 +88,20 @@ func (g *Gateway) callTool(ctx context.Context, t *toolEntry, req mcp.CallToolRe
 		outcome = metrics.OutcomeInvalidArgs
 		return mcp.NewToolResultError(fmt.Sprintf("invalid arguments for tool %q: %s", t.name, msg))
 	}
-	limits := t.rt.spec.Limits
-	out, err := g.run(ctx, t.rt, time.Duration(limits.Timeout), func(ctx context.Context, inst *loader.Instance) ([]byte, error) {
-		return t.rt.plugin.ABI.CallTool(ctx, inst, t.export, args)
+	res, f := invoke(ctx, t.src, func(ctx context.Context) (*mcp.CallToolResult, error) {
+		return t.src.CallTool(ctx, t.export, args)
 	})
-	if err == nil && int64(len(out)) > int64(limits.MaxOutput) {
-		outcome = metrics.OutcomeRejected
-		return mcp.NewToolResultError(fmt.Sprintf("tool %q returned %d bytes, more than its plugin's limits.max_output (%s)", t.name, len(out), limits.MaxOutput))
-	}
-	if err != nil {
-		var msg string
-		outcome, msg = describeFailure("tool", t.name, plugin, limits, err)
-		if outcome == metrics.OutcomeCrash || outcome == metrics.OutcomeTimeout {
-			g.log.Warn("tool call failed", "tool", t.name, "plugin", plugin, "outcome", outcome, "error", err)
+	if f != nil {
+		outcome = f.Kind.outcome()
+		if f.Kind == FailCrash || f.Kind == FailTimeout {
+			g.log.Warn("tool call failed", "tool", t.name, "plugin", src, "outcome", outcome, "error", f.Msg)
 		}
-		return mcp.NewToolResultError(msg)
+		return mcp.NewToolResultError(failureMessage("tool", t.name, f))
 	}
-	return mcp.NewToolResultText(string(out))
-}
-
-// run borrows an instance of rt for one export call bounded by timeout.
-func (g *Gateway) run(ctx context.Context, rt *pluginRT, timeout time.Duration, fn func(context.Context, *loader.Instance) ([]byte, error)) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	inst, err := rt.pool.get(ctx)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, &loader.CallError{Kind: "timeout", Msg: "timed out waiting for a free instance"}
-		}
-		return nil, &loader.CallError{Kind: "trap", Msg: fmt.Sprintf("could not start an instance: %v", err)}
+	if res.IsError {
+		outcome = metrics.OutcomeError
 	}
-	defer rt.pool.put(ctx, inst)
-	return fn(ctx, inst)
-}
-
-// describeFailure turns a failed call into a metrics outcome and a message
-// a person can act on.
-func describeFailure(kind, name, plugin string, limits loader.Limits, err error) (string, string) {
-	var ce *loader.CallError
-	if !errors.As(err, &ce) {
-		return metrics.OutcomeError, err.Error()
-	}
-	switch ce.Kind {
-	case "error":
-		return metrics.OutcomeError, ce.Msg
-	case "timeout":
-		if ce.Msg == "cancelled" {
-			return metrics.OutcomeTimeout, fmt.Sprintf("%s %q was cancelled", kind, name)
-		}
-		msg := fmt.Sprintf("%s %q timed out after %s (plugin %q, limits.timeout)", kind, name, limits.Timeout, plugin)
-		if ce.Msg != "timed out" {
-			msg += ": " + ce.Msg
-		}
-		return metrics.OutcomeTimeout, msg
-	default:
-		msg := ce.Msg
-		if strings.Contains(msg, "out of memory") {
-			msg += fmt.Sprintf(" (limits.memory is %s)", limits.Memory)
-		}
-		return metrics.OutcomeCrash, fmt.Sprintf("%s %q failed: plugin %q crashed: %s", kind, name, plugin, msg)
-	}
+	return res
 }
 
 var printer = message.NewPrinter(language.English)
@@ -191,28 +164,16 @@ func (g *Gateway) resourceHandler(key string, template bool) server.ResourceHand
 		if e == nil {
 			return nil, fmt.Errorf("resource %q not found: %w", uri, server.ErrResourceNotFound)
 		}
-		limits := e.rt.spec.Limits
-		outcome := metrics.OutcomeOK
-		defer func() { g.opts.Metrics.ResourceReads.WithLabelValues(e.rt.name, outcome).Inc() }()
-		var c loader.ResourceContent
-		_, err = g.run(ctx, e.rt, time.Duration(limits.Timeout), func(ctx context.Context, inst *loader.Instance) ([]byte, error) {
-			var err error
-			c, err = e.rt.plugin.ABI.ReadResource(ctx, inst, e.res, uri, vars)
-			return nil, err
+		contents, f := invoke(ctx, e.src, func(ctx context.Context) ([]mcp.ResourceContents, error) {
+			return e.src.ReadResource(ctx, e.res, uri, vars)
 		})
-		if err != nil {
-			var msg string
-			outcome, msg = describeFailure("resource", uri, e.rt.name, limits, err)
-			return nil, errors.New(msg)
+		outcome := metrics.OutcomeOK
+		defer func() { g.opts.Metrics.ResourceReads.WithLabelValues(e.src.Name(), outcome).Inc() }()
+		if f != nil {
+			outcome = f.Kind.outcome()
+			return nil, errors.New(failureMessage("resource", uri, f))
 		}
-		if c.Blob != "" {
-			if _, err := base64.StdEncoding.DecodeString(c.Blob); err != nil {
-				outcome = metrics.OutcomeError
-				return nil, fmt.Errorf("resource %q: plugin %q returned a blob that is not base64", uri, e.rt.name)
-			}
-			return []mcp.ResourceContents{mcp.BlobResourceContents{URI: c.URI, MIMEType: c.MimeType, Blob: c.Blob}}, nil
-		}
-		return []mcp.ResourceContents{mcp.TextResourceContents{URI: c.URI, MIMEType: c.MimeType, Text: c.Text}}, nil
+		return contents, nil
 	}
 }
 
@@ -232,29 +193,15 @@ func (g *Gateway) promptHandler(name string) server.PromptHandlerFunc {
 				return nil, fmt.Errorf("prompt %q: missing required argument %q", name, a.Name)
 			}
 		}
-		limits := p.rt.spec.Limits
-		outcome := metrics.OutcomeOK
-		defer func() { g.opts.Metrics.PromptGets.WithLabelValues(p.rt.name, outcome).Inc() }()
-		var msgs []loader.PromptMessage
-		_, err = g.run(ctx, p.rt, time.Duration(limits.Timeout), func(ctx context.Context, inst *loader.Instance) ([]byte, error) {
-			var err error
-			msgs, err = p.rt.plugin.ABI.GetPrompt(ctx, inst, p.export, req.Params.Arguments)
-			return nil, err
+		msgs, f := invoke(ctx, p.src, func(ctx context.Context) ([]mcp.PromptMessage, error) {
+			return p.src.GetPrompt(ctx, p.export, req.Params.Arguments)
 		})
-		if err != nil {
-			var msg string
-			outcome, msg = describeFailure("prompt", name, p.rt.name, limits, err)
-			return nil, errors.New(msg)
+		outcome := metrics.OutcomeOK
+		defer func() { g.opts.Metrics.PromptGets.WithLabelValues(p.src.Name(), outcome).Inc() }()
+		if f != nil {
+			outcome = f.Kind.outcome()
+			return nil, errors.New(failureMessage("prompt", name, f))
 		}
-		out := make([]mcp.PromptMessage, 0, len(msgs))
-		for _, m := range msgs {
-			role := mcp.Role(m.Role)
-			if role != mcp.RoleUser && role != mcp.RoleAssistant {
-				outcome = metrics.OutcomeError
-				return nil, fmt.Errorf("prompt %q: plugin %q returned role %q (want user or assistant)", name, p.rt.name, m.Role)
-			}
-			out = append(out, mcp.NewPromptMessage(role, mcp.NewTextContent(m.Content.Text)))
-		}
-		return mcp.NewGetPromptResult(p.def.Description, out), nil
+		return mcp.NewGetPromptResult(p.def.Description, msgs), nil
 	}
 }

@@ -2,29 +2,17 @@ package gateway
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
-	"log"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/coreos/go-systemd/v22/daemon"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/metrics"
 )
-
-// watchDebounce gathers an editor's burst of writes into one reload.
-const watchDebounce = 50 * time.Millisecond
 
 // RunOptions configure Run.
 type RunOptions struct {
@@ -38,6 +26,9 @@ type RunOptions struct {
 	LogLevel   *slog.LevelVar // set from server.log.level when not nil
 	Version    string
 	Revision   string
+	// Reload asks for a reload of ConfigPath (the command sends SIGHUP
+	// here); nil when nothing outside asks.
+	Reload <-chan struct{}
 }
 
 // Run loads the config, serves it until ctx ends (or stdin closes in stdio
@@ -73,105 +64,35 @@ func Run(ctx context.Context, o RunOptions) error {
 
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	var wg sync.WaitGroup
-	errc := make(chan error, 3)
-
-	var httpSrv *http.Server
-	var streamable *server.StreamableHTTPServer
-	if h := cfg.Transports.HTTP; h.On() {
-		ln, err := net.Listen("tcp", h.Listen)
-		if err != nil {
-			g.Close(context.Background())
-			return fmt.Errorf("%s: transports.http.listen: %w", cfg.File, err)
-		}
-		var handler http.Handler
-		handler, streamable = g.HTTPHandler(h.Path, time.Duration(h.SessionIdleTimeout))
-		httpSrv = &http.Server{
-			Handler:           handler,
-			ReadHeaderTimeout: 10 * time.Second,
-			ErrorLog:          log.New(slogWriter{logger, "http"}, "", 0),
-		}
-		logger.Info("MCP Streamable HTTP listening", "addr", ln.Addr().String(), "path", h.Path, "url", "http://"+ln.Addr().String()+h.Path)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := httpSrv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				errc <- fmt.Errorf("http transport: %w", err)
-			}
-		}()
+	lc := newLifecycle(logger)
+	stdin := &stdinState{closed: make(chan struct{})}
+	// Started in this order, stopped in reverse: the watcher and reload
+	// triggers first; then HTTP stops accepting and running calls drain;
+	// then stdio; then the plugins close; the admin listener (metrics,
+	// health) stays up until the end.
+	var cs []component
+	if cfg.Admin.On() {
+		cs = append(cs, g.adminComponent(lc, cfg, m))
 	}
-
-	var adminSrv *http.Server
-	if a := cfg.Admin; a.On() {
-		ln, err := net.Listen("tcp", a.Listen)
-		if err != nil {
-			if httpSrv != nil {
-				httpSrv.Close()
-			}
-			g.Close(context.Background())
-			return fmt.Errorf("%s: admin.listen: %w", cfg.File, err)
+	cs = append(cs, component{name: "plugins", start: func(context.Context) error { return nil }, stop: func(ctx context.Context) {
+		if err := g.Close(ctx); err != nil {
+			logger.Warn("closing plugins", "error", err)
 		}
-		adminSrv = &http.Server{Handler: g.adminHandler(m), ReadHeaderTimeout: 10 * time.Second}
-		logger.Info("admin listening", "addr", ln.Addr().String(), "metrics", "http://"+ln.Addr().String()+"/metrics")
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := adminSrv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				errc <- fmt.Errorf("admin listener: %w", err)
-			}
-		}()
-	}
-
-	stdioDone := make(chan struct{})
-	stdioCtx, stopStdio := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopStdio()
+	}})
 	if o.Stdio || cfg.Transports.Stdio.Enabled {
-		ss := server.NewStdioServer(g.mcp)
-		ss.SetErrorLogger(log.New(slogWriter{logger, "stdio"}, "", 0))
-		logger.Info("MCP stdio transport on stdin/stdout")
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer close(stdioDone)
-			if err := ss.Listen(stdioCtx, o.Stdin, o.Stdout); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
-				logger.Warn("stdio transport ended", "error", err)
-			}
-			logger.Info("stdin closed: shutting down")
-		}()
+		cs = append(cs, g.stdioComponent(lc, o.Stdin, o.Stdout, stdin))
 	}
-
-	// Reload triggers: saving a watched file, SIGHUP, POST /-/reload.
+	if cfg.Transports.HTTP.On() {
+		cs = append(cs, g.httpComponent(lc, cfg))
+	}
 	if cfg.Server.WatchOn() {
-		w, err := loader.NewWatcher(logger)
-		if err != nil {
-			logger.Warn("hot reload on save is off", "error", err)
-		} else {
-			defer w.Close()
-			g.watcher = w
-			w.Track(o.ConfigPath, cfg)
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				w.Run(ctx, watchDebounce, func(ctx context.Context) { _ = g.Reload(ctx) })
-			}()
-		}
+		cs = append(cs, g.watchComponent(lc, o.ConfigPath, cfg))
 	}
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
-	defer signal.Stop(hup)
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-hup:
-				logger.Info("SIGHUP: reloading", "file", o.ConfigPath)
-				_ = g.Reload(ctx)
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
+	cs = append(cs, g.reloadComponent(lc, o.Reload, o.ConfigPath))
+	if err := lc.start(ctx, cs...); err != nil {
+		g.Close(context.Background())
+		return err
+	}
 
 	g.ready.Store(true)
 	logger.Info("wasmgate ready", "took", time.Since(start).Round(time.Millisecond))
@@ -180,8 +101,9 @@ func Run(ctx context.Context, o RunOptions) error {
 	var runErr error
 	select {
 	case <-ctx.Done():
-	case <-stdioDone:
-	case runErr = <-errc:
+	case <-stdin.closed:
+		logger.Info("stdin closed: shutting down")
+	case runErr = <-lc.failed():
 	}
 
 	// Graceful shutdown.
@@ -191,36 +113,7 @@ func Run(ctx context.Context, o RunOptions) error {
 	logger.Info("shutting down", "timeout", timeout)
 	sctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	httpDone := make(chan struct{})
-	if httpSrv != nil {
-		go func() {
-			defer close(httpDone)
-			_ = httpSrv.Shutdown(sctx) // stop accepting; wait for requests
-		}()
-	} else {
-		close(httpDone)
-	}
-	if err := g.Drain(sctx); err != nil {
-		logger.Warn("shutdown timeout reached with calls still running", "error", err)
-	}
-	if streamable != nil {
-		streamable.CloseSessions(sctx) // ends GET streams so Shutdown can finish
-	}
-	select {
-	case <-httpDone:
-	case <-sctx.Done():
-		httpSrv.Close()
-		<-httpDone
-	}
-	stopStdio()
-	stop() // ends the watcher and the SIGHUP loop
-	if err := g.Close(sctx); err != nil {
-		logger.Warn("closing plugins", "error", err)
-	}
-	if adminSrv != nil {
-		_ = adminSrv.Shutdown(sctx)
-	}
-	wg.Wait()
+	lc.stop(sctx)
 	logger.Info("stopped")
 	return runErr
 }
@@ -253,29 +146,6 @@ func CacheDir(cfg *loader.Config) string {
 	default:
 		return d
 	}
-}
-
-func (g *Gateway) adminHandler(m *metrics.Metrics) http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", m.Handler())
-	mux.HandleFunc("POST /-/reload", func(w http.ResponseWriter, r *http.Request) {
-		if err := g.Reload(r.Context()); err != nil {
-			http.Error(w, "reload failed: "+err.Error(), http.StatusInternalServerError)
-			return
-		}
-		_, _ = io.WriteString(w, "reloaded: "+g.cur.Load().Summary()+"\n")
-	})
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.WriteString(w, "ok\n")
-	})
-	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
-		if !g.ready.Load() || g.cur.Load() == nil {
-			http.Error(w, "not ready", http.StatusServiceUnavailable)
-			return
-		}
-		_, _ = io.WriteString(w, "ready\n")
-	})
-	return mux
 }
 
 // setLogLevel makes v follow server.log.level (validated by Load).

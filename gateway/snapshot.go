@@ -12,7 +12,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -32,6 +31,7 @@ type Snapshot struct {
 	resources map[string]*resourceEntry // static, by URI
 	templates map[string]*resourceEntry // by raw URI template
 	prompts   map[string]*promptEntry
+	owner     map[string]string // "tool NAME", "resource URI", ... -> who provides it
 
 	token   string
 	origins map[string]bool
@@ -42,57 +42,16 @@ type Snapshot struct {
 	drained chan struct{}
 }
 
-// pluginRT is a plugin as one snapshot serves it: its current spec (limits
-// such as timeout and max_output apply per snapshot) over a compiled module
-// and pool that consecutive snapshots share when the module and the settings
-// it was built with did not change.
-type pluginRT struct {
-	name   string
-	spec   loader.PluginSpec
-	plugin *loader.Plugin // == sh.plugin
-	pool   *pool          // == sh.pool
-	sh     *shared
-}
-
-// shared is a compiled plugin and its pool, reference-counted by the
-// snapshots that serve it.
-type shared struct {
-	key    string
-	plugin *loader.Plugin
-	pool   *pool
-	refs   atomic.Int32
-}
-
-func (sh *shared) release(ctx context.Context) {
-	if sh.refs.Add(-1) == 0 {
-		sh.pool.close(ctx)
-	}
-}
-
-// reuseKey identifies what a compiled plugin and its pool were built
-// from: the module bytes and every setting baked into them.
-func reuseKey(spec loader.PluginSpec, hash string) string {
-	b, _ := json.Marshal(struct {
-		Hash         string
-		Config       map[string]string
-		Memory       loader.ByteSize
-		Concurrency  int
-		AllowedHosts []string
-		AllowedPaths map[string]string
-	}{hash, spec.Config, spec.Limits.Memory, spec.Limits.Concurrency, spec.AllowedHosts, spec.AllowedPaths})
-	return string(b)
-}
-
 type toolEntry struct {
 	name   string // exposed name
-	export string
-	rt     *pluginRT
+	export string // the source's own name
+	src    Source
 	def    mcp.Tool
 	schema *jsonschema.Schema
 }
 
 type resourceEntry struct {
-	rt       *pluginRT
+	src      Source
 	res      loader.Resource
 	resource mcp.Resource         // static
 	template mcp.ResourceTemplate // template
@@ -101,7 +60,7 @@ type resourceEntry struct {
 type promptEntry struct {
 	name   string
 	export string
-	rt     *pluginRT
+	src    Source
 	def    mcp.Prompt
 }
 
@@ -173,6 +132,7 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 		resources: map[string]*resourceEntry{},
 		templates: map[string]*resourceEntry{},
 		prompts:   map[string]*promptEntry{},
+		owner:     map[string]string{},
 		origins:   map[string]bool{},
 		drained:   make(chan struct{}),
 	}
@@ -247,73 +207,82 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 		return nil, errors.Join(errs...)
 	}
 
-	owner := map[string]string{} // exposed name or URI -> plugin key
-	claim := func(kind, id string, rt *pluginRT) error {
-		key := kind + " " + id
-		if prev, ok := owner[key]; ok {
-			return fmt.Errorf("%s: %s (plugin %q): %s %q is also provided by %s", cfg.File, rt.spec.Key, rt.name, kind, id, prev)
-		}
-		owner[key] = fmt.Sprintf("%s (plugin %q)", rt.spec.Key, rt.name)
-		return nil
-	}
 	for _, rt := range s.plugins {
-		spec := rt.spec
-		for _, t := range rt.plugin.Info.Tools {
-			name := exposedName(spec.Prefix, t.Name)
-			if err := claim("tool", name, rt); err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			sch, err := compileSchema(name, t.InputSchema)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("%s: %s (plugin %q): tool %q: invalid inputSchema: %w", cfg.File, spec.Key, rt.name, t.Name, err))
-				continue
-			}
-			s.tools[name] = &toolEntry{
-				name: name, export: t.Name, rt: rt, schema: sch,
-				def: mcp.NewToolWithRawSchema(name, t.Description, t.InputSchema),
-			}
-		}
-		for _, r := range rt.plugin.Info.Resources {
-			if err := claim("resource", r.URI, rt); err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			e := &resourceEntry{rt: rt, res: r}
-			if r.Template != nil {
-				e.template = mcp.NewResourceTemplate(r.URI, r.Name,
-					mcp.WithTemplateDescription(r.Description), mcp.WithTemplateMIMEType(r.MimeType))
-				s.templates[r.URI] = e
-				continue
-			}
-			if _, err := url.Parse(r.URI); err != nil {
-				errs = append(errs, fmt.Errorf("%s: %s (plugin %q): resource %q: invalid uri %q", cfg.File, spec.Key, rt.name, r.Name, r.URI))
-				continue
-			}
-			e.resource = mcp.NewResource(r.URI, r.Name, mcp.WithResourceDescription(r.Description), mcp.WithMIMEType(r.MimeType))
-			s.resources[r.URI] = e
-		}
-		for _, p := range rt.plugin.Info.Prompts {
-			name := exposedName(spec.Prefix, p.Name)
-			if err := claim("prompt", name, rt); err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			opts := []mcp.PromptOption{mcp.WithPromptDescription(p.Description)}
-			for _, a := range p.Arguments {
-				aopts := []mcp.ArgumentOption{mcp.ArgumentDescription(a.Description)}
-				if a.Required {
-					aopts = append(aopts, mcp.RequiredArgument())
-				}
-				opts = append(opts, mcp.WithArgument(a.Name, aopts...))
-			}
-			s.prompts[name] = &promptEntry{name: name, export: p.Name, rt: rt, def: mcp.NewPrompt(name, opts...)}
-		}
+		errs = append(errs, s.index(rt)...)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 	return s, nil
+}
+
+// index adds what src provides to the snapshot's tools, resources and
+// prompts, refusing a name or URI another source already provides.
+func (s *Snapshot) index(src Source) []error {
+	var errs []error
+	file := s.Config.File
+	where := fmt.Sprintf("%s (plugin %q)", src.Key(), src.Name())
+	claim := func(kind, id string) error {
+		key := kind + " " + id
+		if prev, ok := s.owner[key]; ok {
+			return fmt.Errorf("%s: %s: %s %q is also provided by %s", file, where, kind, id, prev)
+		}
+		s.owner[key] = where
+		return nil
+	}
+	d := src.Descriptor()
+	for _, t := range d.Tools {
+		name := exposedName(src.Prefix(), t.Name)
+		if err := claim("tool", name); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		sch, err := compileSchema(name, t.InputSchema)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %s: tool %q: invalid inputSchema: %w", file, where, t.Name, err))
+			continue
+		}
+		s.tools[name] = &toolEntry{
+			name: name, export: t.Name, src: src, schema: sch,
+			def: mcp.NewToolWithRawSchema(name, t.Description, t.InputSchema),
+		}
+	}
+	for _, r := range d.Resources {
+		if err := claim("resource", r.URI); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		e := &resourceEntry{src: src, res: r}
+		if r.Template != nil {
+			e.template = mcp.NewResourceTemplate(r.URI, r.Name,
+				mcp.WithTemplateDescription(r.Description), mcp.WithTemplateMIMEType(r.MimeType))
+			s.templates[r.URI] = e
+			continue
+		}
+		if _, err := url.Parse(r.URI); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %s: resource %q: invalid uri %q", file, where, r.Name, r.URI))
+			continue
+		}
+		e.resource = mcp.NewResource(r.URI, r.Name, mcp.WithResourceDescription(r.Description), mcp.WithMIMEType(r.MimeType))
+		s.resources[r.URI] = e
+	}
+	for _, p := range d.Prompts {
+		name := exposedName(src.Prefix(), p.Name)
+		if err := claim("prompt", name); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		opts := []mcp.PromptOption{mcp.WithPromptDescription(p.Description)}
+		for _, a := range p.Arguments {
+			aopts := []mcp.ArgumentOption{mcp.ArgumentDescription(a.Description)}
+			if a.Required {
+				aopts = append(aopts, mcp.RequiredArgument())
+			}
+			opts = append(opts, mcp.WithArgument(a.Name, aopts...))
+		}
+		s.prompts[name] = &promptEntry{name: name, export: p.Name, src: src, def: mcp.NewPrompt(name, opts...)}
+	}
+	return errs
 }
 
 func exposedName(prefix, name string) string {

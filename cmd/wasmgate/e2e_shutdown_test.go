@@ -6,6 +6,7 @@ package main
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -140,5 +141,46 @@ func TestStdinCloseExits(t *testing.T) {
 	}
 	if err != nil {
 		t.Errorf("wasmgate exited with %v after stdin closed, want status 0", err)
+	}
+}
+
+// Closing stdin is a graceful shutdown too: a call already running
+// finishes and its answer is written before the process exits 0.
+func TestStdinEOFDrainsRunningCalls(t *testing.T) {
+	g := startGateway(t, sleeperConfig(t), nil, "--stdio")
+	c := stdioClient(t, g)
+	done := sleepCall(t, g, c)
+	if err := g.Stdin.Close(); err != nil {
+		t.Fatal(err)
+	}
+	checkSlept(t, done)
+	checkExit0(t, g, 20*time.Second)
+	if !strings.Contains(g.Stderr(), "stdin closed: shutting down") {
+		t.Errorf("the gateway did not log why it shut down")
+	}
+}
+
+// The drain after stdin closes is bounded by server.shutdown_timeout: a
+// call that outlives it is cancelled and the process still exits 0.
+func TestStdinEOFDrainIsBounded(t *testing.T) {
+	cfg := writeConfig(t, gatewayYAML(t, cfgParts{Plugins: fmt.Sprintf(`  - name: hostile
+    path: %s
+    limits: {timeout: 30s}
+`, wasm(t, "testdata/plugins/hostile"))}))
+	g := startGateway(t, cfg, []string{"WASMGATE_SERVER__SHUTDOWN_TIMEOUT=300ms"}, "--stdio")
+	c := stdioClient(t, g)
+	ctx := ctxTimeout(t, 60*time.Second)
+	go func() { _, _ = callToolErr(ctx, c, "sleep", map[string]any{"ms": 20000}) }()
+	if !waitFor(10*time.Second, func() bool { return inFlight(t, g, "hostile") == 1 }) {
+		t.Fatalf("the sleep call never showed up in wasmgate_tool_calls_in_flight")
+	}
+	start := time.Now()
+	if err := g.Stdin.Close(); err != nil {
+		t.Fatal(err)
+	}
+	checkExit0(t, g, 15*time.Second)
+	t.Logf("exited %v after stdin closed with a 20 s call running", time.Since(start).Round(time.Millisecond))
+	if !strings.Contains(g.Stderr(), "shutdown timeout reached with calls still running") {
+		t.Errorf("the gateway did not say it cut the drain short")
 	}
 }

@@ -116,18 +116,32 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	extism.SetLogLevel(extism.LogLevelInfo)
 
-	// The first SIGINT/SIGTERM starts a graceful shutdown. Handling stays
-	// installed until the process exits, so a later signal (a client that
-	// closed stdin and then signals) does not kill it mid-shutdown.
+	// All signal handling lives here. The first SIGINT/SIGTERM starts a
+	// graceful shutdown. Handling stays installed until the process exits,
+	// so a later signal (a client that closed stdin and then signals) does
+	// not kill it mid-shutdown. SIGHUP asks for a reload.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	reload := make(chan struct{}, 1)
 	go func() {
-		select {
-		case <-sigs:
-			cancel()
-		case <-ctx.Done():
+		for {
+			select {
+			case <-sigs:
+				cancel()
+				return
+			case <-hup:
+				select {
+				case reload <- struct{}{}:
+				default: // one is pending already
+				}
+			case <-ctx.Done():
+				return
+			}
 		}
 	}()
 	err := gateway.Run(ctx, gateway.RunOptions{
@@ -141,6 +155,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		LogLevel:   level,
 		Version:    version,
 		Revision:   revision(),
+		Reload:     reload,
 	})
 	if err != nil {
 		logger.Error("wasmgate failed", "error", err)

@@ -529,6 +529,7 @@ func (s *StdioServer) Listen(
 	// Requests are served on their own goroutines. Cancelling this context when
 	// input processing ends releases any handler still blocked on it, so none
 	// outlives the session it was registered against.
+	listenCtx := ctx
 	ctx, cancelRequests := context.WithCancel(ctx)
 	defer cancelRequests()
 
@@ -546,11 +547,22 @@ func (s *StdioServer) Listen(
 	// Process input stream
 	err := s.processInputStream(ctx, reader, stdout)
 
-	// Shutdown workers gracefully
-	cancelRequests()
+	// Shutdown workers gracefully. wasmgate patch: at the end of input,
+	// requests already read still finish and answer, until the caller's
+	// context ends; only then are the rest cancelled.
 	close(s.toolCallQueue)
-	s.workerWg.Wait()
-	s.requestWg.Wait()
+	finished := make(chan struct{})
+	go func() {
+		s.workerWg.Wait()
+		s.requestWg.Wait()
+		close(finished)
+	}()
+	select {
+	case <-finished:
+	case <-listenCtx.Done():
+	}
+	cancelRequests()
+	<-finished
 
 	return err
 }

@@ -1,0 +1,207 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/metrics"
+)
+
+// watchDebounce gathers an editor's burst of writes into one reload.
+const watchDebounce = 50 * time.Millisecond
+
+// listen binds addr for the component named by key (a config key, for the
+// error message).
+func listen(cfg *loader.Config, key, addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", cfg.File, key, err)
+	}
+	return ln, nil
+}
+
+// httpComponent serves MCP Streamable HTTP. Stopping it stops accepting,
+// lets running calls finish, then ends the sessions' GET streams.
+func (g *Gateway) httpComponent(lc *lifecycle, cfg *loader.Config) component {
+	var srv *http.Server
+	var streamable *server.StreamableHTTPServer
+	h := cfg.Transports.HTTP
+	return component{
+		name: "MCP HTTP listener",
+		start: func(ctx context.Context) error {
+			ln, err := listen(cfg, "transports.http.listen", h.Listen)
+			if err != nil {
+				return err
+			}
+			var handler http.Handler
+			handler, streamable = g.HTTPHandler(h.Path, time.Duration(h.SessionIdleTimeout))
+			srv = &http.Server{
+				Handler:           handler,
+				ReadHeaderTimeout: 10 * time.Second,
+				ErrorLog:          log.New(slogWriter{g.log, "http"}, "", 0),
+			}
+			g.log.Info("MCP Streamable HTTP listening", "addr", ln.Addr().String(), "path", h.Path, "url", "http://"+ln.Addr().String()+h.Path)
+			lc.goServe("http transport", func() error {
+				if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+					return err
+				}
+				return nil
+			})
+			return nil
+		},
+		stop: func(ctx context.Context) {
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				_ = srv.Shutdown(ctx) // stop accepting; wait for requests
+			}()
+			g.drain(ctx)
+			streamable.CloseSessions(ctx) // ends GET streams so Shutdown can finish
+			select {
+			case <-done:
+			case <-ctx.Done():
+				srv.Close()
+				<-done
+			}
+		},
+	}
+}
+
+// adminComponent serves /metrics, the health checks and /-/reload.
+func (g *Gateway) adminComponent(lc *lifecycle, cfg *loader.Config, m *metrics.Metrics) component {
+	var srv *http.Server
+	return component{
+		name: "admin listener",
+		start: func(ctx context.Context) error {
+			ln, err := listen(cfg, "admin.listen", cfg.Admin.Listen)
+			if err != nil {
+				return err
+			}
+			srv = &http.Server{Handler: g.adminHandler(m), ReadHeaderTimeout: 10 * time.Second}
+			g.log.Info("admin listening", "addr", ln.Addr().String(), "metrics", "http://"+ln.Addr().String()+"/metrics")
+			lc.goServe("admin listener", func() error {
+				if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+					return err
+				}
+				return nil
+			})
+			return nil
+		},
+		stop: func(ctx context.Context) { _ = srv.Shutdown(ctx) },
+	}
+}
+
+// stdinState tells Run when the stdio client closed stdin.
+type stdinState struct {
+	once   sync.Once
+	closed chan struct{}
+}
+
+// eofReader closes st.closed when r reports end of input (or fails).
+type eofReader struct {
+	r  io.Reader
+	st *stdinState
+}
+
+func (e eofReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil {
+		e.st.once.Do(func() { close(e.st.closed) })
+	}
+	return n, err
+}
+
+// stdioComponent serves MCP on stdin/stdout. When stdin closes, calls
+// already read still finish and answer; stopping it (after the drain)
+// ends any that outlived the shutdown timeout.
+func (g *Gateway) stdioComponent(lc *lifecycle, stdin io.Reader, stdout io.Writer, st *stdinState) component {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	return component{
+		name: "stdio transport",
+		start: func(context.Context) error {
+			ss := server.NewStdioServer(g.mcp)
+			ss.SetErrorLogger(log.New(slogWriter{g.log, "stdio"}, "", 0))
+			g.log.Info("MCP stdio transport on stdin/stdout")
+			lc.goServe("stdio transport", func() error {
+				defer close(done)
+				err := ss.Listen(ctx, eofReader{stdin, st}, stdout)
+				if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+					g.log.Warn("stdio transport ended", "error", err)
+				}
+				st.once.Do(func() { close(st.closed) })
+				return nil
+			})
+			return nil
+		},
+		stop: func(sctx context.Context) {
+			g.drain(sctx)
+			cancel()
+			<-done
+		},
+	}
+}
+
+// watchComponent reloads when a file the config depends on is saved.
+func (g *Gateway) watchComponent(lc *lifecycle, path string, cfg *loader.Config) component {
+	ctx, cancel := context.WithCancel(context.Background())
+	return component{
+		name: "file watcher",
+		start: func(context.Context) error {
+			w, err := loader.NewWatcher(g.log)
+			if err != nil {
+				g.log.Warn("hot reload on save is off", "error", err)
+				return nil
+			}
+			g.watcher = w
+			w.Track(path, cfg)
+			lc.goServe("file watcher", func() error {
+				defer w.Close()
+				w.Run(ctx, watchDebounce, func(ctx context.Context) { _ = g.Reload(ctx) })
+				return nil
+			})
+			return nil
+		},
+		stop: func(context.Context) { cancel() },
+	}
+}
+
+// reloadComponent reloads whenever the command asks (SIGHUP).
+func (g *Gateway) reloadComponent(lc *lifecycle, reload <-chan struct{}, path string) component {
+	ctx, cancel := context.WithCancel(context.Background())
+	return component{
+		name: "reload trigger",
+		start: func(context.Context) error {
+			lc.goServe("reload trigger", func() error {
+				for {
+					select {
+					case <-reload:
+						g.log.Info("SIGHUP: reloading", "file", path)
+						_ = g.Reload(ctx)
+					case <-ctx.Done():
+						return nil
+					}
+				}
+			})
+			return nil
+		},
+		stop: func(context.Context) { cancel() },
+	}
+}
+
+// drain waits for running calls until ctx ends, and says so if it does.
+func (g *Gateway) drain(ctx context.Context) {
+	if err := g.Drain(ctx); err != nil {
+		g.log.Warn("shutdown timeout reached with calls still running", "error", err)
+	}
+}

@@ -1,0 +1,159 @@
+package gateway
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/wasmgate/wasmgate/loader"
+)
+
+// pluginRT is a plugin as one snapshot serves it: its current spec (limits
+// such as timeout and max_output apply per snapshot) over a compiled module
+// and pool that consecutive snapshots share when the module and the settings
+// it was built with did not change. It is the Source of WASM plugins.
+type pluginRT struct {
+	name   string
+	spec   loader.PluginSpec
+	plugin *loader.Plugin // == sh.plugin
+	pool   *pool          // == sh.pool
+	sh     *shared
+}
+
+// shared is a compiled plugin and its pool, reference-counted by the
+// snapshots that serve it.
+type shared struct {
+	key    string
+	plugin *loader.Plugin
+	pool   *pool
+	refs   atomic.Int32
+}
+
+func (sh *shared) release(ctx context.Context) {
+	if sh.refs.Add(-1) == 0 {
+		sh.pool.close(ctx)
+	}
+}
+
+// reuseKey identifies what a compiled plugin and its pool were built
+// from: the module bytes and every setting baked into them.
+func reuseKey(spec loader.PluginSpec, hash string) string {
+	b, _ := json.Marshal(struct {
+		Hash         string
+		Config       map[string]string
+		Memory       loader.ByteSize
+		Concurrency  int
+		AllowedHosts []string
+		AllowedPaths map[string]string
+	}{hash, spec.Config, spec.Limits.Memory, spec.Limits.Concurrency, spec.AllowedHosts, spec.AllowedPaths})
+	return string(b)
+}
+
+func (p *pluginRT) Name() string                  { return p.name }
+func (p *pluginRT) Key() string                   { return p.spec.Key }
+func (p *pluginRT) Prefix() string                { return p.spec.Prefix }
+func (p *pluginRT) Descriptor() loader.Descriptor { return p.plugin.Info }
+func (p *pluginRT) Timeout() time.Duration        { return time.Duration(p.spec.Limits.Timeout) }
+
+// CallTool runs the tool's export; its output becomes one text item.
+func (p *pluginRT) CallTool(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	var out []byte
+	err := p.run(ctx, func(ctx context.Context, inst *loader.Instance) (err error) {
+		out, err = p.plugin.ABI.CallTool(ctx, inst, tool, args)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if max := p.spec.Limits.MaxOutput; int64(len(out)) > int64(max) {
+		return nil, &Failure{Kind: FailRejected, Msg: fmt.Sprintf("returned %d bytes, more than its plugin's limits.max_output (%s)", len(out), max)}
+	}
+	return mcp.NewToolResultText(string(out)), nil
+}
+
+// ReadResource runs the resource's export.
+func (p *pluginRT) ReadResource(ctx context.Context, r loader.Resource, uri string, vars map[string]string) ([]mcp.ResourceContents, error) {
+	var c loader.ResourceContent
+	err := p.run(ctx, func(ctx context.Context, inst *loader.Instance) (err error) {
+		c, err = p.plugin.ABI.ReadResource(ctx, inst, r, uri, vars)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if c.Blob != "" {
+		if _, err := base64.StdEncoding.DecodeString(c.Blob); err != nil {
+			return nil, fmt.Errorf("resource %q: plugin %q returned a blob that is not base64", uri, p.name)
+		}
+		return []mcp.ResourceContents{mcp.BlobResourceContents{URI: c.URI, MIMEType: c.MimeType, Blob: c.Blob}}, nil
+	}
+	return []mcp.ResourceContents{mcp.TextResourceContents{URI: c.URI, MIMEType: c.MimeType, Text: c.Text}}, nil
+}
+
+// GetPrompt runs the prompt's export.
+func (p *pluginRT) GetPrompt(ctx context.Context, prompt string, args map[string]string) ([]mcp.PromptMessage, error) {
+	var msgs []loader.PromptMessage
+	err := p.run(ctx, func(ctx context.Context, inst *loader.Instance) (err error) {
+		msgs, err = p.plugin.ABI.GetPrompt(ctx, inst, prompt, args)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]mcp.PromptMessage, 0, len(msgs))
+	for _, m := range msgs {
+		role := mcp.Role(m.Role)
+		if role != mcp.RoleUser && role != mcp.RoleAssistant {
+			return nil, fmt.Errorf("prompt %q: plugin %q returned role %q (want user or assistant)", prompt, p.name, m.Role)
+		}
+		out = append(out, mcp.NewPromptMessage(role, mcp.NewTextContent(m.Content.Text)))
+	}
+	return out, nil
+}
+
+// run borrows an instance for one export call; ctx carries the deadline.
+func (p *pluginRT) run(ctx context.Context, fn func(context.Context, *loader.Instance) error) error {
+	inst, err := p.pool.get(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return p.failure(&loader.CallError{Kind: "timeout", Msg: "timed out waiting for a free instance"})
+		}
+		return p.failure(&loader.CallError{Kind: "trap", Msg: fmt.Sprintf("could not start an instance: %v", err)})
+	}
+	defer p.pool.put(ctx, inst)
+	return p.failure(fn(ctx, inst))
+}
+
+// failure turns a failed export call into a Failure a person can act on.
+func (p *pluginRT) failure(err error) error {
+	var ce *loader.CallError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	limits := p.spec.Limits
+	switch ce.Kind {
+	case "error":
+		return &Failure{Kind: FailError, Msg: ce.Msg}
+	case "timeout":
+		if ce.Msg == "cancelled" {
+			return &Failure{Kind: FailCancelled, Msg: "was cancelled"}
+		}
+		msg := fmt.Sprintf("timed out after %s (plugin %q, limits.timeout)", limits.Timeout, p.name)
+		if ce.Msg != "timed out" {
+			msg += ": " + ce.Msg
+		}
+		return &Failure{Kind: FailTimeout, Msg: msg}
+	}
+	msg := ce.Msg
+	if strings.Contains(msg, "out of memory") {
+		msg += fmt.Sprintf(" (limits.memory is %s)", limits.Memory)
+	}
+	return &Failure{Kind: FailCrash, Msg: fmt.Sprintf("failed: plugin %q crashed: %s", p.name, msg)}
+}
