@@ -29,4 +29,3 @@ func (g *Gateway) adminHandler(m *metrics.Metrics) http.Handler {
 	})
 	return mux
 }
-

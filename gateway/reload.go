@@ -50,4 +50,3 @@ func (g *Gateway) reload(ctx context.Context) error {
 	setLogLevel(g.opts.LogLevel, cfg)
 	return nil
 }
-
