@@ -4,11 +4,13 @@
 package gateway
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"maps"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -33,6 +35,9 @@ type Options struct {
 	Environ    []string
 	// LogLevel, when set, follows server.log.level on reload.
 	LogLevel *slog.LevelVar
+	// MaxConcurrentCalls bounds the WebAssembly calls running at once
+	// (server.max_concurrent_calls); 0 means the number of CPUs.
+	MaxConcurrentCalls int
 }
 
 // Gateway serves the current Snapshot over MCP. Apply swaps in a new one.
@@ -46,6 +51,8 @@ type Gateway struct {
 	applyMu  sync.Mutex // serializes Apply and the registry updates
 	reloadMu sync.Mutex // serializes Reload
 	watcher  *loader.Watcher
+
+	slots chan struct{} // one per WebAssembly call running, gateway-wide
 
 	storesMu sync.Mutex
 	stores   map[string]*loader.Store
@@ -61,6 +68,7 @@ func New(opts Options) *Gateway {
 		opts:   opts,
 		log:    opts.Logger,
 		stores: map[string]*loader.Store{},
+		slots:  make(chan struct{}, cmp.Or(opts.MaxConcurrentCalls, runtime.NumCPU())),
 	}
 	name := opts.Name
 	if name == "" {

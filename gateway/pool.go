@@ -10,21 +10,24 @@ import (
 )
 
 // pool holds the instances of one plugin. At most limits.concurrency calls
-// run at once; idle instances are reused, dead ones (timed out, trapped)
-// are closed and replaced on demand.
+// of the plugin run at once, and at most server.max_concurrent_calls in the
+// whole gateway (slots, shared by every pool); idle instances are reused,
+// dead ones (timed out, trapped) are closed and replaced on demand.
 type pool struct {
 	plugin *loader.Plugin
 	sem    chan struct{}
+	slots  chan struct{}
 	idle   chan *loader.Instance
 	live   atomic.Int64
 	gauge  prometheus.Gauge
 }
 
-func newPool(p *loader.Plugin, first *loader.Instance, gauge prometheus.Gauge) *pool {
+func newPool(p *loader.Plugin, first *loader.Instance, gauge prometheus.Gauge, slots chan struct{}) *pool {
 	n := p.Spec.Limits.Concurrency
 	pl := &pool{
 		plugin: p,
 		sem:    make(chan struct{}, n),
+		slots:  slots,
 		idle:   make(chan *loader.Instance, n),
 		gauge:  gauge,
 	}
@@ -36,11 +39,18 @@ func newPool(p *loader.Plugin, first *loader.Instance, gauge prometheus.Gauge) *
 	return pl
 }
 
-// get waits for a free slot and returns an instance for one call.
+// get waits for a free slot of the plugin, then of the gateway, and
+// returns an instance for one call.
 func (p *pool) get(ctx context.Context) (*loader.Instance, error) {
 	select {
 	case p.sem <- struct{}{}:
 	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	select {
+	case p.slots <- struct{}{}:
+	case <-ctx.Done():
+		<-p.sem
 		return nil, ctx.Err()
 	}
 	select {
@@ -50,6 +60,7 @@ func (p *pool) get(ctx context.Context) (*loader.Instance, error) {
 	}
 	inst, err := p.plugin.NewInstance(context.WithoutCancel(ctx))
 	if err != nil {
+		<-p.slots
 		<-p.sem
 		return nil, err
 	}
@@ -69,6 +80,7 @@ func (p *pool) put(ctx context.Context, inst *loader.Instance) {
 			p.discard(ctx, inst)
 		}
 	}
+	<-p.slots
 	<-p.sem
 }
 

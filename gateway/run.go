@@ -52,7 +52,7 @@ func Run(ctx context.Context, o RunOptions) error {
 	defer compiler.Close(context.Background())
 	m := metrics.New(o.Version, o.Revision)
 	g := New(Options{Logger: logger, Metrics: m, Compiler: compiler, Name: cfg.Server.Name, Version: o.Version,
-		ConfigPath: o.ConfigPath, Environ: o.Environ, LogLevel: o.LogLevel})
+		ConfigPath: o.ConfigPath, Environ: o.Environ, LogLevel: o.LogLevel, MaxConcurrentCalls: cfg.Server.MaxConcurrentCalls})
 	snap, err := g.Build(ctx, cfg)
 	if err != nil {
 		m.ReloadResult(false, time.Now())

@@ -187,7 +187,7 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 				results[i].err = err
 				return
 			}
-			sh := &shared{key: key, plugin: p, pool: newPool(p, first, g.opts.Metrics.PluginInstances.WithLabelValues(spec.Name))}
+			sh := &shared{key: key, plugin: p, pool: newPool(p, first, g.opts.Metrics.PluginInstances.WithLabelValues(spec.Name), g.slots)}
 			sh.refs.Store(1)
 			results[i].sh = sh
 		}()

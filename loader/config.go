@@ -150,6 +150,12 @@ func (c *Config) normalize() error {
 		}
 	})
 	c.watchFiles, c.watchDirs = env.Watched()
+	// Defaults that depend on another section.
+	for i := range c.Plugins {
+		if c.Plugins[i].Limits.Concurrency == 0 {
+			c.Plugins[i].Limits.Concurrency = DefaultConcurrency(c.Server.MaxConcurrentCalls)
+		}
+	}
 	return errors.Join(errs...)
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -52,6 +51,11 @@ type Limits struct {
 	MaxOutput   config.ByteSize `koanf:"max_output"`
 	KVQuota     config.ByteSize `koanf:"kv_quota"`
 }
+
+// DefaultConcurrency is limits.concurrency when a plugin does not set it:
+// half of server.max_concurrent_calls (at least 1), so one plugin's
+// runaway calls cannot take every slot.
+func DefaultConcurrency(maxCalls int) int { return max(1, maxCalls/2) }
 
 // Normalize expands dir entries, fills defaults and checks every plugin.
 func (ps *Plugins) Normalize(key string, env *config.Env) {
@@ -171,9 +175,6 @@ func (l *Limits) fill() {
 	if l.Memory == 0 {
 		l.Memory = DefaultMemory
 	}
-	if l.Concurrency == 0 {
-		l.Concurrency = runtime.NumCPU()
-	}
 	if l.MaxOutput == 0 {
 		l.MaxOutput = DefaultMaxOutput
 	}
@@ -189,7 +190,7 @@ func (l Limits) check(key string, bad config.Bad) {
 	if l.Memory < 2<<20 || l.Memory > 4<<30 {
 		bad(key+".memory", "%s is out of range (2MiB..4GiB)", l.Memory)
 	}
-	if l.Concurrency < 1 || l.Concurrency > 1024 {
+	if l.Concurrency < 0 || l.Concurrency > 1024 {
 		bad(key+".concurrency", "%d is out of range (1..1024)", l.Concurrency)
 	}
 	if l.MaxOutput < 1<<10 || l.MaxOutput > 256<<20 {

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"runtime"
 	"strings"
 	"time"
 
@@ -23,6 +24,11 @@ type Server struct {
 	// Watch reloads when gateway.yaml or a plugin file changes (default
 	// true). SIGHUP and POST /-/reload work either way.
 	Watch *bool `koanf:"watch"`
+	// MaxConcurrentCalls bounds the WebAssembly calls running at once in
+	// the whole gateway (default: CPUs). A plugin's own limit
+	// (limits.concurrency) defaults to half of it, so one plugin's
+	// runaway calls leave room for the others.
+	MaxConcurrentCalls int `koanf:"max_concurrent_calls"`
 }
 
 // Log configures the slog output on stderr.
@@ -59,6 +65,11 @@ func (s *Server) Normalize(key string, env *config.Env) {
 	default:
 		env.Bad(key+".log.format", "%q: want text or json", s.Log.Format)
 	}
+	if s.MaxConcurrentCalls == 0 {
+		s.MaxConcurrentCalls = runtime.NumCPU()
+	} else if s.MaxConcurrentCalls < 1 || s.MaxConcurrentCalls > 4096 {
+		env.Bad(key+".max_concurrent_calls", "%d is out of range (1..4096)", s.MaxConcurrentCalls)
+	}
 	if s.CacheDir != "" && s.CacheDir != "off" {
 		s.CacheDir = env.Path(s.CacheDir)
 	}
@@ -69,4 +80,5 @@ func (s *Server) RestartOnly(key string, prev any, diff config.Diff) {
 	p := prev.(*Server)
 	diff(key+".cache_dir", p.CacheDir, s.CacheDir)
 	diff(key+".log.format", p.Log.Format, s.Log.Format)
+	diff(key+".max_concurrent_calls", p.MaxConcurrentCalls, s.MaxConcurrentCalls)
 }
