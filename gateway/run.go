@@ -76,6 +76,7 @@ func Run(ctx context.Context, o RunOptions) error {
 	var wg sync.WaitGroup
 	errc := make(chan error, 3)
 
+	var own []string // the gateway's listeners, which plugin HTTP never reaches
 	var httpSrv *http.Server
 	var streamable *server.StreamableHTTPServer
 	if h := cfg.Transports.HTTP; h.On() {
@@ -84,6 +85,8 @@ func Run(ctx context.Context, o RunOptions) error {
 			g.Close(context.Background())
 			return fmt.Errorf("%s: transports.http.listen: %w", cfg.File, err)
 		}
+		own = append(own, ln.Addr().String())
+		_ = compiler.SetListenAddrs(own...)
 		var handler http.Handler
 		handler, streamable = g.HTTPHandler(h.Path, time.Duration(h.SessionIdleTimeout))
 		httpSrv = &http.Server{
@@ -111,6 +114,8 @@ func Run(ctx context.Context, o RunOptions) error {
 			g.Close(context.Background())
 			return fmt.Errorf("%s: admin.listen: %w", cfg.File, err)
 		}
+		own = append(own, ln.Addr().String())
+		_ = compiler.SetListenAddrs(own...)
 		adminSrv = &http.Server{Handler: g.adminHandler(m), ReadHeaderTimeout: 10 * time.Second}
 		logger.Info("admin listening", "addr", ln.Addr().String(), "metrics", "http://"+ln.Addr().String()+"/metrics")
 		wg.Add(1)

@@ -25,6 +25,8 @@ import (
 	"github.com/knadh/koanf/providers/file"
 	"github.com/knadh/koanf/v2"
 	yamlv3 "go.yaml.in/yaml/v3"
+
+	"github.com/wasmgate/wasmgate/loader/egress"
 )
 
 // EnvPrefix starts every environment variable that overrides a key of
@@ -45,6 +47,7 @@ const (
 	DefaultMemory          = 64 << 20
 	DefaultMaxOutput       = 1 << 20
 	DefaultKVQuota         = 16 << 20
+	DefaultHTTPResponse    = 4 << 20
 	DefaultMaxBody         = 4 << 20
 	DefaultShutdownTimeout = 10 * time.Second
 )
@@ -154,6 +157,8 @@ type Limits struct {
 	Concurrency int      `koanf:"concurrency"`
 	MaxOutput   ByteSize `koanf:"max_output"`
 	KVQuota     ByteSize `koanf:"kv_quota"`
+	// HTTPResponse bounds the body of each HTTP response the plugin gets.
+	HTTPResponse ByteSize `koanf:"http_response"`
 }
 
 // Duration is a time.Duration written as "5s" in YAML.
@@ -617,8 +622,8 @@ func (c *Config) normalize() error {
 		p.Limits.fill()
 		p.Limits.check(p.Key+".limits", bad)
 		for j, h := range p.AllowedHosts {
-			if strings.TrimSpace(h) == "" {
-				bad(fmt.Sprintf("%s.allowed_hosts[%d]", p.Key, j), "empty host pattern")
+			if _, err := egress.ParseGrant(h); err != nil {
+				bad(fmt.Sprintf("%s.allowed_hosts[%d]", p.Key, j), "%q: %v", h, err)
 			}
 		}
 		if len(p.AllowedPaths) > 0 {
@@ -672,6 +677,9 @@ func (l *Limits) fill() {
 	if l.KVQuota == 0 {
 		l.KVQuota = DefaultKVQuota
 	}
+	if l.HTTPResponse == 0 {
+		l.HTTPResponse = DefaultHTTPResponse
+	}
 }
 
 func (l Limits) check(key string, bad func(key, format string, args ...any)) {
@@ -689,6 +697,9 @@ func (l Limits) check(key string, bad func(key, format string, args ...any)) {
 	}
 	if l.KVQuota < 0 || l.KVQuota > 4<<30 {
 		bad(key+".kv_quota", "%s is out of range (0..4GiB)", l.KVQuota)
+	}
+	if l.HTTPResponse < 1<<10 || l.HTTPResponse > 256<<20 {
+		bad(key+".http_response", "%s is out of range (1KiB..256MiB)", l.HTTPResponse)
 	}
 }
 
