@@ -20,11 +20,16 @@ import (
 // watchDebounce gathers an editor's burst of writes into one reload.
 const watchDebounce = 50 * time.Millisecond
 
-// listen binds addr for the component named by key (a config key, for the
-// error message).
-func listen(cfg *loader.Config, key, addr string) (net.Listener, error) {
+// listen binds addr for the listener configured at key (named in the
+// error) and records the bound address, which plugin HTTP never reaches.
+func (g *Gateway) listen(cfg *loader.Config, key, addr string) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", cfg.File, key, err)
+	}
+	g.own = append(g.own, ln.Addr().String())
+	if err := g.opts.Compiler.SetListenAddrs(g.own...); err != nil {
+		ln.Close()
 		return nil, fmt.Errorf("%s: %s: %w", cfg.File, key, err)
 	}
 	return ln, nil
@@ -39,7 +44,7 @@ func (g *Gateway) httpComponent(lc *lifecycle, cfg *loader.Config) component {
 	return component{
 		name: "MCP HTTP listener",
 		start: func(ctx context.Context) error {
-			ln, err := listen(cfg, "transports.http.listen", h.Listen)
+			ln, err := g.listen(cfg, "transports.http.listen", h.Listen)
 			if err != nil {
 				return err
 			}
@@ -83,7 +88,7 @@ func (g *Gateway) adminComponent(lc *lifecycle, cfg *loader.Config, m *metrics.M
 	return component{
 		name: "admin listener",
 		start: func(ctx context.Context) error {
-			ln, err := listen(cfg, "admin.listen", cfg.Admin.Listen)
+			ln, err := g.listen(cfg, "admin.listen", cfg.Admin.Listen)
 			if err != nil {
 				return err
 			}

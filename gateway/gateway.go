@@ -53,6 +53,7 @@ type Gateway struct {
 	watcher  *loader.Watcher
 
 	slots chan struct{} // one per WebAssembly call running, gateway-wide
+	own   []string      // bound listener addresses (set while starting)
 
 	storesMu sync.Mutex
 	stores   map[string]*loader.Store

@@ -52,7 +52,8 @@ func reuseKey(spec loader.PluginSpec, hash string) string {
 		Concurrency  int
 		AllowedHosts []string
 		AllowedPaths map[string]string
-	}{hash, spec.Config, spec.Limits.Memory, spec.Limits.Concurrency, spec.AllowedHosts, spec.AllowedPaths})
+		HTTPResponse loader.ByteSize
+	}{hash, spec.Config, spec.Limits.Memory, spec.Limits.Concurrency, spec.AllowedHosts, spec.AllowedPaths, spec.Limits.HTTPResponse})
 	return string(b)
 }
 

@@ -54,7 +54,7 @@ plugins:
 	if cfg.Plugins[0].Name != "calc" || cfg.Plugins[0].Path != filepath.Join(dir, "mods/calc.wasm") {
 		t.Errorf("plugin 0 = %q %q", cfg.Plugins[0].Name, cfg.Plugins[0].Path)
 	}
-	if cfg.Plugins[0].Limits.Timeout != Duration(DefaultTimeout) || cfg.Plugins[0].Limits.Memory != DefaultMemory {
+	if l := cfg.Plugins[0].Limits; l.Timeout != Duration(DefaultTimeout) || l.Memory != DefaultMemory || l.HTTPResponse != DefaultHTTPResponse {
 		t.Errorf("defaults not filled: %+v", cfg.Plugins[0].Limits)
 	}
 	b := cfg.Plugins[2]
@@ -110,6 +110,10 @@ func TestLoadErrorsNameKeyAndValue(t *testing.T) {
 		{"invalid yaml", "plugins: [\n", nil, []string{"invalid YAML"}},
 		{"bad name", "plugins: [{name: 'a b', path: m.wasm}]\n", nil, []string{"plugins[0].name", `"a b"`}},
 		{"missing dir", "plugins: [{dir: nowhere}]\n", nil, []string{"plugins[0].dir", `"nowhere"`}},
+		{"http_response too small", "plugins: [{path: m.wasm, limits: {http_response: 512}}]\n", nil, []string{"plugins[0].limits.http_response", "512B", "1KiB..256MiB"}},
+		{"http_response too large", "plugins: [{path: m.wasm, limits: {http_response: 1GiB}}]\n", nil, []string{"plugins[0].limits.http_response", "1GiB", "out of range"}},
+		{"bad allowed host", "plugins: [{path: m.wasm, allowed_hosts: [ok.example, 'https://x.example/']}]\n", nil, []string{"plugins[0].allowed_hosts[1]", `"https://x.example/"`, "not a URL"}},
+		{"bad allowed port", "plugins: [{path: m.wasm, allowed_hosts: ['x.example:99999']}]\n", nil, []string{"plugins[0].allowed_hosts[0]", "out of range"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -15,6 +15,8 @@ import (
 	extism "github.com/extism/go-sdk"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/sys"
+
+	"github.com/wasmgate/wasmgate/loader/egress"
 )
 
 // Compiler compiles modules. It holds a wazero compilation cache shared by
@@ -22,7 +24,13 @@ import (
 type Compiler struct {
 	cache  wazero.CompilationCache
 	logger *slog.Logger
+	own    egress.Listeners // the gateway's listeners, which plugin HTTP never reaches
 }
+
+// SetListenAddrs records the gateway's own listen addresses (ip:port, as
+// net.Listener.Addr writes them). Plugin HTTP never connects to them, in
+// plugins compiled before or after the call.
+func (c *Compiler) SetListenAddrs(addrs ...string) error { return c.own.Set(addrs...) }
 
 // NewCompiler returns a Compiler caching compiled code in dir, or in memory
 // only when dir is "".
@@ -56,6 +64,7 @@ type Plugin struct {
 	Info   Descriptor
 
 	compiled *extism.CompiledPlugin
+	http     *egress.Client
 	logger   *slog.Logger
 }
 
@@ -88,18 +97,25 @@ func (c *Compiler) Compile(ctx context.Context, spec PluginSpec, data []byte, ha
 	if manifest.AllowedHosts == nil {
 		manifest.AllowedHosts = []string{} // nil would allow every host
 	}
+	client, err := egress.New(egress.Options{AllowedHosts: spec.AllowedHosts, MaxResponse: int64(spec.Limits.HTTPResponse),
+		Timeout: time.Duration(spec.Limits.Timeout), Listeners: &c.own})
+	if err != nil {
+		return nil, nil, fmt.Errorf("plugin %q (%s.allowed_hosts): %w", spec.Name, spec.Key, err)
+	}
 	rc := wazero.NewRuntimeConfig().
 		WithCloseOnContextDone(true).
 		WithCompilationCache(c.cache)
 	start := time.Now()
 	compiled, err := extism.NewCompiledPlugin(ctx, manifest, extism.PluginConfig{
-		RuntimeConfig: rc,
-		EnableWasi:    true,
+		RuntimeConfig:             rc,
+		EnableWasi:                true,
+		HTTPRequest:               client.Do,
+		EnableHttpResponseHeaders: true,
 	}, hostFunctions(store))
 	if err != nil {
 		return nil, nil, fmt.Errorf("plugin %q (%s): compile %s: %w", spec.Name, spec.Key, spec.Path, err)
 	}
-	p = &Plugin{Spec: spec, SHA256: hash, Size: len(data), ABI: SeaFlea{}, compiled: compiled, logger: c.logger.With("plugin", spec.Name)}
+	p = &Plugin{Spec: spec, SHA256: hash, Size: len(data), ABI: SeaFlea{}, compiled: compiled, http: client, logger: c.logger.With("plugin", spec.Name)}
 	compileTime := time.Since(start)
 	inst, err := p.NewInstance(ctx)
 	if err != nil {
@@ -121,7 +137,10 @@ func (c *Compiler) Compile(ctx context.Context, spec PluginSpec, data []byte, ha
 }
 
 // Close releases the compiled module. Every instance must be closed first.
-func (p *Plugin) Close(ctx context.Context) error { return p.compiled.Close(ctx) }
+func (p *Plugin) Close(ctx context.Context) error {
+	p.http.Close()
+	return p.compiled.Close(ctx)
+}
 
 // Instance is one instantiated module. It runs one call at a time.
 type Instance struct {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/loader/egress"
 )
 
 // Defaults of a plugin's limits.
@@ -18,6 +19,8 @@ const (
 	DefaultMemory    = 64 << 20
 	DefaultMaxOutput = 1 << 20
 	DefaultKVQuota   = 16 << 20
+	// DefaultHTTPResponse bounds each HTTP response body a plugin gets.
+	DefaultHTTPResponse = 4 << 20
 )
 
 // Plugins is the plugins section: one entry per module or dir: folder.
@@ -50,6 +53,8 @@ type Limits struct {
 	Concurrency int             `koanf:"concurrency"`
 	MaxOutput   config.ByteSize `koanf:"max_output"`
 	KVQuota     config.ByteSize `koanf:"kv_quota"`
+	// HTTPResponse bounds the body of each HTTP response the plugin gets.
+	HTTPResponse config.ByteSize `koanf:"http_response"`
 }
 
 // DefaultConcurrency is limits.concurrency when a plugin does not set it:
@@ -132,8 +137,8 @@ func (p *PluginSpec) normalize(env *config.Env) {
 	p.Limits.fill()
 	p.Limits.check(p.Key+".limits", env.Bad)
 	for j, h := range p.AllowedHosts {
-		if strings.TrimSpace(h) == "" {
-			env.Bad(fmt.Sprintf("%s.allowed_hosts[%d]", p.Key, j), "empty host pattern")
+		if _, err := egress.ParseGrant(h); err != nil {
+			env.Bad(fmt.Sprintf("%s.allowed_hosts[%d]", p.Key, j), "%q: %v", h, err)
 		}
 	}
 	if len(p.AllowedPaths) > 0 {
@@ -181,6 +186,9 @@ func (l *Limits) fill() {
 	if l.KVQuota == 0 {
 		l.KVQuota = DefaultKVQuota
 	}
+	if l.HTTPResponse == 0 {
+		l.HTTPResponse = DefaultHTTPResponse
+	}
 }
 
 func (l Limits) check(key string, bad config.Bad) {
@@ -198,6 +206,9 @@ func (l Limits) check(key string, bad config.Bad) {
 	}
 	if l.KVQuota < 0 || l.KVQuota > 4<<30 {
 		bad(key+".kv_quota", "%s is out of range (0..4GiB)", l.KVQuota)
+	}
+	if l.HTTPResponse < 1<<10 || l.HTTPResponse > 256<<20 {
+		bad(key+".http_response", "%s is out of range (1KiB..256MiB)", l.HTTPResponse)
 	}
 }
 

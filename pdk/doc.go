@@ -10,6 +10,8 @@
 //     [ResourceRequest], the input of a resource template's export;
 //   - the host key-value store ([KVGet], [KVSet], [KVDelete]), shared by every
 //     instance of the plugin;
+//   - [HTTPSend], which sends go-pdk's HTTPRequest through the gateway and
+//     returns its refusals and failures as errors;
 //   - small helpers for writing exports: [Args], [ReadResourceRequest],
 //     [Information], [Text] and [Fail].
 //

@@ -124,6 +124,7 @@ type Plugin struct {
 	LastResponseHeaders  map[string]string
 	MaxHttpResponseBytes int64
 	MaxVarBytes          int64
+	httpRequest          HTTPRequestFunc // wasmgate patch: see PluginConfig.HTTPRequest
 	log                  func(LogLevel, string)
 	hasWasi              bool
 	guestRuntime         guestRuntime

@@ -496,6 +496,9 @@ func varSet(ctx context.Context, m api.Module, nameOffset uint64, valueOffset ui
 }
 
 func httpRequest(ctx context.Context, m api.Module, requestOffset uint64, bodyOffset uint64) uint64 {
+	if plugin, ok := ctx.Value(PluginCtxKey("plugin")).(*Plugin); ok && plugin.httpRequest != nil {
+		return hostHTTPRequest(ctx, plugin, requestOffset, bodyOffset) // wasmgate patch
+	}
 	if plugin, ok := ctx.Value(PluginCtxKey("plugin")).(*Plugin); ok {
 		cp := plugin.currentPlugin()
 

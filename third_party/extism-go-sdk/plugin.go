@@ -40,6 +40,7 @@ type CompiledPlugin struct {
 	maxHttp                   int64
 	maxVar                    int64
 	enableHttpResponseHeaders bool
+	httpRequest               HTTPRequestFunc // wasmgate patch: see PluginConfig.HTTPRequest
 }
 
 type PluginConfig struct {
@@ -62,6 +63,14 @@ type PluginConfig struct {
 	// non-empty AllowedPaths, then FS is also ignored. If EXTISM_ENABLE_WASI_OUTPUT is set, then stdout and stderr are
 	// set to os.Stdout and os.Stderr respectively (ignoring user defined module config).
 	ModuleConfig wazero.ModuleConfig
+
+	// HTTPRequest, when set, performs every request the guest makes with
+	// http_request, in place of the built-in client (http.DefaultClient,
+	// Manifest.AllowedHosts, MaxHttpResponseBytes), which are then unused.
+	// An error it returns is reported to the guest instead of trapping:
+	// http_status_code returns 0 and the response body is the error's text.
+	// (wasmgate patch, see PATCHES.md.)
+	HTTPRequest HTTPRequestFunc
 }
 
 // NewPlugin creates compiles and instantiates a plugin that is ready
@@ -142,6 +151,7 @@ func NewCompiledPlugin(
 		observeAdapter:            config.ObserveAdapter,
 		observeOptions:            config.ObserveOptions,
 		enableHttpResponseHeaders: config.EnableHttpResponseHeaders,
+		httpRequest:               config.HTTPRequest,
 		modules:                   make(map[string]wazero.CompiledModule),
 		maxHttp:                   calculateMaxHttp(manifest),
 		maxVar:                    calculateMaxVar(manifest),
@@ -409,6 +419,7 @@ func (p *CompiledPlugin) Instance(ctx context.Context, config PluginInstanceConf
 		LastStatusCode:       0,
 		LastResponseHeaders:  headers,
 		MaxHttpResponseBytes: p.maxHttp,
+		httpRequest:          p.httpRequest,
 		MaxVarBytes:          p.maxVar,
 		guestRuntime:         guestRuntime{},
 		Adapter:              p.observeAdapter,
