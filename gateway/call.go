@@ -17,6 +17,7 @@ import (
 	"golang.org/x/text/message"
 
 	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/metrics"
 )
 
@@ -95,9 +96,9 @@ func (g *Gateway) run(ctx context.Context, rt *pluginRT, timeout time.Duration, 
 	inst, err := rt.pool.get(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, &loader.CallError{Kind: "timeout", Msg: "timed out waiting for a free instance"}
+			return nil, &abi.CallError{Kind: abi.KindTimeout, Msg: "timed out waiting for a free instance"}
 		}
-		return nil, &loader.CallError{Kind: "trap", Msg: fmt.Sprintf("could not start an instance: %v", err)}
+		return nil, &abi.CallError{Kind: abi.KindTrap, Msg: fmt.Sprintf("could not start an instance: %v", err)}
 	}
 	defer rt.pool.put(ctx, inst)
 	return fn(ctx, inst)
@@ -106,17 +107,16 @@ func (g *Gateway) run(ctx context.Context, rt *pluginRT, timeout time.Duration, 
 // describeFailure turns a failed call into a metrics outcome and a message
 // a person can act on.
 func describeFailure(kind, name, plugin string, limits loader.Limits, err error) (string, string) {
-	var ce *loader.CallError
+	var ce *abi.CallError
 	if !errors.As(err, &ce) {
 		return metrics.OutcomeError, err.Error()
 	}
 	switch ce.Kind {
-	case "error":
+	case abi.KindError:
 		return metrics.OutcomeError, ce.Msg
-	case "timeout":
-		if ce.Msg == "cancelled" {
-			return metrics.OutcomeTimeout, fmt.Sprintf("%s %q was cancelled", kind, name)
-		}
+	case abi.KindCancelled:
+		return metrics.OutcomeTimeout, fmt.Sprintf("%s %q was cancelled", kind, name)
+	case abi.KindTimeout:
 		msg := fmt.Sprintf("%s %q timed out after %s (plugin %q, limits.timeout)", kind, name, limits.Timeout, plugin)
 		if ce.Msg != "timed out" {
 			msg += ": " + ce.Msg
