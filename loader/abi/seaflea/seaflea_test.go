@@ -35,7 +35,11 @@ func TestDescribe(t *testing.T) {
 		"tools_information":     `[{"name":"add","description":"Adds"},{"name":"echo","inputSchema":{"type":"object","required":["x"]}}]`,
 		"resources_information": `[{"uri":"kv://{key}","name":"kv"},{"uri":"a://readme","name":"readme","mimeType":"text/plain"}]`,
 		"prompts_information":   `[{"name":"review","arguments":[{"name":"code","required":true}]}]`,
-		"add": "", "echo": "", "kv": "", "readme": "", "review": "",
+		"add":                   "",
+		"echo":                  "",
+		"kv":                    "",
+		"readme":                "",
+		"review":                "",
 	}}
 	d, err := ABI{}.Describe(context.Background(), m)
 	if err != nil {
