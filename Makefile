@@ -46,7 +46,7 @@ bench: build
 FUZZTIME ?= 30s
 fuzz:
 	$(GO) test ./loader -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./loader -run '^$$' -fuzz '^FuzzURITemplate$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./loader/abi -run '^$$' -fuzz '^FuzzURITemplate$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./gateway -run '^$$' -fuzz '^FuzzValidateArgs$$' -fuzztime $(FUZZTIME)
 
 clean:

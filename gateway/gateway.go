@@ -19,6 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/loader/host"
 	"github.com/wasmgate/wasmgate/metrics"
 )
 
@@ -56,7 +57,7 @@ type Gateway struct {
 	own   []string      // bound listener addresses (set while starting)
 
 	storesMu sync.Mutex
-	stores   map[string]*loader.Store
+	stores   map[string]*host.Store
 
 	calls    atomic.Int64   // calls running now, for shutdown
 	retiring sync.WaitGroup // goroutines closing retired snapshots
@@ -68,7 +69,7 @@ func New(opts Options) *Gateway {
 	g := &Gateway{
 		opts:   opts,
 		log:    opts.Logger,
-		stores: map[string]*loader.Store{},
+		stores: map[string]*host.Store{},
 		slots:  make(chan struct{}, cmp.Or(opts.MaxConcurrentCalls, runtime.NumCPU())),
 	}
 	name := opts.Name
@@ -91,12 +92,12 @@ func (g *Gateway) MCPServer() *server.MCPServer { return g.mcp }
 // Current returns the serving snapshot, or nil before the first Apply.
 func (g *Gateway) Current() *Snapshot { return g.cur.Load() }
 
-func (g *Gateway) store(plugin string, quota int64) *loader.Store {
+func (g *Gateway) store(plugin string, quota int64) *host.Store {
 	g.storesMu.Lock()
 	defer g.storesMu.Unlock()
 	s, ok := g.stores[plugin]
 	if !ok {
-		s = loader.NewStore(quota)
+		s = host.NewStore(quota)
 		g.stores[plugin] = s
 	} else {
 		s.SetQuota(quota)

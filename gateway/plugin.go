@@ -13,6 +13,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/loader/abi"
+	"github.com/wasmgate/wasmgate/wire"
 )
 
 // pluginRT is a plugin as one snapshot serves it: its current spec (limits
@@ -57,11 +59,11 @@ func reuseKey(spec loader.PluginSpec, hash string) string {
 	return string(b)
 }
 
-func (p *pluginRT) Name() string                  { return p.name }
-func (p *pluginRT) Key() string                   { return p.spec.Key }
-func (p *pluginRT) Prefix() string                { return p.spec.Prefix }
-func (p *pluginRT) Descriptor() loader.Descriptor { return p.plugin.Info }
-func (p *pluginRT) Timeout() time.Duration        { return time.Duration(p.spec.Limits.Timeout) }
+func (p *pluginRT) Name() string               { return p.name }
+func (p *pluginRT) Key() string                { return p.spec.Key }
+func (p *pluginRT) Prefix() string             { return p.spec.Prefix }
+func (p *pluginRT) Descriptor() abi.Descriptor { return p.plugin.Info }
+func (p *pluginRT) Timeout() time.Duration     { return time.Duration(p.spec.Limits.Timeout) }
 
 // CallTool runs the tool's export; its output becomes one text item.
 func (p *pluginRT) CallTool(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
@@ -80,8 +82,8 @@ func (p *pluginRT) CallTool(ctx context.Context, tool string, args json.RawMessa
 }
 
 // ReadResource runs the resource's export.
-func (p *pluginRT) ReadResource(ctx context.Context, r loader.Resource, uri string, vars map[string]string) ([]mcp.ResourceContents, error) {
-	var c loader.ResourceContent
+func (p *pluginRT) ReadResource(ctx context.Context, r abi.Resource, uri string, vars map[string]string) ([]mcp.ResourceContents, error) {
+	var c wire.ResourceContent
 	err := p.run(ctx, func(ctx context.Context, inst *loader.Instance) (err error) {
 		c, err = p.plugin.ABI.ReadResource(ctx, inst, r, uri, vars)
 		return err
@@ -100,7 +102,7 @@ func (p *pluginRT) ReadResource(ctx context.Context, r loader.Resource, uri stri
 
 // GetPrompt runs the prompt's export.
 func (p *pluginRT) GetPrompt(ctx context.Context, prompt string, args map[string]string) ([]mcp.PromptMessage, error) {
-	var msgs []loader.PromptMessage
+	var msgs []wire.PromptMessage
 	err := p.run(ctx, func(ctx context.Context, inst *loader.Instance) (err error) {
 		msgs, err = p.plugin.ABI.GetPrompt(ctx, inst, prompt, args)
 		return err
@@ -124,9 +126,9 @@ func (p *pluginRT) run(ctx context.Context, fn func(context.Context, *loader.Ins
 	inst, err := p.pool.get(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
-			return p.failure(&loader.CallError{Kind: "timeout", Msg: "timed out waiting for a free instance"})
+			return p.failure(&abi.CallError{Kind: abi.KindTimeout, Msg: "timed out waiting for a free instance"})
 		}
-		return p.failure(&loader.CallError{Kind: "trap", Msg: fmt.Sprintf("could not start an instance: %v", err)})
+		return p.failure(&abi.CallError{Kind: abi.KindTrap, Msg: fmt.Sprintf("could not start an instance: %v", err)})
 	}
 	defer p.pool.put(ctx, inst)
 	return p.failure(fn(ctx, inst))
@@ -134,18 +136,17 @@ func (p *pluginRT) run(ctx context.Context, fn func(context.Context, *loader.Ins
 
 // failure turns a failed export call into a Failure a person can act on.
 func (p *pluginRT) failure(err error) error {
-	var ce *loader.CallError
+	var ce *abi.CallError
 	if !errors.As(err, &ce) {
 		return err
 	}
 	limits := p.spec.Limits
 	switch ce.Kind {
-	case "error":
+	case abi.KindError:
 		return &Failure{Kind: FailError, Msg: ce.Msg}
-	case "timeout":
-		if ce.Msg == "cancelled" {
-			return &Failure{Kind: FailCancelled, Msg: "was cancelled"}
-		}
+	case abi.KindCancelled:
+		return &Failure{Kind: FailCancelled, Msg: "was cancelled"}
+	case abi.KindTimeout:
 		msg := fmt.Sprintf("timed out after %s (plugin %q, limits.timeout)", limits.Timeout, p.name)
 		if ce.Msg != "timed out" {
 			msg += ": " + ce.Msg

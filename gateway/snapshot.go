@@ -17,6 +17,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/loader/abi"
+	"github.com/wasmgate/wasmgate/loader/host"
 )
 
 // Snapshot is one complete, immutable serving state built from a Config:
@@ -52,7 +54,7 @@ type toolEntry struct {
 
 type resourceEntry struct {
 	src      Source
-	res      loader.Resource
+	res      abi.Resource
 	resource mcp.Resource         // static
 	template mcp.ResourceTemplate // template
 }
@@ -164,12 +166,12 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 	sem := make(chan struct{}, runtime.NumCPU())
 	var wg sync.WaitGroup
 	for i, spec := range cfg.Plugins {
-		data, hash, err := loader.ReadModule(spec)
+		mod, err := loader.Fetch(ctx, spec)
 		if err != nil {
 			results[i].err = err
 			continue
 		}
-		key := reuseKey(spec, hash)
+		key := reuseKey(spec, mod.SHA256)
 		store := g.store(spec.Name, int64(spec.Limits.KVQuota)) // quota follows every reload
 		if sh := prev[spec.Name]; sh != nil && sh.key == key && sh.refs.Add(1) > 1 {
 			results[i].sh = sh
@@ -182,7 +184,7 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			p, first, err := g.opts.Compiler.Compile(ctx, spec, data, hash, store)
+			p, first, err := g.opts.Compiler.Compile(ctx, spec, mod, host.Env{Store: store})
 			if err != nil {
 				results[i].err = err
 				return

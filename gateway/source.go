@@ -8,7 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/metrics"
 )
 
@@ -28,12 +28,12 @@ type Source interface {
 	// Prefix is prepended (with "_") to its tool and prompt names.
 	Prefix() string
 	// Descriptor is what the source provides.
-	Descriptor() loader.Descriptor
+	Descriptor() abi.Descriptor
 	// Timeout bounds one call.
 	Timeout() time.Duration
 
 	CallTool(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error)
-	ReadResource(ctx context.Context, r loader.Resource, uri string, vars map[string]string) ([]mcp.ResourceContents, error)
+	ReadResource(ctx context.Context, r abi.Resource, uri string, vars map[string]string) ([]mcp.ResourceContents, error)
 	GetPrompt(ctx context.Context, prompt string, args map[string]string) ([]mcp.PromptMessage, error)
 }
 

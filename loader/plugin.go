@@ -3,56 +3,15 @@ package loader
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
-	"fmt"
 	"log/slog"
-	"os"
-	"strings"
 	"time"
 
 	extism "github.com/extism/go-sdk"
 	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/sys"
 
+	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/loader/egress"
 )
-
-// Compiler compiles modules. It holds a wazero compilation cache shared by
-// every module it compiles; with a directory the cache survives restarts.
-type Compiler struct {
-	cache  wazero.CompilationCache
-	logger *slog.Logger
-	own    egress.Listeners // the gateway's listeners, which plugin HTTP never reaches
-}
-
-// SetListenAddrs records the gateway's own listen addresses (ip:port, as
-// net.Listener.Addr writes them). Plugin HTTP never connects to them, in
-// plugins compiled before or after the call.
-func (c *Compiler) SetListenAddrs(addrs ...string) error { return c.own.Set(addrs...) }
-
-// NewCompiler returns a Compiler caching compiled code in dir, or in memory
-// only when dir is "".
-func NewCompiler(dir string, logger *slog.Logger) (*Compiler, error) {
-	var cache wazero.CompilationCache
-	if dir != "" {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, fmt.Errorf("create compilation cache %q: %w", dir, err)
-		}
-		c, err := wazero.NewCompilationCacheWithDir(dir)
-		if err != nil {
-			return nil, fmt.Errorf("open compilation cache %q: %w", dir, err)
-		}
-		cache = c
-	} else {
-		cache = wazero.NewCompilationCache()
-	}
-	return &Compiler{cache: cache, logger: logger}, nil
-}
-
-// Close releases the compilation cache.
-func (c *Compiler) Close(ctx context.Context) error { return c.cache.Close(ctx) }
 
 // Plugin is one compiled module with what it provides. Instances are
 // created from it; it is safe for concurrent use.
@@ -60,93 +19,18 @@ type Plugin struct {
 	Spec   PluginSpec
 	SHA256 string
 	Size   int
-	ABI    ABI
-	Info   Descriptor
+	ABI    abi.ABI
+	Info   abi.Descriptor
 
 	compiled *extism.CompiledPlugin
 	http     *egress.Client
 	logger   *slog.Logger
 }
 
-// ReadModule reads spec.Path and checks it against the sha256 pin. It
-// returns the bytes and their hex SHA-256.
-func ReadModule(spec PluginSpec) ([]byte, string, error) {
-	data, err := os.ReadFile(spec.Path)
-	if err != nil {
-		return nil, "", fmt.Errorf("plugin %q (%s): read %s: %w", spec.Name, spec.Key, spec.Path, unwrapPathError(err))
-	}
-	sum := sha256.Sum256(data)
-	hash := hex.EncodeToString(sum[:])
-	if spec.SHA256 != "" && spec.SHA256 != hash {
-		return nil, "", fmt.Errorf("plugin %q (%s.sha256): %s has sha256 %s, pinned %s", spec.Name, spec.Key, spec.Path, hash, spec.SHA256)
-	}
-	return data, hash, nil
-}
-
-// Compile compiles module bytes read by ReadModule, bound to store, and
-// asks the module what it provides. first is a ready instance the caller
-// may keep (it was used to describe the plugin), or close.
-func (c *Compiler) Compile(ctx context.Context, spec PluginSpec, data []byte, hash string, store *Store) (p *Plugin, first *Instance, err error) {
-	manifest := extism.Manifest{
-		Wasm:         []extism.Wasm{extism.WasmData{Data: data, Name: "main"}},
-		Memory:       &extism.ManifestMemory{MaxPages: uint32(int64(spec.Limits.Memory) / 65536), MaxVarBytes: 1 << 20},
-		Config:       spec.Config,
-		AllowedHosts: spec.AllowedHosts,
-		AllowedPaths: spec.AllowedPaths,
-	}
-	if manifest.AllowedHosts == nil {
-		manifest.AllowedHosts = []string{} // nil would allow every host
-	}
-	client, err := egress.New(egress.Options{AllowedHosts: spec.AllowedHosts, MaxResponse: int64(spec.Limits.HTTPResponse),
-		Timeout: time.Duration(spec.Limits.Timeout), Listeners: &c.own})
-	if err != nil {
-		return nil, nil, fmt.Errorf("plugin %q (%s.allowed_hosts): %w", spec.Name, spec.Key, err)
-	}
-	rc := wazero.NewRuntimeConfig().
-		WithCloseOnContextDone(true).
-		WithCompilationCache(c.cache)
-	start := time.Now()
-	compiled, err := extism.NewCompiledPlugin(ctx, manifest, extism.PluginConfig{
-		RuntimeConfig:             rc,
-		EnableWasi:                true,
-		HTTPRequest:               client.Do,
-		EnableHttpResponseHeaders: true,
-	}, hostFunctions(store))
-	if err != nil {
-		return nil, nil, fmt.Errorf("plugin %q (%s): compile %s: %w", spec.Name, spec.Key, spec.Path, err)
-	}
-	p = &Plugin{Spec: spec, SHA256: hash, Size: len(data), ABI: SeaFlea{}, compiled: compiled, http: client, logger: c.logger.With("plugin", spec.Name)}
-	compileTime := time.Since(start)
-	inst, err := p.NewInstance(ctx)
-	if err != nil {
-		_ = compiled.Close(ctx)
-		return nil, nil, fmt.Errorf("plugin %q (%s): instantiate %s: %w", spec.Name, spec.Key, spec.Path, err)
-	}
-	dctx, cancel := context.WithTimeout(ctx, time.Duration(spec.Limits.Timeout))
-	info, err := p.ABI.Describe(dctx, inst)
-	cancel()
-	if err != nil {
-		inst.Close(ctx)
-		_ = compiled.Close(ctx)
-		return nil, nil, fmt.Errorf("plugin %q (%s): describe %s: %w", spec.Name, spec.Key, spec.Path, err)
-	}
-	p.Info = info
-	c.logger.Debug("compiled plugin", "plugin", spec.Name, "path", spec.Path, "bytes", len(data), "compile", compileTime,
-		"tools", len(info.Tools), "resources", len(info.Resources), "prompts", len(info.Prompts))
-	return p, inst, nil
-}
-
 // Close releases the compiled module. Every instance must be closed first.
 func (p *Plugin) Close(ctx context.Context) error {
 	p.http.Close()
 	return p.compiled.Close(ctx)
-}
-
-// Instance is one instantiated module. It runs one call at a time.
-type Instance struct {
-	p      *extism.Plugin
-	stderr *tailBuffer
-	dead   bool
 }
 
 // NewInstance instantiates the module with the plugin's config and grants.
@@ -169,108 +53,6 @@ func (p *Plugin) NewInstance(ctx context.Context) (*Instance, error) {
 		logger.Log(context.Background(), slogLevel(level), msg)
 	})
 	return &Instance{p: inst, stderr: stderr}, nil
-}
-
-// tailBuffer keeps the last bytes a guest wrote to stderr, so a crash can
-// be reported with the guest's own words (a Go panic message, say).
-type tailBuffer struct{ b []byte }
-
-const tailMax = 4 << 10
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.b = append(t.b, p...)
-	if len(t.b) > tailMax {
-		t.b = append(t.b[:0], t.b[len(t.b)-tailMax:]...)
-	}
-	return len(p), nil
-}
-
-// crashReason picks the most telling line of what the guest printed.
-func (t *tailBuffer) crashReason() string {
-	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
-	for _, l := range lines {
-		if strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") {
-			return strings.TrimSpace(l)
-		}
-	}
-	if len(lines) > 0 && lines[len(lines)-1] != "" {
-		return strings.TrimSpace(lines[len(lines)-1])
-	}
-	return ""
-}
-
-// Dead reports whether a call failed in a way that leaves the instance
-// unusable (timeout, trap, exit); dead instances must be closed, not reused.
-func (i *Instance) Dead() bool { return i.dead }
-
-// Close releases the instance.
-func (i *Instance) Close(ctx context.Context) { _ = i.p.Close(ctx) }
-
-// Has reports whether the module exports name.
-func (i *Instance) Has(name string) bool { return i.p.FunctionExists(name) }
-
-// CallError is a failed export call.
-type CallError struct {
-	Export string
-	// Kind is "error" for an error the plugin reported itself (the instance
-	// stays usable), "timeout", "trap" or "exit" for faults that kill it.
-	Kind string
-	Msg  string
-}
-
-func (e *CallError) Error() string { return e.Msg }
-
-// Call runs export with input. ctx's deadline stops a runaway call; the
-// instance is then dead.
-func (i *Instance) Call(ctx context.Context, export string, input []byte) ([]byte, error) {
-	if i.dead {
-		return nil, &CallError{Export: export, Kind: "exit", Msg: "instance is closed"}
-	}
-	i.stderr.b = i.stderr.b[:0]
-	rc, out, err := i.p.CallWithContext(ctx, export, input)
-	if err == nil && rc == 0 {
-		return out, nil
-	}
-	if ctx.Err() != nil {
-		i.dead = true
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, &CallError{Export: export, Kind: "timeout", Msg: "timed out"}
-		}
-		return nil, &CallError{Export: export, Kind: "timeout", Msg: "cancelled"}
-	}
-	var exit *sys.ExitError
-	if errors.As(err, &exit) {
-		i.dead = true
-		msg := fmt.Sprintf("plugin exited with code %d", exit.ExitCode())
-		if r := i.stderr.crashReason(); r != "" {
-			msg += ": " + r
-		}
-		return nil, &CallError{Export: export, Kind: "exit", Msg: msg}
-	}
-	if err != nil {
-		// An error the plugin set itself leaves rc != 0 and the kernel's
-		// error slot filled; anything else is a trap from the runtime.
-		if msg := i.p.GetErrorWithContext(context.WithoutCancel(ctx)); msg != "" && msg == err.Error() {
-			return nil, &CallError{Export: export, Kind: "error", Msg: msg}
-		}
-		i.dead = true
-		msg := firstLine(err.Error())
-		if r := i.stderr.crashReason(); r != "" {
-			msg = r + " (" + msg + ")"
-		}
-		return nil, &CallError{Export: export, Kind: "trap", Msg: msg}
-	}
-	// rc != 0 without an error message.
-	return nil, &CallError{Export: export, Kind: "error", Msg: fmt.Sprintf("export %s returned %d", export, rc)}
-}
-
-func firstLine(s string) string {
-	for i, r := range s {
-		if r == '\n' {
-			return s[:i]
-		}
-	}
-	return s
 }
 
 func slogLevel(l extism.LogLevel) slog.Level {

@@ -2,17 +2,20 @@
 
 package pdk
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/wasmgate/wasmgate/wire"
+)
+
+// The JSON shapes of the sea-flea ABI are declared once, in package wire,
+// which the gateway uses too; these aliases give them their pdk names.
 
 // Tool is one element of the JSON array that the tools_information export
 // returns. A call of the tool invokes the export named Name with the call's
 // arguments object as JSON input; the export's output becomes the text of the
-// tool result.
-type Tool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	InputSchema json.RawMessage `json:"inputSchema"` // a JSON Schema object; see Schema
-}
+// tool result. InputSchema is a JSON Schema object; see [Schema].
+type Tool = wire.Tool
 
 // Schema returns a JSON Schema given as text, for Tool.InputSchema. It
 // panics if s is not valid JSON, which shows at the first call of
@@ -35,62 +38,34 @@ func Schema(s string) json.RawMessage {
 // reading a concrete URI that matches it invokes the export named Name with
 // a [ResourceRequest] as input, and the export returns a [ResourceContent].
 //
-// Text or Blob may carry the content inline in the listing.
-type Resource struct {
-	URI         string `json:"uri"`
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
-	MimeType    string `json:"mimeType,omitempty"`
-	Text        string `json:"text,omitempty"`
-	Blob        string `json:"blob,omitempty"` // base64
-}
+// Text or Blob (base64) may carry the content inline in the listing.
+type Resource = wire.Resource
 
 // ResourceContent is what a resource export returns: the content of the
 // resource at URI, as Text or as base64 Blob.
-type ResourceContent struct {
-	URI      string `json:"uri"`
-	MimeType string `json:"mimeType,omitempty"`
-	Text     string `json:"text,omitempty"`
-	Blob     string `json:"blob,omitempty"` // base64
-}
+type ResourceContent = wire.ResourceContent
 
 // ResourceRequest is the input of a resource template's export: the
 // concrete URI being read and the values of the template's variables, by
 // name. For uri "storage://{key}", reading "storage://theme" gives
 // {"uri":"storage://theme","arguments":{"key":"theme"}}.
-type ResourceRequest struct {
-	URI       string            `json:"uri"`
-	Arguments map[string]string `json:"arguments,omitempty"`
-}
+type ResourceRequest = wire.ResourceRequest
 
 // Prompt is one element of the JSON array that the prompts_information
 // export returns. Getting the prompt invokes the export named Name with the
 // prompt's arguments as a JSON object of strings; the export returns a JSON
 // array of [PromptMessage].
-type Prompt struct {
-	Name        string           `json:"name"`
-	Description string           `json:"description"`
-	Arguments   []PromptArgument `json:"arguments"`
-}
+type Prompt = wire.Prompt
 
 // PromptArgument describes one argument of a [Prompt].
-type PromptArgument struct {
-	Name        string `json:"name"`
-	Description string `json:"description"`
-	Required    bool   `json:"required,omitempty"`
-}
+type PromptArgument = wire.PromptArgument
 
-// PromptMessage is one message of a prompt export's output.
-type PromptMessage struct {
-	Role    string      `json:"role"` // "user" or "assistant"
-	Content TextContent `json:"content"`
-}
+// PromptMessage is one message of a prompt export's output. Role is "user"
+// or "assistant".
+type PromptMessage = wire.PromptMessage
 
 // TextContent is the content of a [PromptMessage]. Type is always "text".
-type TextContent struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
-}
+type TextContent = wire.TextContent
 
 // UserText returns a user message with the given text.
 func UserText(text string) PromptMessage {

@@ -5,8 +5,8 @@
 #   GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o <dir>.wasm ./<dir>
 #
 # A module is rebuilt only when it is missing or older than one of its
-# sources: the .go files of its directory, of pdk/ (which plugins import),
-# or go.mod/go.sum. It prints one line per module it builds.
+# sources: the .go files of its directory, of pdk/ and wire/ (which plugins
+# import), or go.mod/go.sum. It prints one line per module it builds.
 #
 # Usage: scripts/build-plugins.sh [-f]    (-f: rebuild everything)
 # Works from any directory.
@@ -25,7 +25,7 @@ esac
 stale() {
   local out=$1 dir=$2
   [[ $force == 1 || ! -f $out ]] && return 0
-  [[ -n $(find "$dir" pdk go.mod go.sum -name '*.go' -newer "$out" -print -quit 2>/dev/null) ]] && return 0
+  [[ -n $(find "$dir" pdk wire go.mod go.sum -name '*.go' -newer "$out" -print -quit 2>/dev/null) ]] && return 0
   [[ go.mod -nt $out || go.sum -nt $out ]] && return 0
   return 1
 }

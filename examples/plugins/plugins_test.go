@@ -1,6 +1,7 @@
 // Package plugins_test runs the example plugins (examples/plugins/*.wasm)
-// and the test fixtures (testdata/plugins/*.wasm) with the Extism Go SDK, as
-// the gateway does, and checks what they answer.
+// and the test fixtures (testdata/plugins/*.wasm) with the Extism Go SDK and
+// the gateway's host functions (loader/host), as the gateway does, and
+// checks what they answer.
 //
 // It builds nothing: run scripts/build-plugins.sh first. A test whose
 // module is missing is skipped.
@@ -14,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,98 +25,9 @@ import (
 
 	extism "github.com/extism/go-sdk"
 	"github.com/tetratelabs/wazero"
+
+	"github.com/wasmgate/wasmgate/loader/host"
 )
-
-// kvStore is the host key-value store of one plugin, as the test host
-// implements it: shared by every instance of the plugin, refusing a set
-// that would take the bytes held (keys plus values) over quota.
-type kvStore struct {
-	mu    sync.Mutex
-	m     map[string][]byte
-	used  int
-	quota int // 0: unlimited
-}
-
-func newKVStore(quota int) *kvStore {
-	return &kvStore{m: map[string][]byte{}, quota: quota}
-}
-
-func (s *kvStore) get(key string) ([]byte, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v, ok := s.m[key]
-	return v, ok
-}
-
-func (s *kvStore) set(key string, value []byte) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	used := s.used + len(key) + len(value)
-	if old, ok := s.m[key]; ok {
-		used -= len(key) + len(old)
-	}
-	if s.quota > 0 && used > s.quota {
-		return false
-	}
-	s.m[key] = bytes.Clone(value)
-	s.used = used
-	return true
-}
-
-func (s *kvStore) delete(key string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if old, ok := s.m[key]; ok {
-		s.used -= len(key) + len(old)
-		delete(s.m, key)
-	}
-}
-
-func (s *kvStore) len() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.m)
-}
-
-// hostFunctions implements wasmgate_kv_get, wasmgate_kv_set and
-// wasmgate_kv_delete (namespace extism:host/user) over s. The guest owns
-// the blocks it passes; the block returned by get is the guest's to free.
-func (s *kvStore) hostFunctions() []extism.HostFunction {
-	i64 := []extism.ValueType{extism.ValueTypeI64}
-	read := func(p *extism.CurrentPlugin, offset uint64, what string) []byte {
-		b, err := p.ReadBytes(offset)
-		if err != nil {
-			panic(fmt.Errorf("read %s at offset %d: %w", what, offset, err))
-		}
-		return b
-	}
-	return []extism.HostFunction{
-		extism.NewHostFunctionWithStack("wasmgate_kv_get", func(_ context.Context, p *extism.CurrentPlugin, stack []uint64) {
-			v, ok := s.get(string(read(p, stack[0], "key")))
-			if !ok {
-				stack[0] = 0
-				return
-			}
-			off, err := p.WriteBytes(append([]byte{1}, v...))
-			if err != nil {
-				panic(fmt.Errorf("write value: %w", err))
-			}
-			stack[0] = off
-		}, i64, i64),
-		extism.NewHostFunctionWithStack("wasmgate_kv_set", func(_ context.Context, p *extism.CurrentPlugin, stack []uint64) {
-			key, value := read(p, stack[0], "key"), read(p, stack[1], "value")
-			if s.set(string(key), value) {
-				stack[0] = 0
-			} else {
-				stack[0] = 1
-			}
-		}, []extism.ValueType{extism.ValueTypeI64, extism.ValueTypeI64}, i64),
-		extism.NewHostFunctionWithStack("wasmgate_kv_delete", func(_ context.Context, p *extism.CurrentPlugin, stack []uint64) {
-			s.delete(string(read(p, stack[0], "key")))
-			stack[0] = 0
-		}, i64, i64),
-	}
-}
 
 // compilationCache makes the second compilation of a module cheap; it is
 // shared by every test of this package.
@@ -126,7 +39,7 @@ type module struct {
 }
 
 type options struct {
-	store    *kvStore
+	store    *host.Store // the plugin's key-value store; nil: one without a quota
 	config   map[string]string
 	maxPages uint32 // 64 KiB pages; 0: no limit
 }
@@ -139,7 +52,7 @@ func compile(t *testing.T, path string, opts options) *module {
 		t.Skipf("%s is not built: run scripts/build-plugins.sh", filepath.Clean(path))
 	}
 	if opts.store == nil {
-		opts.store = newKVStore(0)
+		opts.store = host.NewStore(math.MaxInt64)
 	}
 	manifest := extism.Manifest{
 		Wasm:   []extism.Wasm{extism.WasmFile{Path: path}},
@@ -154,7 +67,7 @@ func compile(t *testing.T, path string, opts options) *module {
 		RuntimeConfig: wazero.NewRuntimeConfig().
 			WithCloseOnContextDone(true).
 			WithCompilationCache(compilationCache()),
-	}, opts.store.hostFunctions())
+	}, host.Functions(host.Env{Store: opts.store}))
 	if err != nil {
 		t.Fatalf("compile %s: %v", path, err)
 	}
@@ -305,7 +218,7 @@ func TestCalculator(t *testing.T) {
 
 func TestStorage(t *testing.T) {
 	t.Parallel()
-	store := newKVStore(0)
+	store := host.NewStore(math.MaxInt64)
 	m := compile(t, "storage.wasm", options{store: store})
 	p := m.instance(t)
 
@@ -315,7 +228,7 @@ func TestStorage(t *testing.T) {
 	want(t, p, "set-storage", `{"key":"k","value":"v"}`, "Stored value at key: k")
 	want(t, p, "set-storage", `{"key":"theme","value":"dark"}`, "Stored value at key: theme")
 	want(t, p, "set-storage", `{"key":"empty","value":""}`, "Stored value at key: empty")
-	if v, _ := store.get("k"); string(v) != "v" {
+	if v, _ := store.Get("k"); string(v) != "v" {
 		t.Errorf("host store has k = %q, want v", v)
 	}
 
@@ -357,7 +270,7 @@ func TestStorage(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if n := store.len(); n != 3+80 {
+	if n := store.Len(); n != 3+80 {
 		t.Errorf("store holds %d keys, want %d", n, 3+80)
 	}
 }
@@ -568,10 +481,10 @@ func TestBadInfo(t *testing.T) {
 func TestKVQuota(t *testing.T) {
 	t.Parallel()
 	// Room for three 1 MiB values and their keys, not four.
-	store := newKVStore(4 << 20)
+	store := host.NewStore(4 << 20)
 	p := compile(t, "../../testdata/plugins/kvquota.wasm", options{store: store}).instance(t)
 	want(t, p, "fill", "{}", "wasmgate: key-value store quota exceeded")
-	if n := store.len(); n != 3 {
+	if n := store.Len(); n != 3 {
 		t.Errorf("store holds %d values, want 3", n)
 	}
 }

@@ -1,0 +1,158 @@
+// Package seaflea adapts sea-flea's plugin ABI: optional
+// tools_information, resources_information and prompts_information
+// exports, and one export per tool, resource and prompt named after it.
+// docs/plugins.md describes it for plugin authors.
+package seaflea
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/wasmgate/wasmgate/loader/abi"
+	"github.com/wasmgate/wasmgate/wire"
+)
+
+// ABI is the sea-flea adapter.
+type ABI struct{}
+
+var _ abi.ABI = ABI{}
+
+const maxInfoBytes = 4 << 20
+
+// Name returns "sea-flea".
+func (ABI) Name() string { return "sea-flea" }
+
+// Detect accepts every module: the information exports are all optional,
+// so a module without them is a sea-flea plugin that provides nothing.
+func (ABI) Detect(abi.Instance) bool { return true }
+
+// Describe calls the information exports the module has.
+func (ABI) Describe(ctx context.Context, inst abi.Instance) (abi.Descriptor, error) {
+	var d abi.Descriptor
+	read := func(export string, v any) error {
+		if !inst.Has(export) {
+			return nil
+		}
+		out, err := inst.Call(ctx, export, nil)
+		if err != nil {
+			return fmt.Errorf("%s: %w", export, err)
+		}
+		if len(out) > maxInfoBytes {
+			return fmt.Errorf("%s: output of %d bytes exceeds %d", export, len(out), maxInfoBytes)
+		}
+		if err := json.Unmarshal(out, v); err != nil {
+			return fmt.Errorf("%s: invalid JSON: %w", export, err)
+		}
+		return nil
+	}
+	if err := read("tools_information", &d.Tools); err != nil {
+		return d, err
+	}
+	if err := read("resources_information", &d.Resources); err != nil {
+		return d, err
+	}
+	if err := read("prompts_information", &d.Prompts); err != nil {
+		return d, err
+	}
+	seen := map[string]string{}
+	export := func(kind, name string) error {
+		if name == "" {
+			return fmt.Errorf("a %s has an empty name", kind)
+		}
+		if prev, ok := seen[name]; ok {
+			return fmt.Errorf("%s %q has the same name as a %s", kind, name, prev)
+		}
+		seen[name] = kind
+		if !inst.Has(name) {
+			return fmt.Errorf("%s %q has no export of that name", kind, name)
+		}
+		return nil
+	}
+	for i, t := range d.Tools {
+		if err := export("tool", t.Name); err != nil {
+			return d, fmt.Errorf("tools_information: %w", err)
+		}
+		if len(t.InputSchema) == 0 || string(t.InputSchema) == "null" {
+			d.Tools[i].InputSchema = json.RawMessage(`{"type":"object"}`)
+		}
+	}
+	for i, r := range d.Resources {
+		if err := export("resource", r.Name); err != nil {
+			return d, fmt.Errorf("resources_information: %w", err)
+		}
+		if r.URI == "" {
+			return d, fmt.Errorf("resources_information: resource %q has an empty uri", r.Name)
+		}
+		if strings.Contains(r.URI, "{") {
+			t, err := abi.ParseURITemplate(r.URI)
+			if err != nil {
+				return d, fmt.Errorf("resources_information: resource %q: %w", r.Name, err)
+			}
+			d.Resources[i].Template = t
+		}
+	}
+	for _, p := range d.Prompts {
+		if err := export("prompt", p.Name); err != nil {
+			return d, fmt.Errorf("prompts_information: %w", err)
+		}
+	}
+	return d, nil
+}
+
+// CallTool calls the tool's export with the arguments object as input.
+func (ABI) CallTool(ctx context.Context, inst abi.Instance, tool string, args json.RawMessage) ([]byte, error) {
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	return inst.Call(ctx, tool, args)
+}
+
+// ReadResource calls the resource's export: with empty input for a static
+// resource, with a wire.ResourceRequest for a template.
+func (ABI) ReadResource(ctx context.Context, inst abi.Instance, r abi.Resource, uri string, vars map[string]string) (wire.ResourceContent, error) {
+	var input []byte
+	if r.Template != nil {
+		b, err := json.Marshal(wire.ResourceRequest{URI: uri, Arguments: vars})
+		if err != nil {
+			return wire.ResourceContent{}, err
+		}
+		input = b
+	}
+	out, err := inst.Call(ctx, r.Name, input)
+	if err != nil {
+		return wire.ResourceContent{}, err
+	}
+	var c wire.ResourceContent
+	if err := json.Unmarshal(out, &c); err != nil {
+		return wire.ResourceContent{}, &abi.CallError{Export: r.Name, Kind: abi.KindError, Msg: fmt.Sprintf("resource %q: export %s returned invalid JSON: %v", r.Name, r.Name, err)}
+	}
+	if c.URI == "" {
+		c.URI = uri
+	}
+	if c.MimeType == "" {
+		c.MimeType = r.MimeType
+	}
+	return c, nil
+}
+
+// GetPrompt calls the prompt's export with the arguments as a JSON object.
+func (ABI) GetPrompt(ctx context.Context, inst abi.Instance, prompt string, args map[string]string) ([]wire.PromptMessage, error) {
+	if args == nil {
+		args = map[string]string{}
+	}
+	in, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	out, err := inst.Call(ctx, prompt, in)
+	if err != nil {
+		return nil, err
+	}
+	var msgs []wire.PromptMessage
+	if err := json.Unmarshal(out, &msgs); err != nil {
+		return nil, &abi.CallError{Export: prompt, Kind: abi.KindError, Msg: fmt.Sprintf("prompt %q: export returned invalid JSON: %v", prompt, err)}
+	}
+	return msgs, nil
+}

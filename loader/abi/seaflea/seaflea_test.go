@@ -1,0 +1,145 @@
+package seaflea
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/wasmgate/wasmgate/loader/abi"
+)
+
+// module is an abi.Instance whose exports return fixed outputs and record
+// the input of the last call.
+type module struct {
+	exports map[string]string
+	input   map[string]string
+}
+
+func (m *module) Has(export string) bool { _, ok := m.exports[export]; return ok }
+
+func (m *module) Call(_ context.Context, export string, input []byte) ([]byte, error) {
+	out, ok := m.exports[export]
+	if !ok {
+		return nil, &abi.CallError{Export: export, Kind: abi.KindError, Msg: "no export " + export}
+	}
+	if m.input == nil {
+		m.input = map[string]string{}
+	}
+	m.input[export] = string(input)
+	return []byte(out), nil
+}
+
+func TestDescribe(t *testing.T) {
+	m := &module{exports: map[string]string{
+		"tools_information":     `[{"name":"add","description":"Adds"},{"name":"echo","inputSchema":{"type":"object","required":["x"]}}]`,
+		"resources_information": `[{"uri":"kv://{key}","name":"kv"},{"uri":"a://readme","name":"readme","mimeType":"text/plain"}]`,
+		"prompts_information":   `[{"name":"review","arguments":[{"name":"code","required":true}]}]`,
+		"add":                   "",
+		"echo":                  "",
+		"kv":                    "",
+		"readme":                "",
+		"review":                "",
+	}}
+	d, err := ABI{}.Describe(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Tools) != 2 || string(d.Tools[0].InputSchema) != `{"type":"object"}` || string(d.Tools[1].InputSchema) != `{"type":"object","required":["x"]}` {
+		t.Errorf("tools = %+v", d.Tools)
+	}
+	if len(d.Resources) != 2 || d.Resources[0].Template == nil || d.Resources[0].Template.Raw != "kv://{key}" || d.Resources[1].Template != nil {
+		t.Errorf("resources = %+v", d.Resources)
+	}
+	if len(d.Prompts) != 1 || !d.Prompts[0].Arguments[0].Required {
+		t.Errorf("prompts = %+v", d.Prompts)
+	}
+}
+
+// A module without information exports provides nothing, and is not an
+// error.
+func TestDescribeNothing(t *testing.T) {
+	m := &module{}
+	if !(ABI{}).Detect(m) {
+		t.Fatal("Detect refused a module without information exports")
+	}
+	d, err := ABI{}.Describe(context.Background(), m)
+	if err != nil || len(d.Tools)+len(d.Resources)+len(d.Prompts) != 0 {
+		t.Errorf("Describe = %+v, %v", d, err)
+	}
+}
+
+func TestDescribeErrors(t *testing.T) {
+	for _, c := range []struct {
+		exports map[string]string
+		want    string
+	}{
+		{map[string]string{"tools_information": `{`}, "tools_information: invalid JSON"},
+		{map[string]string{"tools_information": `[{"name":""}]`}, "tools_information: a tool has an empty name"},
+		{map[string]string{"tools_information": `[{"name":"a"}]`}, `tools_information: tool "a" has no export of that name`},
+		{map[string]string{"tools_information": `[{"name":"a"}]`, "prompts_information": `[{"name":"a"}]`, "a": ""},
+			`prompts_information: prompt "a" has the same name as a tool`},
+		{map[string]string{"resources_information": `[{"name":"r"}]`, "r": ""}, `resources_information: resource "r" has an empty uri`},
+		{map[string]string{"resources_information": `[{"name":"r","uri":"x://{a"}]`, "r": ""}, `resources_information: resource "r": uri template`},
+		{map[string]string{"prompts_information": strings.Repeat(" ", maxInfoBytes+1)}, "prompts_information: output of"},
+	} {
+		_, err := ABI{}.Describe(context.Background(), &module{exports: c.exports})
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%v: got %v, want %s...", c.exports, err, c.want)
+		}
+	}
+}
+
+func TestCalls(t *testing.T) {
+	ctx := context.Background()
+	m := &module{exports: map[string]string{
+		"add":    "3",
+		"kv":     `{"text":"dark"}`,
+		"readme": `{"uri":"a://readme","text":"hi"}`,
+		"review": `[{"role":"user","content":{"type":"text","text":"look"}}]`,
+		"broken": `nope`,
+	}}
+	var a ABI
+
+	if out, err := a.CallTool(ctx, m, "add", nil); err != nil || string(out) != "3" || m.input["add"] != "{}" {
+		t.Errorf("CallTool = %q, %v; input %q", out, err, m.input["add"])
+	}
+
+	tpl, err := abi.ParseURITemplate("kv://{key}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kv abi.Resource
+	kv.URI, kv.Name, kv.MimeType, kv.Template = "kv://{key}", "kv", "text/plain", tpl
+	c, err := a.ReadResource(ctx, m, kv, "kv://theme", map[string]string{"key": "theme"})
+	if err != nil || c.URI != "kv://theme" || c.MimeType != "text/plain" || c.Text != "dark" {
+		t.Errorf("ReadResource(template) = %+v, %v", c, err)
+	}
+	if want := `{"uri":"kv://theme","arguments":{"key":"theme"}}`; m.input["kv"] != want {
+		t.Errorf("template input = %s, want %s", m.input["kv"], want)
+	}
+	var readme abi.Resource
+	readme.URI, readme.Name = "a://readme", "readme"
+	if c, err := a.ReadResource(ctx, m, readme, "a://readme", nil); err != nil || c.Text != "hi" || m.input["readme"] != "" {
+		t.Errorf("ReadResource(static) = %+v, %v; input %q", c, err, m.input["readme"])
+	}
+
+	msgs, err := a.GetPrompt(ctx, m, "review", nil)
+	if err != nil || len(msgs) != 1 || msgs[0].Content.Text != "look" || m.input["review"] != "{}" {
+		t.Errorf("GetPrompt = %+v, %v; input %q", msgs, err, m.input["review"])
+	}
+	if _, err := a.GetPrompt(ctx, m, "review", map[string]string{"code": "x"}); err != nil || m.input["review"] != `{"code":"x"}` {
+		t.Errorf("GetPrompt input %q, %v", m.input["review"], err)
+	}
+
+	// Output that is not the ABI's JSON is the plugin's error, not a crash.
+	var ce *abi.CallError
+	var broken abi.Resource
+	broken.URI, broken.Name = "a://broken", "broken"
+	if _, err := a.ReadResource(ctx, m, broken, "a://broken", nil); !errors.As(err, &ce) || ce.Kind != abi.KindError {
+		t.Errorf("ReadResource(broken) = %v", err)
+	}
+	if _, err := a.GetPrompt(ctx, m, "broken", nil); !errors.As(err, &ce) || ce.Kind != abi.KindError {
+		t.Errorf("GetPrompt(broken) = %v", err)
+	}
+}

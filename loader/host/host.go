@@ -1,0 +1,28 @@
+// Package host is the wasmgate host API: the functions a plugin imports
+// from the gateway (namespace extism:host/user), and the state they act
+// on, such as each plugin's key-value Store.
+//
+// Every set of host functions is registered in Functions. The key-value
+// store is the only set today; notifications, progress and sampling
+// would each add a set there and what they need to Env.
+package host
+
+import (
+	"slices"
+
+	extism "github.com/extism/go-sdk"
+)
+
+// Env is what one plugin's host functions act on.
+type Env struct {
+	// Store is the plugin's key-value store; it must not be nil.
+	Store *Store
+}
+
+// Functions returns every host function wasmgate offers a plugin, bound
+// to env.
+func Functions(env Env) []extism.HostFunction {
+	return slices.Concat(
+		kvFunctions(env.Store),
+	)
+}

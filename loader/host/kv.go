@@ -1,0 +1,68 @@
+package host
+
+import (
+	"context"
+
+	extism "github.com/extism/go-sdk"
+)
+
+// Host function results of wasmgate_kv_set.
+const (
+	kvStored        = 0
+	kvQuotaExceeded = 1
+)
+
+// kvFunctions are wasmgate_kv_get, wasmgate_kv_set and wasmgate_kv_delete
+// (namespace extism:host/user) bound to one plugin's store. See
+// docs/plugins.md for the contract.
+func kvFunctions(store *Store) []extism.HostFunction {
+	i64 := []extism.ValueType{extism.ValueTypeI64}
+	get := extism.NewHostFunctionWithStack("wasmgate_kv_get",
+		func(ctx context.Context, p *extism.CurrentPlugin, stack []uint64) {
+			key, err := p.ReadString(stack[0])
+			if err != nil {
+				stack[0] = 0
+				return
+			}
+			v, ok := store.Get(key)
+			if !ok {
+				stack[0] = 0
+				return
+			}
+			buf := make([]byte, 1+len(v))
+			buf[0] = 1
+			copy(buf[1:], v)
+			off, err := p.WriteBytes(buf)
+			if err != nil {
+				stack[0] = 0
+				return
+			}
+			stack[0] = off
+		}, i64, i64)
+	set := extism.NewHostFunctionWithStack("wasmgate_kv_set",
+		func(ctx context.Context, p *extism.CurrentPlugin, stack []uint64) {
+			key, err := p.ReadString(stack[0])
+			if err != nil {
+				stack[0] = kvQuotaExceeded
+				return
+			}
+			v, err := p.ReadBytes(stack[1])
+			if err != nil {
+				stack[0] = kvQuotaExceeded
+				return
+			}
+			if store.Set(key, v) {
+				stack[0] = kvStored
+			} else {
+				stack[0] = kvQuotaExceeded
+			}
+		}, []extism.ValueType{extism.ValueTypeI64, extism.ValueTypeI64}, i64)
+	del := extism.NewHostFunctionWithStack("wasmgate_kv_delete",
+		func(ctx context.Context, p *extism.CurrentPlugin, stack []uint64) {
+			if key, err := p.ReadString(stack[0]); err == nil {
+				store.Delete(key)
+			}
+			stack[0] = 0
+		}, i64, i64)
+	return []extism.HostFunction{get, set, del}
+}

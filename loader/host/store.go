@@ -1,0 +1,72 @@
+package host
+
+import "sync"
+
+// Store is a plugin's in-memory key-value store. Every instance of a plugin
+// shares one Store, so a value set through one pooled instance is read
+// through any other. A Store outlives reloads: the gateway keeps one per
+// plugin name.
+type Store struct {
+	mu    sync.RWMutex
+	m     map[string][]byte
+	size  int64
+	quota int64
+}
+
+// NewStore returns an empty store that refuses writes past quota bytes
+// (keys plus values).
+func NewStore(quota int64) *Store {
+	return &Store{m: map[string][]byte{}, quota: quota}
+}
+
+// SetQuota changes the quota; existing values are kept.
+func (s *Store) SetQuota(quota int64) {
+	s.mu.Lock()
+	s.quota = quota
+	s.mu.Unlock()
+}
+
+// Get returns a copy-free view of the value; callers must not modify it.
+func (s *Store) Get(key string) ([]byte, bool) {
+	s.mu.RLock()
+	v, ok := s.m[key]
+	s.mu.RUnlock()
+	return v, ok
+}
+
+// Set stores value at key, or reports false when the quota would be
+// exceeded.
+func (s *Store) Set(key string, value []byte) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old, had := s.m[key]
+	delta := int64(len(value))
+	if had {
+		delta -= int64(len(old))
+	} else {
+		delta += int64(len(key))
+	}
+	if s.size+delta > s.quota {
+		return false
+	}
+	s.m[key] = value
+	s.size += delta
+	return true
+}
+
+// Delete removes key.
+func (s *Store) Delete(key string) {
+	s.mu.Lock()
+	if old, ok := s.m[key]; ok {
+		s.size -= int64(len(old)) + int64(len(key))
+		delete(s.m, key)
+	}
+	s.mu.Unlock()
+}
+
+// Len is the number of keys.
+func (s *Store) Len() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.m)
+}
