@@ -92,6 +92,9 @@ func (g *Gateway) MCPServer() *server.MCPServer { return g.mcp }
 // Current returns the serving snapshot, or nil before the first Apply.
 func (g *Gateway) Current() *Snapshot { return g.cur.Load() }
 
+// store returns the plugin's key-value store, creating it with quota if
+// the plugin is new. An existing store's quota changes only when a
+// snapshot is applied, so a reload that fails changes nothing.
 func (g *Gateway) store(plugin string, quota int64) *host.Store {
 	g.storesMu.Lock()
 	defer g.storesMu.Unlock()
@@ -99,8 +102,6 @@ func (g *Gateway) store(plugin string, quota int64) *host.Store {
 	if !ok {
 		s = host.NewStore(quota)
 		g.stores[plugin] = s
-	} else {
-		s.SetQuota(quota)
 	}
 	return s
 }
@@ -111,6 +112,9 @@ func (g *Gateway) store(plugin string, quota int64) *host.Store {
 func (g *Gateway) Apply(s *Snapshot) {
 	g.applyMu.Lock()
 	defer g.applyMu.Unlock()
+	for _, p := range s.plugins {
+		g.store(p.name, int64(p.spec.Limits.KVQuota)).SetQuota(int64(p.spec.Limits.KVQuota))
+	}
 	old := g.cur.Swap(s)
 	g.syncRegistry(old, s)
 

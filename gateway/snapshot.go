@@ -172,7 +172,7 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 			continue
 		}
 		key := reuseKey(spec, mod.SHA256)
-		store := g.store(spec.Name, int64(spec.Limits.KVQuota)) // quota follows every reload
+		store := g.store(spec.Name, int64(spec.Limits.KVQuota)) // its quota follows in Apply
 		if sh := prev[spec.Name]; sh != nil && sh.key == key && sh.refs.Add(1) > 1 {
 			results[i].sh = sh
 			continue

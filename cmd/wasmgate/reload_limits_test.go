@@ -93,4 +93,15 @@ func TestReloadAppliesLimits(t *testing.T) {
 		}
 	}
 	rlCalc(ctx, t, c, 2, 2)
+
+	// A reload that fails applies nothing: not even the kv_quota of a
+	// plugin whose module is unchanged.
+	broken := string(render("1KiB", "5s", "1MiB", "https://b.example")) + "  - {name: missing, path: does-not-exist.wasm}\n"
+	rlWriteFile(t, e.cfg, []byte(broken))
+	if code, body := rlPostReload(t, g); code == http.StatusOK {
+		t.Fatalf("POST /-/reload of a config naming a missing module: %d %s", code, body)
+	}
+	if text, isErr := callTool(ctx, t, c, "set-storage", map[string]any{"key": "k2", "value": big}); isErr {
+		t.Errorf("after a failed reload that lowered kv_quota, storing a value the old quota allows failed: %s", text)
+	}
 }

@@ -1,17 +1,22 @@
 package host
 
-import "testing"
+import (
+	"fmt"
+	"runtime"
+	"testing"
+)
 
-// The quota counts the bytes of keys plus values.
+// The quota counts the bytes of keys plus values plus EntryOverhead per
+// entry.
 func TestStoreQuota(t *testing.T) {
-	s := NewStore(10)
-	if !s.Set("ab", []byte("cdef")) { // 6
+	s := NewStore(10 + EntryOverhead)
+	if !s.Set("ab", []byte("cdef")) { // 6 + overhead
 		t.Fatal("first set refused")
 	}
-	if s.Set("gh", []byte("ijklm")) { // 6 + 7 > 10
+	if s.Set("gh", []byte("i")) { // a second entry brings a second overhead
 		t.Error("set over the quota accepted")
 	}
-	if !s.Set("ab", []byte("cdefghij")) { // replaces: 2 + 8
+	if !s.Set("ab", []byte("cdefghij")) { // replaces: 2 + 8 + overhead
 		t.Error("replacing within the quota refused")
 	}
 	if v, ok := s.Get("ab"); !ok || string(v) != "cdefghij" {
@@ -31,4 +36,28 @@ func TestStoreQuota(t *testing.T) {
 	if s.Set("n", nil) {
 		t.Error("set over a lowered quota accepted")
 	}
+}
+
+// Filling the quota with tiny entries uses no more memory than the quota:
+// the per-entry overhead covers what the map itself spends.
+func TestStoreQuotaBoundsMemoryOfTinyEntries(t *testing.T) {
+	const quota = 4 << 20
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	s := NewStore(quota)
+	n := 0
+	for ; ; n++ {
+		if !s.Set(fmt.Sprintf("%08d", n), nil) {
+			break
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	used := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("%d 8-byte keys filled a %d-byte quota using %d bytes of heap", n, quota, used)
+	if used > quota*5/4 {
+		t.Errorf("a %d-byte quota of tiny entries took %d bytes of heap", quota, used)
+	}
+	runtime.KeepAlive(s)
 }
