@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -96,10 +97,12 @@ func TestReloadAppliesLimits(t *testing.T) {
 
 	// A reload that fails applies nothing: not even the kv_quota of a
 	// plugin whose module is unchanged.
-	broken := string(render("1KiB", "5s", "1MiB", "https://b.example")) + "  - {name: missing, path: does-not-exist.wasm}\n"
+	garbage := filepath.Join(filepath.Dir(e.cfg), "garbage.wasm")
+	rlWriteFile(t, garbage, []byte("not a module"))
+	broken := string(render("1KiB", "5s", "1MiB", "https://b.example")) + "  - {name: garbage, path: " + rlQ(garbage) + "}\n"
 	rlWriteFile(t, e.cfg, []byte(broken))
 	if code, body := rlPostReload(t, g); code == http.StatusOK {
-		t.Fatalf("POST /-/reload of a config naming a missing module: %d %s", code, body)
+		t.Fatalf("POST /-/reload of a config naming a module that does not compile: %d %s", code, body)
 	}
 	if text, isErr := callTool(ctx, t, c, "set-storage", map[string]any{"key": "k2", "value": big}); isErr {
 		t.Errorf("after a failed reload that lowered kv_quota, storing a value the old quota allows failed: %s", text)
