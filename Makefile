@@ -33,9 +33,13 @@ tests/node/node_modules/.package-lock.json: tests/node/package.json tests/node/p
 	npm ci --prefix tests/node --no-audit --no-fund
 
 ## test: every test, with the race detector
+# The fairness test measures throughput, so it runs on its own after the
+# rest (go test runs packages in parallel).
+ALONE_TESTS := TestSpinningPluginDoesNotStarveOthers
 test: plugins node-deps
 	$(GO) vet ./...
-	$(GO) test -race -count=1 -timeout 20m ./...
+	$(GO) test -race -count=1 -timeout 20m -skip '^($(ALONE_TESTS))$$' ./...
+	$(GO) test -race -count=1 -timeout 5m -run '^($(ALONE_TESTS))$$' ./cmd/wasmgate
 
 ## bench: tools/call throughput and latency over Streamable HTTP
 bench: build

@@ -7,51 +7,46 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"slices"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 )
 
-// calcLoad runs clients sessions calling calculate for d and returns the
-// calls per second and the 99th percentile latency.
-func calcLoad(t *testing.T, g *Gateway, clients int, d time.Duration) (float64, time.Duration) {
+// phase is one -json summary line of cmd/mcpbench.
+type phase struct {
+	Clients   int     `json:"clients"`
+	Calls     int64   `json:"calls"`
+	CallsPerS float64 `json:"calls_per_s"`
+	P99Ms     float64 `json:"p99_ms"`
+	Failures  int64   `json:"failures"`
+}
+
+// calcLoad drives calculate with cmd/mcpbench (built without the race
+// detector, so the load driver measures the gateway rather than itself)
+// from clients sessions for d.
+func calcLoad(t *testing.T, bench string, g *Gateway, clients int, d time.Duration) phase {
 	t.Helper()
-	var mu sync.Mutex
-	var lat []time.Duration
-	var failed atomic.Int64
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	var wg sync.WaitGroup
-	for range clients {
-		c := sessionClient(t, g)
-		wg.Go(func() {
-			var mine []time.Duration
-			for ctx.Err() == nil {
-				start := time.Now()
-				res, err := callToolErr(context.Background(), c, "calculate", map[string]any{"operation": "add", "a": 1, "b": 2})
-				if err != nil || res.IsError {
-					failed.Add(1)
-					continue
-				}
-				mine = append(mine, time.Since(start))
+	out, err := exec.Command(bench, "-url", g.MCPURL, "-clients", fmt.Sprint(clients), "-duration", d.String(),
+		"-warmup", "500ms", "-expect", "8", "-json").CombinedOutput()
+	if err != nil {
+		t.Fatalf("mcpbench: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		var p phase
+		if json.Unmarshal([]byte(line), &p) == nil && p.Clients == clients {
+			if p.Failures > 0 {
+				t.Errorf("%d calculate calls failed:\n%s", p.Failures, out)
 			}
-			mu.Lock()
-			lat = append(lat, mine...)
-			mu.Unlock()
-		})
+			return p
+		}
 	}
-	wg.Wait()
-	if n := failed.Load(); n > 0 {
-		t.Errorf("%d calculate calls failed", n)
-	}
-	if len(lat) == 0 {
-		t.Fatal("no calculate call finished")
-	}
-	slices.Sort(lat)
-	return float64(len(lat)) / d.Seconds(), lat[len(lat)*99/100]
+	t.Fatalf("no summary in mcpbench's output:\n%s", out)
+	return phase{}
 }
 
 func TestSpinningPluginDoesNotStarveOthers(t *testing.T) {
@@ -61,11 +56,13 @@ func TestSpinningPluginDoesNotStarveOthers(t *testing.T) {
     path: %s
     limits: {timeout: 1s}
 `, wasm(t, "examples/plugins/calculator"), wasm(t, "testdata/plugins/hostile"))}))
-	// The plain build: this measures the gateway, not the race detector.
+	// The plain builds: this measures the gateway, not the race detector.
 	g := startGatewayBin(t, plainBinPath, cfg, nil)
-
-	_, _ = calcLoad(t, g, 8, 500*time.Millisecond) // warm the pools
-	alone, p99Alone := calcLoad(t, g, 8, 3*time.Second)
+	bench := filepath.Join(t.TempDir(), "mcpbench")
+	if out, err := exec.Command("go", "build", "-o", bench, "../mcpbench").CombinedOutput(); err != nil {
+		t.Fatalf("build mcpbench: %v\n%s", err, out)
+	}
+	alone := calcLoad(t, bench, g, 8, 3*time.Second)
 
 	// Keep the hostile plugin spinning at (more than) its concurrency.
 	spinCtx, stopSpin := context.WithCancel(context.Background())
@@ -81,16 +78,20 @@ func TestSpinningPluginDoesNotStarveOthers(t *testing.T) {
 	if !waitFor(10*time.Second, func() bool { return inFlight(t, g, "hostile") >= 1 }) {
 		t.Fatal("the spin calls never started")
 	}
-	loaded, p99Loaded := calcLoad(t, g, 8, 3*time.Second)
+	loaded := calcLoad(t, bench, g, 8, 3*time.Second)
+	stillSpinning := inFlight(t, g, "hostile") >= 1
 	stopSpin()
 	spins.Wait()
 
-	t.Logf("calculate, 8 clients: alone %.0f calls/s (p99 %v); with a plugin spinning at its limit %.0f calls/s (p99 %v)",
-		alone, p99Alone.Round(time.Microsecond), loaded, p99Loaded.Round(time.Microsecond))
-	if loaded < alone/2 {
-		t.Errorf("with a spinning plugin calculate fell to %.0f calls/s, less than half of %.0f", loaded, alone)
+	t.Logf("calculate, 8 clients: alone %.0f calls/s (p99 %.1f ms); with a plugin spinning at its limit %.0f calls/s (p99 %.1f ms)",
+		alone.CallsPerS, alone.P99Ms, loaded.CallsPerS, loaded.P99Ms)
+	if !stillSpinning {
+		t.Errorf("the hostile plugin was no longer spinning at the end of the loaded phase")
 	}
-	if p99Loaded > 50*time.Millisecond {
-		t.Errorf("with a spinning plugin calculate's p99 latency is %v, want under 50ms", p99Loaded)
+	if loaded.CallsPerS < alone.CallsPerS/2 {
+		t.Errorf("with a spinning plugin calculate fell to %.0f calls/s, less than half of %.0f", loaded.CallsPerS, alone.CallsPerS)
+	}
+	if loaded.P99Ms > 50 {
+		t.Errorf("with a spinning plugin calculate's p99 latency is %.1f ms, want under 50 ms", loaded.P99Ms)
 	}
 }
