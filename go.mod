@@ -20,6 +20,7 @@ require (
 	github.com/tetratelabs/wazero v1.12.0
 	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/text v0.42.0
+	golang.org/x/time v0.16.0
 )
 
 require (

@@ -146,6 +146,8 @@ func (p *pluginRT) failure(err error) error {
 		return &Failure{Kind: FailError, Msg: ce.Msg}
 	case abi.KindCancelled:
 		return &Failure{Kind: FailCancelled, Msg: "was cancelled"}
+	case abi.KindRejected:
+		return &Failure{Kind: FailRejected, Msg: fmt.Sprintf("was refused: %s (plugin %q)", ce.Msg, p.name)}
 	case abi.KindTimeout:
 		msg := fmt.Sprintf("timed out after %s (plugin %q, limits.timeout)", limits.Timeout, p.name)
 		if ce.Msg != "timed out" {

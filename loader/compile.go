@@ -87,6 +87,7 @@ func (c *Compiler) Compile(ctx context.Context, spec PluginSpec, mod fetch.Modul
 		return nil, nil, fmt.Errorf("plugin %q (%s): compile %s: %w", spec.Name, spec.Key, spec.Path, err)
 	}
 	p = &Plugin{Spec: spec, SHA256: mod.SHA256, Size: len(mod.Data), compiled: compiled, http: client, logger: c.logger.With("plugin", spec.Name)}
+	p.log = newPluginLog(p.logger)
 	compileTime := time.Since(start)
 	inst, err := p.NewInstance(ctx)
 	if err != nil {

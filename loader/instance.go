@@ -9,15 +9,17 @@ import (
 	extism "github.com/extism/go-sdk"
 	"github.com/tetratelabs/wazero/sys"
 
+	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/loader/abi"
 )
 
 // Instance is one instantiated module. It runs one call at a time. It is
 // the abi.Instance the plugin's ABI drives.
 type Instance struct {
-	p      *extism.Plugin
-	stderr *tailBuffer
-	dead   bool
+	p        *extism.Plugin
+	stderr   *tailBuffer // what the guest printed, stdout and stderr
+	maxInput int         // half of limits.memory
+	dead     bool
 }
 
 var _ abi.Instance = (*Instance)(nil)
@@ -38,6 +40,13 @@ func (i *Instance) Has(name string) bool { return i.p.FunctionExists(name) }
 func (i *Instance) Call(ctx context.Context, export string, input []byte) ([]byte, error) {
 	if i.dead {
 		return nil, &abi.CallError{Export: export, Kind: abi.KindExit, Msg: "instance is closed"}
+	}
+	if len(input) > i.maxInput {
+		// The input is copied into the plugin's memory, and the guest
+		// copies it again to read it: past half of the memory it cannot
+		// fit.
+		return nil, &abi.CallError{Export: export, Kind: abi.KindRejected,
+			Msg: fmt.Sprintf("its input of %d bytes does not fit in the plugin's memory (limits.memory is %s; an input may take at most half of it)", len(input), config.ByteSize(2*i.maxInput))}
 	}
 	i.stderr.b = i.stderr.b[:0]
 	rc, out, err := i.p.CallWithContext(ctx, export, input)
@@ -86,8 +95,10 @@ func firstLine(s string) string {
 	return s
 }
 
-// tailBuffer keeps the last bytes a guest wrote to stderr, so a crash can
-// be reported with the guest's own words (a Go panic message, say).
+// tailBuffer keeps the last bytes a guest wrote to stdout or stderr, so a
+// crash can be reported with the guest's own words (a Go panic message on
+// stderr, a TinyGo one on stdout). Nothing a guest prints reaches the
+// process's stdout, which belongs to the stdio transport.
 type tailBuffer struct{ b []byte }
 
 const tailMax = 4 << 10

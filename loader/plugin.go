@@ -25,6 +25,7 @@ type Plugin struct {
 	compiled *extism.CompiledPlugin
 	http     *egress.Client
 	logger   *slog.Logger
+	log      *pluginLog // the plugin's own log lines, rate-limited
 }
 
 // Close releases the compiled module. Every instance must be closed first.
@@ -43,16 +44,14 @@ func (p *Plugin) NewInstance(ctx context.Context) (*Instance, error) {
 			// guest between them (wazero checks the deadline on return).
 			WithNanosleep(func(ns int64) { time.Sleep(min(time.Duration(ns), 10*time.Millisecond)) }).
 			WithRandSource(rand.Reader).
+			WithStdout(stderr).
 			WithStderr(stderr),
 	})
 	if err != nil {
 		return nil, err
 	}
-	logger := p.logger
-	inst.SetLogger(func(level extism.LogLevel, msg string) {
-		logger.Log(context.Background(), slogLevel(level), msg)
-	})
-	return &Instance{p: inst, stderr: stderr}, nil
+	inst.SetLogger(p.log.log)
+	return &Instance{p: inst, stderr: stderr, maxInput: int(p.Spec.Limits.Memory / 2)}, nil
 }
 
 func slogLevel(l extism.LogLevel) slog.Level {

@@ -19,6 +19,9 @@ const (
 	// KindExit is a guest that exited (proc_exit), or a call on an
 	// instance a previous failure left dead.
 	KindExit
+	// KindRejected is a call refused before it ran (its input is larger
+	// than the plugin's memory can take); the instance stays usable.
+	KindRejected
 )
 
 func (k Kind) String() string {
@@ -33,12 +36,14 @@ func (k Kind) String() string {
 		return "trap"
 	case KindExit:
 		return "exit"
+	case KindRejected:
+		return "rejected"
 	}
 	return "unknown"
 }
 
-// CallError is a failed export call. Every kind but KindError leaves the
-// instance dead.
+// CallError is a failed export call. Every kind but KindError and
+// KindRejected leaves the instance dead.
 type CallError struct {
 	Export string
 	Kind   Kind

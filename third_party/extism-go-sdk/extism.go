@@ -372,18 +372,31 @@ func (p *Plugin) SetInput(data []byte) (uint64, error) {
 func (p *Plugin) SetInputWithContext(ctx context.Context, data []byte) (uint64, error) {
 	_, err := p.extism.ExportedFunction("reset").Call(ctx)
 	if err != nil {
-		fmt.Println(err)
-		return 0, errors.New("reset")
+		// wasmgate patch: the error is returned, not printed on stdout.
+		return 0, fmt.Errorf("reset: %w", err)
 	}
 
 	ptr, err := p.extism.ExportedFunction("alloc").Call(ctx, uint64(len(data)))
 	if err != nil {
 		return 0, err
 	}
-	p.Memory().Write(uint32(ptr[0]), data)
-	p.extism.ExportedFunction("input_set").Call(ctx, ptr[0], uint64(len(data)))
+	// wasmgate patch: the kernel's alloc returns 0 when the memory limit
+	// refuses the block; writing there would corrupt the kernel.
+	if ptr[0] == 0 && len(data) > 0 {
+		return 0, fmt.Errorf("%w: cannot allocate %d bytes of input", ErrOutOfMemory, len(data))
+	}
+	if !p.Memory().Write(uint32(ptr[0]), data) {
+		return 0, fmt.Errorf("%w: cannot write %d bytes of input at %d", ErrOutOfMemory, len(data), ptr[0])
+	}
+	if _, err := p.extism.ExportedFunction("input_set").Call(ctx, ptr[0], uint64(len(data))); err != nil {
+		return 0, err
+	}
 	return ptr[0], nil
 }
+
+// ErrOutOfMemory reports a block that the plugin's memory limit refused
+// (wasmgate patch).
+var ErrOutOfMemory = errors.New("out of memory")
 
 // GetOutput retrieves the output data from the last WebAssembly function call.
 func (p *Plugin) GetOutput() ([]byte, error) {
@@ -401,7 +414,16 @@ func (p *Plugin) GetOutputWithContext(ctx context.Context) ([]byte, error) {
 	if err != nil {
 		return []byte{}, err
 	}
-	mem, _ := p.Memory().Read(uint32(outputOffs[0]), uint32(outputLen[0]))
+	// wasmgate patch: an output block at 0 is a guest whose alloc failed
+	// (it then wrote over the kernel's header), and a block outside memory
+	// cannot be read: both are failures, not an empty output.
+	if outputOffs[0] == 0 && outputLen[0] > 0 {
+		return nil, fmt.Errorf("%w: the plugin could not allocate its %d-byte output", ErrOutOfMemory, outputLen[0])
+	}
+	mem, ok := p.Memory().Read(uint32(outputOffs[0]), uint32(outputLen[0]))
+	if !ok {
+		return nil, fmt.Errorf("output block %d+%d is outside the plugin's memory", outputOffs[0], outputLen[0])
+	}
 
 	// Make sure output is copied, because `Read` returns a write-through view
 	buffer := make([]byte, len(mem))

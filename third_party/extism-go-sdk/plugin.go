@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -347,10 +346,10 @@ func (p *CompiledPlugin) Instance(ctx context.Context, config PluginInstanceConf
 		moduleConfig = moduleConfig.WithFSConfig(fs)
 	}
 
-	_, wasiOutput := os.LookupEnv("EXTISM_ENABLE_WASI_OUTPUT")
-	if p.hasWasi && wasiOutput {
-		moduleConfig = moduleConfig.WithStderr(os.Stderr).WithStdout(os.Stdout)
-	}
+	// wasmgate patch: EXTISM_ENABLE_WASI_OUTPUT is ignored. Upstream sends
+	// the guest's stdout to the process's stdout, which is wasmgate's MCP
+	// stdio transport; wasmgate captures both guest streams itself (see
+	// loader.Instance) and reports what a crashing guest printed.
 
 	var trace *observe.TraceCtx
 	var err error
