@@ -42,7 +42,7 @@ func TestSaveToVisibleLatency(t *testing.T) {
 	}
 	var report []string
 	record := func(what string, d []time.Duration) {
-		line := fmt.Sprintf("%-62s %s", what+":", rlStats(d))
+		line := fmt.Sprintf("%-62s %s", what+":", latencyStats(d))
 		report = append(report, line)
 		t.Log(line)
 	}
@@ -72,7 +72,7 @@ func TestSaveToVisibleLatency(t *testing.T) {
 		var d []time.Duration
 		for i := 1; i <= edits; i++ {
 			prefix := fmt.Sprintf("%s%d", style.name[:1], i)
-			d = append(d, rlTimeVisible(ctx, t, c, prefix+"_calculate", func() { style.save(e.Config, cfg(prefix)) }))
+			d = append(d, timeVisible(ctx, t, c, prefix+"_calculate", func() { style.save(e.Config, cfg(prefix)) }))
 		}
 		record("no module changed (prefix toggled), saved "+style.name, d)
 	}
@@ -85,16 +85,16 @@ func TestSaveToVisibleLatency(t *testing.T) {
 	var variants [][]byte
 	var d []time.Duration
 	for i := 0; i < edits; i++ {
-		v := rlNonce(t, fixtures[i%2])
+		v := withNonce(t, fixtures[i%2])
 		variants = append(variants, v)
-		d = append(d, rlTimeVisible(ctx, t, c, tool[i%2], func() { harness.RenameOver(t, mod, v) }))
+		d = append(d, timeVisible(ctx, t, c, tool[i%2], func() { harness.RenameOver(t, mod, v) }))
 	}
 	record(fmt.Sprintf("changed %.1f MB module, first compile", float64(len(variants[0]))/1e6), d)
 
 	// The same bytes again: compiled before, so the cache serves them.
 	d = d[:0]
 	for i, v := range variants {
-		d = append(d, rlTimeVisible(ctx, t, c, tool[i%2], func() { harness.RenameOver(t, mod, v) }))
+		d = append(d, timeVisible(ctx, t, c, tool[i%2], func() { harness.RenameOver(t, mod, v) }))
 	}
 	record(fmt.Sprintf("changed %.1f MB module, warm compilation cache", float64(len(variants[0]))/1e6), d)
 
@@ -110,7 +110,7 @@ func TestSaveToVisibleLatency(t *testing.T) {
 		start := time.Now()
 		rg := bins.Start(t, harness.Options{Config: ex.Config})
 		d = append(d, time.Since(start))
-		if m := rlReadyTookRE.FindStringSubmatch(rg.Stderr()); m != nil {
+		if m := readyTookRE.FindStringSubmatch(rg.Stderr()); m != nil {
 			if v, err := time.ParseDuration(m[1]); err == nil {
 				logged = append(logged, v)
 			}
@@ -125,11 +125,11 @@ func TestSaveToVisibleLatency(t *testing.T) {
 	t.Logf("save-to-visible latency, %s, %d edits each (median, min, p90, max):\n%s", build, edits, strings.Join(report, "\n"))
 }
 
-var rlReadyTookRE = regexp.MustCompile(`msg="wasmgate ready" took=(\S+)`)
+var readyTookRE = regexp.MustCompile(`msg="wasmgate ready" took=(\S+)`)
 
-// rlTimeVisible runs save and returns how long until tools/list on c
+// timeVisible runs save and returns how long until tools/list on c
 // contains want.
-func rlTimeVisible(ctx context.Context, t testing.TB, c *client.Client, want string, save func()) time.Duration {
+func timeVisible(ctx context.Context, t testing.TB, c *client.Client, want string, save func()) time.Duration {
 	t.Helper()
 	start := time.Now()
 	save()
@@ -146,24 +146,24 @@ func rlTimeVisible(ctx context.Context, t testing.TB, c *client.Client, want str
 	}
 }
 
-// rlNonce returns module with a custom section appended holding a random
+// withNonce returns module with a custom section appended holding a random
 // nonce: the same code, different bytes.
-func rlNonce(t testing.TB, module []byte) []byte {
+func withNonce(t testing.TB, module []byte) []byte {
 	t.Helper()
 	nonce := make([]byte, 16)
 	if _, err := rand.Read(nonce); err != nil {
 		t.Fatal(err)
 	}
 	name := "wasmgate-test-nonce"
-	payload := append(rlULEB(len(name)), name...)
+	payload := append(uleb128(len(name)), name...)
 	payload = append(payload, hex.EncodeToString(nonce)...)
 	out := slices.Clip(module)
 	out = append(out, 0) // custom section id
-	out = append(out, rlULEB(len(payload))...)
+	out = append(out, uleb128(len(payload))...)
 	return append(out, payload...)
 }
 
-func rlULEB(n int) []byte {
+func uleb128(n int) []byte {
 	var b []byte
 	for {
 		c := byte(n & 0x7f)
@@ -176,8 +176,8 @@ func rlULEB(n int) []byte {
 	}
 }
 
-// rlStats is "median X (min, p90, max)" of d.
-func rlStats(d []time.Duration) string {
+// latencyStats is "median X (min, p90, max)" of d.
+func latencyStats(d []time.Duration) string {
 	if len(d) == 0 {
 		return "no samples"
 	}

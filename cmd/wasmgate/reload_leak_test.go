@@ -30,7 +30,7 @@ func TestReloadNoLeak(t *testing.T) {
 		harness.Item("name: greeter", "path: "+harness.Q(greeter), "config: {greeting: Hi}"),
 		harness.Item("name: badinfo", "path: "+harness.Q(e.Module("badinfo", "testdata/plugins/badinfo")))))
 	harness.WriteFile(t, e.Config, with)
-	g := bins.Start(t, harness.Options{Config: e.Config, Plain: true}) // see rlStartPlain for why not -race
+	g := bins.Start(t, harness.Options{Config: e.Config, Plain: true}) // see harness.Options.Plain for why not -race
 	c := g.SessionClient(t, transport.WithContinuousListening())
 	notes := harness.CountNotes(c)
 	ctx := harness.Ctx(t, 4*time.Minute)
