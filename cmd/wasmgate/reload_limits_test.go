@@ -34,16 +34,7 @@ func TestReloadAppliesLimits(t *testing.T) {
 
 	big := strings.Repeat("v", 2000)
 	origin := func(o string) int {
-		req, err := http.NewRequest(http.MethodPost, g.MCPURL, strings.NewReader(`{}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Origin", o)
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := harness.PostJSON(t, g.MCPURL, `{}`, map[string]string{"Origin": o})
 		resp.Body.Close()
 		return resp.StatusCode
 	}

@@ -31,16 +31,18 @@ import (
 	"time"
 )
 
-// Fixtures are the modules Build compiles into the shared cache, relative
-// to the repository and without .wasm: every module the tests serve
-// except badinfo, whose gateway fails on purpose (see WarmCache).
-var Fixtures = []string{
-	"examples/plugins/calculator",
-	"examples/plugins/storage",
-	"examples/plugins/greeter",
-	"testdata/plugins/seaflea",
-	"testdata/plugins/hostile",
-	"testdata/plugins/kvquota",
+// fixtures are the modules Build compiles into the shared cache by
+// default: every module the tests serve except badinfo, whose gateway
+// fails on purpose (see WarmCache).
+func fixtures() []string {
+	return []string{
+		"examples/plugins/calculator",
+		"examples/plugins/storage",
+		"examples/plugins/greeter",
+		"testdata/plugins/seaflea",
+		"testdata/plugins/hostile",
+		"testdata/plugins/kvquota",
+	}
 }
 
 // BuildOptions say which binaries Build makes.
@@ -57,7 +59,8 @@ type BuildOptions struct {
 	Version string
 	// Warm are the modules compiled into the shared cache before the
 	// tests run, relative to the repository without .wasm; nil means
-	// Fixtures.
+	// every module the wasmgate tests serve (examples/plugins/*,
+	// testdata/plugins/{seaflea,hostile,kvquota}).
 	Warm []string
 }
 
@@ -92,7 +95,7 @@ func Build(opts BuildOptions) (*Binaries, error) {
 		opts.Package = "github.com/wasmgate/wasmgate/cmd/wasmgate"
 	}
 	if opts.Warm == nil {
-		opts.Warm = Fixtures
+		opts.Warm = fixtures()
 	}
 	dir, err := os.MkdirTemp("", "wasmgate-e2e-")
 	if err != nil {

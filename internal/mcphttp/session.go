@@ -57,7 +57,6 @@ type Session struct {
 
 	rt     http.RoundTripper
 	header http.Header
-	opts   Options
 	nextID int64
 }
 
@@ -119,7 +118,7 @@ func Initialize(ctx context.Context, url string, opts Options) (*Session, error)
 // check that the server refuses it), without sending anything. Its Version
 // is opts.ProtocolVersion, or DefaultProtocolVersion.
 func Attach(url, id string, opts Options) *Session {
-	s := &Session{URL: url, ID: id, Version: opts.ProtocolVersion, rt: opts.Transport, header: opts.Header, opts: opts}
+	s := &Session{URL: url, ID: id, Version: opts.ProtocolVersion, rt: opts.Transport, header: opts.Header}
 	if s.rt == nil {
 		s.rt = http.DefaultTransport
 	}
