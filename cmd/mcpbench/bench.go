@@ -114,7 +114,7 @@ func runPhase(ctx context.Context, cfg config, rt http.RoundTripper, n int) (pha
 		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), teardownTimeout)
 		defer cancel()
 		for _, s := range sessions {
-			_ = s.close(tctx) // errors are reported by the normal path below
+			_ = s.Close(tctx) // errors are reported by the normal path below
 		}
 	}()
 	for i := range n {
@@ -157,7 +157,7 @@ func runPhase(ctx context.Context, cfg config, rt http.RoundTripper, n int) (pha
 	defer tcancel()
 	var closeErrs []error
 	for _, s := range sessions {
-		if err := s.close(tctx); err != nil {
+		if err := s.Close(tctx); err != nil {
 			closeErrs = append(closeErrs, err)
 		}
 	}

@@ -312,25 +312,3 @@ func TestConfigErrors(t *testing.T) {
 		}
 	}
 }
-
-func TestNextSSEEvent(t *testing.T) {
-	stream := []byte(": comment\r\n" +
-		"id: 1\n\n" + // event without data
-		"event: message\ndata: {\"a\":1}\n\n" +
-		"data: line1\ndata:line2\ndata\n\n" +
-		"data: tail")
-	var want = []string{`{"a":1}`, "line1\nline2\n", "tail"}
-	var scratch []byte
-	rest := stream
-	for i, w := range want {
-		var data []byte
-		var ok bool
-		data, rest, scratch, ok = nextSSEEvent(rest, scratch)
-		if !ok || string(data) != w {
-			t.Fatalf("event %d = %q, %v; want %q", i, data, ok, w)
-		}
-	}
-	if _, _, _, ok := nextSSEEvent(rest, scratch); ok {
-		t.Fatal("found an event after the last one")
-	}
-}

@@ -10,19 +10,13 @@ import (
 	"net"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/wasmgate/wasmgate/internal/mcphttp"
 )
 
-const (
-	headerSessionID       = "Mcp-Session-Id"
-	headerProtocolVersion = "Mcp-Protocol-Version"
-
-	// maxResponseBytes bounds how much of one response body is read.
-	maxResponseBytes = 8 << 20
-	// maxReasonsPerClient bounds the failure reasons a client keeps.
-	maxReasonsPerClient = 5
-)
+// maxReasonsPerClient bounds the failure reasons a client keeps.
+const maxReasonsPerClient = 5
 
 // newTransport returns an HTTP/1.1 keep-alive transport sized for clients
 // concurrent sessions, whose dialer only connects to loopback addresses.
@@ -77,10 +71,10 @@ func loopbackDialer(d *net.Dialer) func(ctx context.Context, network, addr strin
 
 // rpcResponse is the part of a JSON-RPC message the driver looks at.
 type rpcResponse struct {
-	ID     int64       `json:"id"`
-	Method string      `json:"method"` // set on notifications and server requests
-	Result *toolResult `json:"result"`
-	Error  *rpcError   `json:"error"`
+	ID     int64             `json:"id"`
+	Method string            `json:"method"` // set on notifications and server requests
+	Result *toolResult       `json:"result"`
+	Error  *mcphttp.RPCError `json:"error"`
 }
 
 type toolResult struct {
@@ -93,11 +87,6 @@ type toolContent struct {
 	Text string `json:"text"`
 }
 
-type rpcError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-}
-
 // firstText returns the text of the first content item of type "text".
 func (r *toolResult) firstText() (string, bool) {
 	for _, c := range r.Content {
@@ -108,17 +97,15 @@ func (r *toolResult) firstText() (string, bool) {
 	return "", false
 }
 
-// session is one MCP client session. It is used by one goroutine at a time;
-// its buffers are reused from call to call.
+// session is one MCP client session (mcphttp opens and closes it) with
+// the driver's hot loop. It is used by one goroutine at a time; its buffers
+// are reused from call to call.
 type session struct {
+	*mcphttp.Session
 	rt        http.RoundTripper
-	cfg       *config
-	id        string // Mcp-Session-Id, empty if the server is stateless
-	version   string // negotiated protocol version
 	tmpl      *http.Request
 	prefix    []byte // request body up to the id
 	suffix    []byte // request body after the id
-	nextID    int64
 	reqBuf    []byte
 	reader    *bytes.Reader
 	body      io.ReadCloser // io.NopCloser(reader)
@@ -132,79 +119,39 @@ type session struct {
 // openSession performs the initialize handshake and prepares the tools/call
 // request template; bind must be called before the first call.
 func openSession(ctx context.Context, rt http.RoundTripper, cfg *config) (*session, error) {
+	opts := mcphttp.Options{
+		Transport:       rt,
+		ProtocolVersion: cfg.protocolVersion,
+		ClientName:      "mcpbench",
+		ClientVersion:   "0.1.0",
+	}
+	if cfg.token != "" {
+		opts.Header = http.Header{"Authorization": {"Bearer " + cfg.token}}
+	}
+	ms, err := mcphttp.Open(ctx, cfg.url.String(), opts)
+	if err != nil {
+		return nil, err
+	}
 	s := &session{
+		Session:   ms,
 		rt:        rt,
-		cfg:       cfg,
-		nextID:    1,
 		hasExpect: cfg.hasExpect,
 		expect:    cfg.expect,
 	}
 
-	initBody, err := json.Marshal(map[string]any{
-		"jsonrpc": "2.0",
-		"id":      0,
-		"method":  "initialize",
-		"params": map[string]any{
-			"protocolVersion": cfg.protocolVersion,
-			"capabilities":    map[string]any{},
-			"clientInfo":      map[string]any{"name": "mcpbench", "version": "0.1.0"},
-		},
-	})
-	if err != nil {
-		return nil, fmt.Errorf("encoding initialize: %w", err)
-	}
-	resp, body, err := s.post(ctx, initBody)
-	if err != nil {
-		return nil, fmt.Errorf("initialize: %w", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("initialize: HTTP %d: %s", resp.StatusCode, snippet(body))
-	}
-	var init struct {
-		Result *struct {
-			ProtocolVersion string `json:"protocolVersion"`
-		} `json:"result"`
-		Error *rpcError `json:"error"`
-	}
-	payload, err := jsonRPCPayload(resp.Header.Get("Content-Type"), body)
-	if err != nil {
-		return nil, fmt.Errorf("initialize: %w", err)
-	}
-	if err := json.Unmarshal(payload, &init); err != nil {
-		return nil, fmt.Errorf("initialize: decoding response: %w", err)
-	}
-	if init.Error != nil {
-		return nil, fmt.Errorf("initialize: JSON-RPC error %d: %s", init.Error.Code, init.Error.Message)
-	}
-	if init.Result == nil || init.Result.ProtocolVersion == "" {
-		return nil, fmt.Errorf("initialize: response has no protocolVersion: %s", snippet(payload))
-	}
-	s.id = resp.Header.Get(headerSessionID)
-	s.version = init.Result.ProtocolVersion
-
-	resp, body, err = s.post(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
-	if err != nil {
-		_ = s.close(ctx)
-		return nil, fmt.Errorf("notifications/initialized: %w", err)
-	}
-	if resp.StatusCode/100 != 2 {
-		_ = s.close(ctx)
-		return nil, fmt.Errorf("notifications/initialized: HTTP %d: %s", resp.StatusCode, snippet(body))
-	}
-
 	tool, err := json.Marshal(cfg.tool)
 	if err != nil {
+		_ = s.Close(ctx)
 		return nil, fmt.Errorf("encoding tool name: %w", err)
 	}
 	s.prefix = []byte(`{"jsonrpc":"2.0","id":`)
 	s.suffix = fmt.Appendf(nil, `,"method":"tools/call","params":{"name":%s,"arguments":%s}}`, tool, cfg.args)
 
-	s.tmpl, err = http.NewRequestWithContext(context.Background(), http.MethodPost, cfg.url.String(), nil)
+	s.tmpl, err = s.Request(context.Background(), http.MethodPost, nil)
 	if err != nil {
-		_ = s.close(ctx)
+		_ = s.Close(ctx)
 		return nil, fmt.Errorf("building tools/call request: %w", err)
 	}
-	s.tmpl.Header = s.headers()
 	s.newBuffers()
 	return s, nil
 }
@@ -214,75 +161,11 @@ func (s *session) bind(ctx context.Context) {
 	s.tmpl = s.tmpl.WithContext(ctx)
 }
 
-// headers returns the headers of a request within the session.
-func (s *session) headers() http.Header {
-	h := make(http.Header, 6)
-	h.Set("Content-Type", "application/json")
-	h.Set("Accept", "application/json, text/event-stream")
-	if s.cfg.token != "" {
-		h.Set("Authorization", "Bearer "+s.cfg.token)
-	}
-	if s.id != "" {
-		h.Set(headerSessionID, s.id)
-	}
-	if s.version != "" {
-		h.Set(headerProtocolVersion, s.version)
-	}
-	return h
-}
-
-// post sends one JSON-RPC message outside the hot loop and returns the
-// response with its body read and closed.
-func (s *session) post(ctx context.Context, msg []byte) (*http.Response, []byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.cfg.url.String(), bytes.NewReader(msg))
-	if err != nil {
-		return nil, nil, fmt.Errorf("building request: %w", err)
-	}
-	req.Header = s.headers()
-	return s.do(req)
-}
-
-func (s *session) do(req *http.Request) (*http.Response, []byte, error) {
-	resp, err := s.rt.RoundTrip(req)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer resp.Body.Close()
-	body, err := readBody(nil, resp.Body)
-	if err != nil {
-		return nil, nil, fmt.Errorf("reading response: %w", err)
-	}
-	return resp, body, nil
-}
-
-// close terminates the session with DELETE. A 405 means the server does not
-// let clients end sessions, which the spec allows.
-func (s *session) close(ctx context.Context) error {
-	if s.id == "" {
-		return nil
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, s.cfg.url.String(), nil)
-	if err != nil {
-		return fmt.Errorf("building DELETE: %w", err)
-	}
-	req.Header = s.headers()
-	req.Header.Del("Content-Type")
-	resp, body, err := s.do(req)
-	if err != nil {
-		return fmt.Errorf("DELETE session: %w", err)
-	}
-	if resp.StatusCode/100 != 2 && resp.StatusCode != http.StatusMethodNotAllowed {
-		return fmt.Errorf("DELETE session: HTTP %d: %s", resp.StatusCode, snippet(body))
-	}
-	return nil
-}
-
 // call performs one tools/call and checks the result. It is the hot path:
 // the request body is spliced into a reused buffer and only the fields the
 // check needs are decoded.
 func (s *session) call() error {
-	id := s.nextID
-	s.nextID++
+	id := s.NextID()
 	s.reqBuf = append(s.reqBuf[:0], s.prefix...)
 	s.reqBuf = strconv.AppendInt(s.reqBuf, id, 10)
 	s.reqBuf = append(s.reqBuf, s.suffix...)
@@ -297,7 +180,7 @@ func (s *session) call() error {
 		s.abandonBuffers()
 		return fmt.Errorf("tools/call id %d: %w", id, err)
 	}
-	s.respBuf, err = readBody(s.respBuf[:0], resp.Body)
+	s.respBuf, err = mcphttp.ReadBody(s.respBuf[:0], resp.Body)
 	resp.Body.Close()
 	if err != nil {
 		s.abandonBuffers()
@@ -305,7 +188,7 @@ func (s *session) call() error {
 	}
 	if resp.StatusCode != http.StatusOK {
 		s.abandonBuffers()
-		return fmt.Errorf("tools/call id %d: HTTP %d: %s", id, resp.StatusCode, snippet(s.respBuf))
+		return fmt.Errorf("tools/call id %d: HTTP %d: %s", id, resp.StatusCode, mcphttp.Snippet(s.respBuf))
 	}
 	if err := s.checkResponse(resp.Header.Get("Content-Type"), id); err != nil {
 		return fmt.Errorf("tools/call id %d: %w", id, err)
@@ -334,8 +217,8 @@ func (s *session) newBuffers() {
 // checkResponse finds the JSON-RPC response in s.respBuf (plain JSON or an
 // SSE stream) and checks it against the call with the given id.
 func (s *session) checkResponse(contentType string, id int64) error {
-	if !isEventStream(contentType) {
-		if !isJSON(contentType) {
+	if !mcphttp.IsEventStream(contentType) {
+		if !mcphttp.IsJSON(contentType) {
 			return fmt.Errorf("unexpected Content-Type %q", contentType)
 		}
 		s.msg = rpcResponse{ID: -1}
@@ -348,7 +231,7 @@ func (s *session) checkResponse(contentType string, id int64) error {
 	for {
 		var data []byte
 		var ok bool
-		data, rest, s.sseBuf, ok = nextSSEEvent(rest, s.sseBuf)
+		data, rest, s.sseBuf, ok = mcphttp.NextEvent(rest, s.sseBuf)
 		if !ok {
 			return errors.New("event stream ended without a JSON-RPC response")
 		}
@@ -390,73 +273,4 @@ func (s *session) checkResult(id int64) error {
 		}
 	}
 	return nil
-}
-
-// jsonRPCPayload returns the first JSON-RPC response in a body that is either
-// application/json or text/event-stream. It is used outside the hot path.
-func jsonRPCPayload(contentType string, body []byte) ([]byte, error) {
-	if isJSON(contentType) {
-		return body, nil
-	}
-	if !isEventStream(contentType) {
-		return nil, fmt.Errorf("unexpected Content-Type %q", contentType)
-	}
-	for rest := body; ; {
-		var data []byte
-		var ok bool
-		data, rest, _, ok = nextSSEEvent(rest, nil)
-		if !ok {
-			return nil, errors.New("event stream ended without a JSON-RPC response")
-		}
-		var probe struct {
-			Method string `json:"method"`
-		}
-		if len(data) == 0 || json.Unmarshal(data, &probe) != nil || probe.Method != "" {
-			continue
-		}
-		return data, nil
-	}
-}
-
-func isEventStream(contentType string) bool {
-	return hasPrefixFold(contentType, "text/event-stream")
-}
-
-func isJSON(contentType string) bool {
-	return hasPrefixFold(contentType, "application/json")
-}
-
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
-}
-
-// readBody appends all of r to dst, reusing dst's capacity, and fails if the
-// body exceeds maxResponseBytes.
-func readBody(dst []byte, r io.Reader) ([]byte, error) {
-	for {
-		if len(dst) == cap(dst) {
-			if len(dst) >= maxResponseBytes {
-				return dst, fmt.Errorf("response larger than %d bytes", maxResponseBytes)
-			}
-			dst = append(dst, 0)[:len(dst)]
-		}
-		n, err := r.Read(dst[len(dst):cap(dst)])
-		dst = dst[:len(dst)+n]
-		if err == io.EOF {
-			return dst, nil
-		}
-		if err != nil {
-			return dst, err
-		}
-	}
-}
-
-// snippet returns a short, printable prefix of a body for error messages.
-func snippet(b []byte) string {
-	const limit = 200
-	s := strings.TrimSpace(string(b))
-	if len(s) > limit {
-		s = s[:limit] + "..."
-	}
-	return s
 }

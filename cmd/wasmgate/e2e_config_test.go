@@ -9,10 +9,8 @@ package main
 // race detector and validate runs no concurrent code worth checking.
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -23,57 +21,67 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
-type validateResult struct {
-	code           int
-	stdout, stderr string
-}
-
-// runValidate runs `wasmgate validate --config cfg` with env added to a clean
-// environment.
-func runValidate(t *testing.T, cfg string, env []string, mod func(*exec.Cmd)) validateResult {
+// runValidate runs `wasmgate validate [--config cfg]` with the plain
+// binary, env added to a clean environment.
+func runValidate(t *testing.T, cfg string, env []string, setup func(*exec.Cmd)) harness.Result {
 	t.Helper()
 	args := []string{"validate"}
 	if cfg != "" {
 		args = append(args, "--config", cfg)
 	}
-	cmd := exec.Command(plainBinPath, args...)
-	cmd.Env = append(cleanEnviron(), env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if mod != nil {
-		mod(cmd)
-	}
-	done := make(chan error, 1)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { done <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(60 * time.Second):
-		cmd.Process.Kill()
-		<-done
-		t.Fatalf("wasmgate validate did not finish within 60s")
-	}
-	r := validateResult{stdout: stdout.String(), stderr: stderr.String()}
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		r.code = ee.ExitCode()
-	default:
-		t.Fatalf("run validate: %v", err)
-	}
-	return r
+	return bins.Run(t, harness.RunOptions{Plain: true, Env: env, Setup: setup}, args...)
 }
 
+// checkRefused checks validate refused a config as invalid (exit 1, not a
+// crash), with nothing on stdout and stderr containing every want and no
+// not.
+func checkRefused(t *testing.T, r harness.Result, want, not []string) {
+	t.Helper()
+	if r.Code == 0 {
+		t.Fatalf("validate exited 0; stdout %q", r.Stdout)
+	}
+	if r.Code != 1 { // a Go panic exits 2
+		t.Errorf("validate exited %d, want 1 (an invalid config, not a crash):\n%s", r.Code, r.Stderr)
+	}
+	if r.Stdout != "" {
+		t.Errorf("validate wrote to stdout on failure: %q", r.Stdout)
+	}
+	for _, w := range want {
+		if !strings.Contains(r.Stderr, w) {
+			t.Errorf("stderr does not contain %q:\n%s", w, r.Stderr)
+		}
+	}
+	for _, n := range not {
+		if strings.Contains(r.Stderr, n) {
+			t.Errorf("stderr contains %q:\n%s", n, r.Stderr)
+		}
+	}
+}
+
+// TestValidateConfigErrors runs `wasmgate validate` on bad configs. Every
+// class the loader catches is a file in loader/testdata/bad, checked there
+// with loader.Load; a few of them run here through the binary, with the
+// classes only compiling the modules or building the gateway can find.
 func TestValidateConfigErrors(t *testing.T) {
-	calc := wasm(t, "examples/plugins/calculator")
-	greeter := wasm(t, "examples/plugins/greeter")
-	badinfo := wasm(t, "testdata/plugins/badinfo")
+	for _, name := range []string{
+		"unknown-top-level-key",
+		"invalid-yaml",
+		"timeout-above-range",
+		"duplicate-plugin-names",
+		"env-override-with-a-bad-value",
+	} {
+		c := harness.ReadBadConfig(t, filepath.Join(harness.RepoRoot(), harness.BadConfigDir, name+".yaml"))
+		t.Run(name, func(t *testing.T) {
+			checkRefused(t, runValidate(t, c.Path, c.Env, nil), c.Want, c.Not)
+		})
+	}
+
+	calc := harness.Wasm(t, "examples/plugins/calculator")
+	badinfo := harness.Wasm(t, "testdata/plugins/badinfo")
 	data, err := os.ReadFile(calc)
 	if err != nil {
 		t.Fatal(err)
@@ -83,124 +91,37 @@ func TestValidateConfigErrors(t *testing.T) {
 	wrongHash := strings.Repeat("ab", 32)
 	one := fmt.Sprintf("plugins:\n  - name: calc\n    path: %s\n", calc)
 
-	cases := []struct {
+	for _, tc := range []struct {
 		name string
 		yaml string
-		env  []string
 		want []string // each must appear in stderr
-		not  []string // none may appear in stderr
 	}{
-		{name: "unknown top-level key", yaml: "bogus: 1\n" + one,
-			want: []string{"bogus", "unknown key"},
-			// The key is "bogus"; the Go type that decodes the file is no
-			// business of the user's.
-			not: []string{"loader.Config"}},
-		{name: "unknown nested key", yaml: "transports:\n  http:\n    lisen: 127.0.0.1:1\n" + one,
-			want: []string{"transports.http.lisen", "unknown key"}},
-		{name: "unknown plugin key", yaml: fmt.Sprintf("plugins:\n  - name: calc\n    path: %s\n    limts: {timeout: 1s}\n", calc),
-			want: []string{"plugins[0].limts", "unknown key"}},
-		{name: "wrong type", yaml: fmt.Sprintf("plugins:\n  - name: calc\n    path: %s\n    limits: {concurrency: many}\n", calc),
-			want: []string{"plugins[0].limits.concurrency", "many"}},
-		{name: "wrong type of a section", yaml: "transports: 5\n" + one,
-			want: []string{"transports"}},
-		{name: "timeout below range", yaml: fmt.Sprintf("plugins:\n  - name: calc\n    path: %s\n    limits: {timeout: 0.5ms}\n", calc),
-			want: []string{"plugins[0].limits.timeout", "500µs"}},
-		{name: "timeout above range", yaml: fmt.Sprintf("plugins:\n  - name: calc\n    path: %s\n    limits: {timeout: 1h}\n", calc),
-			want: []string{"plugins[0].limits.timeout", "1h0m0s"}},
-		{name: "concurrency above range", yaml: fmt.Sprintf("plugins:\n  - name: calc\n    path: %s\n    limits: {concurrency: 5000}\n", calc),
-			want: []string{"plugins[0].limits.concurrency", "5000"}},
-		{name: "negative concurrency", yaml: fmt.Sprintf("plugins:\n  - name: calc\n    path: %s\n    limits: {concurrency: -1}\n", calc),
-			want: []string{"plugins[0].limits.concurrency", "-1"}},
-		{name: "memory below range", yaml: fmt.Sprintf("plugins:\n  - name: calc\n    path: %s\n    limits: {memory: 1MiB}\n", calc),
-			want: []string{"plugins[0].limits.memory", "1MiB"}},
-		{name: "invalid size", yaml: fmt.Sprintf("plugins:\n  - name: calc\n    path: %s\n    limits: {max_output: lots}\n", calc),
-			want: []string{"plugins[0].limits.max_output", "lots"}},
-		{name: "max_body out of range", yaml: "transports:\n  http:\n    max_body: 10\n" + one,
-			want: []string{"transports.http.max_body", "10B"}},
-		{name: "invalid duration", yaml: fmt.Sprintf("plugins:\n  - name: calc\n    path: %s\n    limits: {timeout: 5x}\n", calc),
-			want: []string{"plugins[0].limits.timeout", "5x"}},
-		{name: "duration without unit", yaml: "server:\n  shutdown_timeout: 10\n" + one,
-			want: []string{"server.shutdown_timeout", "10"}},
-		{name: "invalid log level", yaml: "server:\n  log: {level: loud}\n" + one,
-			want: []string{"server.log.level", "loud"}},
-		{name: "invalid listen address", yaml: "admin:\n  listen: localhost\n" + one,
-			want: []string{"admin.listen", "localhost"}},
-		{name: "wildcard origin", yaml: "transports:\n  http:\n    allowed_origins: ['*']\n" + one,
-			want: []string{"transports.http.allowed_origins[0]", "*"}},
-		{name: "duplicate plugin names", yaml: fmt.Sprintf("plugins:\n  - name: calc\n    path: %s\n  - name: calc\n    path: %s\n", calc, greeter),
-			want: []string{"plugins[1].name", `"calc"`, "plugins[0]"}},
 		{name: "two plugins with the same tool", yaml: fmt.Sprintf("plugins:\n  - name: calc-one\n    path: %s\n  - name: calc-two\n    path: %s\n", calc, calc),
 			want: []string{"calculate", "calc-one", "calc-two", "plugins[0]", "plugins[1]"}},
-		{name: "missing wasm", yaml: "plugins:\n  - name: calc\n    path: ./nowhere/missing.wasm\n",
-			want: []string{"plugins[0].path", "missing.wasm", "no such file"}},
-		{name: "directory as wasm", yaml: fmt.Sprintf("plugins:\n  - name: calc\n    path: %s\n", filepath.Dir(calc)),
-			want: []string{"plugins[0].path", filepath.Dir(calc), "directory"}},
-		{name: "not a wasm module", yaml: fmt.Sprintf("plugins:\n  - name: notwasm\n    path: %s\n", filepath.Join(repoRoot, "go.mod")),
+		{name: "not a wasm module", yaml: fmt.Sprintf("plugins:\n  - name: notwasm\n    path: %s\n", filepath.Join(harness.RepoRoot(), "go.mod")),
 			want: []string{"notwasm", "plugins[0]", "go.mod"}},
 		{name: "sha256 mismatch", yaml: fmt.Sprintf("plugins:\n  - name: calc\n    path: %s\n    sha256: %s\n", calc, wrongHash),
 			want: []string{"plugins[0].sha256", wrongHash, realHash}},
-		{name: "sha256 not hex", yaml: fmt.Sprintf("plugins:\n  - name: calc\n    path: %s\n    sha256: nothex\n", calc),
-			want: []string{"plugins[0].sha256", "nothex"}},
-		{name: "invalid YAML", yaml: "server:\n  name: x\nplugins: [\n  {name: calc, path: " + calc + "\n",
-			want: []string{"YAML", "line"}},
 		{name: "information export panics", yaml: fmt.Sprintf("plugins:\n  - name: badinfo\n    path: %s\n", badinfo),
 			want: []string{"badinfo", "plugins[0]", "tools_information"}},
 		{name: "bearer token variable unset", yaml: "transports:\n  http:\n    auth: {bearer_token_env: WASMGATE_E2E_NO_SUCH_VAR}\n" + one,
 			want: []string{"transports.http.auth.bearer_token_env", "WASMGATE_E2E_NO_SUCH_VAR"}},
-		{name: "env override with a bad value", yaml: one,
-			env:  []string{"WASMGATE_TRANSPORTS__HTTP__LISTEN=nonsense"},
-			want: []string{"transports.http.listen", "nonsense"}},
-		{name: "env override of an unknown key", yaml: one,
-			env:  []string{"WASMGATE_TRANSPORTS__HTTP__LISEN=127.0.0.1:1"},
-			want: []string{"transports.http.lisen", "unknown key"}},
-		{name: "env override with a wrong type", yaml: one,
-			env:  []string{"WASMGATE_ADMIN__ENABLED=perhaps"},
-			want: []string{"admin.enabled", "perhaps"}},
-	}
-	for _, tc := range cases {
+	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := runValidate(t, writeConfig(t, tc.yaml), tc.env, nil)
-			if r.code == 0 {
-				t.Fatalf("validate exited 0; stdout %q", r.stdout)
-			}
-			if r.code != 1 { // a Go panic exits 2
-				t.Errorf("validate exited %d, want 1 (an invalid config, not a crash):\n%s", r.code, r.stderr)
-			}
-			if r.stdout != "" {
-				t.Errorf("validate wrote to stdout on failure: %q", r.stdout)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(r.stderr, w) {
-					t.Errorf("stderr does not contain %q:\n%s", w, r.stderr)
-				}
-			}
-			for _, n := range tc.not {
-				if strings.Contains(r.stderr, n) {
-					t.Errorf("stderr contains %q:\n%s", n, r.stderr)
-				}
-			}
+			checkRefused(t, runValidate(t, harness.WriteConfig(t, tc.yaml), nil, nil), tc.want, nil)
 		})
 	}
 
-	// An error in a value that came from the environment must say so: the
-	// user looking for "nonsense" in gateway.yaml will not find it.
-	t.Run("env override error names the variable", func(t *testing.T) {
-		r := runValidate(t, writeConfig(t, one), []string{"WASMGATE_TRANSPORTS__HTTP__LISTEN=nonsense"}, nil)
-		if r.code == 0 || !strings.Contains(r.stderr, "WASMGATE_TRANSPORTS__HTTP__LISTEN") {
-			t.Errorf("exit %d; stderr does not name the environment variable the bad value came from:\n%s", r.code, r.stderr)
-		}
-	})
-
 	t.Run("every error at once", func(t *testing.T) {
 		yaml := fmt.Sprintf("bogus: 1\nplugins:\n  - name: calc\n    path: %s\n    limits: {timeout: 5x, concurrency: 5000}\n  - name: calc\n    path: ./missing.wasm\n", calc)
-		r := runValidate(t, writeConfig(t, yaml), nil, nil)
-		if r.code == 0 {
+		r := runValidate(t, harness.WriteConfig(t, yaml), nil, nil)
+		if r.Code == 0 {
 			t.Fatalf("validate exited 0")
 		}
 		// Decoding errors stop before range checks, so not everything can
 		// be reported together; but what is reported names its key.
-		if !strings.Contains(r.stderr, "bogus") && !strings.Contains(r.stderr, "plugins[0].limits.timeout") {
-			t.Errorf("stderr names none of the errors:\n%s", r.stderr)
+		if !strings.Contains(r.Stderr, "bogus") && !strings.Contains(r.Stderr, "plugins[0].limits.timeout") {
+			t.Errorf("stderr names none of the errors:\n%s", r.Stderr)
 		}
 	})
 
@@ -231,151 +152,106 @@ func TestValidateConfigErrors(t *testing.T) {
 			}
 		}
 		r := runValidate(t, cfg, nil, mod)
-		if r.code == 0 {
-			t.Fatalf("validate of an unreadable .wasm exited 0: %s", r.stdout)
+		if r.Code == 0 {
+			t.Fatalf("validate of an unreadable .wasm exited 0: %s", r.Stdout)
 		}
 		for _, w := range []string{"plugins[0].path", "locked.wasm", "permission denied"} {
-			if !strings.Contains(r.stderr, w) {
-				t.Errorf("stderr does not contain %q:\n%s", w, r.stderr)
+			if !strings.Contains(r.Stderr, w) {
+				t.Errorf("stderr does not contain %q:\n%s", w, r.Stderr)
 			}
 		}
 	})
 }
 
 func TestValidateOK(t *testing.T) {
-	cfg := writeConfig(t, examplesConfig(t, ""))
+	cfg := harness.WriteConfig(t, bins.ExamplesYAML(t, ""))
 	r := runValidate(t, cfg, nil, nil)
-	if r.code != 0 {
-		t.Fatalf("validate exited %d:\n%s", r.code, r.stderr)
+	if r.Code != 0 {
+		t.Fatalf("validate exited %d:\n%s", r.Code, r.Stderr)
 	}
-	if strings.Count(r.stdout, "\n") != 1 || !strings.HasSuffix(r.stdout, "\n") {
-		t.Errorf("stdout is not one line: %q", r.stdout)
+	if strings.Count(r.Stdout, "\n") != 1 || !strings.HasSuffix(r.Stdout, "\n") {
+		t.Errorf("stdout is not one line: %q", r.Stdout)
 	}
 	for _, w := range []string{"calculate", "set-storage", "say_hello", "calculator", "storage", "greeter"} {
-		if !strings.Contains(r.stdout, w) {
-			t.Errorf("summary %q does not mention %q", r.stdout, w)
+		if !strings.Contains(r.Stdout, w) {
+			t.Errorf("summary %q does not mention %q", r.Stdout, w)
 		}
 	}
-	if strings.Contains(r.stderr, "level=ERROR") || strings.Contains(r.stderr, "invalid") {
-		t.Errorf("validate of a good config wrote errors:\n%s", r.stderr)
+	if strings.Contains(r.Stderr, "level=ERROR") || strings.Contains(r.Stderr, "invalid") {
+		t.Errorf("validate of a good config wrote errors:\n%s", r.Stderr)
 	}
 
 	// The config path defaults to $WASMGATE_CONFIG.
 	t.Run("WASMGATE_CONFIG", func(t *testing.T) {
-		only := writeConfig(t, fmt.Sprintf("plugins:\n  - name: calculator\n    path: %s\n", wasm(t, "examples/plugins/calculator")))
+		only := harness.WriteConfig(t, fmt.Sprintf("plugins:\n  - name: calculator\n    path: %s\n", harness.Wasm(t, "examples/plugins/calculator")))
 		r := runValidate(t, "", []string{"WASMGATE_CONFIG=" + only}, nil)
-		if r.code != 0 || !strings.Contains(r.stdout, only) || !strings.Contains(r.stdout, "calculate") {
-			t.Errorf("validate with WASMGATE_CONFIG: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+		if r.Code != 0 || !strings.Contains(r.Stdout, only) || !strings.Contains(r.Stdout, "calculate") {
+			t.Errorf("validate with WASMGATE_CONFIG: exit %d, stdout %q, stderr %q", r.Code, r.Stdout, r.Stderr)
 		}
 	})
 	// A config that changes nothing but is fine with the env override.
 	t.Run("env override accepted", func(t *testing.T) {
 		r := runValidate(t, cfg, []string{"WASMGATE_TRANSPORTS__HTTP__ALLOWED_ORIGINS=[https://a.example, https://b.example]", "WASMGATE_SERVER__LOG__LEVEL=debug"}, nil)
-		if r.code != 0 {
-			t.Errorf("validate with good env overrides exited %d:\n%s", r.code, r.stderr)
+		if r.Code != 0 {
+			t.Errorf("validate with good env overrides exited %d:\n%s", r.Code, r.Stderr)
 		}
 	})
 }
 
 // TestEnvOverrideServe: an environment override changes what serve does.
 func TestEnvOverrideServe(t *testing.T) {
-	cfg := writeConfig(t, examplesConfig(t, ""))
-	g := startGateway(t, cfg, []string{
+	cfg := harness.WriteConfig(t, bins.ExamplesYAML(t, ""))
+	g := bins.Start(t, harness.Options{Config: cfg, Env: []string{
 		"WASMGATE_TRANSPORTS__HTTP__PATH=/other",
 		"WASMGATE_TRANSPORTS__HTTP__ALLOWED_ORIGINS=[https://app.example.com]",
-	})
+	}})
 	if !strings.HasSuffix(g.MCPURL, "/other") {
 		t.Fatalf("MCP endpoint %s, want the path /other from WASMGATE_TRANSPORTS__HTTP__PATH", g.MCPURL)
 	}
-	c := sessionClient(t, g)
-	ctx := ctxTimeout(t, 30*time.Second)
-	if text, isErr := callTool(ctx, t, c, "calculate", map[string]any{"operation": "add", "a": 1, "b": 2}); isErr || text != "3" {
+	c := g.SessionClient(t)
+	ctx := harness.Ctx(t, 30*time.Second)
+	if text, isErr := harness.CallTool(ctx, t, c, "calculate", map[string]any{"operation": "add", "a": 1, "b": 2}); isErr || text != "3" {
 		t.Errorf("calculate on /other = %q (isError %v)", text, isErr)
 	}
 	base := strings.TrimSuffix(g.MCPURL, "/other")
-	if code := postInitialize(t, base+"/mcp", nil); code != http.StatusNotFound {
+	if code := harness.PostInitialize(t, base+"/mcp", nil); code != http.StatusNotFound {
 		t.Errorf("POST /mcp (the file's default path) = %d, want 404", code)
 	}
 	// The list override replaced the default loopback rule.
-	if code := postInitialize(t, g.MCPURL, map[string]string{"Origin": "https://app.example.com"}); code != http.StatusOK {
+	if code := harness.PostInitialize(t, g.MCPURL, map[string]string{"Origin": "https://app.example.com"}); code != http.StatusOK {
 		t.Errorf("Origin https://app.example.com (allowed by the env override) = %d, want 200", code)
 	}
-	if code := postInitialize(t, g.MCPURL, map[string]string{"Origin": "http://localhost:5173"}); code != http.StatusForbidden {
+	if code := harness.PostInitialize(t, g.MCPURL, map[string]string{"Origin": "http://localhost:5173"}); code != http.StatusForbidden {
 		t.Errorf("Origin http://localhost:5173 (not in the overridden list) = %d, want 403", code)
 	}
 }
 
-// postInitialize POSTs an initialize request with headers and returns the
-// status code.
-func postInitialize(t *testing.T, url string, headers map[string]string) int {
-	t.Helper()
-	resp := postJSON(t, url, initializeBody, headers)
-	resp.Body.Close()
-	return resp.StatusCode
-}
-
-const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
-
-func postJSON(t *testing.T, url, body string, headers map[string]string) *http.Response {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("POST %s: %v", url, err)
-	}
-	return resp
-}
-
 // TestCLI: the commands and flags around serve and validate.
 func TestCLI(t *testing.T) {
-	run := func(bin string, env []string, args ...string) validateResult {
-		t.Helper()
-		cmd := exec.Command(bin, args...)
-		cmd.Env = append(cleanEnviron(), env...)
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		r := validateResult{stdout: stdout.String(), stderr: stderr.String()}
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			r.code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	if r := run(plainBinPath, nil, "version"); r.code != 0 || !strings.Contains(r.stdout, testVersion) {
-		t.Errorf("wasmgate version: exit %d, stdout %q; want the stamped version %s", r.code, r.stdout, testVersion)
+	if r := bins.Run(t, harness.RunOptions{Plain: true}, "version"); r.Code != 0 || !strings.Contains(r.Stdout, testVersion) {
+		t.Errorf("wasmgate version: exit %d, stdout %q; want the stamped version %s", r.Code, r.Stdout, testVersion)
 	}
 	for _, args := range [][]string{{"--help"}, {"serve", "--help"}, {"validate", "--help"}} {
-		r := run(plainBinPath, nil, args...)
-		if r.code != 0 || !strings.Contains(r.stdout+r.stderr, "--config") && !strings.Contains(r.stdout+r.stderr, "-config") {
-			t.Errorf("wasmgate %s: exit %d, output %q", strings.Join(args, " "), r.code, r.stdout+r.stderr)
+		r := bins.Run(t, harness.RunOptions{Plain: true}, args...)
+		if r.Code != 0 || !strings.Contains(r.Stdout+r.Stderr, "--config") && !strings.Contains(r.Stdout+r.Stderr, "-config") {
+			t.Errorf("wasmgate %s: exit %d, output %q", strings.Join(args, " "), r.Code, r.Stdout+r.Stderr)
 		}
 	}
-	if r := run(plainBinPath, nil, "frobnicate"); r.code != 2 || !strings.Contains(r.stderr, "frobnicate") {
-		t.Errorf("wasmgate frobnicate: exit %d, stderr %q; want 2 naming the command", r.code, r.stderr)
+	if r := bins.Run(t, harness.RunOptions{Plain: true}, "frobnicate"); r.Code != 2 || !strings.Contains(r.Stderr, "frobnicate") {
+		t.Errorf("wasmgate frobnicate: exit %d, stderr %q; want 2 naming the command", r.Code, r.Stderr)
 	}
-	if r := run(plainBinPath, nil, "serve", "--no-such-flag"); r.code != 2 {
-		t.Errorf("wasmgate serve --no-such-flag: exit %d, want 2", r.code)
+	if r := bins.Run(t, harness.RunOptions{Plain: true}, "serve", "--no-such-flag"); r.Code != 2 {
+		t.Errorf("wasmgate serve --no-such-flag: exit %d, want 2", r.Code)
 	}
 
 	// serve refuses a bad config the way validate does, without serving.
-	bad := writeConfig(t, fmt.Sprintf("plugins:\n  - name: calc\n    path: %s\n    limits: {concurrency: 5000}\n", wasm(t, "examples/plugins/calculator")))
-	r := run(binPath, nil, "serve", "--config", bad)
-	if r.code == 0 || !strings.Contains(r.stderr, "plugins[0].limits.concurrency") {
-		t.Errorf("serve with a bad config: exit %d, stderr %q; want non-zero naming the key", r.code, r.stderr)
+	bad := harness.WriteConfig(t, fmt.Sprintf("plugins:\n  - name: calc\n    path: %s\n    limits: {concurrency: 5000}\n", harness.Wasm(t, "examples/plugins/calculator")))
+	r := bins.Run(t, harness.RunOptions{}, "serve", "--config", bad)
+	if r.Code == 0 || !strings.Contains(r.Stderr, "plugins[0].limits.concurrency") {
+		t.Errorf("serve with a bad config: exit %d, stderr %q; want non-zero naming the key", r.Code, r.Stderr)
 	}
-	if r := run(binPath, nil, "serve", "--config", filepath.Join(t.TempDir(), "absent.yaml")); r.code == 0 || !strings.Contains(r.stderr, "absent.yaml") {
-		t.Errorf("serve with a missing config file: exit %d, stderr %q", r.code, r.stderr)
+	if r := bins.Run(t, harness.RunOptions{}, "serve", "--config", filepath.Join(t.TempDir(), "absent.yaml")); r.Code == 0 || !strings.Contains(r.Stderr, "absent.yaml") {
+		t.Errorf("serve with a missing config file: exit %d, stderr %q", r.Code, r.Stderr)
 	}
 
 	// A listen address already in use is an error naming the key.
@@ -384,10 +260,10 @@ func TestCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	busy := writeConfig(t, fmt.Sprintf("server: {cache_dir: %q}\ntransports: {http: {listen: %q}}\nadmin: {listen: \"127.0.0.1:0\"}\nplugins:\n  - name: calc\n    path: %s\n",
-		sharedCacheDir(t), ln.Addr().String(), wasm(t, "examples/plugins/calculator")))
-	r = run(binPath, nil, "serve", "--config", busy)
-	if r.code == 0 || !strings.Contains(r.stderr, "transports.http.listen") || !strings.Contains(r.stderr, ln.Addr().String()) {
-		t.Errorf("serve on a busy port: exit %d, stderr %q; want non-zero naming transports.http.listen and the address", r.code, r.stderr)
+	busy := harness.WriteConfig(t, fmt.Sprintf("server: {cache_dir: %q}\ntransports: {http: {listen: %q}}\nadmin: {listen: \"127.0.0.1:0\"}\nplugins:\n  - name: calc\n    path: %s\n",
+		bins.CacheDir, ln.Addr().String(), harness.Wasm(t, "examples/plugins/calculator")))
+	r = bins.Run(t, harness.RunOptions{}, "serve", "--config", busy)
+	if r.Code == 0 || !strings.Contains(r.Stderr, "transports.http.listen") || !strings.Contains(r.Stderr, ln.Addr().String()) {
+		t.Errorf("serve on a busy port: exit %d, stderr %q; want non-zero naming transports.http.listen and the address", r.Code, r.Stderr)
 	}
 }

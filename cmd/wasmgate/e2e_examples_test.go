@@ -23,6 +23,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
 // The input schemas the example plugins declare (examples/plugins/*/main.go).
@@ -41,7 +42,7 @@ const exampleServerName = "e2e-gateway"
 const exampleGreeting = "Ahoy"
 
 func examplesServeConfig(t *testing.T) string {
-	return writeConfig(t, gatewayYAML(t, cfgParts{
+	return harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Server: "  name: " + exampleServerName + "\n",
 		Plugins: fmt.Sprintf(`  - name: calculator
     path: %s
@@ -51,7 +52,7 @@ func examplesServeConfig(t *testing.T) string {
     path: %s
     config:
       greeting: %s
-`, wasm(t, "examples/plugins/calculator"), wasm(t, "examples/plugins/storage"), wasm(t, "examples/plugins/greeter"), exampleGreeting),
+`, harness.Wasm(t, "examples/plugins/calculator"), harness.Wasm(t, "examples/plugins/storage"), harness.Wasm(t, "examples/plugins/greeter"), exampleGreeting),
 	}))
 }
 
@@ -60,8 +61,8 @@ func examplesServeConfig(t *testing.T) string {
 // revisions mcp-go speaks.
 func TestExamples(t *testing.T) {
 	cfg := examplesServeConfig(t)
-	g := startGateway(t, cfg, nil, "--stdio")
-	g2 := startGateway(t, cfg, nil, "--stdio") // a second stdin for the other revision
+	g := bins.Start(t, harness.Options{Config: cfg, Stdio: true})
+	g2 := bins.Start(t, harness.Options{Config: cfg, Stdio: true}) // a second stdin for the other revision
 
 	type conn struct {
 		name    string
@@ -69,23 +70,23 @@ func TestExamples(t *testing.T) {
 		connect func(t *testing.T) (*client.Client, *mcp.InitializeResult)
 	}
 	conns := []conn{
-		{"http/" + protoSessions, protoSessions, func(t *testing.T) (*client.Client, *mcp.InitializeResult) {
-			return httpClientVersion(t, g.MCPURL, protoSessions)
+		{"http/" + harness.ProtoSessions, harness.ProtoSessions, func(t *testing.T) (*client.Client, *mcp.InitializeResult) {
+			return harness.HTTPClient(t, g.MCPURL, harness.ProtoSessions)
 		}},
-		{"http/" + protoStateless, protoStateless, func(t *testing.T) (*client.Client, *mcp.InitializeResult) {
-			return httpClientVersion(t, g.MCPURL, protoStateless)
+		{"http/" + harness.ProtoStateless, harness.ProtoStateless, func(t *testing.T) (*client.Client, *mcp.InitializeResult) {
+			return harness.HTTPClient(t, g.MCPURL, harness.ProtoStateless)
 		}},
-		{"stdio/" + protoSessions, protoSessions, func(t *testing.T) (*client.Client, *mcp.InitializeResult) {
-			return stdioClientVersion(t, g, protoSessions)
+		{"stdio/" + harness.ProtoSessions, harness.ProtoSessions, func(t *testing.T) (*client.Client, *mcp.InitializeResult) {
+			return g.StdioClientVersion(t, harness.ProtoSessions)
 		}},
-		{"stdio/" + protoStateless, protoStateless, func(t *testing.T) (*client.Client, *mcp.InitializeResult) {
-			return stdioClientVersion(t, g2, protoStateless)
+		{"stdio/" + harness.ProtoStateless, harness.ProtoStateless, func(t *testing.T) (*client.Client, *mcp.InitializeResult) {
+			return g2.StdioClientVersion(t, harness.ProtoStateless)
 		}},
 	}
 	for _, cn := range conns {
 		t.Run(cn.name, func(t *testing.T) {
 			c, init := cn.connect(t)
-			ctx := ctxTimeout(t, 60*time.Second)
+			ctx := harness.Ctx(t, 60*time.Second)
 			checkInitialize(t, init, cn.version)
 			t.Run("tools/list", func(t *testing.T) { checkExampleTools(ctx, t, c) })
 			t.Run("calculate", func(t *testing.T) { checkCalculator(ctx, t, c) })
@@ -197,13 +198,13 @@ func checkCalculator(ctx context.Context, t *testing.T, c *client.Client) {
 		{"multiply", 1e11, 1e10, "1e+21"},
 	}
 	for _, tc := range ok {
-		text, isErr := callTool(ctx, t, c, "calculate", map[string]any{"operation": tc.op, "a": tc.a, "b": tc.b})
+		text, isErr := harness.CallTool(ctx, t, c, "calculate", map[string]any{"operation": tc.op, "a": tc.a, "b": tc.b})
 		if isErr || text != tc.want {
 			t.Errorf("calculate %s %v %v = %q (isError %v), want %q", tc.op, tc.a, tc.b, text, isErr, tc.want)
 		}
 	}
 
-	text, isErr := callTool(ctx, t, c, "calculate", map[string]any{"operation": "divide", "a": 10, "b": 0})
+	text, isErr := harness.CallTool(ctx, t, c, "calculate", map[string]any{"operation": "divide", "a": 10, "b": 0})
 	if !isErr || text != "Division by zero" {
 		t.Errorf("divide 10 0 = %q (isError %v), want isError with %q", text, isErr, "Division by zero")
 	}
@@ -221,7 +222,7 @@ func checkCalculator(ctx context.Context, t *testing.T, c *client.Client) {
 		{"missing operation", map[string]any{"a": 1, "b": 2}, "operation"},
 	}
 	for _, tc := range bad {
-		text, isErr := callTool(ctx, t, c, "calculate", tc.args)
+		text, isErr := harness.CallTool(ctx, t, c, "calculate", tc.args)
 		if !isErr {
 			t.Errorf("%s: calculate %v = %q without isError", tc.what, tc.args, text)
 			continue
@@ -235,12 +236,12 @@ func checkCalculator(ctx context.Context, t *testing.T, c *client.Client) {
 func checkStorage(ctx context.Context, t *testing.T, c *client.Client, conn string) {
 	key := fmt.Sprintf("k-%s-%d", strings.NewReplacer("/", "-", ".", "-").Replace(conn), rand.Int64())
 	value := "vålue with spaces, ünïcode and \"quotes\" " + strconv.Itoa(rand.Int())
-	text, isErr := callTool(ctx, t, c, "set-storage", map[string]any{"key": key, "value": value})
+	text, isErr := harness.CallTool(ctx, t, c, "set-storage", map[string]any{"key": key, "value": value})
 	if isErr || text != "Stored value at key: "+key {
 		t.Errorf("set-storage = %q (isError %v), want %q", text, isErr, "Stored value at key: "+key)
 	}
 	uri := "storage://" + key
-	contents := readResource(ctx, t, c, uri)
+	contents := harness.ReadResource(ctx, t, c, uri)
 	if len(contents) != 1 {
 		t.Fatalf("resources/read %s: %d contents, want 1", uri, len(contents))
 	}
@@ -253,26 +254,26 @@ func checkStorage(ctx context.Context, t *testing.T, c *client.Client, conn stri
 	}
 
 	// Overwrite, then read the new value.
-	callTool(ctx, t, c, "set-storage", map[string]any{"key": key, "value": "second"})
-	if got := readText(ctx, t, c, uri); got != "second" {
+	harness.CallTool(ctx, t, c, "set-storage", map[string]any{"key": key, "value": "second"})
+	if got := harness.ReadText(ctx, t, c, uri); got != "second" {
 		t.Errorf("after overwrite, %s = %q, want %q", uri, got, "second")
 	}
 	// An empty value is a value, not a missing key.
-	callTool(ctx, t, c, "set-storage", map[string]any{"key": key, "value": ""})
-	if got := readText(ctx, t, c, uri); got != "" {
+	harness.CallTool(ctx, t, c, "set-storage", map[string]any{"key": key, "value": ""})
+	if got := harness.ReadText(ctx, t, c, uri); got != "" {
 		t.Errorf("after storing \"\", %s = %q, want \"\"", uri, got)
 	}
 
 	missing := fmt.Sprintf("storage://never-set-%d", rand.Int64())
-	if got := readText(ctx, t, c, missing); got != "Key not found" {
+	if got := harness.ReadText(ctx, t, c, missing); got != "Key not found" {
 		t.Errorf("resources/read %s = %q, want %q", missing, got, "Key not found")
 	}
 
-	text, isErr = callTool(ctx, t, c, "set-storage", map[string]any{"key": key})
+	text, isErr = harness.CallTool(ctx, t, c, "set-storage", map[string]any{"key": key})
 	if !isErr || !namesField(text, "value") {
 		t.Errorf("set-storage without value = %q (isError %v), want isError naming value", text, isErr)
 	}
-	text, isErr = callTool(ctx, t, c, "set-storage", map[string]any{"key": 42, "value": "x"})
+	text, isErr = harness.CallTool(ctx, t, c, "set-storage", map[string]any{"key": 42, "value": "x"})
 	if !isErr || !namesField(text, "key") {
 		t.Errorf("set-storage with a numeric key = %q (isError %v), want isError naming key", text, isErr)
 	}
@@ -293,11 +294,11 @@ func checkStorage(ctx context.Context, t *testing.T, c *client.Client, conn stri
 }
 
 func checkGreeter(ctx context.Context, t *testing.T, c *client.Client) {
-	text, isErr := callTool(ctx, t, c, "say_hello", map[string]any{"name": "Ada"})
+	text, isErr := harness.CallTool(ctx, t, c, "say_hello", map[string]any{"name": "Ada"})
 	if want := exampleGreeting + ", Ada!"; isErr || text != want {
 		t.Errorf("say_hello Ada = %q (isError %v), want %q (the greeting comes from the plugin's config)", text, isErr, want)
 	}
-	text, isErr = callTool(ctx, t, c, "say_hello", map[string]any{})
+	text, isErr = harness.CallTool(ctx, t, c, "say_hello", map[string]any{})
 	if !isErr || !namesField(text, "name") {
 		t.Errorf("say_hello {} = %q (isError %v), want isError naming name", text, isErr)
 	}
@@ -316,7 +317,7 @@ func checkGreeter(ctx context.Context, t *testing.T, c *client.Client) {
 	if !slices.Equal(uris, []string{"greeter://about"}) {
 		t.Errorf("resources/list = %v, want [greeter://about]", uris)
 	}
-	about := readText(ctx, t, c, "greeter://about")
+	about := harness.ReadText(ctx, t, c, "greeter://about")
 	if !strings.Contains(about, "greeter") || !strings.Contains(about, exampleGreeting) {
 		t.Errorf("greeter://about = %q, want a description mentioning the configured greeting %q", about, exampleGreeting)
 	}
@@ -336,25 +337,25 @@ func checkGreeter(ctx context.Context, t *testing.T, c *client.Client) {
 		t.Errorf("greeting_prompt arguments (name: required) = %v, want name required, style optional", args)
 	}
 
-	p, err := getPrompt(ctx, c, "greeting_prompt", map[string]string{"name": "Grace"})
+	p, err := harness.GetPrompt(ctx, c, "greeting_prompt", map[string]string{"name": "Grace"})
 	if err != nil {
 		t.Fatalf("prompts/get greeting_prompt {name}: %v", err)
 	}
-	got := promptText(t, p)
+	got := harness.PromptText(t, p)
 	// Without style the plugin writes a "friendly" greeting.
 	for _, want := range []string{"Grace", "friendly", exampleGreeting} {
 		if !strings.Contains(got, want) {
 			t.Errorf("greeting_prompt {name: Grace} = %q, want it to contain %q", got, want)
 		}
 	}
-	p, err = getPrompt(ctx, c, "greeting_prompt", map[string]string{"name": "Grace", "style": "pirate"})
+	p, err = harness.GetPrompt(ctx, c, "greeting_prompt", map[string]string{"name": "Grace", "style": "pirate"})
 	if err != nil {
 		t.Fatalf("prompts/get greeting_prompt {name, style}: %v", err)
 	}
-	if got := promptText(t, p); !strings.Contains(got, "pirate") || !strings.Contains(got, "Grace") || strings.Contains(got, "friendly") {
+	if got := harness.PromptText(t, p); !strings.Contains(got, "pirate") || !strings.Contains(got, "Grace") || strings.Contains(got, "friendly") {
 		t.Errorf("greeting_prompt {name: Grace, style: pirate} = %q, want a pirate greeting for Grace", got)
 	}
-	_, err = getPrompt(ctx, c, "greeting_prompt", map[string]string{"style": "pirate"})
+	_, err = harness.GetPrompt(ctx, c, "greeting_prompt", map[string]string{"style": "pirate"})
 	if err == nil {
 		t.Errorf("prompts/get greeting_prompt without its required argument: no error")
 	} else if !namesField(err.Error(), "name") {
@@ -363,16 +364,16 @@ func checkGreeter(ctx context.Context, t *testing.T, c *client.Client) {
 }
 
 func checkUnknownNames(ctx context.Context, t *testing.T, c *client.Client) {
-	res, err := callToolErr(ctx, c, "no_such_tool", map[string]any{})
+	res, err := harness.CallToolErr(ctx, c, "no_such_tool", map[string]any{})
 	if err == nil {
 		t.Errorf("tools/call no_such_tool: got a result (%+v), want a JSON-RPC error", res)
 	} else if !errors.Is(err, mcp.ErrInvalidParams) {
 		t.Errorf("tools/call no_such_tool: error %v, want JSON-RPC invalid params (-32602)", err)
 	}
-	if _, err := readResourceErr(ctx, c, "nothing://here"); err == nil {
+	if _, err := harness.ReadResourceErr(ctx, c, "nothing://here"); err == nil {
 		t.Errorf("resources/read nothing://here: no error")
 	}
-	if _, err := getPrompt(ctx, c, "no_such_prompt", nil); err == nil {
+	if _, err := harness.GetPrompt(ctx, c, "no_such_prompt", nil); err == nil {
 		t.Errorf("prompts/get no_such_prompt: no error")
 	}
 }
@@ -381,32 +382,32 @@ func checkUnknownNames(ctx context.Context, t *testing.T, c *client.Client) {
 // read back through another session, another protocol revision and stdio,
 // whichever pooled instance serves each call.
 func TestStorageSharedAcrossSessions(t *testing.T) {
-	g := startGateway(t, writeConfig(t, examplesConfig(t, "")), nil, "--stdio")
-	ctx := ctxTimeout(t, 60*time.Second)
-	a := sessionClient(t, g)
-	b := sessionClient(t, g)
+	g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, bins.ExamplesYAML(t, "")), Stdio: true})
+	ctx := harness.Ctx(t, 60*time.Second)
+	a := g.SessionClient(t)
+	b := g.SessionClient(t)
 	if a.GetSessionId() == b.GetSessionId() {
 		t.Fatalf("two sessions share the id %s", a.GetSessionId())
 	}
-	stateless := httpClient(t, g)
-	stdio := stdioClient(t, g)
+	stateless := g.Client(t)
+	stdio := g.StdioClient(t)
 
 	key := fmt.Sprintf("shared-%d", rand.Int64())
 	value := fmt.Sprintf("from session A %d", rand.Int64())
-	if text, isErr := callTool(ctx, t, a, "set-storage", map[string]any{"key": key, "value": value}); isErr {
+	if text, isErr := harness.CallTool(ctx, t, a, "set-storage", map[string]any{"key": key, "value": value}); isErr {
 		t.Fatalf("set-storage: %s", text)
 	}
 	readers := map[string]*client.Client{"session B": b, "stateless HTTP": stateless, "stdio": stdio, "session A": a}
 	for name, c := range readers {
-		if got := readText(ctx, t, c, "storage://"+key); got != value {
+		if got := harness.ReadText(ctx, t, c, "storage://"+key); got != value {
 			t.Errorf("%s reads storage://%s = %q, want %q (set by session A)", name, key, got, value)
 		}
 	}
 	// And the other way: stdio writes, HTTP sessions read.
 	value2 := fmt.Sprintf("from stdio %d", rand.Int64())
-	callTool(ctx, t, stdio, "set-storage", map[string]any{"key": key, "value": value2})
+	harness.CallTool(ctx, t, stdio, "set-storage", map[string]any{"key": key, "value": value2})
 	for name, c := range readers {
-		if got := readText(ctx, t, c, "storage://"+key); got != value2 {
+		if got := harness.ReadText(ctx, t, c, "storage://"+key); got != value2 {
 			t.Errorf("%s reads storage://%s = %q, want %q (overwritten over stdio)", name, key, got, value2)
 		}
 	}
@@ -416,19 +417,19 @@ func TestStorageSharedAcrossSessions(t *testing.T) {
 // each storing its own key and reading it back and doing arithmetic whose
 // exact result the test computes.
 func TestConcurrentSessions(t *testing.T) {
-	g := startGateway(t, writeConfig(t, examplesConfig(t, "")), nil)
-	ctx := ctxTimeout(t, 120*time.Second)
+	g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, bins.ExamplesYAML(t, ""))})
+	ctx := harness.Ctx(t, 120*time.Second)
 	const sessions, workers = 16, 64
 	clients := make([]*client.Client, sessions)
 	ids := map[string]bool{}
 	for i := range clients {
-		clients[i] = sessionClient(t, g)
+		clients[i] = g.SessionClient(t)
 		ids[clients[i].GetSessionId()] = true
 	}
 	if len(ids) != sessions {
 		t.Fatalf("%d distinct session ids for %d sessions", len(ids), sessions)
 	}
-	before := g.scrape(t)
+	before := g.Scrape(t)
 
 	run := fmt.Sprintf("%x", rand.Int64())
 	keyOf := func(i int) string { return fmt.Sprintf("conc-%s-%d", run, i) }
@@ -449,12 +450,12 @@ func TestConcurrentSessions(t *testing.T) {
 			defer wg.Done()
 			c := clients[i%sessions]
 			<-start
-			res, err := callToolErr(ctx, c, "set-storage", map[string]any{"key": keyOf(i), "value": valueOf(i)})
-			if err != nil || res.IsError || resultText(res) != "Stored value at key: "+keyOf(i) {
+			res, err := harness.CallToolErr(ctx, c, "set-storage", map[string]any{"key": keyOf(i), "value": valueOf(i)})
+			if err != nil || res.IsError || harness.ResultText(res) != "Stored value at key: "+keyOf(i) {
 				fail("worker %d: set-storage: %v %+v", i, err, res)
 				return
 			}
-			rr, err := readResourceErr(ctx, c, "storage://"+keyOf(i))
+			rr, err := harness.ReadResourceErr(ctx, c, "storage://"+keyOf(i))
 			if err != nil || len(rr.Contents) != 1 {
 				fail("worker %d: read: %v %+v", i, err, rr)
 				return
@@ -474,8 +475,8 @@ func TestConcurrentSessions(t *testing.T) {
 				{"divide", a * b, b, a},
 			}
 			for _, o := range ops {
-				res, err := callToolErr(ctx, c, "calculate", map[string]any{"operation": o.op, "a": o.x, "b": o.y})
-				if err != nil || res.IsError || resultText(res) != strconv.FormatInt(o.want, 10) {
+				res, err := harness.CallToolErr(ctx, c, "calculate", map[string]any{"operation": o.op, "a": o.x, "b": o.y})
+				if err != nil || res.IsError || harness.ResultText(res) != strconv.FormatInt(o.want, 10) {
 					fail("worker %d: calculate %s %d %d: %v %+v, want %d", i, o.op, o.x, o.y, err, res, o.want)
 				}
 			}
@@ -490,26 +491,26 @@ func TestConcurrentSessions(t *testing.T) {
 	// Every key, read through one session, holds its own value: no call
 	// wrote into another's key.
 	for i := range workers {
-		if got := readText(ctx, t, clients[0], "storage://"+keyOf(i)); got != valueOf(i) {
+		if got := harness.ReadText(ctx, t, clients[0], "storage://"+keyOf(i)); got != valueOf(i) {
 			t.Errorf("storage://%s = %q, want %q", keyOf(i), got, valueOf(i))
 		}
 	}
 
-	after := g.scrape(t)
-	if d := toolCalls(after, "calculate", "ok") - toolCalls(before, "calculate", "ok"); d != 4*workers {
+	after := g.Scrape(t)
+	if d := after.ToolCalls("calculate", "ok") - before.ToolCalls("calculate", "ok"); d != 4*workers {
 		t.Errorf("wasmgate_tool_calls_total{tool=calculate,outcome=ok} grew by %v, want %d", d, 4*workers)
 	}
-	if d := toolCalls(after, "set-storage", "ok") - toolCalls(before, "set-storage", "ok"); d != workers {
+	if d := after.ToolCalls("set-storage", "ok") - before.ToolCalls("set-storage", "ok"); d != workers {
 		t.Errorf("wasmgate_tool_calls_total{tool=set-storage,outcome=ok} grew by %v, want %d", d, workers)
 	}
-	durCount := func(m string) float64 {
-		v, _ := metricValue(m, "wasmgate_tool_call_duration_seconds_count", map[string]string{"tool": "calculate"})
+	durCount := func(m harness.Metrics) float64 {
+		v, _ := m.Value("wasmgate_tool_call_duration_seconds_count", map[string]string{"tool": "calculate"})
 		return v
 	}
 	if d := durCount(after) - durCount(before); d != 4*workers {
 		t.Errorf("wasmgate_tool_call_duration_seconds_count{tool=calculate} grew by %v, want %d", d, 4*workers)
 	}
-	if v, ok := metricValue(after, "wasmgate_tool_calls_in_flight", map[string]string{"plugin": "calculator"}); !ok || v != 0 {
+	if v, ok := after.Value("wasmgate_tool_calls_in_flight", map[string]string{"plugin": "calculator"}); !ok || v != 0 {
 		t.Errorf("wasmgate_tool_calls_in_flight{plugin=calculator} = %v (present %v) after every call returned, want 0", v, ok)
 	}
 }
@@ -519,8 +520,8 @@ func TestConcurrentSessions(t *testing.T) {
 // even at debug level), and a malformed line gets a parse error without
 // ending the session.
 func TestStdioRaw(t *testing.T) {
-	cfg := writeConfig(t, gatewayYAML(t, cfgParts{Server: "  log: {level: debug}\n", Plugins: examplePlugins(t)}))
-	g := startGateway(t, cfg, nil, "--stdio")
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Server: "  log: {level: debug}\n", Plugins: harness.ExamplePlugins(t)}))
+	g := bins.Start(t, harness.Options{Config: cfg, Stdio: true})
 	lines := make(chan string, 64)
 	go func() {
 		sc := bufio.NewScanner(g.Stdout)

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
 // phase is one -json summary line of cmd/mcpbench.
@@ -29,7 +31,7 @@ type phase struct {
 // calcLoad drives calculate with cmd/mcpbench (built without the race
 // detector, so the load driver measures the gateway rather than itself)
 // from clients sessions for d.
-func calcLoad(t *testing.T, bench string, g *Gateway, clients int, d time.Duration) phase {
+func calcLoad(t *testing.T, bench string, g *harness.Gateway, clients int, d time.Duration) phase {
 	t.Helper()
 	out, err := exec.Command(bench, "-url", g.MCPURL, "-clients", fmt.Sprint(clients), "-duration", d.String(),
 		"-warmup", "500ms", "-expect", "8", "-json").CombinedOutput()
@@ -50,14 +52,14 @@ func calcLoad(t *testing.T, bench string, g *Gateway, clients int, d time.Durati
 }
 
 func TestSpinningPluginDoesNotStarveOthers(t *testing.T) {
-	cfg := writeConfig(t, gatewayYAML(t, cfgParts{Plugins: fmt.Sprintf(`  - name: calculator
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: fmt.Sprintf(`  - name: calculator
     path: %s
   - name: hostile
     path: %s
     limits: {timeout: 1s}
-`, wasm(t, "examples/plugins/calculator"), wasm(t, "testdata/plugins/hostile"))}))
+`, harness.Wasm(t, "examples/plugins/calculator"), harness.Wasm(t, "testdata/plugins/hostile"))}))
 	// The plain builds: this measures the gateway, not the race detector.
-	g := startGatewayBin(t, plainBinPath, cfg, nil)
+	g := bins.Start(t, harness.Options{Config: cfg, Plain: true})
 	bench := filepath.Join(t.TempDir(), "mcpbench")
 	if out, err := exec.Command("go", "build", "-o", bench, "../mcpbench").CombinedOutput(); err != nil {
 		t.Fatalf("build mcpbench: %v\n%s", err, out)
@@ -67,15 +69,15 @@ func TestSpinningPluginDoesNotStarveOthers(t *testing.T) {
 	// Keep the hostile plugin spinning at (more than) its concurrency.
 	spinCtx, stopSpin := context.WithCancel(context.Background())
 	var spins sync.WaitGroup
-	spinner := sessionClient(t, g)
+	spinner := g.SessionClient(t)
 	for range 4 {
 		spins.Go(func() {
 			for spinCtx.Err() == nil {
-				_, _ = callToolErr(spinCtx, spinner, "spin", map[string]any{})
+				_, _ = harness.CallToolErr(spinCtx, spinner, "spin", map[string]any{})
 			}
 		})
 	}
-	if !waitFor(10*time.Second, func() bool { return inFlight(t, g, "hostile") >= 1 }) {
+	if !harness.WaitFor(10*time.Second, func() bool { return inFlight(t, g, "hostile") >= 1 }) {
 		t.Fatal("the spin calls never started")
 	}
 	loaded := calcLoad(t, bench, g, 8, 3*time.Second)

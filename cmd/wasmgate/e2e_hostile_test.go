@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
 // The hostile module is loaded three times (with prefixes, as its tool names
@@ -30,8 +31,8 @@ import (
 //     stopped them, not the timeout;
 //   - slow_*: timeout 2s, concurrency 2, for the concurrency limit.
 func TestHostilePlugins(t *testing.T) {
-	hostile := wasm(t, "testdata/plugins/hostile")
-	cfg := writeConfig(t, gatewayYAML(t, cfgParts{Plugins: fmt.Sprintf(`  - name: calculator
+	hostile := harness.Wasm(t, "testdata/plugins/hostile")
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: fmt.Sprintf(`  - name: calculator
     path: %s
   - name: hostile
     path: %s
@@ -44,16 +45,16 @@ func TestHostilePlugins(t *testing.T) {
     path: %s
     prefix: slow
     limits: {timeout: 2s, concurrency: 2}
-`, wasm(t, "examples/plugins/calculator"), hostile, hostile, hostile)}))
-	g := startGateway(t, cfg, nil)
-	c := sessionClient(t, g)
-	ctx := ctxTimeout(t, 120*time.Second)
+`, harness.Wasm(t, "examples/plugins/calculator"), hostile, hostile, hostile)}))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	c := g.SessionClient(t)
+	ctx := harness.Ctx(t, 120*time.Second)
 
 	// echoWorks checks the plugin still serves a normal call after a fault.
 	echoWorks := func(t *testing.T, echo, after string) {
 		t.Helper()
 		in := map[string]any{"after": after, "n": float64(len(after))}
-		text, isErr := callTool(ctx, t, c, echo, in)
+		text, isErr := harness.CallTool(ctx, t, c, echo, in)
 		var got map[string]any
 		if isErr || json.Unmarshal([]byte(text), &got) != nil || !reflect.DeepEqual(got, in) {
 			t.Errorf("echo after %s = %q (isError %v), want its input back", after, text, isErr)
@@ -64,7 +65,7 @@ func TestHostilePlugins(t *testing.T) {
 	hostileCall := func(t *testing.T, tool string, timeout time.Duration) string {
 		t.Helper()
 		start := time.Now()
-		text, isErr := callTool(ctx, t, c, tool, map[string]any{})
+		text, isErr := harness.CallTool(ctx, t, c, tool, map[string]any{})
 		if !isErr {
 			t.Errorf("%s: no isError; text %.200q", tool, text)
 		}
@@ -74,7 +75,7 @@ func TestHostilePlugins(t *testing.T) {
 		return text
 	}
 
-	before := g.scrape(t)
+	before := g.Scrape(t)
 
 	t.Run("spin", func(t *testing.T) {
 		text := hostileCall(t, "spin", 500*time.Millisecond)
@@ -119,7 +120,7 @@ func TestHostilePlugins(t *testing.T) {
 		}
 		echoWorks(t, "heavy_echo", "flood")
 	})
-	mid := g.scrape(t) // the sequential faults are counted exactly; the concurrent ones below may time out waiting for an instance instead
+	mid := g.Scrape(t) // the sequential faults are counted exactly; the concurrent ones below may time out waiting for an instance instead
 
 	t.Run("all at once", func(t *testing.T) {
 		// Every fault at the same time, twice over the concurrency limit,
@@ -129,8 +130,8 @@ func TestHostilePlugins(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				cc, _ := httpClientVersion(t, g.MCPURL, protoSessions)
-				res, err := callToolErr(ctx, cc, tool, nil)
+				cc, _ := harness.HTTPClient(t, g.MCPURL, harness.ProtoSessions)
+				res, err := harness.CallToolErr(ctx, cc, tool, nil)
 				if err != nil || !res.IsError {
 					t.Errorf("%s (concurrent): %v %+v, want an isError result", tool, err, res)
 				}
@@ -154,13 +155,13 @@ func TestHostilePlugins(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				cc, _ := httpClientVersion(t, g.MCPURL, protoSessions)
-				res, err := callToolErr(ctx, cc, "slow_sleep", map[string]any{"ms": 1200})
+				cc, _ := harness.HTTPClient(t, g.MCPURL, harness.ProtoSessions)
+				res, err := harness.CallToolErr(ctx, cc, "slow_sleep", map[string]any{"ms": 1200})
 				if err != nil {
 					t.Errorf("slow_sleep: %v", err)
 					return
 				}
-				results[i], errs[i] = resultText(res), res.IsError
+				results[i], errs[i] = harness.ResultText(res), res.IsError
 			}()
 		}
 		wg.Wait()
@@ -181,24 +182,24 @@ func TestHostilePlugins(t *testing.T) {
 	})
 
 	// The gateway still serves everything else, and is still running.
-	text, isErr := callTool(ctx, t, c, "calculate", map[string]any{"operation": "multiply", "a": 6, "b": 7})
+	text, isErr := harness.CallTool(ctx, t, c, "calculate", map[string]any{"operation": "multiply", "a": 6, "b": 7})
 	if isErr || text != "42" {
 		t.Errorf("calculate after the hostile calls = %q (isError %v), want 42", text, isErr)
 	}
-	divText, divErr := callTool(ctx, t, c, "calculate", map[string]any{"operation": "divide", "a": 1, "b": 0})
+	divText, divErr := harness.CallTool(ctx, t, c, "calculate", map[string]any{"operation": "divide", "a": 1, "b": 0})
 	if !divErr || divText != "Division by zero" {
 		t.Errorf("divide by zero = %q (isError %v)", divText, divErr)
 	}
 	if !g.Alive() {
 		t.Fatalf("wasmgate exited")
 	}
-	if code, _ := httpGet(t, g.AdminURL+"/healthz"); code != 200 {
+	if code, _ := harness.HTTPGet(t, g.AdminURL+"/healthz"); code != 200 {
 		t.Errorf("/healthz = %d after the hostile calls", code)
 	}
 
-	after := g.scrape(t)
-	delta := func(from, to, tool, outcome string) float64 {
-		return toolCalls(to, tool, outcome) - toolCalls(from, tool, outcome)
+	after := g.Scrape(t)
+	delta := func(from, to harness.Metrics, tool, outcome string) float64 {
+		return to.ToolCalls(tool, outcome) - from.ToolCalls(tool, outcome)
 	}
 	for _, w := range []struct {
 		tool, outcome string
@@ -236,10 +237,10 @@ func TestHostilePlugins(t *testing.T) {
 	}
 	// Dead instances were replaced, not leaked: never more than the limit.
 	for _, p := range []string{"hostile", "heavy", "slow"} {
-		if v, ok := metricValue(after, "wasmgate_plugin_instances", map[string]string{"plugin": p}); !ok || v < 0 || v > 2 {
+		if v, ok := after.Value("wasmgate_plugin_instances", map[string]string{"plugin": p}); !ok || v < 0 || v > 2 {
 			t.Errorf("wasmgate_plugin_instances{plugin=%s} = %v (present %v), want 0..2 (limits.concurrency)", p, v, ok)
 		}
-		if v, ok := metricValue(after, "wasmgate_tool_calls_in_flight", map[string]string{"plugin": p}); !ok || v != 0 {
+		if v, ok := after.Value("wasmgate_tool_calls_in_flight", map[string]string{"plugin": p}); !ok || v != 0 {
 			t.Errorf("wasmgate_tool_calls_in_flight{plugin=%s} = %v (present %v), want 0", p, v, ok)
 		}
 	}
@@ -249,14 +250,14 @@ func TestHostilePlugins(t *testing.T) {
 // limits.kv_quota, with a message it can report, and the store keeps
 // serving the other plugins.
 func TestKVQuota(t *testing.T) {
-	cfg := writeConfig(t, gatewayYAML(t, cfgParts{Plugins: examplePlugins(t) + fmt.Sprintf(`  - name: kvquota
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: harness.ExamplePlugins(t) + fmt.Sprintf(`  - name: kvquota
     path: %s
     limits: {kv_quota: 4MiB, timeout: 20s}
-`, wasm(t, "testdata/plugins/kvquota"))}))
-	g := startGateway(t, cfg, nil)
-	c := sessionClient(t, g)
-	ctx := ctxTimeout(t, 60*time.Second)
-	text, isErr := callTool(ctx, t, c, "fill", map[string]any{})
+`, harness.Wasm(t, "testdata/plugins/kvquota"))}))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	c := g.SessionClient(t)
+	ctx := harness.Ctx(t, 60*time.Second)
+	text, isErr := harness.CallTool(ctx, t, c, "fill", map[string]any{})
 	if isErr || !strings.Contains(text, "quota") {
 		t.Errorf("fill with a 4MiB quota = %q (isError %v), want the store's quota error", text, isErr)
 	}
@@ -267,8 +268,8 @@ func TestKVQuota(t *testing.T) {
 func checkStorageRoundTrip(ctx context.Context, t *testing.T, c *client.Client) {
 	t.Helper()
 	key := fmt.Sprintf("rt-%d", time.Now().UnixNano())
-	callTool(ctx, t, c, "set-storage", map[string]any{"key": key, "value": "v"})
-	if got := readText(ctx, t, c, "storage://"+key); got != "v" {
+	harness.CallTool(ctx, t, c, "set-storage", map[string]any{"key": key, "value": "v"})
+	if got := harness.ReadText(ctx, t, c, "storage://"+key); got != "v" {
 		t.Errorf("storage round trip = %q, want v", got)
 	}
 }

@@ -22,81 +22,25 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/wasmgate/wasmgate/internal/harness"
+	"github.com/wasmgate/wasmgate/internal/mcphttp"
 )
 
-// session is a 2025-11-25 session opened with raw HTTP requests.
-type session struct {
-	url, id string
-}
-
-// openSession initializes a session by hand and sends notifications/initialized.
-func openSession(t *testing.T, url string, headers map[string]string) session {
-	t.Helper()
-	resp := postJSON(t, url, initializeBody, headers)
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("initialize: status %d", resp.StatusCode)
-	}
-	s := session{url: url, id: resp.Header.Get("Mcp-Session-Id")}
-	if s.id == "" {
-		t.Fatalf("initialize: no Mcp-Session-Id")
-	}
-	resp = s.post(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, headers)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusAccepted {
-		t.Fatalf("notifications/initialized: status %d", resp.StatusCode)
-	}
-	return s
-}
-
-func (s session) headers(extra map[string]string) map[string]string {
-	h := map[string]string{"Mcp-Session-Id": s.id, "MCP-Protocol-Version": protoSessions}
-	for k, v := range extra {
-		h[k] = v
-	}
-	return h
-}
-
-func (s session) post(t *testing.T, body string, extra map[string]string) *http.Response {
-	t.Helper()
-	return postJSON(t, s.url, body, s.headers(extra))
-}
-
-func (s session) do(t *testing.T, method string, extra map[string]string) *http.Response {
-	t.Helper()
-	req, err := http.NewRequest(method, s.url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if method == http.MethodGet {
-		req.Header.Set("Accept", "text/event-stream")
-	}
-	for k, v := range s.headers(extra) {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, s.url, err)
-	}
-	return resp
-}
-
 // toolsListStatus sends tools/list in session s and returns the status.
-func (s session) toolsListStatus(t *testing.T) int {
+func toolsListStatus(t *testing.T, s *mcphttp.Session) int {
 	t.Helper()
-	resp := s.post(t, `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`, nil)
+	resp := harness.Send(t, s, http.MethodPost, `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`, nil)
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	return resp.StatusCode
 }
 
 // stillServes checks the gateway answers a fresh client's tool call.
-func stillServes(t *testing.T, g *Gateway, opts ...transport.StreamableHTTPCOption) {
+func stillServes(t *testing.T, g *harness.Gateway, opts ...transport.StreamableHTTPCOption) {
 	t.Helper()
-	c, _ := httpClientVersion(t, g.MCPURL, protoSessions, opts...)
-	ctx := ctxTimeout(t, 30*time.Second)
-	if text, isErr := callTool(ctx, t, c, "calculate", map[string]any{"operation": "add", "a": 20, "b": 22}); isErr || text != "42" {
+	c, _ := harness.HTTPClient(t, g.MCPURL, harness.ProtoSessions, opts...)
+	ctx := harness.Ctx(t, 30*time.Second)
+	if text, isErr := harness.CallTool(ctx, t, c, "calculate", map[string]any{"operation": "add", "a": 20, "b": 22}); isErr || text != "42" {
 		t.Errorf("calculate add 20 22 = %q (isError %v), want 42", text, isErr)
 	}
 }
@@ -105,8 +49,8 @@ func stillServes(t *testing.T, g *Gateway, opts ...transport.StreamableHTTPCOpti
 // loopback-only origins, max_body, malformed bodies, DELETE and the GET
 // stream, and the admin listener.
 func TestHTTPTransport(t *testing.T) {
-	cfg := writeConfig(t, gatewayYAML(t, cfgParts{HTTP: "    max_body: 64KiB\n", Plugins: examplePlugins(t)}))
-	g := startGateway(t, cfg, nil)
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{HTTP: "    max_body: 64KiB\n", Plugins: harness.ExamplePlugins(t)}))
+	g := bins.Start(t, harness.Options{Config: cfg})
 
 	t.Run("origin", func(t *testing.T) {
 		for _, tc := range []struct {
@@ -128,7 +72,7 @@ func TestHTTPTransport(t *testing.T) {
 			if tc.origin != "" {
 				h["Origin"] = tc.origin
 			}
-			resp := postJSON(t, g.MCPURL, initializeBody, h)
+			resp := harness.PostJSON(t, g.MCPURL, harness.InitializeBody, h)
 			io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
 			if resp.StatusCode != tc.want {
@@ -139,13 +83,13 @@ func TestHTTPTransport(t *testing.T) {
 			}
 		}
 		// A foreign Origin is refused on every method, not only initialize.
-		s := openSession(t, g.MCPURL, nil)
-		resp := s.post(t, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, map[string]string{"Origin": "https://evil.example"})
+		s := harness.OpenSession(t, g.MCPURL)
+		resp := harness.Send(t, s, http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, map[string]string{"Origin": "https://evil.example"})
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusForbidden {
 			t.Errorf("tools/list in a session with a foreign Origin: status %d, want 403", resp.StatusCode)
 		}
-		resp = s.do(t, http.MethodGet, map[string]string{"Origin": "https://evil.example"})
+		resp = harness.Send(t, s, http.MethodGet, "", map[string]string{"Origin": "https://evil.example"})
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusForbidden {
 			t.Errorf("GET stream with a foreign Origin: status %d, want 403", resp.StatusCode)
@@ -159,12 +103,12 @@ func TestHTTPTransport(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		ctx := ctxTimeout(t, 30*time.Second)
+		ctx := harness.Ctx(t, 30*time.Second)
 		if err := c.Start(ctx); err != nil {
 			t.Fatal(err)
 		}
 		req := mcp.InitializeRequest{}
-		req.Params.ProtocolVersion = protoSessions
+		req.Params.ProtocolVersion = harness.ProtoSessions
 		if _, err := c.Initialize(ctx, req); err == nil {
 			t.Errorf("mcp-go client with Origin https://evil.example initialized")
 		}
@@ -173,8 +117,8 @@ func TestHTTPTransport(t *testing.T) {
 	t.Run("max_body", func(t *testing.T) {
 		// A JSON-RPC request of ~100KiB against max_body 64KiB.
 		big := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"set-storage","arguments":{"key":"big","value":%q}}}`, strings.Repeat("x", 100<<10))
-		s := openSession(t, g.MCPURL, nil)
-		resp := s.post(t, big, nil)
+		s := harness.OpenSession(t, g.MCPURL)
+		resp := harness.Send(t, s, http.MethodPost, big, nil)
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusRequestEntityTooLarge {
@@ -182,14 +126,9 @@ func TestHTTPTransport(t *testing.T) {
 		}
 		// The same body without a Content-Length (chunked) must be refused
 		// the same way.
-		req, err := http.NewRequest(http.MethodPost, g.MCPURL, io.MultiReader(strings.NewReader(big)))
+		req, err := s.Request(context.Background(), http.MethodPost, io.MultiReader(strings.NewReader(big)))
 		if err != nil {
 			t.Fatal(err)
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		for k, v := range s.headers(nil) {
-			req.Header.Set(k, v)
 		}
 		resp, err = http.DefaultClient.Do(req)
 		if err != nil {
@@ -205,7 +144,7 @@ func TestHTTPTransport(t *testing.T) {
 		}
 		// A request just under the limit is served.
 		ok := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"set-storage","arguments":{"key":"big","value":%q}}}`, strings.Repeat("y", 60<<10))
-		resp = s.post(t, ok, nil)
+		resp = harness.Send(t, s, http.MethodPost, ok, nil)
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "Stored value at key: big") {
@@ -215,9 +154,9 @@ func TestHTTPTransport(t *testing.T) {
 	})
 
 	t.Run("malformed body", func(t *testing.T) {
-		s := openSession(t, g.MCPURL, nil)
+		s := harness.OpenSession(t, g.MCPURL)
 		for _, body := range []string{`{not json`, `[{"jsonrpc":"2.0",`, "\x00\xff\xfe"} {
-			resp := s.post(t, body, nil)
+			resp := harness.Send(t, s, http.MethodPost, body, nil)
 			b, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
 			var msg struct {
@@ -233,17 +172,16 @@ func TestHTTPTransport(t *testing.T) {
 	})
 
 	t.Run("sessions", func(t *testing.T) {
-		s := openSession(t, g.MCPURL, nil)
-		if code := s.toolsListStatus(t); code != http.StatusOK {
+		s := harness.OpenSession(t, g.MCPURL)
+		if code := toolsListStatus(t, s); code != http.StatusOK {
 			t.Fatalf("tools/list in a fresh session: status %d", code)
 		}
 
 		// The GET stream opens: 200, text/event-stream, headers sent at once.
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
-		req.Header.Set("Accept", "text/event-stream")
-		for k, v := range s.headers(nil) {
-			req.Header.Set(k, v)
+		req, err := s.Request(ctx, http.MethodGet, nil)
+		if err != nil {
+			t.Fatal(err)
 		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -256,22 +194,22 @@ func TestHTTPTransport(t *testing.T) {
 		resp.Body.Close()
 
 		// DELETE ends the session; the id is then unknown.
-		resp = s.do(t, http.MethodDelete, nil)
+		resp = harness.Send(t, s, http.MethodDelete, "", nil)
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusNoContent {
 			t.Errorf("DELETE: status %d", resp.StatusCode)
 		}
-		if code := s.toolsListStatus(t); code != http.StatusNotFound {
+		if code := toolsListStatus(t, s); code != http.StatusNotFound {
 			t.Errorf("tools/list in a DELETEd session: status %d, want 404", code)
 		}
 		// An id the gateway never issued is not a session either.
-		forged := session{url: g.MCPURL, id: "mcp-session-" + uuid.NewString()}
-		if code := forged.toolsListStatus(t); code != http.StatusNotFound {
+		forged := mcphttp.Attach(g.MCPURL, "mcp-session-"+uuid.NewString(), mcphttp.Options{})
+		if code := toolsListStatus(t, forged); code != http.StatusNotFound {
 			t.Errorf("tools/list with a session id the gateway never issued: status %d, want 404", code)
 		}
 		// Other sessions are unaffected.
-		s2 := openSession(t, g.MCPURL, nil)
-		if code := s2.toolsListStatus(t); code != http.StatusOK {
+		s2 := harness.OpenSession(t, g.MCPURL)
+		if code := toolsListStatus(t, s2); code != http.StatusOK {
 			t.Errorf("tools/list in another session: status %d", code)
 		}
 	})
@@ -279,13 +217,12 @@ func TestHTTPTransport(t *testing.T) {
 	t.Run("GET stream receives server messages", func(t *testing.T) {
 		// With a session's GET stream open, the stream stays open and
 		// carries SSE (heartbeats or notifications) without erroring.
-		s := openSession(t, g.MCPURL, nil)
+		s := harness.OpenSession(t, g.MCPURL)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
-		req.Header.Set("Accept", "text/event-stream")
-		for k, v := range s.headers(nil) {
-			req.Header.Set(k, v)
+		req, err := s.Request(ctx, http.MethodGet, nil)
+		if err != nil {
+			t.Fatal(err)
 		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -305,11 +242,11 @@ func TestHTTPTransport(t *testing.T) {
 
 	t.Run("admin", func(t *testing.T) {
 		for _, p := range []string{"/healthz", "/readyz"} {
-			if code, body := httpGet(t, g.AdminURL+p); code != http.StatusOK {
+			if code, body := harness.HTTPGet(t, g.AdminURL+p); code != http.StatusOK {
 				t.Errorf("GET %s = %d %q, want 200", p, code, body)
 			}
 		}
-		m := g.scrape(t)
+		m := g.Scrape(t)
 		for _, s := range []struct {
 			name   string
 			labels map[string]string
@@ -328,12 +265,12 @@ func TestHTTPTransport(t *testing.T) {
 			{"wasmgate_http_rejected_total", map[string]string{"reason": "origin"}, func(v float64) bool { return v >= 1 }, ">= 1 after the refused origins"},
 			{"wasmgate_http_rejected_total", map[string]string{"reason": "too_large"}, func(v float64) bool { return v >= 1 }, ">= 1 after the oversized body"},
 		} {
-			v, ok := metricValue(m, s.name, s.labels)
+			v, ok := m.Value(s.name, s.labels)
 			if !ok || !s.check(v) {
 				t.Errorf("%s%v = %v (present %v), want %s", s.name, s.labels, v, ok, s.want)
 			}
 		}
-		if code, _ := httpGet(t, g.AdminURL+"/nope"); code != http.StatusNotFound {
+		if code, _ := harness.HTTPGet(t, g.AdminURL+"/nope"); code != http.StatusNotFound {
 			t.Errorf("GET /nope on the admin listener = %d, want 404", code)
 		}
 	})
@@ -342,11 +279,11 @@ func TestHTTPTransport(t *testing.T) {
 // TestAllowedOrigins: with allowed_origins, exactly those origins pass;
 // loopback origins are no longer implied.
 func TestAllowedOrigins(t *testing.T) {
-	cfg := writeConfig(t, gatewayYAML(t, cfgParts{
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		HTTP:    "    allowed_origins: [\"https://app.example.com\"]\n",
-		Plugins: examplePlugins(t),
+		Plugins: harness.ExamplePlugins(t),
 	}))
-	g := startGateway(t, cfg, nil)
+	g := bins.Start(t, harness.Options{Config: cfg})
 	for _, tc := range []struct {
 		origin string
 		want   int
@@ -364,7 +301,7 @@ func TestAllowedOrigins(t *testing.T) {
 		if tc.origin != "" {
 			h["Origin"] = tc.origin
 		}
-		if code := postInitialize(t, g.MCPURL, h); code != tc.want {
+		if code := harness.PostInitialize(t, g.MCPURL, h); code != tc.want {
 			t.Errorf("Origin %q: status %d, want %d", tc.origin, code, tc.want)
 		}
 	}
@@ -379,12 +316,12 @@ func TestBearerToken(t *testing.T) {
 	rand.Read(b)
 	token := "tok-" + hex.EncodeToString(b)
 	wrong := "tok-" + hex.EncodeToString(b[:8]) + "wrongwrongwrong0"
-	cfg := writeConfig(t, gatewayYAML(t, cfgParts{
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Server:  "  log: {level: debug}\n",
 		HTTP:    "    auth:\n      bearer_token_env: E2E_WASMGATE_TOKEN\n",
-		Plugins: examplePlugins(t),
+		Plugins: harness.ExamplePlugins(t),
 	}))
-	g := startGateway(t, cfg, []string{"E2E_WASMGATE_TOKEN=" + token})
+	g := bins.Start(t, harness.Options{Config: cfg, Env: []string{"E2E_WASMGATE_TOKEN=" + token}})
 
 	for _, tc := range []struct {
 		name string
@@ -401,7 +338,7 @@ func TestBearerToken(t *testing.T) {
 		if tc.auth != "" {
 			h["Authorization"] = tc.auth
 		}
-		resp := postJSON(t, g.MCPURL, initializeBody, h)
+		resp := harness.PostJSON(t, g.MCPURL, harness.InitializeBody, h)
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != tc.want {
@@ -418,7 +355,7 @@ func TestBearerToken(t *testing.T) {
 	}
 
 	// A foreign origin is still refused even with the right token.
-	if code := postInitialize(t, g.MCPURL, map[string]string{"Authorization": "Bearer " + token, "Origin": "https://evil.example"}); code != http.StatusForbidden {
+	if code := harness.PostInitialize(t, g.MCPURL, map[string]string{"Authorization": "Bearer " + token, "Origin": "https://evil.example"}); code != http.StatusForbidden {
 		t.Errorf("right token, foreign Origin: status %d, want 403", code)
 	}
 
@@ -426,12 +363,12 @@ func TestBearerToken(t *testing.T) {
 	// without it, it cannot initialize.
 	withToken := transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token})
 	stillServes(t, g, withToken)
-	c, _ := httpClientVersion(t, g.MCPURL, protoStateless, withToken)
-	ctx := ctxTimeout(t, 30*time.Second)
-	if text, isErr := callTool(ctx, t, c, "say_hello", map[string]any{"name": "Ada"}); isErr || !strings.Contains(text, "Ada") {
+	c, _ := harness.HTTPClient(t, g.MCPURL, harness.ProtoStateless, withToken)
+	ctx := harness.Ctx(t, 30*time.Second)
+	if text, isErr := harness.CallTool(ctx, t, c, "say_hello", map[string]any{"name": "Ada"}); isErr || !strings.Contains(text, "Ada") {
 		t.Errorf("say_hello = %q (isError %v)", text, isErr)
 	}
-	callTool(ctx, t, c, "calculate", map[string]any{"operation": "divide", "a": 1, "b": 0})
+	harness.CallTool(ctx, t, c, "calculate", map[string]any{"operation": "divide", "a": 1, "b": 0})
 	nc, err := client.NewStreamableHttpClient(g.MCPURL)
 	if err != nil {
 		t.Fatal(err)
@@ -441,13 +378,13 @@ func TestBearerToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = protoSessions
+	req.Params.ProtocolVersion = harness.ProtoSessions
 	if _, err := nc.Initialize(ctx, req); err == nil {
 		t.Errorf("mcp-go client without the token initialized")
 	}
 
-	metrics := g.scrape(t)
-	if v, _ := metricValue(metrics, "wasmgate_http_rejected_total", map[string]string{"reason": "auth"}); v < 4 {
+	metrics := g.Scrape(t)
+	if v, _ := metrics.Value("wasmgate_http_rejected_total", map[string]string{"reason": "auth"}); v < 4 {
 		t.Errorf("wasmgate_http_rejected_total{reason=auth} = %v, want >= 4", v)
 	}
 	// Stop first, so that everything the gateway logs, shutdown included,
@@ -467,7 +404,7 @@ func TestBearerToken(t *testing.T) {
 			t.Errorf("a presented (wrong) bearer token appears in the log: %s", line)
 		}
 	}
-	if strings.Contains(metrics, token) {
+	if strings.Contains(string(metrics), token) {
 		t.Errorf("the bearer token appears in /metrics")
 	}
 }

@@ -20,6 +20,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
 // recordingServer is an HTTP server on 127.0.0.1 that answers
@@ -61,7 +63,7 @@ func (s *recordingServer) Port() string {
 }
 
 func TestPluginHTTP(t *testing.T) {
-	fetchWasm := wasm(t, "testdata/plugins/fetch")
+	fetchWasm := harness.Wasm(t, "testdata/plugins/fetch")
 	release := make(chan struct{})
 	var releaseOnce sync.Once
 	unblock := func() { releaseOnce.Do(func() { close(release) }) }
@@ -94,7 +96,7 @@ func TestPluginHTTP(t *testing.T) {
 	//   local_fetch  localhost:<a> (localhost names loopback)
 	//   wide_fetch   127.0.0.1:*   (every loopback port: only the gateway's own listeners stay out)
 	//   glob_fetch   *:*           (a glob: never a loopback address)
-	cfg := writeConfig(t, gatewayYAML(t, cfgParts{Server: "  watch: false\n", Plugins: fmt.Sprintf(`  - name: fetch
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Server: "  watch: false\n", Plugins: fmt.Sprintf(`  - name: fetch
     path: %[1]s
     allowed_hosts: ["127.0.0.1:%[2]s"]
     limits: {timeout: 3s, http_response: 1MiB}
@@ -111,9 +113,9 @@ func TestPluginHTTP(t *testing.T) {
     prefix: glob
     allowed_hosts: ["*:*"]
 `, fetchWasm, a.Port())}))
-	g := startGateway(t, cfg, nil)
-	c := sessionClient(t, g)
-	ctx := ctxTimeout(t, 120*time.Second)
+	g := bins.Start(t, harness.Options{Config: cfg})
+	c := g.SessionClient(t)
+	ctx := harness.Ctx(t, 120*time.Second)
 
 	type result struct {
 		Status      int    `json:"status"`
@@ -123,7 +125,7 @@ func TestPluginHTTP(t *testing.T) {
 	// ok calls tool, which must succeed, and returns the response.
 	ok := func(t *testing.T, tool string, args map[string]any) result {
 		t.Helper()
-		text, isErr := callTool(ctx, t, c, tool, args)
+		text, isErr := harness.CallTool(ctx, t, c, tool, args)
 		var r result
 		if isErr || json.Unmarshal([]byte(text), &r) != nil {
 			t.Fatalf("%s %v = %.300q (isError %v), want a response", tool, args, text, isErr)
@@ -134,7 +136,7 @@ func TestPluginHTTP(t *testing.T) {
 	// ("fetch: ...") containing each of want.
 	refused := func(t *testing.T, tool string, args map[string]any, want ...string) {
 		t.Helper()
-		text, isErr := callTool(ctx, t, c, tool, args)
+		text, isErr := harness.CallTool(ctx, t, c, tool, args)
 		if !isErr || !strings.HasPrefix(text, "fetch: ") {
 			t.Fatalf("%s %v = %.300q (isError %v), want the plugin's error \"fetch: ...\"", tool, args, text, isErr)
 		}
@@ -188,7 +190,7 @@ func TestPluginHTTP(t *testing.T) {
 	})
 
 	t.Run("gateway's own listeners", func(t *testing.T) {
-		before := rlReloadCount(t, g)
+		before := g.ReloadCount(t)
 		hitsBefore := len(a.Hits())
 		// The control: the wide grant follows a 307 to another loopback port.
 		if r := ok(t, "wide_fetch", map[string]any{"url": redirect(b.URL+"/fine", 307), "method": "POST", "body": "x"}); r.Body != "POST /fine x" {
@@ -204,7 +206,7 @@ func TestPluginHTTP(t *testing.T) {
 		if n := len(a.Hits()) - hitsBefore; n != 3 {
 			t.Errorf("the redirecting server got %d requests, want 3", n)
 		}
-		if after := rlReloadCount(t, g); after != before {
+		if after := g.ReloadCount(t); after != before {
 			t.Errorf("the gateway reloaded (reloads_total %v -> %v)", before, after)
 		}
 		if s := g.Stderr(); strings.Contains(s, "configuration reloaded") || strings.Contains(s, "reload failed") {
@@ -225,9 +227,9 @@ func TestPluginHTTP(t *testing.T) {
 	t.Run("timeout", func(t *testing.T) {
 		// limits.timeout is 3s: the request gets 2.7s, and the plugin is
 		// left the rest to answer with the error itself.
-		before := toolCalls(g.scrape(t), "fetch", "timeout")
+		before := g.Scrape(t).ToolCalls("fetch", "timeout")
 		refused(t, "fetch", map[string]any{"url": a.URL + "/hang"}, "timed out after", "limits.timeout")
-		if after := toolCalls(g.scrape(t), "fetch", "timeout"); after != before {
+		if after := g.Scrape(t).ToolCalls("fetch", "timeout"); after != before {
 			t.Errorf("the call itself timed out (tool_calls_total{outcome=timeout} %v -> %v)", before, after)
 		}
 		unblock()

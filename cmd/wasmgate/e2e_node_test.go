@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
 // nodeResult is the one JSON line client.mjs prints.
@@ -46,7 +48,7 @@ func (c nodeCall) text() string {
 // skipping: CI installs them) when they are not there.
 func nodeClient(t *testing.T) (node, script string) {
 	t.Helper()
-	dir := filepath.Join(repoRoot, "tests", "node")
+	dir := filepath.Join(harness.RepoRoot(), "tests", "node")
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Fatalf("node is not installed: install Node.js 20+, then run `npm ci --prefix tests/node` (make test does): %v", err)
@@ -66,7 +68,7 @@ func runNodeClient(t *testing.T, node string, args ...string) nodeResult {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, args...)
-	cmd.Env = cleanEnviron()
+	cmd.Env = harness.CleanEnv()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -111,23 +113,23 @@ func checkNodeResult(t *testing.T, r nodeResult) {
 
 func TestTypeScriptSDK(t *testing.T) {
 	node, script := nodeClient(t)
-	cfg := writeConfig(t, examplesConfig(t, ""))
+	cfg := harness.WriteConfig(t, bins.ExamplesYAML(t, ""))
 
 	t.Run("http", func(t *testing.T) {
-		g := startGateway(t, cfg, nil)
+		g := bins.Start(t, harness.Options{Config: cfg})
 		checkNodeResult(t, runNodeClient(t, node, script, "http", g.MCPURL))
 	})
 	t.Run("http with token", func(t *testing.T) {
-		tcfg := writeConfig(t, gatewayYAML(t, cfgParts{
+		tcfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 			HTTP:    "    auth:\n      bearer_token_env: E2E_NODE_TOKEN\n",
-			Plugins: examplePlugins(t),
+			Plugins: harness.ExamplePlugins(t),
 		}))
-		g := startGateway(t, tcfg, []string{"E2E_NODE_TOKEN=node-secret-123"})
+		g := bins.Start(t, harness.Options{Config: tcfg, Env: []string{"E2E_NODE_TOKEN=node-secret-123"}})
 		checkNodeResult(t, runNodeClient(t, node, script, "http", g.MCPURL, "--token", "node-secret-123"))
 	})
 	t.Run("stdio", func(t *testing.T) {
 		// Node spawns the gateway itself. The config listens on port 0 for
 		// HTTP and admin, so the child collides with nothing.
-		checkNodeResult(t, runNodeClient(t, node, script, "stdio", binPath, "serve", "--stdio", "--config", cfg))
+		checkNodeResult(t, runNodeClient(t, node, script, "stdio", bins.Path, "serve", "--stdio", "--config", cfg))
 	})
 }

@@ -12,41 +12,43 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
 func hostileOnly(t *testing.T, limits, http string) string {
-	return writeConfig(t, gatewayYAML(t, cfgParts{HTTP: http, Plugins: fmt.Sprintf(`  - name: calculator
+	return harness.WriteConfig(t, bins.YAML(harness.Parts{HTTP: http, Plugins: fmt.Sprintf(`  - name: calculator
     path: %s
   - name: hostile
     path: %s
     limits: {%s}
-`, wasm(t, "examples/plugins/calculator"), wasm(t, "testdata/plugins/hostile"), limits)}))
+`, harness.Wasm(t, "examples/plugins/calculator"), harness.Wasm(t, "testdata/plugins/hostile"), limits)}))
 }
 
 func TestOversizedInputIsRefusedAndPluginKeepsServing(t *testing.T) {
-	g := startGateway(t, hostileOnly(t, "memory: 16MiB, concurrency: 1, timeout: 20s, max_output: 64MiB", "    max_body: 64MiB\n"), nil)
-	c := sessionClient(t, g)
-	ctx := ctxTimeout(t, 2*time.Minute)
+	g := bins.Start(t, harness.Options{Config: hostileOnly(t, "memory: 16MiB, concurrency: 1, timeout: 20s, max_output: 64MiB", "    max_body: 64MiB\n")})
+	c := g.SessionClient(t)
+	ctx := harness.Ctx(t, 2*time.Minute)
 
 	// Larger than half of limits.memory: refused before the plugin runs.
-	res, err := callToolErr(ctx, c, "echo", map[string]any{"data": strings.Repeat("x", 10<<20)})
+	res, err := harness.CallToolErr(ctx, c, "echo", map[string]any{"data": strings.Repeat("x", 10<<20)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if text := resultText(res); !res.IsError || !strings.Contains(text, "limits.memory") {
+	if text := harness.ResultText(res); !res.IsError || !strings.Contains(text, "limits.memory") {
 		t.Errorf("a 10 MiB input to a 16 MiB plugin gave isError=%v %.200q; want isError naming limits.memory", res.IsError, text)
 	}
-	if v, _ := metricValue(g.scrape(t), "wasmgate_tool_calls_total", map[string]string{"tool": "echo", "outcome": "rejected"}); v != 1 {
+	if v, _ := g.Scrape(t).Value("wasmgate_tool_calls_total", map[string]string{"tool": "echo", "outcome": "rejected"}); v != 1 {
 		t.Errorf("wasmgate_tool_calls_total{tool=echo,outcome=rejected} = %v, want 1", v)
 	}
 	// Under half, but too large for the guest to copy: a clear failure
 	// or the input back, never success with the wrong text.
 	in := strings.Repeat("y", 7<<20)
-	res, err = callToolErr(ctx, c, "echo", map[string]any{"data": in})
+	res, err = harness.CallToolErr(ctx, c, "echo", map[string]any{"data": in})
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := resultText(res)
+	text := harness.ResultText(res)
 	switch {
 	case res.IsError && !strings.Contains(text, "limits.memory"):
 		t.Errorf("a 7 MiB input failed without naming limits.memory: %.300q", text)
@@ -56,9 +58,9 @@ func TestOversizedInputIsRefusedAndPluginKeepsServing(t *testing.T) {
 	t.Logf("7 MiB input to a 16 MiB plugin: isError=%v %.160q", res.IsError, text)
 	// The plugin (its only instance, or its replacement) still serves.
 	for i := range 3 {
-		res, err = callToolErr(ctx, c, "echo", map[string]any{"n": i})
-		if err != nil || res.IsError || resultText(res) != fmt.Sprintf(`{"n":%d}`, i) {
-			t.Fatalf("echo after the oversized inputs: %v %v %q", err, res.IsError, resultText(res))
+		res, err = harness.CallToolErr(ctx, c, "echo", map[string]any{"n": i})
+		if err != nil || res.IsError || harness.ResultText(res) != fmt.Sprintf(`{"n":%d}`, i) {
+			t.Fatalf("echo after the oversized inputs: %v %v %q", err, res.IsError, harness.ResultText(res))
 		}
 	}
 }
@@ -73,7 +75,7 @@ type jsonLine struct {
 func TestPluginPrintsCannotCorruptStdio(t *testing.T) {
 	// EXTISM_ENABLE_WASI_OUTPUT=1 is the plugin library's switch to send
 	// guest output to the process's own streams: stdout must stay pure.
-	g := startGateway(t, hostileOnly(t, "timeout: 20s", ""), []string{"EXTISM_ENABLE_WASI_OUTPUT=1"}, "--stdio")
+	g := bins.Start(t, harness.Options{Config: hostileOnly(t, "timeout: 20s", ""), Env: []string{"EXTISM_ENABLE_WASI_OUTPUT=1"}, Stdio: true})
 	send := func(s string) {
 		if _, err := g.Stdin.Write([]byte(s + "\n")); err != nil {
 			t.Fatal(err)
@@ -128,23 +130,23 @@ func TestPluginPrintsCannotCorruptStdio(t *testing.T) {
 	if !strings.Contains(got["3"], "panic: boom on stdout") || !strings.Contains(got["3"], `"isError":true`) {
 		t.Errorf("stdoutpanic answered %s; want isError with the guest's panic line", got["3"])
 	}
-	if !waitFor(5*time.Second, func() bool { return strings.Contains(g.Stderr(), "panic: boom on stdout") }) {
+	if !harness.WaitFor(5*time.Second, func() bool { return strings.Contains(g.Stderr(), "panic: boom on stdout") }) {
 		t.Errorf("the guest's panic line is not in the gateway's log")
 	}
 }
 
 func TestPluginLogLinesAreRateLimited(t *testing.T) {
-	g := startGateway(t, hostileOnly(t, "timeout: 20s", ""), nil)
-	c := sessionClient(t, g)
-	ctx := ctxTimeout(t, time.Minute)
-	if text, isErr := callTool(ctx, t, c, "logflood", map[string]any{"n": 5000}); isErr || text != "logged" {
+	g := bins.Start(t, harness.Options{Config: hostileOnly(t, "timeout: 20s", "")})
+	c := g.SessionClient(t)
+	ctx := harness.Ctx(t, time.Minute)
+	if text, isErr := harness.CallTool(ctx, t, c, "logflood", map[string]any{"n": 5000}); isErr || text != "logged" {
 		t.Fatalf("logflood: %q", text)
 	}
 	time.Sleep(200 * time.Millisecond)
-	if text, isErr := callTool(ctx, t, c, "logflood", map[string]any{"n": 1}); isErr || text != "logged" {
+	if text, isErr := harness.CallTool(ctx, t, c, "logflood", map[string]any{"n": 1}); isErr || text != "logged" {
 		t.Fatalf("logflood: %q", text)
 	}
-	if !waitFor(5*time.Second, func() bool { return strings.Contains(g.Stderr(), "plugin log lines dropped") }) {
+	if !harness.WaitFor(5*time.Second, func() bool { return strings.Contains(g.Stderr(), "plugin log lines dropped") }) {
 		t.Fatalf("no line says plugin log lines were dropped")
 	}
 	n := strings.Count(g.Stderr(), "logflood line ")

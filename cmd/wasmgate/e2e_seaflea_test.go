@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
 // goStringConsts evaluates the string constants of a Go source file:
@@ -86,7 +87,7 @@ func goStringConsts(t *testing.T, path string) map[string]string {
 }
 
 func TestSeaFleaABI(t *testing.T) {
-	consts := goStringConsts(t, filepath.Join(repoRoot, "testdata/plugins/seaflea/main.go"))
+	consts := goStringConsts(t, filepath.Join(harness.RepoRoot(), "testdata/plugins/seaflea/main.go"))
 	for _, name := range []string{"toolsJSON", "resourcesJSON", "promptsJSON", "readmeJSON", "logoJSON"} {
 		if consts[name] == "" {
 			t.Fatalf("constant %s not found in the seaflea fixture's source", name)
@@ -118,10 +119,10 @@ func TestSeaFleaABI(t *testing.T) {
 		t.Fatalf("the fixture must declare a tool, a resource and a prompt")
 	}
 
-	g := startGateway(t, writeConfig(t, gatewayYAML(t, cfgParts{Plugins: fmt.Sprintf(
-		"  - name: seaflea\n    path: %s\n", wasm(t, "testdata/plugins/seaflea"))})), nil)
-	c := sessionClient(t, g)
-	ctx := ctxTimeout(t, 60*time.Second)
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: harness.Item("name: seaflea", "path: "+harness.Q(harness.Wasm(t, "testdata/plugins/seaflea")))}))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	c := g.SessionClient(t)
+	ctx := harness.Ctx(t, 60*time.Second)
 
 	t.Run("tools", func(t *testing.T) {
 		lt, err := c.ListTools(ctx, mcp.ListToolsRequest{})
@@ -140,14 +141,14 @@ func TestSeaFleaABI(t *testing.T) {
 		}
 		// The fixture's one tool adds a and b.
 		for _, ab := range [][2]float64{{2, 40}, {0.5, 0.25}, {-7, 3}} {
-			text, isErr := callTool(ctx, t, c, declTools[0].Name, map[string]any{"a": ab[0], "b": ab[1]})
+			text, isErr := harness.CallTool(ctx, t, c, declTools[0].Name, map[string]any{"a": ab[0], "b": ab[1]})
 			if want := strconv.FormatFloat(ab[0]+ab[1], 'g', -1, 64); isErr || text != want {
 				t.Errorf("%s %v = %q (isError %v), want %q", declTools[0].Name, ab, text, isErr, want)
 			}
 		}
 		// Arguments are checked against the declared schema before the
 		// module runs.
-		text, isErr := callTool(ctx, t, c, declTools[0].Name, map[string]any{"a": "two", "b": 1})
+		text, isErr := harness.CallTool(ctx, t, c, declTools[0].Name, map[string]any{"a": "two", "b": 1})
 		if !isErr || !namesField(text, "a") {
 			t.Errorf("%s with a string a = %q (isError %v), want isError naming a", declTools[0].Name, text, isErr)
 		}
@@ -174,7 +175,7 @@ func TestSeaFleaABI(t *testing.T) {
 			if r.Name != d.Name || r.Description != d.Description || r.MIMEType != d.MimeType {
 				t.Errorf("resource %s listed as {%q %q %q}, declared {%q %q %q}", d.URI, r.Name, r.Description, r.MIMEType, d.Name, d.Description, d.MimeType)
 			}
-			contents := readResource(ctx, t, c, d.URI)
+			contents := harness.ReadResource(ctx, t, c, d.URI)
 			if len(contents) != 1 {
 				t.Errorf("resources/read %s: %d contents, want 1", d.URI, len(contents))
 				continue
@@ -251,27 +252,27 @@ func TestSeaFleaABI(t *testing.T) {
 		}
 
 		code := "x := 1 // " + strconv.FormatInt(time.Now().UnixNano(), 10)
-		res, err := getPrompt(ctx, c, d.Name, map[string]string{required[0]: code, optional[0]: "Go"})
+		res, err := harness.GetPrompt(ctx, c, d.Name, map[string]string{required[0]: code, optional[0]: "Go"})
 		if err != nil {
 			t.Fatalf("prompts/get with both arguments: %v", err)
 		}
 		if len(res.Messages) != 1 || res.Messages[0].Role != mcp.RoleUser {
 			t.Fatalf("prompts/get = %+v, want one user message", res.Messages)
 		}
-		if got, want := promptText(t, res), "Please review Go code:\n\n"+code; got != want {
+		if got, want := harness.PromptText(t, res), "Please review Go code:\n\n"+code; got != want {
 			t.Errorf("prompts/get with both arguments = %q, want %q", got, want)
 		}
 		if res.Description != d.Description {
 			t.Errorf("prompts/get description %q, want %q", res.Description, d.Description)
 		}
-		res, err = getPrompt(ctx, c, d.Name, map[string]string{required[0]: code})
+		res, err = harness.GetPrompt(ctx, c, d.Name, map[string]string{required[0]: code})
 		if err != nil {
 			t.Fatalf("prompts/get without the optional argument: %v", err)
 		}
-		if got, want := promptText(t, res), "Please review the following code:\n\n"+code; got != want {
+		if got, want := harness.PromptText(t, res), "Please review the following code:\n\n"+code; got != want {
 			t.Errorf("prompts/get without the optional argument = %q, want %q", got, want)
 		}
-		_, err = getPrompt(ctx, c, d.Name, map[string]string{optional[0]: "Go"})
+		_, err = harness.GetPrompt(ctx, c, d.Name, map[string]string{optional[0]: "Go"})
 		if err == nil || !strings.Contains(err.Error(), required[0]) {
 			t.Errorf("prompts/get without %q: error %v, want one naming it", required[0], err)
 		}

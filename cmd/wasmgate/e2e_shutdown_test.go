@@ -12,20 +12,21 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
 func sleeperConfig(t *testing.T) string {
-	return writeConfig(t, gatewayYAML(t, cfgParts{Plugins: fmt.Sprintf(`  - name: calculator
+	return harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: fmt.Sprintf(`  - name: calculator
     path: %s
   - name: hostile
     path: %s
     limits: {timeout: 10s}
-`, wasm(t, "examples/plugins/calculator"), wasm(t, "testdata/plugins/hostile"))}))
+`, harness.Wasm(t, "examples/plugins/calculator"), harness.Wasm(t, "testdata/plugins/hostile"))}))
 }
 
 // inFlight is wasmgate_tool_calls_in_flight{plugin}.
-func inFlight(t *testing.T, g *Gateway, plugin string) float64 {
-	v, _ := metricValue(g.scrape(t), "wasmgate_tool_calls_in_flight", map[string]string{"plugin": plugin})
+func inFlight(t *testing.T, g *harness.Gateway, plugin string) float64 {
+	v, _ := g.Scrape(t).Value("wasmgate_tool_calls_in_flight", map[string]string{"plugin": plugin})
 	return v
 }
 
@@ -37,19 +38,19 @@ type callResult struct {
 
 // sleepCall starts a 1500ms sleep call on c and waits until the gateway
 // reports it running.
-func sleepCall(t *testing.T, g *Gateway, c *client.Client) <-chan callResult {
+func sleepCall(t *testing.T, g *harness.Gateway, c *client.Client) <-chan callResult {
 	t.Helper()
-	ctx := ctxTimeout(t, 60*time.Second)
+	ctx := harness.Ctx(t, 60*time.Second)
 	done := make(chan callResult, 1)
 	go func() {
-		res, err := callToolErr(ctx, c, "sleep", map[string]any{"ms": 1500})
+		res, err := harness.CallToolErr(ctx, c, "sleep", map[string]any{"ms": 1500})
 		if err != nil {
 			done <- callResult{err: err}
 			return
 		}
-		done <- callResult{text: resultText(res), isErr: res.IsError}
+		done <- callResult{text: harness.ResultText(res), isErr: res.IsError}
 	}()
-	if !waitFor(10*time.Second, func() bool { return inFlight(t, g, "hostile") == 1 }) {
+	if !harness.WaitFor(10*time.Second, func() bool { return inFlight(t, g, "hostile") == 1 }) {
 		t.Fatalf("the sleep call never showed up in wasmgate_tool_calls_in_flight")
 	}
 	return done
@@ -67,7 +68,7 @@ func checkSlept(t *testing.T, done <-chan callResult) {
 	}
 }
 
-func checkExit0(t *testing.T, g *Gateway, within time.Duration) {
+func checkExit0(t *testing.T, g *harness.Gateway, within time.Duration) {
 	t.Helper()
 	err, exited := g.Wait(within)
 	if !exited {
@@ -79,8 +80,8 @@ func checkExit0(t *testing.T, g *Gateway, within time.Duration) {
 }
 
 func TestGracefulShutdownHTTP(t *testing.T) {
-	g := startGateway(t, sleeperConfig(t), nil)
-	c := sessionClient(t, g)
+	g := bins.Start(t, harness.Options{Config: sleeperConfig(t)})
+	c := g.SessionClient(t)
 	admin, mcpURL := g.AdminURL, g.MCPURL
 	done := sleepCall(t, g, c)
 	if err := g.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
@@ -88,7 +89,7 @@ func TestGracefulShutdownHTTP(t *testing.T) {
 	}
 	// While it drains, the gateway says it is not ready and takes no new
 	// connections.
-	sawNotReady := waitFor(time.Second, func() bool {
+	sawNotReady := harness.WaitFor(time.Second, func() bool {
 		resp, err := http.Get(admin + "/readyz")
 		if err != nil {
 			return false
@@ -115,8 +116,8 @@ func TestGracefulShutdownHTTP(t *testing.T) {
 }
 
 func TestGracefulShutdownStdio(t *testing.T) {
-	g := startGateway(t, sleeperConfig(t), nil, "--stdio")
-	c := stdioClient(t, g)
+	g := bins.Start(t, harness.Options{Config: sleeperConfig(t), Stdio: true})
+	c := g.StdioClient(t)
 	done := sleepCall(t, g, c)
 	if err := g.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -126,10 +127,10 @@ func TestGracefulShutdownStdio(t *testing.T) {
 }
 
 func TestStdinCloseExits(t *testing.T) {
-	g := startGateway(t, sleeperConfig(t), nil, "--stdio")
-	c := stdioClient(t, g)
-	ctx := ctxTimeout(t, 30*time.Second)
-	if text, isErr := callTool(ctx, t, c, "calculate", map[string]any{"operation": "subtract", "a": 1, "b": 1}); isErr || text != "0" {
+	g := bins.Start(t, harness.Options{Config: sleeperConfig(t), Stdio: true})
+	c := g.StdioClient(t)
+	ctx := harness.Ctx(t, 30*time.Second)
+	if text, isErr := harness.CallTool(ctx, t, c, "calculate", map[string]any{"operation": "subtract", "a": 1, "b": 1}); isErr || text != "0" {
 		t.Errorf("calculate = %q (isError %v)", text, isErr)
 	}
 	if err := g.Stdin.Close(); err != nil {
@@ -147,8 +148,8 @@ func TestStdinCloseExits(t *testing.T) {
 // Closing stdin is a graceful shutdown too: a call already running
 // finishes and its answer is written before the process exits 0.
 func TestStdinEOFDrainsRunningCalls(t *testing.T) {
-	g := startGateway(t, sleeperConfig(t), nil, "--stdio")
-	c := stdioClient(t, g)
+	g := bins.Start(t, harness.Options{Config: sleeperConfig(t), Env: nil, Stdio: true})
+	c := g.StdioClient(t)
 	done := sleepCall(t, g, c)
 	if err := g.Stdin.Close(); err != nil {
 		t.Fatal(err)
@@ -163,15 +164,15 @@ func TestStdinEOFDrainsRunningCalls(t *testing.T) {
 // The drain after stdin closes is bounded by server.shutdown_timeout: a
 // call that outlives it is cancelled and the process still exits 0.
 func TestStdinEOFDrainIsBounded(t *testing.T) {
-	cfg := writeConfig(t, gatewayYAML(t, cfgParts{Plugins: fmt.Sprintf(`  - name: hostile
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: fmt.Sprintf(`  - name: hostile
     path: %s
     limits: {timeout: 30s}
-`, wasm(t, "testdata/plugins/hostile"))}))
-	g := startGateway(t, cfg, []string{"WASMGATE_SERVER__SHUTDOWN_TIMEOUT=300ms"}, "--stdio")
-	c := stdioClient(t, g)
-	ctx := ctxTimeout(t, 60*time.Second)
-	go func() { _, _ = callToolErr(ctx, c, "sleep", map[string]any{"ms": 20000}) }()
-	if !waitFor(10*time.Second, func() bool { return inFlight(t, g, "hostile") == 1 }) {
+`, harness.Wasm(t, "testdata/plugins/hostile"))}))
+	g := bins.Start(t, harness.Options{Config: cfg, Env: []string{"WASMGATE_SERVER__SHUTDOWN_TIMEOUT=300ms"}, Stdio: true})
+	c := g.StdioClient(t)
+	ctx := harness.Ctx(t, 60*time.Second)
+	go func() { _, _ = harness.CallToolErr(ctx, c, "sleep", map[string]any{"ms": 20000}) }()
+	if !harness.WaitFor(10*time.Second, func() bool { return inFlight(t, g, "hostile") == 1 }) {
 		t.Fatalf("the sleep call never showed up in wasmgate_tool_calls_in_flight")
 	}
 	start := time.Now()

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
 // TestReloadBrokenSaves saves each kind of broken change and checks that
@@ -16,29 +18,29 @@ import (
 // tools/list unchanged), logs the error once with the file and the key or
 // plugin at fault, says so in /metrics, and applies the next good save.
 func TestReloadBrokenSaves(t *testing.T) {
-	rlWarmExtra(t) // badinfo compiled into the shared cache
-	e := newRLEnv(t)
-	calc := e.module("calculator", "examples/plugins/calculator")
-	greeter := e.module("greeter", "examples/plugins/greeter")
-	calcBytes := rlReadFixture(t, "examples/plugins/calculator")
-	greeterSum := sha256.Sum256(rlReadFixture(t, "examples/plugins/greeter"))
+	bins.WarmCache(t, "testdata/plugins/badinfo") // badinfo compiled into the shared cache
+	e := bins.NewDir(t)
+	calc := e.Module("calculator", "examples/plugins/calculator")
+	greeter := e.Module("greeter", "examples/plugins/greeter")
+	calcBytes := harness.ReadFixture(t, "examples/plugins/calculator")
+	greeterSum := sha256.Sum256(harness.ReadFixture(t, "examples/plugins/greeter"))
 
-	calcItem := rlItem("name: calculator", "path: "+rlQ(calc))
+	calcItem := harness.Item("name: calculator", "path: "+harness.Q(calc))
 	greeterItem := func(prefix string) string {
-		return rlItem("name: greeter", "path: "+rlQ(greeter), "prefix: "+prefix)
+		return harness.Item("name: greeter", "path: "+harness.Q(greeter), "prefix: "+prefix)
 	}
 	good := func(prefix string, extra ...string) []byte {
-		return []byte(e.yaml("", append([]string{calcItem, greeterItem(prefix)}, extra...)...))
+		return []byte(e.YAML("", append([]string{calcItem, greeterItem(prefix)}, extra...)...))
 	}
-	rlWriteFile(t, e.cfg, good("g0"))
-	g := startGateway(t, e.cfg, nil)
-	c := sessionClient(t, g)
+	harness.WriteFile(t, e.Config, good("g0"))
+	g := bins.Start(t, harness.Options{Config: e.Config})
+	c := g.SessionClient(t)
 	sid := c.GetSessionId()
-	ctx := ctxTimeout(t, 4*time.Minute)
-	rlWaitTools(ctx, t, c, visible, "calculate", "g0_say_hello")
+	ctx := harness.Ctx(t, 4*time.Minute)
+	harness.WaitTools(ctx, t, c, visible, "calculate", "g0_say_hello")
 
-	saveCfg := func(data []byte) func() { return func() { rlSaveAtomic(t, e.cfg, data) } }
-	restoreCalc := func() { rlSaveAtomic(t, calc, calcBytes) }
+	saveCfg := func(data []byte) func() { return func() { harness.RenameOver(t, e.Config, data) } }
+	restoreCalc := func() { harness.RenameOver(t, calc, calcBytes) }
 	garbage := func() []byte {
 		// A module header, then noise: it fails in the decoder, not at
 		// the magic number.
@@ -49,7 +51,7 @@ func TestReloadBrokenSaves(t *testing.T) {
 		}
 		return b
 	}
-	port := freePort(t)
+	port := harness.FreePort(t)
 
 	cases := []struct {
 		name  string
@@ -64,53 +66,53 @@ func TestReloadBrokenSaves(t *testing.T) {
 		},
 		{
 			name: "validation error: unknown key",
-			brk:  saveCfg(good("x", rlItem("name: extra", "path: "+rlQ(calc), "limitz: {timeout: 1s}"))),
+			brk:  saveCfg(good("x", harness.Item("name: extra", "path: "+harness.Q(calc), "limitz: {timeout: 1s}"))),
 			want: []string{"plugins[2].limitz", "unknown key"},
 		},
 		{
 			name: "validation error: limit out of range",
-			brk:  saveCfg(good("x", rlItem("name: extra", "path: "+rlQ(calc), "prefix: e", "limits: {timeout: 20m}"))),
+			brk:  saveCfg(good("x", harness.Item("name: extra", "path: "+harness.Q(calc), "prefix: e", "limits: {timeout: 20m}"))),
 			want: []string{"plugins[2].limits.timeout"},
 		},
 		{
 			name: "two plugins provide the same tool",
-			brk:  saveCfg(good("x", rlItem("name: calc2", "path: "+rlQ(calc)))),
+			brk:  saveCfg(good("x", harness.Item("name: calc2", "path: "+harness.Q(calc)))),
 			want: []string{`tool \"calculate\" is also provided by`, "calc2"},
 		},
 		{
 			name: "missing .wasm",
-			brk:  saveCfg(good("x", rlItem("name: extra", "path: "+rlQ(filepath.Join(e.plugins, "missing.wasm"))))),
+			brk:  saveCfg(good("x", harness.Item("name: extra", "path: "+harness.Q(filepath.Join(e.Plugins, "missing.wasm"))))),
 			want: []string{"plugins[2]", "missing.wasm"},
 		},
 		{
 			name:  "truncated .wasm",
-			brk:   func() { rlWriteFile(t, calc, calcBytes[:1000]) },
+			brk:   func() { harness.WriteFile(t, calc, calcBytes[:1000]) },
 			want:  []string{`plugin \"calculator\"`, "calculator.wasm"},
 			reset: restoreCalc,
 		},
 		{
 			name: "sha256 pin does not match",
-			brk: saveCfg([]byte(e.yaml("", rlItem("name: calculator", "path: "+rlQ(calc),
+			brk: saveCfg([]byte(e.YAML("", harness.Item("name: calculator", "path: "+harness.Q(calc),
 				"sha256: "+hex.EncodeToString(greeterSum[:])), greeterItem("x")))),
 			want: []string{`plugin \"calculator\"`, "plugins[0].sha256", "pinned " + hex.EncodeToString(greeterSum[:])},
 		},
 		{
 			name: "sha256 pin is not a hash",
-			brk: saveCfg([]byte(e.yaml("", rlItem("name: calculator", "path: "+rlQ(calc), "sha256: deadbeef"),
+			brk: saveCfg([]byte(e.YAML("", harness.Item("name: calculator", "path: "+harness.Q(calc), "sha256: deadbeef"),
 				greeterItem("x")))),
 			want: []string{"plugins[0].sha256", "deadbeef"},
 		},
 		{
 			name:  "module does not compile",
-			brk:   func() { rlWriteFile(t, calc, garbage()) },
+			brk:   func() { harness.WriteFile(t, calc, garbage()) },
 			want:  []string{`plugin \"calculator\"`, "compile"},
 			reset: restoreCalc,
 		},
 		{
 			name: "information export traps",
 			brk: func() {
-				bad := e.module("badinfo", "testdata/plugins/badinfo")
-				rlSaveAtomic(t, e.cfg, good("x", rlItem("name: badinfo", "path: "+rlQ(bad))))
+				bad := e.Module("badinfo", "testdata/plugins/badinfo")
+				harness.RenameOver(t, e.Config, good("x", harness.Item("name: badinfo", "path: "+harness.Q(bad))))
 			},
 			want: []string{`plugin \"badinfo\"`, "tools_information", "fails on purpose"},
 		},
@@ -131,26 +133,26 @@ func TestReloadBrokenSaves(t *testing.T) {
 	for i, tc := range cases {
 		ok := t.Run(tc.name, func(t *testing.T) {
 			prev := fmt.Sprintf("g%d", i)
-			okBefore, failBefore := rlReloads(t, g)
-			stamp, _ := metricValue(g.scrape(t), "wasmgate_config_last_reload_success_timestamp_seconds", nil)
+			okBefore, failBefore := g.Reloads(t)
+			stamp, _ := g.Scrape(t).Value("wasmgate_config_last_reload_success_timestamp_seconds", nil)
 			logAt := len(g.Stderr())
 
 			tc.brk()
-			_, fail := rlWaitReloads(t, g, okBefore+failBefore, "broken save")
+			_, fail := g.WaitReload(t, okBefore+failBefore, "broken save")
 			time.Sleep(300 * time.Millisecond) // a second reload would show by now
-			okNow, failNow := rlReloads(t, g)
+			okNow, failNow := g.Reloads(t)
 			if okNow != okBefore || failNow != failBefore+1 || fail != failBefore+1 {
 				t.Errorf("reloads_total went from success %v, failure %v to success %v, failure %v; want one more failure",
 					okBefore, failBefore, okNow, failNow)
 			}
-			m := g.scrape(t)
-			if v, _ := metricValue(m, "wasmgate_config_last_reload_successful", nil); v != 0 {
+			m := g.Scrape(t)
+			if v, _ := m.Value("wasmgate_config_last_reload_successful", nil); v != 0 {
 				t.Errorf("wasmgate_config_last_reload_successful = %v after a failed reload, want 0", v)
 			}
-			if v, _ := metricValue(m, "wasmgate_config_last_reload_success_timestamp_seconds", nil); v != stamp {
+			if v, _ := m.Value("wasmgate_config_last_reload_success_timestamp_seconds", nil); v != stamp {
 				t.Errorf("last_reload_success_timestamp_seconds moved from %v to %v on a failed reload", stamp, v)
 			}
-			logged := rlStderrSince(g, logAt)
+			logged := g.StderrSince(logAt)
 			if n := strings.Count(logged, "reload failed"); n != 1 {
 				t.Errorf("the failure is logged %d times, want once:\n%s", n, logged)
 			}
@@ -164,11 +166,11 @@ func TestReloadBrokenSaves(t *testing.T) {
 			}
 
 			// The previous configuration keeps serving.
-			rlCalc(ctx, t, c, i, 1000)
-			if got := rlTools(ctx, t, c); strings.Join(got, " ") != "calculate "+prev+"_say_hello" {
+			harness.Calc(ctx, t, c, i, 1000)
+			if got := harness.Tools(ctx, t, c); strings.Join(got, " ") != "calculate "+prev+"_say_hello" {
 				t.Errorf("tools/list after a failed reload is %v, want the previous one", got)
 			}
-			if text, isErr := callTool(ctx, t, c, prev+"_say_hello", map[string]any{"name": "Ada"}); isErr || text != "Hello, Ada!" {
+			if text, isErr := harness.CallTool(ctx, t, c, prev+"_say_hello", map[string]any{"name": "Ada"}); isErr || text != "Hello, Ada!" {
 				t.Errorf("%s_say_hello = %q (isError %v)", prev, text, isErr)
 			}
 
@@ -177,13 +179,13 @@ func TestReloadBrokenSaves(t *testing.T) {
 				tc.reset()
 			}
 			next := fmt.Sprintf("g%d", i+1)
-			rlSaveAtomic(t, e.cfg, good(next))
-			rlWaitTools(ctx, t, c, visible, "calculate", next+"_say_hello")
-			if !waitFor(10*time.Second, func() bool { return rlLastOK(t, g) == 1 }) {
+			harness.RenameOver(t, e.Config, good(next))
+			harness.WaitTools(ctx, t, c, visible, "calculate", next+"_say_hello")
+			if !harness.WaitFor(10*time.Second, func() bool { return g.LastReloadOK(t) == 1 }) {
 				t.Errorf("wasmgate_config_last_reload_successful is not back to 1 after a good save")
 			}
-			rlCalc(ctx, t, c, i, 2000)
-			if s, _ := rlReloads(t, g); s < okBefore+1 {
+			harness.Calc(ctx, t, c, i, 2000)
+			if s, _ := g.Reloads(t); s < okBefore+1 {
 				t.Errorf("reloads_total{outcome=\"success\"} = %v after the good save, want > %v", s, okBefore)
 			}
 		})
@@ -202,25 +204,25 @@ func TestReloadBrokenSaves(t *testing.T) {
 // watcher should follow the files the newest config names, so creating it
 // is the save that fixes the reload.
 func TestReloadMissingModuleAppears(t *testing.T) {
-	e := newRLEnv(t)
-	calc := e.module("calculator", "examples/plugins/calculator")
-	later := filepath.Join(e.plugins, "later.wasm")
-	rlWriteFile(t, e.cfg, []byte(e.yaml("", rlItem("name: calculator", "path: "+rlQ(calc)))))
-	g := startGateway(t, e.cfg, nil)
-	c := sessionClient(t, g)
-	ctx := ctxTimeout(t, time.Minute)
+	e := bins.NewDir(t)
+	calc := e.Module("calculator", "examples/plugins/calculator")
+	later := filepath.Join(e.Plugins, "later.wasm")
+	harness.WriteFile(t, e.Config, []byte(e.YAML("", harness.Item("name: calculator", "path: "+harness.Q(calc)))))
+	g := bins.Start(t, harness.Options{Config: e.Config})
+	c := g.SessionClient(t)
+	ctx := harness.Ctx(t, time.Minute)
 
-	before := rlReloadCount(t, g)
-	rlSaveAtomic(t, e.cfg, []byte(e.yaml("",
-		rlItem("name: calculator", "path: "+rlQ(calc)),
-		rlItem("name: later", "path: "+rlQ(later), "prefix: later"))))
-	if _, f := rlWaitReloads(t, g, before, "save naming a missing module"); f != 1 {
+	before := g.ReloadCount(t)
+	harness.RenameOver(t, e.Config, []byte(e.YAML("",
+		harness.Item("name: calculator", "path: "+harness.Q(calc)),
+		harness.Item("name: later", "path: "+harness.Q(later), "prefix: later"))))
+	if _, f := g.WaitReload(t, before, "save naming a missing module"); f != 1 {
 		t.Fatalf("saving a config whose module is missing: %v failed reloads, want 1", f)
 	}
-	rlSaveAtomic(t, later, rlReadFixture(t, "testdata/plugins/seaflea"))
+	harness.RenameOver(t, later, harness.ReadFixture(t, "testdata/plugins/seaflea"))
 	var got []string
-	if !waitFor(5*time.Second, func() bool {
-		got, _ = rlToolsErr(ctx, c)
+	if !harness.WaitFor(5*time.Second, func() bool {
+		got, _ = harness.ToolsErr(ctx, c)
 		return strings.Join(got, " ") == "calculate later_add"
 	}) {
 		t.Errorf("the module the saved config names was created, but the gateway did not reload: tools/list is %v (a failed reload leaves the watcher on the previous config's files)", got)

@@ -5,23 +5,24 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
 // TestReloadInFlightCallFinishes removes, then rebuilds, a plugin while
 // one of its calls is running: the call finishes with its normal result on
 // the snapshot it started on, and that snapshot's instances close after.
 func TestReloadInFlightCallFinishes(t *testing.T) {
-	e := newRLEnv(t)
-	calc := e.module("calculator", "examples/plugins/calculator")
-	hostile := e.module("hostile", "testdata/plugins/hostile")
-	calcItem := rlItem("name: calculator", "path: "+rlQ(calc))
+	e := bins.NewDir(t)
+	calc := e.Module("calculator", "examples/plugins/calculator")
+	hostile := e.Module("hostile", "testdata/plugins/hostile")
+	calcItem := harness.Item("name: calculator", "path: "+harness.Q(calc))
 	hostileItem := func(concurrency string) string {
-		return rlItem("name: hostile", "path: "+rlQ(hostile), "limits: {timeout: 10s, concurrency: "+concurrency+"}")
+		return harness.Item("name: hostile", "path: "+harness.Q(hostile), "limits: {timeout: 10s, concurrency: "+concurrency+"}")
 	}
-	rlWriteFile(t, e.cfg, []byte(e.yaml("", calcItem, hostileItem("2"))))
-	g := startGateway(t, e.cfg, nil)
-	c := sessionClient(t, g)
-	ctx := ctxTimeout(t, 2*time.Minute)
+	harness.WriteFile(t, e.Config, []byte(e.YAML("", calcItem, hostileItem("2"))))
+	g := bins.Start(t, harness.Options{Config: e.Config})
+	c := g.SessionClient(t)
+	ctx := harness.Ctx(t, 2*time.Minute)
 
 	type result struct {
 		res *mcp.CallToolResult
@@ -30,11 +31,11 @@ func TestReloadInFlightCallFinishes(t *testing.T) {
 	sleep := func() <-chan result {
 		done := make(chan result, 1)
 		go func() {
-			res, err := callToolErr(ctx, c, "sleep", map[string]any{"ms": 1500})
+			res, err := harness.CallToolErr(ctx, c, "sleep", map[string]any{"ms": 1500})
 			done <- result{res, err}
 		}()
-		if !waitFor(10*time.Second, func() bool {
-			v, _ := metricValue(g.scrape(t), "wasmgate_tool_calls_in_flight", map[string]string{"plugin": "hostile"})
+		if !harness.WaitFor(10*time.Second, func() bool {
+			v, _ := g.Scrape(t).Value("wasmgate_tool_calls_in_flight", map[string]string{"plugin": "hostile"})
 			return v == 1
 		}) {
 			t.Fatal("the sleep call never showed in wasmgate_tool_calls_in_flight")
@@ -45,9 +46,9 @@ func TestReloadInFlightCallFinishes(t *testing.T) {
 	// call is still running then (else the test proves nothing).
 	reloadDuring := func(done <-chan result, data []byte) {
 		t.Helper()
-		n := rlReloadCount(t, g)
-		rlSaveAtomic(t, e.cfg, data)
-		if _, f := rlWaitReloads(t, g, n, "save"); f != 0 {
+		n := g.ReloadCount(t)
+		harness.RenameOver(t, e.Config, data)
+		if _, f := g.WaitReload(t, n, "save"); f != 0 {
 			t.Fatalf("the reload failed:\n%s", g.Stderr())
 		}
 		select {
@@ -63,7 +64,7 @@ func TestReloadInFlightCallFinishes(t *testing.T) {
 			if r.err != nil {
 				t.Fatalf("the call in flight during the reload failed: %v", r.err)
 			}
-			if text := resultText(r.res); r.res.IsError || text != "slept 1500ms" {
+			if text := harness.ResultText(r.res); r.res.IsError || text != "slept 1500ms" {
 				t.Fatalf("the call in flight during the reload returned %q (isError %v), want \"slept 1500ms\"", text, r.res.IsError)
 			}
 		case <-time.After(30 * time.Second):
@@ -71,16 +72,16 @@ func TestReloadInFlightCallFinishes(t *testing.T) {
 		}
 	}
 	instances := func() (float64, bool) {
-		return metricValue(g.scrape(t), "wasmgate_plugin_instances", map[string]string{"plugin": "hostile"})
+		return g.Scrape(t).Value("wasmgate_plugin_instances", map[string]string{"plugin": "hostile"})
 	}
 
 	t.Run("plugin rebuilt (limits.concurrency)", func(t *testing.T) {
 		done := sleep()
-		reloadDuring(done, []byte(e.yaml("", calcItem, hostileItem("3"))))
+		reloadDuring(done, []byte(e.YAML("", calcItem, hostileItem("3"))))
 		checkSlept(done)
 		// The old pool closes once its call has returned: one instance
 		// left, the new pool's.
-		if !waitFor(10*time.Second, func() bool { v, _ := instances(); return v == 1 }) {
+		if !harness.WaitFor(10*time.Second, func() bool { v, _ := instances(); return v == 1 }) {
 			v, _ := instances()
 			t.Errorf("wasmgate_plugin_instances{plugin=\"hostile\"} = %v after the old snapshot drained, want 1", v)
 		}
@@ -88,22 +89,22 @@ func TestReloadInFlightCallFinishes(t *testing.T) {
 
 	t.Run("plugin removed", func(t *testing.T) {
 		done := sleep()
-		reloadDuring(done, []byte(e.yaml("", calcItem)))
+		reloadDuring(done, []byte(e.YAML("", calcItem)))
 		// Already gone for everyone else while the call still runs.
-		if got := rlTools(ctx, t, c); len(got) != 1 || got[0] != "calculate" {
+		if got := harness.Tools(ctx, t, c); len(got) != 1 || got[0] != "calculate" {
 			t.Errorf("tools/list after removing hostile: %v, want [calculate]", got)
 		}
-		if _, err := callToolErr(ctx, c, "echo", map[string]any{}); err == nil {
+		if _, err := harness.CallToolErr(ctx, c, "echo", map[string]any{}); err == nil {
 			t.Errorf("echo still callable after hostile was removed")
 		}
 		checkSlept(done)
-		if !waitFor(10*time.Second, func() bool { _, ok := instances(); return !ok }) {
+		if !harness.WaitFor(10*time.Second, func() bool { _, ok := instances(); return !ok }) {
 			v, _ := instances()
 			t.Errorf("wasmgate_plugin_instances{plugin=\"hostile\"} = %v after removal and drain, want the series gone", v)
 		}
-		if v, _ := metricValue(g.scrape(t), "wasmgate_tool_calls_in_flight", map[string]string{"plugin": "hostile"}); v != 0 {
+		if v, _ := g.Scrape(t).Value("wasmgate_tool_calls_in_flight", map[string]string{"plugin": "hostile"}); v != 0 {
 			t.Errorf("wasmgate_tool_calls_in_flight{plugin=\"hostile\"} = %v at the end", v)
 		}
-		rlCalc(ctx, t, c, 1, 1)
+		harness.Calc(ctx, t, c, 1, 1)
 	})
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
 // TestSaveToVisibleLatency measures, without asserting, how long a saved
@@ -41,37 +42,37 @@ func TestSaveToVisibleLatency(t *testing.T) {
 	}
 	var report []string
 	record := func(what string, d []time.Duration) {
-		line := fmt.Sprintf("%-62s %s", what+":", rlStats(d))
+		line := fmt.Sprintf("%-62s %s", what+":", latencyStats(d))
 		report = append(report, line)
 		t.Log(line)
 	}
 
-	e := newRLEnv(t)
-	calc := e.module("calculator", "examples/plugins/calculator")
-	mod := e.module("mod", "examples/plugins/greeter")
+	e := bins.NewDir(t)
+	calc := e.Module("calculator", "examples/plugins/calculator")
+	mod := e.Module("mod", "examples/plugins/greeter")
 	cfg := func(prefix string) []byte {
-		return []byte(e.yaml("",
-			rlItem("name: calculator", "path: "+rlQ(calc), "prefix: "+prefix),
-			rlItem("name: mod", "path: "+rlQ(mod))))
+		return []byte(e.YAML("",
+			harness.Item("name: calculator", "path: "+harness.Q(calc), "prefix: "+prefix),
+			harness.Item("name: mod", "path: "+harness.Q(mod))))
 	}
-	rlWriteFile(t, e.cfg, cfg("p0"))
-	g := startGateway(t, e.cfg, nil)
-	c := sessionClient(t, g)
-	ctx := ctxTimeout(t, 10*time.Minute)
-	rlWaitTools(ctx, t, c, visible, "p0_calculate", "say_hello")
+	harness.WriteFile(t, e.Config, cfg("p0"))
+	g := bins.Start(t, harness.Options{Config: e.Config})
+	c := g.SessionClient(t)
+	ctx := harness.Ctx(t, 10*time.Minute)
+	harness.WaitTools(ctx, t, c, visible, "p0_calculate", "say_hello")
 
 	// No module changes: toggle the prefix.
 	for _, style := range []struct {
 		name string
 		save func(path string, data []byte)
 	}{
-		{"rename", func(p string, d []byte) { rlSaveAtomic(t, p, d) }},
-		{"in place", func(p string, d []byte) { rlWriteFile(t, p, d) }},
+		{"rename", func(p string, d []byte) { harness.RenameOver(t, p, d) }},
+		{"in place", func(p string, d []byte) { harness.WriteFile(t, p, d) }},
 	} {
 		var d []time.Duration
 		for i := 1; i <= edits; i++ {
 			prefix := fmt.Sprintf("%s%d", style.name[:1], i)
-			d = append(d, rlTimeVisible(ctx, t, c, prefix+"_calculate", func() { style.save(e.cfg, cfg(prefix)) }))
+			d = append(d, timeVisible(ctx, t, c, prefix+"_calculate", func() { style.save(e.Config, cfg(prefix)) }))
 		}
 		record("no module changed (prefix toggled), saved "+style.name, d)
 	}
@@ -79,37 +80,37 @@ func TestSaveToVisibleLatency(t *testing.T) {
 	// A changed module: mod.wasm alternates between calculator and
 	// greeter, each time with a custom section holding a fresh nonce, so
 	// that its bytes (and SHA-256) were never seen: a first compile.
-	fixtures := [2][]byte{rlReadFixture(t, "examples/plugins/calculator"), rlReadFixture(t, "examples/plugins/greeter")}
+	fixtures := [2][]byte{harness.ReadFixture(t, "examples/plugins/calculator"), harness.ReadFixture(t, "examples/plugins/greeter")}
 	tool := [2]string{"calculate", "say_hello"}
 	var variants [][]byte
 	var d []time.Duration
 	for i := 0; i < edits; i++ {
-		v := rlNonce(t, fixtures[i%2])
+		v := withNonce(t, fixtures[i%2])
 		variants = append(variants, v)
-		d = append(d, rlTimeVisible(ctx, t, c, tool[i%2], func() { rlSaveAtomic(t, mod, v) }))
+		d = append(d, timeVisible(ctx, t, c, tool[i%2], func() { harness.RenameOver(t, mod, v) }))
 	}
 	record(fmt.Sprintf("changed %.1f MB module, first compile", float64(len(variants[0]))/1e6), d)
 
 	// The same bytes again: compiled before, so the cache serves them.
 	d = d[:0]
 	for i, v := range variants {
-		d = append(d, rlTimeVisible(ctx, t, c, tool[i%2], func() { rlSaveAtomic(t, mod, v) }))
+		d = append(d, timeVisible(ctx, t, c, tool[i%2], func() { harness.RenameOver(t, mod, v) }))
 	}
 	record(fmt.Sprintf("changed %.1f MB module, warm compilation cache", float64(len(variants[0]))/1e6), d)
 
 	// Restart to ready with a warm cache, the three examples.
-	ex := newRLEnv(t)
-	rlWriteFile(t, ex.cfg, []byte(ex.yaml(rlNoWatch,
-		rlItem("name: calculator", "path: "+rlQ(ex.module("calculator", "examples/plugins/calculator"))),
-		rlItem("name: storage", "path: "+rlQ(ex.module("storage", "examples/plugins/storage"))),
-		rlItem("name: greeter", "path: "+rlQ(ex.module("greeter", "examples/plugins/greeter"))))))
+	ex := bins.NewDir(t)
+	harness.WriteFile(t, ex.Config, []byte(ex.YAML(harness.NoWatch,
+		harness.Item("name: calculator", "path: "+harness.Q(ex.Module("calculator", "examples/plugins/calculator"))),
+		harness.Item("name: storage", "path: "+harness.Q(ex.Module("storage", "examples/plugins/storage"))),
+		harness.Item("name: greeter", "path: "+harness.Q(ex.Module("greeter", "examples/plugins/greeter"))))))
 	d = d[:0]
 	var logged []time.Duration
 	for range 7 {
 		start := time.Now()
-		rg := startGateway(t, ex.cfg, nil)
+		rg := bins.Start(t, harness.Options{Config: ex.Config})
 		d = append(d, time.Since(start))
-		if m := rlReadyTookRE.FindStringSubmatch(rg.Stderr()); m != nil {
+		if m := readyTookRE.FindStringSubmatch(rg.Stderr()); m != nil {
 			if v, err := time.ParseDuration(m[1]); err == nil {
 				logged = append(logged, v)
 			}
@@ -124,17 +125,17 @@ func TestSaveToVisibleLatency(t *testing.T) {
 	t.Logf("save-to-visible latency, %s, %d edits each (median, min, p90, max):\n%s", build, edits, strings.Join(report, "\n"))
 }
 
-var rlReadyTookRE = regexp.MustCompile(`msg="wasmgate ready" took=(\S+)`)
+var readyTookRE = regexp.MustCompile(`msg="wasmgate ready" took=(\S+)`)
 
-// rlTimeVisible runs save and returns how long until tools/list on c
+// timeVisible runs save and returns how long until tools/list on c
 // contains want.
-func rlTimeVisible(ctx context.Context, t testing.TB, c *client.Client, want string, save func()) time.Duration {
+func timeVisible(ctx context.Context, t testing.TB, c *client.Client, want string, save func()) time.Duration {
 	t.Helper()
 	start := time.Now()
 	save()
 	deadline := start.Add(2 * time.Minute)
 	for {
-		names, err := rlToolsErr(ctx, c)
+		names, err := harness.ToolsErr(ctx, c)
 		if err == nil && slices.Contains(names, want) {
 			return time.Since(start)
 		}
@@ -145,24 +146,24 @@ func rlTimeVisible(ctx context.Context, t testing.TB, c *client.Client, want str
 	}
 }
 
-// rlNonce returns module with a custom section appended holding a random
+// withNonce returns module with a custom section appended holding a random
 // nonce: the same code, different bytes.
-func rlNonce(t testing.TB, module []byte) []byte {
+func withNonce(t testing.TB, module []byte) []byte {
 	t.Helper()
 	nonce := make([]byte, 16)
 	if _, err := rand.Read(nonce); err != nil {
 		t.Fatal(err)
 	}
 	name := "wasmgate-test-nonce"
-	payload := append(rlULEB(len(name)), name...)
+	payload := append(uleb128(len(name)), name...)
 	payload = append(payload, hex.EncodeToString(nonce)...)
 	out := slices.Clip(module)
 	out = append(out, 0) // custom section id
-	out = append(out, rlULEB(len(payload))...)
+	out = append(out, uleb128(len(payload))...)
 	return append(out, payload...)
 }
 
-func rlULEB(n int) []byte {
+func uleb128(n int) []byte {
 	var b []byte
 	for {
 		c := byte(n & 0x7f)
@@ -175,8 +176,8 @@ func rlULEB(n int) []byte {
 	}
 }
 
-// rlStats is "median X (min, p90, max)" of d.
-func rlStats(d []time.Duration) string {
+// latencyStats is "median X (min, p90, max)" of d.
+func latencyStats(d []time.Duration) string {
 	if len(d) == 0 {
 		return "no samples"
 	}

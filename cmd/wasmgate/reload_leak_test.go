@@ -2,11 +2,11 @@ package main
 
 import (
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
 // TestReloadNoLeak reloads 200 times between two configurations that
@@ -17,23 +17,23 @@ import (
 // with the state after a warm-up of 20.
 func TestReloadNoLeak(t *testing.T) {
 	const warmup, total = 20, 200
-	e := newRLEnv(t)
-	calc := e.module("calculator", "examples/plugins/calculator")
-	greeter := e.module("greeter", "examples/plugins/greeter")
-	with := []byte(e.yaml(rlNoWatch,
-		rlItem("name: calculator", "path: "+rlQ(calc)),
-		rlItem("name: greeter", "path: "+rlQ(greeter))))
-	without := []byte(e.yaml(rlNoWatch, rlItem("name: calculator", "path: "+rlQ(calc))))
+	e := bins.NewDir(t)
+	calc := e.Module("calculator", "examples/plugins/calculator")
+	greeter := e.Module("greeter", "examples/plugins/greeter")
+	with := []byte(e.YAML(harness.NoWatch,
+		harness.Item("name: calculator", "path: "+harness.Q(calc)),
+		harness.Item("name: greeter", "path: "+harness.Q(greeter))))
+	without := []byte(e.YAML(harness.NoWatch, harness.Item("name: calculator", "path: "+harness.Q(calc))))
 	// Fails after building greeter's pool: that pool must be released.
-	broken := []byte(e.yaml(rlNoWatch,
-		rlItem("name: calculator", "path: "+rlQ(calc)),
-		rlItem("name: greeter", "path: "+rlQ(greeter), "config: {greeting: Hi}"),
-		rlItem("name: badinfo", "path: "+rlQ(e.module("badinfo", "testdata/plugins/badinfo")))))
-	rlWriteFile(t, e.cfg, with)
-	g := rlStartPlain(t, e.cfg) // see rlStartPlain for why not -race
-	c := sessionClient(t, g, transport.WithContinuousListening())
-	notes := rlCount(c)
-	ctx := ctxTimeout(t, 4*time.Minute)
+	broken := []byte(e.YAML(harness.NoWatch,
+		harness.Item("name: calculator", "path: "+harness.Q(calc)),
+		harness.Item("name: greeter", "path: "+harness.Q(greeter), "config: {greeting: Hi}"),
+		harness.Item("name: badinfo", "path: "+harness.Q(e.Module("badinfo", "testdata/plugins/badinfo")))))
+	harness.WriteFile(t, e.Config, with)
+	g := bins.Start(t, harness.Options{Config: e.Config, Plain: true}) // see harness.Options.Plain for why not -race
+	c := g.SessionClient(t, transport.WithContinuousListening())
+	notes := harness.CountNotes(c)
+	ctx := harness.Ctx(t, 4*time.Minute)
 
 	type sample struct{ goroutines, instances, fds, rss float64 }
 	measure := func() sample {
@@ -43,18 +43,12 @@ func TestReloadNoLeak(t *testing.T) {
 		var best sample
 		for i := range 5 {
 			time.Sleep(100 * time.Millisecond)
-			m := g.scrape(t)
+			m := g.Scrape(t)
 			var s sample
-			s.goroutines, _ = metricValue(m, "go_goroutines", nil)
-			s.fds, _ = metricValue(m, "process_open_fds", nil)
-			s.rss, _ = metricValue(m, "process_resident_memory_bytes", nil)
-			for _, line := range strings.Split(m, "\n") {
-				if strings.HasPrefix(line, "wasmgate_plugin_instances{") {
-					if v, ok := metricValue(line, "wasmgate_plugin_instances", nil); ok {
-						s.instances += v
-					}
-				}
-			}
+			s.goroutines, _ = m.Value("go_goroutines", nil)
+			s.fds, _ = m.Value("process_open_fds", nil)
+			s.rss, _ = m.Value("process_resident_memory_bytes", nil)
+			s.instances = m.Sum("wasmgate_plugin_instances", nil)
 			if i == 0 || s.goroutines+s.fds+s.instances < best.goroutines+best.fds+best.instances {
 				best = s
 			}
@@ -74,14 +68,14 @@ func TestReloadNoLeak(t *testing.T) {
 		if i%10 == 5 {
 			// One reload in ten fails (badinfo's information export
 			// traps), after greeter was built for it.
-			rlWriteFile(t, e.cfg, broken)
-			if code, body := rlPostReload(t, g); code != http.StatusInternalServerError {
+			harness.WriteFile(t, e.Config, broken)
+			if code, body := g.PostReload(t); code != http.StatusInternalServerError {
 				t.Fatalf("reload %d: POST /-/reload of a broken config: %d %s", i, code, body)
 			}
 			next = serving
 		} else {
-			rlWriteFile(t, e.cfg, data)
-			if code, body := rlPostReload(t, g); code != http.StatusOK {
+			harness.WriteFile(t, e.Config, data)
+			if code, body := g.PostReload(t); code != http.StatusOK {
 				t.Fatalf("reload %d: POST /-/reload: %d %s", i, code, body)
 			}
 		}
@@ -89,9 +83,9 @@ func TestReloadNoLeak(t *testing.T) {
 			changes++
 		}
 		serving = next
-		rlCalc(ctx, t, c, i, i)
+		harness.Calc(ctx, t, c, i, i)
 		if serving {
-			if text, isErr := callTool(ctx, t, c, "say_hello", map[string]any{"name": "Ada"}); isErr || text != "Hello, Ada!" {
+			if text, isErr := harness.CallTool(ctx, t, c, "say_hello", map[string]any{"name": "Ada"}); isErr || text != "Hello, Ada!" {
 				t.Fatalf("reload %d: say_hello = %q (isError %v)", i, text, isErr)
 			}
 		}
@@ -118,7 +112,7 @@ func TestReloadNoLeak(t *testing.T) {
 	if end.fds > warm.fds+10 {
 		t.Errorf("open file descriptors grew from %.0f to %.0f over %d reloads", warm.fds, end.fds, total-warmup)
 	}
-	if !waitFor(5*time.Second, func() bool { return notes.lists()[0] == changes }) {
-		t.Errorf("the listening session got %d tools/list_changed, want %d (one per reload that changed the list)", notes.lists()[0], changes)
+	if !harness.WaitFor(5*time.Second, func() bool { return notes.Lists()[0] == changes }) {
+		t.Errorf("the listening session got %d tools/list_changed, want %d (one per reload that changed the list)", notes.Lists()[0], changes)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
 // TestReloadAppliesLimits changes every per-plugin limit a test can see,
@@ -14,35 +16,26 @@ import (
 // value must be in force after the reload, whether or not the plugin's
 // compiled module and pool are reused.
 func TestReloadAppliesLimits(t *testing.T) {
-	e := newRLEnv(t)
-	calc := e.module("calculator", "examples/plugins/calculator")
-	storage := e.module("storage", "examples/plugins/storage")
-	hostile := e.module("hostile", "testdata/plugins/hostile")
+	e := bins.NewDir(t)
+	calc := e.Module("calculator", "examples/plugins/calculator")
+	storage := e.Module("storage", "examples/plugins/storage")
+	hostile := e.Module("hostile", "testdata/plugins/hostile")
 	render := func(quota, timeout, maxOutput, origin string) []byte {
-		y := e.yaml(rlNoWatch,
-			rlItem("name: calculator", "path: "+rlQ(calc)),
-			rlItem("name: storage", "path: "+rlQ(storage), "limits: {kv_quota: "+quota+"}"),
-			rlItem("name: hostile", "path: "+rlQ(hostile), "limits: {timeout: "+timeout+", max_output: "+maxOutput+"}"),
+		y := e.YAML(harness.NoWatch,
+			harness.Item("name: calculator", "path: "+harness.Q(calc)),
+			harness.Item("name: storage", "path: "+harness.Q(storage), "limits: {kv_quota: "+quota+"}"),
+			harness.Item("name: hostile", "path: "+harness.Q(hostile), "limits: {timeout: "+timeout+", max_output: "+maxOutput+"}"),
 		)
-		return []byte(strings.Replace(y, "    listen: 127.0.0.1:0\n", "    listen: 127.0.0.1:0\n    allowed_origins: ["+rlQ(origin)+"]\n", 1))
+		return []byte(strings.Replace(y, "    listen: 127.0.0.1:0\n", "    listen: 127.0.0.1:0\n    allowed_origins: ["+harness.Q(origin)+"]\n", 1))
 	}
-	rlWriteFile(t, e.cfg, render("1KiB", "200ms", "1KiB", "https://a.example"))
-	g := startGateway(t, e.cfg, nil)
-	c := sessionClient(t, g)
-	ctx := ctxTimeout(t, time.Minute)
+	harness.WriteFile(t, e.Config, render("1KiB", "200ms", "1KiB", "https://a.example"))
+	g := bins.Start(t, harness.Options{Config: e.Config})
+	c := g.SessionClient(t)
+	ctx := harness.Ctx(t, time.Minute)
 
 	big := strings.Repeat("v", 2000)
 	origin := func(o string) int {
-		req, err := http.NewRequest(http.MethodPost, g.MCPURL, strings.NewReader(`{}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Origin", o)
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := harness.PostJSON(t, g.MCPURL, `{}`, map[string]string{"Origin": o})
 		resp.Body.Close()
 		return resp.StatusCode
 	}
@@ -52,7 +45,7 @@ func TestReloadAppliesLimits(t *testing.T) {
 	}
 	checks := func(quota, timeout, output, originA, originB bool) []check {
 		call := func(tool string, args map[string]any) (bool, string) {
-			text, isErr := callTool(ctx, t, c, tool, args)
+			text, isErr := harness.CallTool(ctx, t, c, tool, args)
 			return !isErr, text
 		}
 		return []check{
@@ -84,8 +77,8 @@ func TestReloadAppliesLimits(t *testing.T) {
 		}
 	}
 
-	rlWriteFile(t, e.cfg, render("1MiB", "5s", "1MiB", "https://b.example"))
-	if code, body := rlPostReload(t, g); code != http.StatusOK {
+	harness.WriteFile(t, e.Config, render("1MiB", "5s", "1MiB", "https://b.example"))
+	if code, body := g.PostReload(t); code != http.StatusOK {
 		t.Fatalf("POST /-/reload: %d %s", code, body)
 	}
 	for _, ch := range checks(true, true, true, false, true) {
@@ -93,18 +86,18 @@ func TestReloadAppliesLimits(t *testing.T) {
 			t.Errorf("after the reload, the new %s is not in force: %s", ch.name, detail)
 		}
 	}
-	rlCalc(ctx, t, c, 2, 2)
+	harness.Calc(ctx, t, c, 2, 2)
 
 	// A reload that fails applies nothing: not even the kv_quota of a
 	// plugin whose module is unchanged.
-	garbage := filepath.Join(filepath.Dir(e.cfg), "garbage.wasm")
-	rlWriteFile(t, garbage, []byte("not a module"))
-	broken := string(render("1KiB", "5s", "1MiB", "https://b.example")) + "  - {name: garbage, path: " + rlQ(garbage) + "}\n"
-	rlWriteFile(t, e.cfg, []byte(broken))
-	if code, body := rlPostReload(t, g); code == http.StatusOK {
+	garbage := filepath.Join(filepath.Dir(e.Config), "garbage.wasm")
+	harness.WriteFile(t, garbage, []byte("not a module"))
+	broken := string(render("1KiB", "5s", "1MiB", "https://b.example")) + "  - {name: garbage, path: " + harness.Q(garbage) + "}\n"
+	harness.WriteFile(t, e.Config, []byte(broken))
+	if code, body := g.PostReload(t); code == http.StatusOK {
 		t.Fatalf("POST /-/reload of a config naming a module that does not compile: %d %s", code, body)
 	}
-	if text, isErr := callTool(ctx, t, c, "set-storage", map[string]any{"key": "k2", "value": big}); isErr {
+	if text, isErr := harness.CallTool(ctx, t, c, "set-storage", map[string]any{"key": "k2", "value": big}); isErr {
 		t.Errorf("after a failed reload that lowered kv_quota, storing a value the old quota allows failed: %s", text)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
 // settle is how long the tests wait, after /metrics shows a reload, for
@@ -20,12 +21,12 @@ const settle = time.Second
 // exactly one per list that changed, none for a save that changes nothing
 // a client can list.
 func TestReloadListChanged(t *testing.T) {
-	e := newRLEnv(t)
-	calc := e.module("calculator", "examples/plugins/calculator")
-	greeter := e.module("greeter", "examples/plugins/greeter")
-	seaflea := e.module("seaflea", "testdata/plugins/seaflea")
-	hostile := e.module("hostile", "testdata/plugins/hostile")
-	storage := e.module("storage", "examples/plugins/storage")
+	e := bins.NewDir(t)
+	calc := e.Module("calculator", "examples/plugins/calculator")
+	greeter := e.Module("greeter", "examples/plugins/greeter")
+	seaflea := e.Module("seaflea", "testdata/plugins/seaflea")
+	hostile := e.Module("hostile", "testdata/plugins/hostile")
+	storage := e.Module("storage", "examples/plugins/storage")
 
 	type state struct {
 		timeout, greeting, seafleaPrefix string
@@ -34,19 +35,19 @@ func TestReloadListChanged(t *testing.T) {
 	}
 	render := func(s state) []byte {
 		items := []string{
-			rlItem("name: calculator", "path: "+rlQ(calc), "limits: {timeout: "+s.timeout+", concurrency: "+s.concurrency+"}"),
-			rlItem("name: greeter", "path: "+rlQ(greeter), "config: {greeting: "+s.greeting+"}"),
+			harness.Item("name: calculator", "path: "+harness.Q(calc), "limits: {timeout: "+s.timeout+", concurrency: "+s.concurrency+"}"),
+			harness.Item("name: greeter", "path: "+harness.Q(greeter), "config: {greeting: "+s.greeting+"}"),
 		}
 		if s.seaflea {
-			items = append(items, rlItem("name: seaflea", "path: "+rlQ(seaflea), "prefix: "+s.seafleaPrefix))
+			items = append(items, harness.Item("name: seaflea", "path: "+harness.Q(seaflea), "prefix: "+s.seafleaPrefix))
 		}
 		if s.hostile {
-			items = append(items, rlItem("name: hostile", "path: "+rlQ(hostile), "prefix: h"))
+			items = append(items, harness.Item("name: hostile", "path: "+harness.Q(hostile), "prefix: h"))
 		}
 		if s.storage {
-			items = append(items, rlItem("name: storage", "path: "+rlQ(storage)))
+			items = append(items, harness.Item("name: storage", "path: "+harness.Q(storage)))
 		}
-		return []byte(e.yaml("", items...))
+		return []byte(e.YAML("", items...))
 	}
 	tools := func(s state) []string {
 		out := []string{"calculate", "say_hello"}
@@ -65,18 +66,18 @@ func TestReloadListChanged(t *testing.T) {
 	}
 
 	cur := state{timeout: "5s", greeting: "Hello", seafleaPrefix: "s", concurrency: "2"}
-	rlWriteFile(t, e.cfg, render(cur))
-	g := startGateway(t, e.cfg, nil, "--stdio")
-	ctx := ctxTimeout(t, 3*time.Minute)
-	hc := sessionClient(t, g, transport.WithContinuousListening())
-	sc := stdioClient(t, g)
+	harness.WriteFile(t, e.Config, render(cur))
+	g := bins.Start(t, harness.Options{Config: e.Config, Stdio: true})
+	ctx := harness.Ctx(t, 3*time.Minute)
+	hc := g.SessionClient(t, transport.WithContinuousListening())
+	sc := g.StdioClient(t)
 	sid := hc.GetSessionId()
 	clients := []struct {
 		name  string
 		c     *client.Client
-		notes *rlNotes
-	}{{"http", hc, rlCount(hc)}, {"stdio", sc, rlCount(sc)}}
-	rlWaitTools(ctx, t, hc, visible, tools(cur)...)
+		notes *harness.Notes
+	}{{"http", hc, harness.CountNotes(hc)}, {"stdio", sc, harness.CountNotes(sc)}}
+	harness.WaitTools(ctx, t, hc, visible, tools(cur)...)
 	time.Sleep(300 * time.Millisecond) // the GET stream is open by now
 
 	// accept lists other counts tolerated for a step (a documented
@@ -85,32 +86,32 @@ func TestReloadListChanged(t *testing.T) {
 		t.Helper()
 		var before [2][3]int
 		for i, cl := range clients {
-			before[i] = cl.notes.lists()
+			before[i] = cl.notes.Lists()
 		}
-		n := rlReloadCount(t, g)
+		n := g.ReloadCount(t)
 		save()
-		_, fail := rlWaitReloads(t, g, n, name)
+		_, fail := g.WaitReload(t, n, name)
 		if fail != 0 {
 			t.Fatalf("%s: the reload failed:\n%s", name, g.Stderr())
 		}
 		for _, cl := range clients {
-			rlWaitTools(ctx, t, cl.c, visible, tools(next)...)
+			harness.WaitTools(ctx, t, cl.c, visible, tools(next)...)
 		}
 		time.Sleep(settle)
 		for i, cl := range clients {
-			now := cl.notes.lists()
+			now := cl.notes.Lists()
 			got := [3]int{now[0] - before[i][0], now[1] - before[i][1], now[2] - before[i][2]}
 			switch {
 			case got == want:
 			case slices.Contains(accept, got):
-				t.Logf("%s: the %s session got %s list_changed (tolerated, see docs/reload.md; exact would be %s)", name, cl.name, rlFmtLists(got), rlFmtLists(want))
+				t.Logf("%s: the %s session got %s list_changed (tolerated, see docs/reload.md; exact would be %s)", name, cl.name, harness.Lists(got), harness.Lists(want))
 			default:
-				t.Errorf("%s: the %s session got %s list_changed, want %s", name, cl.name, rlFmtLists(got), rlFmtLists(want))
+				t.Errorf("%s: the %s session got %s list_changed, want %s", name, cl.name, harness.Lists(got), harness.Lists(want))
 			}
 		}
 		cur = next
 	}
-	saveState := func(s state) func() { return func() { rlSaveAtomic(t, e.cfg, render(s)) } }
+	saveState := func(s state) func() { return func() { harness.RenameOver(t, e.Config, render(s)) } }
 	with := func(f func(*state)) state {
 		s := cur
 		f(&s)
@@ -118,10 +119,10 @@ func TestReloadListChanged(t *testing.T) {
 	}
 
 	same := render(cur)
-	step("rewrite the same bytes in place", func() { rlWriteFile(t, e.cfg, same) }, cur, [3]int{})
-	step("save the same bytes by rename", func() { rlSaveAtomic(t, e.cfg, same) }, cur, [3]int{})
+	step("rewrite the same bytes in place", func() { harness.WriteFile(t, e.Config, same) }, cur, [3]int{})
+	step("save the same bytes by rename", func() { harness.RenameOver(t, e.Config, same) }, cur, [3]int{})
 	step("comment-only change", func() {
-		rlSaveAtomic(t, e.cfg, []byte("# edited by hand\n"+strings.Replace(string(same), "plugins:", "plugins: # the plugins\n", 1)))
+		harness.RenameOver(t, e.Config, []byte("# edited by hand\n"+strings.Replace(string(same), "plugins:", "plugins: # the plugins\n", 1)))
 	}, cur, [3]int{})
 	step("add a plugin with tools, resources and a prompt (seaflea)", saveState(with(func(s *state) { s.seaflea = true })), with(func(s *state) { s.seaflea = true }), [3]int{1, 1, 1})
 	step("add a plugin with tools only (hostile)", saveState(with(func(s *state) { s.hostile = true })), with(func(s *state) { s.hostile = true }), [3]int{1, 0, 0})
@@ -129,7 +130,7 @@ func TestReloadListChanged(t *testing.T) {
 	step("change a limit that rebuilds the pool (calculator concurrency)", saveState(with(func(s *state) { s.concurrency = "3" })), with(func(s *state) { s.concurrency = "3" }), [3]int{})
 	step("change a config value (greeting)", saveState(with(func(s *state) { s.greeting = "Howdy" })), with(func(s *state) { s.greeting = "Howdy" }), [3]int{})
 	for _, cl := range clients {
-		if text, isErr := callTool(ctx, t, cl.c, "say_hello", map[string]any{"name": "Ada"}); isErr || text != "Howdy, Ada!" {
+		if text, isErr := harness.CallTool(ctx, t, cl.c, "say_hello", map[string]any{"name": "Ada"}); isErr || text != "Howdy, Ada!" {
 			t.Errorf("%s: say_hello after greeting: Howdy = %q (isError %v)", cl.name, text, isErr)
 		}
 	}
@@ -147,6 +148,6 @@ func TestReloadListChanged(t *testing.T) {
 	if got := hc.GetSessionId(); got != sid {
 		t.Errorf("HTTP session id changed from %q to %q", sid, got)
 	}
-	rlCalc(ctx, t, sc, 1, 2)
-	rlCalc(ctx, t, hc, 3, 4)
+	harness.Calc(ctx, t, sc, 1, 2)
+	harness.Calc(ctx, t, hc, 3, 4)
 }

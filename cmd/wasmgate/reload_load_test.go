@@ -12,6 +12,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
 // TestReloadUnderLoad runs 50 reloads of every kind while 8 Streamable
@@ -22,13 +23,13 @@ import (
 // list, and no other.
 func TestReloadUnderLoad(t *testing.T) {
 	const httpClients = 8
-	e := newRLEnv(t)
-	calc := e.module("calculator", "examples/plugins/calculator")
-	greeter := e.module("greeter", "examples/plugins/greeter")
-	extra := e.module("extra", "testdata/plugins/seaflea")
+	e := bins.NewDir(t)
+	calc := e.Module("calculator", "examples/plugins/calculator")
+	greeter := e.Module("greeter", "examples/plugins/greeter")
+	extra := e.Module("extra", "testdata/plugins/seaflea")
 	builds := map[string][]byte{
-		"seaflea": rlReadFixture(t, "testdata/plugins/seaflea"),
-		"hostile": rlReadFixture(t, "testdata/plugins/hostile"),
+		"seaflea": harness.ReadFixture(t, "testdata/plugins/seaflea"),
+		"hostile": harness.ReadFixture(t, "testdata/plugins/hostile"),
 	}
 
 	// state is what a configuration serves.
@@ -41,13 +42,13 @@ func TestReloadUnderLoad(t *testing.T) {
 		prefix      string // extra's
 	}
 	render := func(s state) []byte {
-		items := []string{rlItem("name: calculator", "path: "+rlQ(calc),
+		items := []string{harness.Item("name: calculator", "path: "+harness.Q(calc),
 			fmt.Sprintf("limits: {timeout: %s, concurrency: %d}", s.timeout, s.concurrency))}
 		if s.greeter {
-			items = append(items, rlItem("name: greeter", "path: "+rlQ(greeter), "config: {greeting: "+s.greeting+"}"))
+			items = append(items, harness.Item("name: greeter", "path: "+harness.Q(greeter), "config: {greeting: "+s.greeting+"}"))
 		}
-		items = append(items, rlItem("name: extra", "path: "+rlQ(extra), "prefix: "+s.prefix))
-		return []byte(e.yaml("", items...))
+		items = append(items, harness.Item("name: extra", "path: "+harness.Q(extra), "prefix: "+s.prefix))
+		return []byte(e.YAML("", items...))
 	}
 	// lists are the tools, resources and prompts a state exposes.
 	lists := func(s state) [3][]string {
@@ -75,25 +76,25 @@ func TestReloadUnderLoad(t *testing.T) {
 	}
 
 	applied := state{timeout: "5s", concurrency: 4, extra: "seaflea", prefix: "x", greeting: "Hello"}
-	rlWriteFile(t, e.cfg, render(applied))
-	g := startGateway(t, e.cfg, nil, "--stdio")
-	ctx := ctxTimeout(t, 4*time.Minute)
+	harness.WriteFile(t, e.Config, render(applied))
+	g := bins.Start(t, harness.Options{Config: e.Config, Stdio: true})
+	ctx := harness.Ctx(t, 4*time.Minute)
 
 	type cl struct {
 		name  string
 		c     *client.Client
-		notes *rlNotes
+		notes *harness.Notes
 		sid   string
 	}
 	var clients []*cl
 	for i := range httpClients {
-		c := sessionClient(t, g, transport.WithContinuousListening())
-		clients = append(clients, &cl{name: fmt.Sprintf("http#%d", i), c: c, notes: rlCount(c), sid: c.GetSessionId()})
+		c := g.SessionClient(t, transport.WithContinuousListening())
+		clients = append(clients, &cl{name: fmt.Sprintf("http#%d", i), c: c, notes: harness.CountNotes(c), sid: c.GetSessionId()})
 	}
-	sc := stdioClient(t, g)
-	clients = append(clients, &cl{name: "stdio", c: sc, notes: rlCount(sc)})
+	sc := g.StdioClient(t)
+	clients = append(clients, &cl{name: "stdio", c: sc, notes: harness.CountNotes(sc)})
 	control := clients[0].c
-	rlWaitTools(ctx, t, control, visible, lists(applied)[0]...)
+	harness.WaitTools(ctx, t, control, visible, lists(applied)[0]...)
 	time.Sleep(300 * time.Millisecond) // GET streams open
 
 	// The load: every session calls calculate back to back.
@@ -111,14 +112,14 @@ func TestReloadUnderLoad(t *testing.T) {
 			for i := 0; !stop.Load(); i++ {
 				a, b := w*100000+i, i%97
 				cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-				res, err := callToolErr(cctx, x.c, "calculate", map[string]any{"operation": "add", "a": a, "b": b})
+				res, err := harness.CallToolErr(cctx, x.c, "calculate", map[string]any{"operation": "add", "a": a, "b": b})
 				cancel()
 				var bad string
 				switch {
 				case err != nil:
 					bad = err.Error()
-				case res.IsError || resultText(res) != fmt.Sprint(a+b):
-					bad = fmt.Sprintf("%d+%d = %q (isError %v)", a, b, resultText(res), res.IsError)
+				case res.IsError || harness.ResultText(res) != fmt.Sprint(a+b):
+					bad = fmt.Sprintf("%d+%d = %q (isError %v)", a, b, harness.ResultText(res), res.IsError)
 				}
 				calls.Add(1)
 				if bad != "" {
@@ -168,7 +169,7 @@ func TestReloadUnderLoad(t *testing.T) {
 			} else {
 				next.extra = "seaflea"
 			}
-			save = func() { rlSaveAtomic(t, extra, builds[next.extra]) }
+			save = func() { harness.RenameOver(t, extra, builds[next.extra]) }
 		case 3:
 			kind = "change a config value"
 			next.greeting = fmt.Sprintf("Greetings%d", n)
@@ -177,7 +178,7 @@ func TestReloadUnderLoad(t *testing.T) {
 		case 6:
 			kind = "broken save"
 			data := brokenSaves[(n/10)%2]
-			save = func() { rlSaveAtomic(t, e.cfg, data) }
+			save = func() { harness.RenameOver(t, e.Config, data) }
 		case 7:
 			kind = "remove a plugin"
 			next.greeter = false
@@ -187,23 +188,23 @@ func TestReloadUnderLoad(t *testing.T) {
 		case 8:
 			kind = "comment-only save"
 			save = func() {
-				rlSaveAtomic(t, e.cfg, []byte(fmt.Sprintf("# save %d\n%s", n, render(next))))
+				harness.RenameOver(t, e.Config, []byte(fmt.Sprintf("# save %d\n%s", n, render(next))))
 			}
 		}
 		if save == nil {
-			save = func() { rlSaveAtomic(t, e.cfg, render(next)) }
+			save = func() { harness.RenameOver(t, e.Config, render(next)) }
 		}
 		kinds[kind]++
 
-		before := rlReloadCount(t, g)
+		before := g.ReloadCount(t)
 		save()
-		_, fail := rlWaitReloads(t, g, before, fmt.Sprintf("save %d (%s)", n, kind))
+		_, fail := g.WaitReload(t, before, fmt.Sprintf("save %d (%s)", n, kind))
 		if kind == "broken save" {
 			expFail++
 			if fail != expFail {
 				t.Fatalf("save %d (%s): %v failed reloads, want %v", n, kind, fail, expFail)
 			}
-			if rlLastOK(t, g) != 0 {
+			if g.LastReloadOK(t) != 0 {
 				t.Errorf("save %d (%s): last_reload_successful is not 0", n, kind)
 			}
 			continue // nothing applied
@@ -218,9 +219,9 @@ func TestReloadUnderLoad(t *testing.T) {
 			}
 		}
 		applied = next
-		rlWaitTools(ctx, t, control, visible, now[0]...)
+		harness.WaitTools(ctx, t, control, visible, now[0]...)
 		if applied.greeter {
-			text, isErr := callTool(ctx, t, control, "say_hello", map[string]any{"name": "Ada"})
+			text, isErr := harness.CallTool(ctx, t, control, "say_hello", map[string]any{"name": "Ada"})
 			if w := applied.greeting + ", Ada!"; isErr || text != w {
 				t.Errorf("save %d (%s): say_hello = %q (isError %v), want %q", n, kind, text, isErr, w)
 			}
@@ -232,8 +233,8 @@ func TestReloadUnderLoad(t *testing.T) {
 	wg.Wait()
 
 	t.Logf("50 reloads (%v) in %v under load; %d calls to calculate (%.0f/s)", kinds, took.Round(time.Millisecond), calls.Load(), float64(calls.Load())/took.Seconds())
-	s, f := rlReloads(t, g)
-	t.Logf("reloads_total: success %v, failure %v; expected list_changed per session: %s", s, f, rlFmtLists(want))
+	s, f := g.Reloads(t)
+	t.Logf("reloads_total: success %v, failure %v; expected list_changed per session: %s", s, f, harness.Lists(want))
 	if f != 5 {
 		t.Errorf("%v failed reloads, want 5 (the broken saves)", f)
 	}
@@ -245,12 +246,12 @@ func TestReloadUnderLoad(t *testing.T) {
 		t.Errorf("only %d calls ran during the reloads: not much of a load", calls.Load())
 	}
 	for _, x := range clients {
-		if got := x.notes.lists(); got != want {
-			t.Errorf("%s received %s list_changed, want %s", x.name, rlFmtLists(got), rlFmtLists(want))
+		if got := x.notes.Lists(); got != want {
+			t.Errorf("%s received %s list_changed, want %s", x.name, harness.Lists(got), harness.Lists(want))
 		}
 		if x.sid != "" && x.c.GetSessionId() != x.sid {
 			t.Errorf("%s: session id changed from %q to %q", x.name, x.sid, x.c.GetSessionId())
 		}
-		rlCalc(ctx, t, x.c, 40, 2) // every session still works
+		harness.Calc(ctx, t, x.c, 40, 2) // every session still works
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
 // TestReloadNotificationsReachBusySessions isolates, without wasmgate, the
@@ -41,7 +42,7 @@ func TestReloadNotificationsReachBusySessions(t *testing.T) {
 		ts.CloseClientConnections()
 		ts.Close()
 	})
-	ctx := ctxTimeout(t, time.Minute)
+	ctx := harness.Ctx(t, time.Minute)
 
 	counts := make([]atomic.Int64, 2*sessions)
 	var stop atomic.Bool
@@ -56,7 +57,7 @@ func TestReloadNotificationsReachBusySessions(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.OnNotification(func(mcp.JSONRPCNotification) { counts[i].Add(1) })
-		initClient(t, c, protoSessions)
+		harness.Init(t, c, harness.ProtoSessions)
 		if i < sessions {
 			continue // idle
 		}
@@ -80,7 +81,7 @@ func TestReloadNotificationsReachBusySessions(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	want := int64(3 * bursts)
-	waitFor(5*time.Second, func() bool {
+	harness.WaitFor(5*time.Second, func() bool {
 		for i := range counts {
 			if counts[i].Load() < want {
 				return false

@@ -1,0 +1,37 @@
+package main
+
+// The end-to-end tests in this package drive the real wasmgate binary,
+// built once by TestMain (with -race when the tests run with -race, so
+// races in the server fail the run) through internal/harness, serving real
+// WASM modules built from examples/plugins and testdata/plugins by
+// `make plugins` (scripts/build-plugins.sh).
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/wasmgate/wasmgate/internal/harness"
+)
+
+// testVersion is stamped into the binaries under test (-X main.version),
+// so that tests can check the version the gateway reports is its own.
+const testVersion = "v0.0.0-e2e.1"
+
+// bins are the binaries under test and their shared compilation cache.
+var bins *harness.Binaries
+
+func TestMain(m *testing.M) {
+	os.Exit(testMain(m))
+}
+
+func testMain(m *testing.M) int {
+	b, err := harness.Build(harness.BuildOptions{Race: raceEnabled, Version: testVersion})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer b.Close()
+	bins = b
+	return m.Run()
+}

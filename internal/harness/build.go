@@ -1,0 +1,251 @@
+// Package harness runs the real wasmgate binary for tests: it builds the
+// binary once per test binary (Build, from TestMain), starts gateways on
+// configs the tests write (Binaries.Start) and stops them at the end of
+// each test, connects mcp-go clients to them over Streamable HTTP and
+// stdio, scrapes their /metrics, and edits config and module files the
+// ways editors and deploy tools do to drive hot reloads.
+//
+// Start-up cost: wazero's compiler is pure Go, so a -race binary compiles
+// a 3 MB module about ten times slower than a plain one (~15 s instead of
+// ~1.5 s). Build therefore also builds a plain binary and uses it once to
+// fill a compilation cache every gateway shares (server.cache_dir, see
+// Binaries.YAML); -race gateways then start in well under a second.
+//
+// The modules the tests serve are built by `make plugins`
+// (scripts/build-plugins.sh) from examples/plugins and testdata/plugins; a
+// missing one fails the test that needs it (Wasm).
+package harness
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fixtures are the modules Build compiles into the shared cache by
+// default: every module the tests serve except badinfo, whose gateway
+// fails on purpose (see WarmCache).
+func fixtures() []string {
+	return []string{
+		"examples/plugins/calculator",
+		"examples/plugins/storage",
+		"examples/plugins/greeter",
+		"testdata/plugins/seaflea",
+		"testdata/plugins/hostile",
+		"testdata/plugins/kvquota",
+		"testdata/plugins/fetch",
+	}
+}
+
+// BuildOptions say which binaries Build makes.
+type BuildOptions struct {
+	// Package is the import path of the command; "" means
+	// github.com/wasmgate/wasmgate/cmd/wasmgate.
+	Package string
+	// Race builds the binary under test with -race, so that races in the
+	// server fail the test (see Gateway). Pass the race detector's state
+	// of the test binary (a constant set by build-tagged files).
+	Race bool
+	// Version is stamped into the binaries (-X main.version), so that
+	// tests can check the version the gateway reports is its own.
+	Version string
+	// Warm are the modules compiled into the shared cache before the
+	// tests run, relative to the repository without .wasm; nil means
+	// every module the wasmgate tests serve (examples/plugins/*,
+	// testdata/plugins/{seaflea,hostile,kvquota}).
+	Warm []string
+}
+
+// Binaries are the wasmgate binaries built for one test binary and the
+// compilation cache every gateway they start shares. Build makes them in
+// TestMain; Close removes them after m.Run.
+type Binaries struct {
+	// Path is the binary under test: built with -race when Race.
+	Path string
+	// Plain is the same source built without -race (the same file as Path
+	// when not Race). `wasmgate validate` compiles without a cache, so
+	// tests run it with Plain.
+	Plain string
+	// CacheDir is the compilation cache of every gateway Binaries.YAML
+	// configures.
+	CacheDir string
+	// Race and Version are the BuildOptions the binaries were built with.
+	Race    bool
+	Version string
+
+	dir    string
+	warmMu sync.Mutex
+	warmed map[string]bool // modules WarmCache compiled
+}
+
+// Build builds the binaries into a fresh temporary folder (readable by
+// everyone: a test may run the binary as an unprivileged user) and fills
+// the compilation cache with opts.Warm. A cache that cannot be filled is a
+// warning on stderr: the tests still run, only slower.
+func Build(opts BuildOptions) (*Binaries, error) {
+	if opts.Package == "" {
+		opts.Package = "github.com/wasmgate/wasmgate/cmd/wasmgate"
+	}
+	if opts.Warm == nil {
+		opts.Warm = fixtures()
+	}
+	dir, err := os.MkdirTemp("", "wasmgate-e2e-")
+	if err != nil {
+		return nil, fmt.Errorf("build wasmgate: %w", err)
+	}
+	_ = os.Chmod(dir, 0o755)
+	b := &Binaries{
+		Path:     filepath.Join(dir, "wasmgate"),
+		Plain:    filepath.Join(dir, "wasmgate-norace"),
+		CacheDir: filepath.Join(dir, "cache"),
+		Race:     opts.Race,
+		Version:  opts.Version,
+		dir:      dir,
+		warmed:   map[string]bool{},
+	}
+	ldflags := "-X main.version=" + opts.Version
+	builds := [][]string{{"build", "-ldflags", ldflags, "-o", b.Plain, opts.Package}}
+	if opts.Race {
+		builds = append(builds, []string{"build", "-race", "-ldflags", ldflags, "-o", b.Path, opts.Package})
+	}
+	errs := make([]error, len(builds))
+	var wg sync.WaitGroup
+	for i, args := range builds {
+		wg.Go(func() {
+			cmd := exec.Command("go", args...)
+			cmd.Dir = RepoRoot()
+			cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+			errs[i] = cmd.Run()
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("build %s: %w", opts.Package, err)
+	}
+	if !opts.Race {
+		b.Path = b.Plain
+	}
+	if err := b.warm(opts.Warm); err != nil {
+		fmt.Fprintln(os.Stderr, "warning: could not pre-fill the compilation cache:", err)
+	}
+	return b, nil
+}
+
+// Close removes the binaries and the cache.
+func (b *Binaries) Close() error { return os.RemoveAll(b.dir) }
+
+// warm compiles every module of rels that is built into the shared cache
+// with the plain binary: `serve` until ready, then SIGINT.
+func (b *Binaries) warm(rels []string) error {
+	var y strings.Builder
+	fmt.Fprintf(&y, "server: {cache_dir: %q}\ntransports: {http: {listen: \"127.0.0.1:0\"}}\nadmin: {listen: \"127.0.0.1:0\"}\nplugins:\n", b.CacheDir)
+	n := 0
+	for _, rel := range rels {
+		p := filepath.Join(RepoRoot(), rel+".wasm")
+		if _, err := os.Stat(p); err != nil {
+			continue // the tests that need it will say so
+		}
+		fmt.Fprintf(&y, "  - {name: %s, path: %q}\n", filepath.Base(rel), p)
+		n++
+	}
+	if n == 0 {
+		return errors.New("no plugin is built; run `make plugins`")
+	}
+	cfg := filepath.Join(b.dir, "warm.yaml")
+	if err := os.WriteFile(cfg, []byte(y.String()), 0o644); err != nil {
+		return err
+	}
+	cmd := exec.Command(b.Plain, "serve", "--config", cfg)
+	cmd.Env = CleanEnv()
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	var log strings.Builder
+	ready := false
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		log.WriteString(sc.Text() + "\n")
+		if strings.Contains(sc.Text(), readyMsg) {
+			ready = true
+			break
+		}
+	}
+	_ = cmd.Process.Signal(os.Interrupt)
+	go io.Copy(io.Discard, stderr)
+	_ = cmd.Wait()
+	if !ready {
+		return fmt.Errorf("warm-up gateway never got ready:\n%s", log.String())
+	}
+	return nil
+}
+
+// WarmCache compiles a module Build did not warm (relative to the
+// repository, without .wasm) into the shared cache with the plain binary,
+// once per Binaries, when the binary under test is a -race build (a plain
+// gateway compiles fast enough itself). The gateway may fail after
+// compiling, as badinfo's does (its information export traps): the
+// compiled module is in the cache by then.
+func (b *Binaries) WarmCache(t testing.TB, rel string) {
+	t.Helper()
+	if !b.Race {
+		return
+	}
+	b.warmMu.Lock()
+	defer b.warmMu.Unlock()
+	if b.warmed[rel] {
+		return
+	}
+	b.warmed[rel] = true
+	name := filepath.Base(rel)
+	cfg := filepath.Join(t.TempDir(), "warm.yaml")
+	WriteFile(t, cfg, fmt.Appendf(nil, "server: {cache_dir: %q, watch: false}\ntransports: {http: {listen: \"127.0.0.1:0\"}}\nadmin: {enabled: false}\nplugins:\n  - {name: %s, path: %q}\n",
+		b.CacheDir, name, Wasm(t, rel)))
+	r := b.Run(t, RunOptions{Plain: true, Timeout: 60 * time.Second}, "serve", "--config", cfg)
+	if r.Code == 0 || !strings.Contains(r.Stderr, name) {
+		t.Logf("warming the cache with %s: exit %d\n%s", name, r.Code, r.Stderr)
+	}
+}
+
+// RepoRoot is the repository's root folder.
+func RepoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// Wasm returns the path of a built module, e.g.
+// Wasm(t, "examples/plugins/calculator"). A missing module fails the
+// test: run `make plugins` (make test does).
+func Wasm(t testing.TB, rel string) string {
+	t.Helper()
+	p := filepath.Join(RepoRoot(), rel+".wasm")
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("%s is missing: build the plugins with `make plugins` (make test does): %v", p, err)
+	}
+	return p
+}
+
+// CleanEnv is os.Environ without WASMGATE_* variables, so that the
+// environment the tests run in cannot override the configs they write.
+func CleanEnv() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "WASMGATE_") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}

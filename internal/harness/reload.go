@@ -1,0 +1,111 @@
+package harness
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Reloads returns wasmgate_config_reloads_total by outcome. The initial
+// load counts as one success.
+func (g *Gateway) Reloads(t testing.TB) (success, failure float64) {
+	t.Helper()
+	m := g.Scrape(t)
+	success, _ = m.Value("wasmgate_config_reloads_total", map[string]string{"outcome": "success"})
+	failure, _ = m.Value("wasmgate_config_reloads_total", map[string]string{"outcome": "failure"})
+	return success, failure
+}
+
+// ReloadCount is the number of reloads attempted, the initial load
+// included.
+func (g *Gateway) ReloadCount(t testing.TB) float64 {
+	t.Helper()
+	s, f := g.Reloads(t)
+	return s + f
+}
+
+// WaitReload waits up to 60 s until the gateway has attempted more than
+// before reloads in total (see ReloadCount), and returns the new
+// (success, failure) counts. what names the change in the failure.
+func (g *Gateway) WaitReload(t testing.TB, before float64, what string) (success, failure float64) {
+	t.Helper()
+	if !WaitFor(60*time.Second, func() bool {
+		success, failure = g.Reloads(t)
+		return success+failure > before
+	}) {
+		t.Fatalf("%s: no reload within 60s (reloads_total stays %v)", what, before)
+	}
+	return success, failure
+}
+
+// LastReloadOK is wasmgate_config_last_reload_successful.
+func (g *Gateway) LastReloadOK(t testing.TB) float64 {
+	t.Helper()
+	v, ok := g.Metric(t, "wasmgate_config_last_reload_successful", nil)
+	if !ok {
+		t.Fatal("/metrics has no wasmgate_config_last_reload_successful")
+	}
+	return v
+}
+
+// PostReload POSTs /-/reload and returns the status and body.
+func (g *Gateway) PostReload(t testing.TB) (int, string) {
+	t.Helper()
+	resp, err := http.Post(g.AdminURL+"/-/reload", "", nil)
+	if err != nil {
+		t.Fatalf("POST /-/reload: %v", err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// Notes counts the notifications a client receives, by method.
+type Notes struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// CountNotes counts the notifications c receives from now on.
+func CountNotes(c *client.Client) *Notes {
+	n := &Notes{n: map[string]int{}}
+	c.OnNotification(func(x mcp.JSONRPCNotification) {
+		n.mu.Lock()
+		n.n[x.Method]++
+		n.mu.Unlock()
+	})
+	return n
+}
+
+// Count is how many notifications of method arrived.
+func (n *Notes) Count(method string) int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.n[method]
+}
+
+// Lists are the counts of the tools, resources and prompts list_changed
+// notifications, in that order.
+func (n *Notes) Lists() Lists {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return Lists{
+		n.n[mcp.MethodNotificationToolsListChanged],
+		n.n[mcp.MethodNotificationResourcesListChanged],
+		n.n[mcp.MethodNotificationPromptsListChanged],
+	}
+}
+
+// Lists are counts of tools, resources and prompts list_changed
+// notifications.
+type Lists [3]int
+
+func (l Lists) String() string {
+	return fmt.Sprintf("tools %d, resources %d, prompts %d", l[0], l[1], l[2])
+}
