@@ -209,8 +209,14 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 		return nil, errors.Join(errs...)
 	}
 
+	// Every tool source, whatever its kind, is indexed the same way: a new
+	// kind (a relay site) appends its sources here.
+	sources := make([]Source, 0, len(s.plugins))
 	for _, rt := range s.plugins {
-		errs = append(errs, s.index(rt)...)
+		sources = append(sources, rt)
+	}
+	for _, src := range sources {
+		errs = append(errs, s.index(src)...)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)

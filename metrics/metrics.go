@@ -20,7 +20,7 @@ const (
 	OutcomeInvalidArgs = "invalid_args" // arguments failed the input schema
 	OutcomeTimeout     = "timeout"      // stopped by limits.timeout or cancelled
 	OutcomeCrash       = "crash"        // the plugin trapped, panicked or exited
-	OutcomeRejected    = "rejected"     // result larger than limits.max_output
+	OutcomeRejected    = "rejected"     // result over limits.max_output, or input over half of limits.memory
 )
 
 // Metrics is the set of wasmgate collectors on their own registry.
