@@ -41,6 +41,10 @@ type Metrics struct {
 	ReloadTimestamp prometheus.Gauge
 	Reloads         *prometheus.CounterVec
 	HTTPRejected    *prometheus.CounterVec
+
+	RelayBridges        *prometheus.GaugeVec
+	RelayHandshakes     *prometheus.CounterVec
+	RelayFramesRejected *prometheus.CounterVec
 }
 
 // New registers every collector on a fresh registry.
@@ -97,6 +101,18 @@ func New(version, revision string) *Metrics {
 			Name: "wasmgate_http_rejected_total",
 			Help: "HTTP requests refused before reaching MCP, by reason (origin, auth, too_large).",
 		}, []string{"reason"}),
+		RelayBridges: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "wasmgate_relay_bridges",
+			Help: "Authenticated pages connected to the relay, by site (0 or 1).",
+		}, []string{"site"}),
+		RelayHandshakes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_relay_handshakes_total",
+			Help: "Relay connection attempts by site and outcome (ok, origin, unknown_site, insecure, bad_proof, replay, no_token, timeout, busy, malformed, too_large, closed). Unknown sites count under site=\"\".",
+		}, []string{"site", "outcome"}),
+		RelayFramesRejected: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_relay_frames_rejected_total",
+			Help: "Frames from relay pages refused, by site and reason (too_large, malformed, binary, unexpected, unknown_id, late).",
+		}, []string{"site", "reason"}),
 	}
 	buildInfo := prometheus.NewGauge(prometheus.GaugeOpts{
 		Name:        "wasmgate_build_info",
@@ -108,6 +124,7 @@ func New(version, revision string) *Metrics {
 		m.ToolCalls, m.ToolDuration, m.ToolsInFlight, m.ResourceReads, m.PromptGets,
 		m.Plugins, m.PluginInstances, m.Tools,
 		m.ReloadSuccess, m.ReloadTimestamp, m.Reloads, m.HTTPRejected,
+		m.RelayBridges, m.RelayHandshakes, m.RelayFramesRejected,
 		buildInfo,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
