@@ -21,6 +21,7 @@ import (
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/host"
 	"github.com/wasmgate/wasmgate/metrics"
+	"github.com/wasmgate/wasmgate/relay"
 )
 
 // Options are what a Gateway is built from.
@@ -52,6 +53,7 @@ type Gateway struct {
 	applyMu  sync.Mutex // serializes Apply and the registry updates
 	reloadMu sync.Mutex // serializes Reload
 	watcher  *loader.Watcher
+	relay    *relay.Relay // the browser relay's pages (gateway/relay.go)
 
 	slots chan struct{} // one per WebAssembly call running, gateway-wide
 	own   []string      // bound listener addresses (set while starting)
@@ -83,6 +85,7 @@ func New(opts Options) *Gateway {
 		server.WithRecovery(),
 		server.WithResourceRecovery(),
 	)
+	g.relay = g.newRelay()
 	return g
 }
 
@@ -115,6 +118,13 @@ func (g *Gateway) Apply(s *Snapshot) {
 	for _, p := range s.plugins {
 		g.store(p.name, int64(p.spec.Limits.KVQuota)).SetQuota(int64(p.spec.Limits.KVQuota))
 	}
+	g.swap(s)
+	g.applyRelay(s)
+}
+
+// swap makes s serve, tells sessions what changed and retires the
+// previous snapshot. Call with applyMu.
+func (g *Gateway) swap(s *Snapshot) {
 	old := g.cur.Swap(s)
 	g.syncRegistry(old, s)
 

@@ -31,6 +31,9 @@ func (g *Gateway) HTTPHandler(path string, idleTTL time.Duration) (http.Handler,
 	)
 	mux := http.NewServeMux()
 	mux.Handle(path, g.guard(sh))
+	if s := g.cur.Load(); s != nil {
+		mux.Handle(s.Config.Relay.Path+"/", g.relay) // the browser relay checks its own origins and tokens
+	}
 	return mux, sh
 }
 

@@ -68,8 +68,9 @@ func Run(ctx context.Context, o RunOptions) error {
 	stdin := &stdinState{closed: make(chan struct{})}
 	// Started in this order, stopped in reverse: the watcher and reload
 	// triggers first; then HTTP stops accepting and running calls drain;
-	// then stdio; then the plugins close; the admin listener (metrics,
-	// health) stays up until the end.
+	// then stdio; then the relay's pages are disconnected; then the
+	// plugins close; the admin listener (metrics, health) stays up until
+	// the end.
 	var cs []component
 	if cfg.Admin.On() {
 		cs = append(cs, g.adminComponent(lc, cfg, m))
@@ -79,6 +80,7 @@ func Run(ctx context.Context, o RunOptions) error {
 			logger.Warn("closing plugins", "error", err)
 		}
 	}})
+	cs = append(cs, g.relayComponent())
 	if o.Stdio || cfg.Transports.Stdio.Enabled {
 		cs = append(cs, g.stdioComponent(lc, o.Stdin, o.Stdout, stdin))
 	}

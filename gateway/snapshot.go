@@ -37,6 +37,7 @@ type Snapshot struct {
 
 	token   string
 	origins map[string]bool
+	relay   *relayState // the relay sites (gateway/relay.go)
 
 	mu      sync.Mutex
 	refs    int
@@ -221,6 +222,10 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	// Relay sites come after: what a page registers never fails a build.
+	if err := g.buildRelay(s); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -229,7 +234,7 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 func (s *Snapshot) index(src Source) []error {
 	var errs []error
 	file := s.Config.File
-	where := fmt.Sprintf("%s (plugin %q)", src.Key(), src.Name())
+	where := fmt.Sprintf("%s (%s %q)", src.Key(), sourceKind(src), src.Name())
 	claim := func(kind, id string) error {
 		key := kind + " " + id
 		if prev, ok := s.owner[key]; ok {

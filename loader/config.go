@@ -19,6 +19,7 @@ import (
 	"github.com/knadh/koanf/v2"
 
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/relay"
 )
 
 // EnvPrefix starts every environment variable that overrides a key of
@@ -45,10 +46,11 @@ func ParseByteSize(s string) (int64, error) { return config.ParseByteSize(s) }
 // name keys a reload cannot change (config.RestartOnly). Adding a section
 // is adding a field here.
 type Config struct {
-	Server     Server     `koanf:"server"`
-	Transports Transports `koanf:"transports"`
-	Admin      Admin      `koanf:"admin"`
-	Plugins    Plugins    `koanf:"plugins"`
+	Server     Server       `koanf:"server"`
+	Transports Transports   `koanf:"transports"`
+	Admin      Admin        `koanf:"admin"`
+	Plugins    Plugins      `koanf:"plugins"`
+	Relay      relay.Config `koanf:"relay"`
 
 	// File is the absolute path of the file this Config was read from.
 	File string `koanf:"-"`
@@ -82,14 +84,23 @@ func Load(path string, environ []string) (*Config, error) {
 	if err := k.Load(rawbytes.Provider(data), yaml.Parser()); err != nil {
 		return nil, &config.Error{File: abs, Msg: "invalid YAML: " + trimYAMLPrefix(err)}
 	}
-	// The variable holding the bearer token may itself start with
-	// WASMGATE_; it is a secret, not an override.
-	tokenEnv := k.String("transports.http.auth.bearer_token_env")
+	// The variables holding the bearer token and the relay sites' tokens
+	// may themselves start with WASMGATE_; they are secrets, not overrides.
+	secrets := map[string]bool{k.String("transports.http.auth.bearer_token_env"): true}
+	if sites, ok := k.Get("relay.sites").([]any); ok {
+		for _, s := range sites {
+			if m, ok := s.(map[string]any); ok {
+				if name, ok := m["token_env"].(string); ok {
+					secrets[name] = true
+				}
+			}
+		}
+	}
 	fromEnv := map[string]string{} // key -> variable, to name it in errors
 	if err := k.Load(env.Provider(".", env.Opt{
 		Prefix: EnvPrefix,
 		TransformFunc: func(name, v string) (string, any) {
-			if name == tokenEnv {
+			if secrets[name] {
 				return "", nil
 			}
 			key, val := envKeyValue(name, v)
