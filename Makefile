@@ -6,7 +6,7 @@ LDFLAGS := -X main.version=$(VERSION)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go node-deps bench fuzz validate clean
+.PHONY: all build plugins run test test-go node-deps bench bench-relay fuzz validate clean
 
 all: build
 
@@ -45,6 +45,11 @@ test: plugins node-deps
 bench: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
 	@bash scripts/bench.sh $(BENCH_DURATION)
+
+## bench-relay: tools/call through the browser relay to the demo page in headless Chromium
+bench-relay: build
+	$(GO) build -o bin/mcpbench ./cmd/mcpbench
+	@bash scripts/bench-relay.sh $(BENCH_DURATION)
 
 ## fuzz: run each fuzz target for FUZZTIME (default 30s)
 FUZZTIME ?= 30s

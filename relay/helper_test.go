@@ -31,7 +31,7 @@ const (
 // fixture is a Relay served by an httptest server at /relay/, with the
 // sites a test configures.
 type fixture struct {
-	t       *testing.T
+	t       testing.TB
 	r       *Relay
 	m       *metrics.Metrics
 	srv     *httptest.Server
@@ -46,7 +46,7 @@ type fixture struct {
 // newFixture applies a relay section with sites (YAML-less: the structs
 // as koanf would decode them); each site's token_env is set to testToken
 // unless the test set it.
-func newFixture(t *testing.T, sites ...SiteConfig) *fixture {
+func newFixture(t testing.TB, sites ...SiteConfig) *fixture {
 	t.Helper()
 	f := &fixture{t: t, m: metrics.New("test", "test"), changes: make(chan string, 100)}
 	f.r = New(Options{Metrics: f.m, OnChange: func(site string) []string {
@@ -132,12 +132,12 @@ func (f *fixture) waitChange(site string) {
 
 // page is a test page speaking the protocol over a real WebSocket.
 type page struct {
-	t *testing.T
+	t testing.TB
 	c *websocket.Conn
 }
 
 // dial connects to url with origin ("" sends none).
-func dial(t *testing.T, url, origin string) (*page, *http.Response, error) {
+func dial(t testing.TB, url, origin string) (*page, *http.Response, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -154,7 +154,7 @@ func dial(t *testing.T, url, origin string) (*page, *http.Response, error) {
 	return &page{t: t, c: c}, resp, nil
 }
 
-func mustDial(t *testing.T, url string) *page {
+func mustDial(t testing.TB, url string) *page {
 	t.Helper()
 	p, _, err := dial(t, url, testOrigin)
 	if err != nil {

@@ -583,3 +583,19 @@ func TestClose(t *testing.T) {
 		t.Error("a closed relay accepted a page")
 	}
 }
+
+// TestWorkedExample checks the proofs of docs/relay-protocol.md's worked
+// example.
+func TestWorkedExample(t *testing.T) {
+	const (
+		token        = "correct horse battery staple 42"
+		gatewayNonce = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"
+		pageNonce    = "ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8"
+	)
+	if got := proof([]byte(token), pageLabel, "demo", gatewayNonce, pageNonce); got != "GoblaB-My6llAo265mce9v7NgoYrqW6w1UFQuUV4Dec" {
+		t.Errorf("page proof %s", got)
+	}
+	if got := proof([]byte(token), gatewayLabel, "demo", gatewayNonce, pageNonce); got != "50jb5yUHAwcKc0sWOhpBy1piTu4E3zTKq0ZfinKUc1c" {
+		t.Errorf("gateway proof %s", got)
+	}
+}
