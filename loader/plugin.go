@@ -15,6 +15,8 @@ import (
 	extism "github.com/extism/go-sdk"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/sys"
+
+	"github.com/wasmgate/wasmgate/loader/sandboxfs"
 )
 
 // Compiler compiles modules. It holds a wazero compilation cache shared by
@@ -56,6 +58,7 @@ type Plugin struct {
 	Info   Descriptor
 
 	compiled *extism.CompiledPlugin
+	mounts   *sandboxfs.Mounts // allowed_paths, confined
 	logger   *slog.Logger
 }
 
@@ -83,7 +86,9 @@ func (c *Compiler) Compile(ctx context.Context, spec PluginSpec, data []byte, ha
 		Memory:       &extism.ManifestMemory{MaxPages: uint32(int64(spec.Limits.Memory) / 65536), MaxVarBytes: 1 << 20},
 		Config:       spec.Config,
 		AllowedHosts: spec.AllowedHosts,
-		AllowedPaths: spec.AllowedPaths,
+		// No AllowedPaths: Extism would mount them with wazero's DirFS,
+		// which follows symbolic links out of the directory. NewInstance
+		// mounts them with sandboxfs instead.
 	}
 	if manifest.AllowedHosts == nil {
 		manifest.AllowedHosts = []string{} // nil would allow every host
@@ -101,9 +106,13 @@ func (c *Compiler) Compile(ctx context.Context, spec PluginSpec, data []byte, ha
 	}
 	p = &Plugin{Spec: spec, SHA256: hash, Size: len(data), ABI: SeaFlea{}, compiled: compiled, logger: c.logger.With("plugin", spec.Name)}
 	compileTime := time.Since(start)
+	if p.mounts, err = sandboxfs.Open(spec.AllowedPaths); err != nil {
+		_ = compiled.Close(ctx)
+		return nil, nil, fmt.Errorf("plugin %q (%s.allowed_paths): %w", spec.Name, spec.Key, err)
+	}
 	inst, err := p.NewInstance(ctx)
 	if err != nil {
-		_ = compiled.Close(ctx)
+		_ = p.Close(ctx)
 		return nil, nil, fmt.Errorf("plugin %q (%s): instantiate %s: %w", spec.Name, spec.Key, spec.Path, err)
 	}
 	dctx, cancel := context.WithTimeout(ctx, time.Duration(spec.Limits.Timeout))
@@ -111,7 +120,7 @@ func (c *Compiler) Compile(ctx context.Context, spec PluginSpec, data []byte, ha
 	cancel()
 	if err != nil {
 		inst.Close(ctx)
-		_ = compiled.Close(ctx)
+		_ = p.Close(ctx)
 		return nil, nil, fmt.Errorf("plugin %q (%s): describe %s: %w", spec.Name, spec.Key, spec.Path, err)
 	}
 	p.Info = info
@@ -121,7 +130,9 @@ func (c *Compiler) Compile(ctx context.Context, spec PluginSpec, data []byte, ha
 }
 
 // Close releases the compiled module. Every instance must be closed first.
-func (p *Plugin) Close(ctx context.Context) error { return p.compiled.Close(ctx) }
+func (p *Plugin) Close(ctx context.Context) error {
+	return errors.Join(p.compiled.Close(ctx), p.mounts.Close())
+}
 
 // Instance is one instantiated module. It runs one call at a time.
 type Instance struct {
@@ -134,7 +145,7 @@ type Instance struct {
 func (p *Plugin) NewInstance(ctx context.Context) (*Instance, error) {
 	stderr := &tailBuffer{}
 	inst, err := p.compiled.Instance(ctx, extism.PluginInstanceConfig{
-		ModuleConfig: wazero.NewModuleConfig().
+		ModuleConfig: p.mounts.Configure(wazero.NewModuleConfig()).
 			WithSysWalltime().WithSysNanotime().
 			// Sleep in short steps so limits.timeout can stop a sleeping
 			// guest between them (wazero checks the deadline on return).

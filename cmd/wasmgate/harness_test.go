@@ -103,6 +103,7 @@ var fixtures = []string{
 	"testdata/plugins/seaflea",
 	"testdata/plugins/hostile",
 	"testdata/plugins/kvquota",
+	"testdata/plugins/fsescape",
 }
 
 // warmCache compiles every fixture once with the plain binary into the
