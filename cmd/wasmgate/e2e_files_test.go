@@ -171,11 +171,11 @@ func TestFileGrantsCannotBeEscaped(t *testing.T) {
 
 	t.Run("create links", func(t *testing.T) {
 		for target, link := range map[string]string{
-			"../../../../proc/self/environ": "/data/env",
-			"../out/secret.txt":             "/data/s",
+			"../../../../proc/self/environ":  "/data/env",
+			"../out/secret.txt":              "/data/s",
 			filepath.Join(out, "secret.txt"): "/data/a",
-			"/etc/passwd":                   "/data/pw",
-			"file.txt":                      "/data/in", // even inside: see docs/plugins.md
+			"/etc/passwd":                    "/data/pw",
+			"file.txt":                       "/data/in", // even inside: see docs/plugins.md
 		} {
 			refused(t, "EPERM", "symlink", map[string]any{"target": target, "path": link})
 			refused(t, "ENOENT", "read", p(link))

@@ -175,8 +175,13 @@ func (f *FS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMode) (e
 		}
 		fd, err := openBeneath(root, name, openFlags(flag)|unix.O_NONBLOCK|unix.O_NOCTTY, mode)
 		if err != nil {
-			if createIfMissing && err == unix.ENOENT {
+			switch {
+			case createIfMissing && err == unix.ENOENT:
 				return experimentalsys.EROFS
+			case err == unix.ENXIO:
+				// A socket, a FIFO without a reader, a device without
+				// a driver: refused below anyway.
+				return experimentalsys.EPERM
 			}
 			return errnoOf(err)
 		}
