@@ -32,7 +32,7 @@ type file struct {
 	dirPos, dirEnd int
 }
 
-var _ experimentalsys.File = (*file)(nil)
+var _ experimentalsys.PollableFile = (*file)(nil)
 
 func newFile(fd int, flag experimentalsys.Oflag, noWrite, mountRO bool, st *unix.Stat_t) *file {
 	return &file{
@@ -91,6 +91,36 @@ func (f *file) SetAppend(enable bool) experimentalsys.Errno {
 		f.flag &^= experimentalsys.O_APPEND
 	}
 	return 0
+}
+
+// IsNonblock implements experimentalsys.PollableFile.
+func (f *file) IsNonblock() bool { return f.flag&experimentalsys.O_NONBLOCK != 0 }
+
+// SetNonblock implements experimentalsys.PollableFile. It changes nothing
+// for regular files and directories, the only files opened, but the guest
+// may ask.
+func (f *file) SetNonblock(enable bool) experimentalsys.Errno {
+	if f.closed {
+		return experimentalsys.EBADF
+	}
+	if err := unix.SetNonblock(f.fd, enable); err != nil {
+		return errnoOf(err)
+	}
+	if enable {
+		f.flag |= experimentalsys.O_NONBLOCK
+	} else {
+		f.flag &^= experimentalsys.O_NONBLOCK
+	}
+	return 0
+}
+
+// Poll implements experimentalsys.Pollable: regular files and directories
+// are always ready.
+func (f *file) Poll(experimentalsys.Pflag, int32) (bool, experimentalsys.Errno) {
+	if f.closed {
+		return false, experimentalsys.EBADF
+	}
+	return true, 0
 }
 
 // check fails on a closed file, and on a directory unless dirOK.

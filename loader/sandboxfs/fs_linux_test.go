@@ -298,6 +298,13 @@ func TestInsideMount(t *testing.T) {
 	if pos, errno := f.Seek(0, io.SeekEnd); pos != 5 || errno != 0 {
 		t.Fatalf("seek end: %d, %v", pos, errno)
 	}
+	pf := f.(experimentalsys.PollableFile)
+	if errno := pf.SetNonblock(true); errno != 0 || !pf.IsNonblock() {
+		t.Fatalf("set nonblock: %v", errno)
+	}
+	if ready, errno := pf.Poll(experimentalsys.POLLIN, 0); !ready || errno != 0 {
+		t.Fatalf("poll: %v, %v", ready, errno)
+	}
 	if errno := f.Utimens(1e9, 2e9); errno != 0 {
 		t.Fatalf("futimens: %v", errno)
 	}

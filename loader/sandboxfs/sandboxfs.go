@@ -7,8 +7,10 @@
 // with openat2(2) and RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS from a
 // descriptor of the directory, then acts with the *at system calls on a
 // parent directory resolved the same way. A path that would leave the
-// directory fails with EPERM. wazero's own DirFS joins strings and lets the
-// kernel follow symbolic links anywhere, which is why it is not used.
+// directory fails with EPERM. Chmod, Utimens and Link act on an O_PATH
+// descriptor of the file resolved that way, named through the gateway's own
+// /proc/self/fd. wazero's own DirFS joins strings and lets
+// the kernel follow symbolic links anywhere, which is why it is not used.
 //
 // What a grant allows:
 //
@@ -27,7 +29,8 @@
 //   - Creating a symbolic link is refused (EPERM) in every mount: a link
 //     made inside the mount could later be moved (with rename) so that its
 //     relative target points outside, and host programs working in the
-//     directory would follow it.
+//     directory would follow it. Hard-linking a symbolic link, which makes
+//     a new one, is refused too.
 //   - A read-only mount ("ro:" prefix) refuses every change with EROFS:
 //     opening for writing, O_CREAT of a missing file, O_TRUNC, mkdir,
 //     rename, unlink, rmdir, link, symlink, chmod and setting times. Its
@@ -40,9 +43,9 @@
 // other names, wherever they are: the sandbox cannot tell it apart, so do not
 // grant directories holding hard links to files the plugin must not see.
 //
-// Other systems than Linux have no equivalent of RESOLVE_BENEATH that this
-// package uses, so there [Open] refuses any grant with an error rather than
-// mount an escapable directory.
+// The confinement rests on Linux's RESOLVE_BENEATH (Linux 5.6 or later): on
+// other systems, and older kernels, [Open] refuses any grant with an error
+// rather than mount an escapable directory.
 package sandboxfs
 
 import (
