@@ -43,6 +43,7 @@ func fixtures() []string {
 		"testdata/plugins/hostile",
 		"testdata/plugins/kvquota",
 		"testdata/plugins/fetch",
+		"testdata/plugins/fsescape",
 	}
 }
 
