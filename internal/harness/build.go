@@ -44,6 +44,7 @@ func fixtures() []string {
 		"testdata/plugins/kvquota",
 		"testdata/plugins/fetch",
 		"testdata/plugins/fsescape",
+		"testdata/plugins/noisy",
 	}
 }
 
