@@ -153,10 +153,13 @@ func (c *Config) Normalize(key string, env *config.Env) {
 }
 
 func (j *JWTConfig) normalize(key string, env *config.Env) {
+	issuerOK := false
 	if j.Issuer == "" {
 		env.Bad(key+".issuer", "missing: the issuer your tokens carry in iss, e.g. https://auth.example.com")
 	} else if err := checkURL(j.Issuer, false); err != nil {
 		env.Bad(key+".issuer", "%q: %v", j.Issuer, err)
+	} else {
+		issuerOK = true
 	}
 	if j.Audience == "" {
 		env.Bad(key+".audience", "missing: the audience your tokens carry in aud, usually this gateway's MCP URL, e.g. https://mcp.example.com/mcp")
@@ -180,7 +183,7 @@ func (j *JWTConfig) normalize(key string, env *config.Env) {
 	if j.JWKSFile != "" {
 		j.JWKSFile = env.Path(j.JWKSFile)
 		env.WatchFile(j.JWKSFile)
-		if j.Refresh != 0 {
+		if j.Refresh != 0 && j.JWKSURL == "" {
 			env.Bad(key+".refresh", "applies to jwks_url only; jwks_file is read again when it is saved")
 		}
 	}
@@ -209,7 +212,7 @@ func (j *JWTConfig) normalize(key string, env *config.Env) {
 	if j.GroupsClaim == "" {
 		j.GroupsClaim = DefaultGroupsClaim
 	}
-	if len(j.AuthorizationServers) == 0 && j.Issuer != "" {
+	if len(j.AuthorizationServers) == 0 && issuerOK {
 		j.AuthorizationServers = []string{j.Issuer}
 	}
 	for i, s := range j.AuthorizationServers {
@@ -248,7 +251,7 @@ func validEnvName(s string) bool {
 // loopbackHost reports whether host (no port) is localhost or a loopback
 // IP. Other names are not resolved: a name may point anywhere tomorrow.
 func loopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+	if strings.EqualFold(host, "localhost") {
 		return true
 	}
 	ip := net.ParseIP(host)
