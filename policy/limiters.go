@@ -134,8 +134,8 @@ func (l *Limiters) limit() int {
 }
 
 // sweep drops every full bucket (it behaves as a new one would); when
-// full is set and that was not enough, it also drops the least recently
-// used buckets down to 7/8 of the maximum. l.mu held.
+// full is set and that did not make room for one more, it also drops the
+// least recently used buckets, keeping 7/8 of the maximum. l.mu held.
 func (l *Limiters) sweep(now time.Time, full bool) {
 	l.lastSweep = now
 	for k, e := range l.entries {
@@ -156,7 +156,8 @@ func (l *Limiters) sweep(now time.Time, full bool) {
 		all = append(all, aged{k, e.lastUsed})
 	}
 	slices.SortFunc(all, func(a, b aged) int { return a.t.Compare(b.t) })
-	for _, a := range all[:len(all)-max+max/8] {
+	keep := max - max/8 - 1 // and the one about to be added
+	for _, a := range all[:len(all)-keep] {
 		delete(l.entries, a.k)
 	}
 }

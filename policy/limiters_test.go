@@ -169,6 +169,13 @@ func TestLimitersBounded(t *testing.T) {
 	if n := l.Len(); n > 100 {
 		t.Errorf("%d buckets, want at most 100", n)
 	}
+	tiny := NewLimiters(1)
+	for i := range 10 {
+		take(tiny, now, pol, fmt.Sprint("p", i), "calc_add", 1)
+		if n := tiny.Len(); n != 1 {
+			t.Fatalf("max 1: %d buckets", n)
+		}
+	}
 	// The most recent principal kept its state.
 	if n, _ := take(l, now, pol, "p999", "calc_add", 3); n != 2 {
 		t.Errorf("recent principal: %d passed, want 2 (its bucket kept)", n)

@@ -61,7 +61,8 @@ type Request struct {
 	// template) or the prompt name, as the client sees it.
 	Name string
 	// Args are the tool's arguments, the prompt's arguments, or the
-	// variables a resource template matched (nil is an empty map).
+	// variables a resource template matched (nil is an empty map), as
+	// encoding/json decodes them into any (numbers are float64).
 	Args map[string]any
 	// Transport is "http" or "stdio".
 	Transport string

@@ -149,6 +149,21 @@ func TestDecide(t *testing.T) {
 			{"deny on transport", Request{Principal: who("x"), Kind: Prompt, Name: "secret", Transport: "stdio"}, false, 1},
 			{"not on the other transport", Request{Principal: who("x"), Kind: Prompt, Name: "secret", Transport: "http"}, true, -1},
 		}},
+		{"documented guards and functions", mustNew(t, Config{Rules: []Rule{
+			0: {Principals: all("*"), Allow: Match{Tools: all("opt")}, When: `args.?n.orValue(0) < 10`},
+			1: {Principals: all("*"), Allow: Match{Tools: all("has")}, When: `has(args.n) && args.n < 10`},
+			2: {Principals: all("*"), Allow: Match{Tools: all("ext")}, When: `principal.name.lowerAscii() == "ci" && "ops" in principal.groups`},
+			3: {Principals: all("*"), Allow: Match{Tools: all("re")}, When: `args.branch.matches("^release/[0-9]+$")`},
+		}}), []decideCase{
+			{"optional, absent", call(who("x"), "opt", nil, "http"), true, 0},
+			{"optional, present", call(who("x"), "opt", map[string]any{"n": 20.0}, "http"), false, -1},
+			{"has, absent", call(who("x"), "has", nil, "http"), false, -1},
+			{"has, present", call(who("x"), "has", map[string]any{"n": 2.0}, "http"), true, 1},
+			{"string extension and groups", tool(who("CI", "ops"), "ext"), true, 2},
+			{"not in the group", tool(who("CI", "dev"), "ext"), false, -1},
+			{"matches", call(who("x"), "re", map[string]any{"branch": "release/12"}, "http"), true, 3},
+			{"does not match", call(who("x"), "re", map[string]any{"branch": "main"}, "http"), false, -1},
+		}},
 		{"no policy", nil, []decideCase{
 			{"tool", tool(who("x"), "anything"), true, -1},
 			{"resource", res(Principal{}, "file:///etc/passwd"), true, -1},
