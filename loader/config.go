@@ -18,7 +18,9 @@ import (
 	"github.com/knadh/koanf/providers/rawbytes"
 	"github.com/knadh/koanf/v2"
 
+	"github.com/wasmgate/wasmgate/auth"
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/policy"
 )
 
 // EnvPrefix starts every environment variable that overrides a key of
@@ -45,10 +47,13 @@ func ParseByteSize(s string) (int64, error) { return config.ParseByteSize(s) }
 // name keys a reload cannot change (config.RestartOnly). Adding a section
 // is adding a field here.
 type Config struct {
-	Server     Server     `koanf:"server"`
-	Transports Transports `koanf:"transports"`
-	Admin      Admin      `koanf:"admin"`
-	Plugins    Plugins    `koanf:"plugins"`
+	Server     Server        `koanf:"server"`
+	Transports Transports    `koanf:"transports"`
+	Admin      Admin         `koanf:"admin"`
+	Plugins    Plugins       `koanf:"plugins"`
+	Auth       auth.Config   `koanf:"auth"`
+	Policy     policy.Config `koanf:"policy"`
+	Audit      Audit         `koanf:"audit"`
 
 	// File is the absolute path of the file this Config was read from.
 	File string `koanf:"-"`
@@ -150,10 +155,15 @@ func (c *Config) normalize() error {
 		}
 	})
 	c.watchFiles, c.watchDirs = env.Watched()
-	// Defaults that depend on another section.
+	// Defaults and checks that depend on more than one section.
 	for i := range c.Plugins {
 		if c.Plugins[i].Limits.Concurrency == 0 {
 			c.Plugins[i].Limits.Concurrency = DefaultConcurrency(c.Server.MaxConcurrentCalls)
+		}
+	}
+	if h := c.Transports.HTTP; h.On() && !h.Auth.Set() && config.CheckListen(h.Listen) == nil {
+		if err := auth.CheckExposure(c.Auth, h.Listen); err != nil {
+			env.Bad("transports.http.listen", "%v", err)
 		}
 	}
 	return errors.Join(errs...)

@@ -43,9 +43,20 @@ type HTTPAuth struct {
 	BearerTokenFile string `koanf:"bearer_token_file"`
 }
 
+// Set reports whether a bearer token is configured.
+func (a HTTPAuth) Set() bool { return a.BearerTokenEnv != "" || a.BearerTokenFile != "" }
+
+// LegacyPrincipal is the principal that transports.http.auth's token
+// stands for: it is treated as one of auth.principals with this name.
+const LegacyPrincipal = "bearer"
+
 // Stdio is the stdio transport.
 type Stdio struct {
 	Enabled bool `koanf:"enabled"`
+	// Principal is who the stdio client is, for policy and the audit log
+	// (default "local"); groups come from auth.principals when it is
+	// named there.
+	Principal string `koanf:"principal"`
 }
 
 // Normalize fills defaults and checks the transports section.
@@ -80,6 +91,11 @@ func (t *Transports) Normalize(key string, env *config.Env) {
 		env.Bad(key+".max_body", "%s is out of range (1KiB..1GiB)", h.MaxBody)
 	}
 	h.Auth.normalize(key+".auth", env)
+	if t.Stdio.Principal == "" {
+		t.Stdio.Principal = "local"
+	} else if !config.ValidName(t.Stdio.Principal) {
+		env.Bad(key[:len(key)-len(".http")]+".stdio.principal", "%q: use letters, digits, '_', '-' or '.' (1-64 characters)", t.Stdio.Principal)
+	}
 }
 
 func (a *HTTPAuth) normalize(key string, env *config.Env) {
