@@ -48,6 +48,7 @@ fuzz:
 	$(GO) test ./loader -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./loader -run '^$$' -fuzz '^FuzzURITemplate$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./gateway -run '^$$' -fuzz '^FuzzValidateArgs$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./gateway -run '^$$' -fuzz '^FuzzHTTPRequest$$' -fuzztime $(FUZZTIME)
 
 clean:
 	rm -rf bin

@@ -54,7 +54,9 @@ func (g *Gateway) reload(ctx context.Context) error {
 }
 
 // restartOnly refuses changes that need a restart: listener addresses,
-// which transports run, the MCP path, the cache and log format. The message
+// which transports run, the MCP path, the HTTP server's timeouts, header
+// and connection caps, the cache and log format. (The session and stream
+// caps and both bearer tokens follow a reload.) The message
 // names each key and both values.
 func restartOnly(old, cfg *loader.Config) error {
 	var errs []error
@@ -68,6 +70,11 @@ func restartOnly(old, cfg *loader.Config) error {
 	diff("transports.http.listen", old.Transports.HTTP.Listen, cfg.Transports.HTTP.Listen)
 	diff("transports.http.path", old.Transports.HTTP.Path, cfg.Transports.HTTP.Path)
 	diff("transports.http.session_idle_timeout", old.Transports.HTTP.SessionIdleTimeout, cfg.Transports.HTTP.SessionIdleTimeout)
+	diff("transports.http.read_header_timeout", old.Transports.HTTP.ReadHeaderTimeout, cfg.Transports.HTTP.ReadHeaderTimeout)
+	diff("transports.http.read_timeout", old.Transports.HTTP.ReadTimeout, cfg.Transports.HTTP.ReadTimeout)
+	diff("transports.http.idle_timeout", old.Transports.HTTP.IdleTimeout, cfg.Transports.HTTP.IdleTimeout)
+	diff("transports.http.max_header_bytes", old.Transports.HTTP.MaxHeaderBytes, cfg.Transports.HTTP.MaxHeaderBytes)
+	diff("transports.http.max_connections", old.Transports.HTTP.MaxConnections, cfg.Transports.HTTP.MaxConnections)
 	diff("transports.stdio.enabled", old.Transports.Stdio.Enabled, cfg.Transports.Stdio.Enabled)
 	diff("admin.enabled", old.Admin.On(), cfg.Admin.On())
 	diff("admin.listen", old.Admin.Listen, cfg.Admin.Listen)

@@ -86,11 +86,8 @@ func Run(ctx context.Context, o RunOptions) error {
 		}
 		var handler http.Handler
 		handler, streamable = g.HTTPHandler(h.Path, time.Duration(h.SessionIdleTimeout))
-		httpSrv = &http.Server{
-			Handler:           handler,
-			ReadHeaderTimeout: 10 * time.Second,
-			ErrorLog:          log.New(slogWriter{logger, "http"}, "", 0),
-		}
+		httpSrv = newHTTPServer(cfg, handler, logger)
+		ln = limitConns(ln, h.MaxConnections, logger)
 		logger.Info("MCP Streamable HTTP listening", "addr", ln.Addr().String(), "path", h.Path, "url", "http://"+ln.Addr().String()+h.Path)
 		wg.Add(1)
 		go func() {
@@ -111,7 +108,8 @@ func Run(ctx context.Context, o RunOptions) error {
 			g.Close(context.Background())
 			return fmt.Errorf("%s: admin.listen: %w", cfg.File, err)
 		}
-		adminSrv = &http.Server{Handler: g.adminHandler(m), ReadHeaderTimeout: 10 * time.Second}
+		adminSrv = newAdminServer(cfg, g.adminHandler(m), logger)
+		ln = newLimitListener(ln, adminMaxConns)
 		logger.Info("admin listening", "addr", ln.Addr().String(), "metrics", "http://"+ln.Addr().String()+"/metrics")
 		wg.Add(1)
 		go func() {
@@ -253,29 +251,6 @@ func CacheDir(cfg *loader.Config) string {
 	default:
 		return d
 	}
-}
-
-func (g *Gateway) adminHandler(m *metrics.Metrics) http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", m.Handler())
-	mux.HandleFunc("POST /-/reload", func(w http.ResponseWriter, r *http.Request) {
-		if err := g.Reload(r.Context()); err != nil {
-			http.Error(w, "reload failed: "+err.Error(), http.StatusInternalServerError)
-			return
-		}
-		_, _ = io.WriteString(w, "reloaded: "+g.cur.Load().Summary()+"\n")
-	})
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.WriteString(w, "ok\n")
-	})
-	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
-		if !g.ready.Load() || g.cur.Load() == nil {
-			http.Error(w, "not ready", http.StatusServiceUnavailable)
-			return
-		}
-		_, _ = io.WriteString(w, "ready\n")
-	})
-	return mux
 }
 
 // setLogLevel makes v follow server.log.level (validated by Load).

@@ -102,6 +102,16 @@ type HTTP struct {
 	// SessionIdleTimeout ends MCP sessions that sent nothing for this long.
 	SessionIdleTimeout Duration `koanf:"session_idle_timeout"`
 	Auth               HTTPAuth `koanf:"auth"`
+
+	// What one client can hold (defaults and checks: HTTP.bounds).
+	ReadHeaderTimeout    Duration `koanf:"read_header_timeout"`
+	ReadTimeout          Duration `koanf:"read_timeout"`
+	IdleTimeout          Duration `koanf:"idle_timeout"`
+	MaxHeaderBytes       ByteSize `koanf:"max_header_bytes"`
+	MaxConnections       int      `koanf:"max_connections"`
+	MaxSessions          int      `koanf:"max_sessions"`
+	MaxStreams           int      `koanf:"max_streams"`
+	MaxStreamsPerSession int      `koanf:"max_streams_per_session"`
 }
 
 // On reports whether the HTTP transport is enabled (the default).
@@ -119,10 +129,13 @@ type Stdio struct {
 	Enabled bool `koanf:"enabled"`
 }
 
-// Admin is the listener for /metrics, /healthz and /readyz.
+// Admin is the listener for /metrics, /healthz, /readyz and /-/reload.
 type Admin struct {
 	Enabled *bool  `koanf:"enabled"`
 	Listen  string `koanf:"listen"`
+	// Auth is an optional bearer token for /metrics and /-/reload, for a
+	// listener that is not on loopback.
+	Auth HTTPAuth `koanf:"auth"`
 }
 
 // On reports whether the admin listener is enabled (the default).
@@ -198,11 +211,12 @@ func Load(path string, environ []string) (*Config, error) {
 	// The variable holding the bearer token may itself start with
 	// WASMGATE_; it is a secret, not an override.
 	tokenEnv := k.String("transports.http.auth.bearer_token_env")
+	adminTokenEnv := k.String("admin.auth.bearer_token_env")
 	fromEnv := map[string]string{} // key -> variable, to name it in errors
 	if err := k.Load(env.Provider(".", env.Opt{
 		Prefix: EnvPrefix,
 		TransformFunc: func(name, v string) (string, any) {
-			if name == tokenEnv {
+			if name == tokenEnv || name == adminTokenEnv {
 				return "", nil
 			}
 			key, val := envKeyValue(name, v)
@@ -547,12 +561,18 @@ func (c *Config) normalize() error {
 	if h.Auth.BearerTokenFile != "" {
 		h.Auth.BearerTokenFile = resolve(base, h.Auth.BearerTokenFile)
 	}
+	h.bounds(bad)
 
 	if c.Admin.Listen == "" {
 		c.Admin.Listen = DefaultAdminListen
 	}
 	if err := checkListen(c.Admin.Listen); err != nil {
 		bad("admin.listen", "%q: %v", c.Admin.Listen, err)
+	}
+	if a := &c.Admin.Auth; a.BearerTokenEnv != "" && a.BearerTokenFile != "" {
+		bad("admin.auth", "set bearer_token_env or bearer_token_file, not both")
+	} else if a.BearerTokenFile != "" {
+		a.BearerTokenFile = resolve(base, a.BearerTokenFile)
 	}
 
 	var expanded []PluginSpec

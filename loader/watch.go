@@ -14,7 +14,7 @@ import (
 
 // Watcher reports changes to the files a config depends on: the config
 // file itself, every plugin module, every dir: folder and the bearer token
-// file. It watches their directories, not the files, so every way editors
+// files. It watches their directories, not the files, so every way editors
 // save works: writing in place, writing a temporary file and renaming it
 // over, deleting and creating, and swapping a symlink (a Kubernetes
 // ConfigMap's ..data).
@@ -64,8 +64,10 @@ func (w *Watcher) Track(configPath string, cfg *Config) {
 		for _, d := range cfg.dirs {
 			wasmDirs[d] = true
 		}
-		if f := cfg.Transports.HTTP.Auth.BearerTokenFile; f != "" {
-			files[f] = true
+		for _, f := range []string{cfg.Transports.HTTP.Auth.BearerTokenFile, cfg.Admin.Auth.BearerTokenFile} {
+			if f != "" {
+				files[f] = true
+			}
 		}
 	}
 	dirs := map[string]bool{}

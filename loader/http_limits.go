@@ -1,0 +1,52 @@
+package loader
+
+import "time"
+
+// Defaults of what one client can hold on the HTTP transport.
+const (
+	DefaultReadHeaderTimeout    = 10 * time.Second
+	DefaultReadTimeout          = time.Minute
+	DefaultIdleTimeout          = time.Minute
+	DefaultMaxHeaderBytes       = 64 << 10
+	DefaultMaxConnections       = 1024
+	DefaultMaxSessions          = 1024
+	DefaultMaxStreams           = 512
+	DefaultMaxStreamsPerSession = 2
+)
+
+// bounds fills the defaults of the HTTP transport's timeouts and caps and
+// checks their ranges.
+func (h *HTTP) bounds(bad func(key, format string, args ...any)) {
+	dur := func(key string, v *Duration, def, lo, hi time.Duration) {
+		if *v == 0 {
+			*v = Duration(def)
+		} else if *v < Duration(lo) || *v > Duration(hi) {
+			bad("transports.http."+key, "%s is out of range (%s..%s)", *v, Duration(lo), Duration(hi))
+		}
+	}
+	count := func(key string, v *int, def, lo, hi int) {
+		if *v == 0 {
+			*v = def
+		} else if *v < lo || *v > hi {
+			bad("transports.http."+key, "%d is out of range (%d..%d)", *v, lo, hi)
+		}
+	}
+	dur("read_header_timeout", &h.ReadHeaderTimeout, DefaultReadHeaderTimeout, 100*time.Millisecond, 10*time.Minute)
+	dur("read_timeout", &h.ReadTimeout, DefaultReadTimeout, 100*time.Millisecond, time.Hour)
+	dur("idle_timeout", &h.IdleTimeout, DefaultIdleTimeout, 100*time.Millisecond, time.Hour)
+	if h.MaxHeaderBytes == 0 {
+		h.MaxHeaderBytes = DefaultMaxHeaderBytes
+	} else if h.MaxHeaderBytes < 1<<10 || h.MaxHeaderBytes > 16<<20 {
+		bad("transports.http.max_header_bytes", "%s is out of range (1KiB..16MiB)", h.MaxHeaderBytes)
+	}
+	count("max_connections", &h.MaxConnections, DefaultMaxConnections, 2, 1<<20)
+	count("max_sessions", &h.MaxSessions, DefaultMaxSessions, 1, 1<<20)
+	count("max_streams", &h.MaxStreams, DefaultMaxStreams, 1, 1<<20)
+	count("max_streams_per_session", &h.MaxStreamsPerSession, DefaultMaxStreamsPerSession, 1, 1<<10)
+	if h.ReadTimeout < h.ReadHeaderTimeout {
+		bad("transports.http.read_timeout", "%s is shorter than read_header_timeout (%s); it bounds the whole request, headers included", h.ReadTimeout, h.ReadHeaderTimeout)
+	}
+	if h.MaxStreams >= h.MaxConnections {
+		bad("transports.http.max_streams", "%d must be less than max_connections (%d), so that GET streams leave connections for requests", h.MaxStreams, h.MaxConnections)
+	}
+}
