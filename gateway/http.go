@@ -61,8 +61,9 @@ func newHTTPServer(cfg *loader.Config, handler http.Handler, logger *slog.Logger
 	return &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: time.Duration(h.ReadHeaderTimeout),
-		// The whole request, body included. The guard lifts it once a
-		// POST's body is in (a call may run longer) and for GET streams.
+		// The whole request, body included. net/http lifts the read
+		// deadline once the body is in, so a call may run longer and a
+		// GET stream lasts as long as the client keeps it.
 		ReadTimeout:    time.Duration(h.ReadTimeout),
 		IdleTimeout:    time.Duration(h.IdleTimeout),
 		MaxHeaderBytes: int(h.MaxHeaderBytes),
@@ -113,7 +114,6 @@ func (g *Gateway) guard(next http.Handler, ids *sessionIDs) http.Handler {
 			http.Error(w, "Request body too large (transports.http.max_body)", http.StatusRequestEntityTooLarge)
 			return
 		}
-		rc := http.NewResponseController(w)
 		switch r.Method {
 		case http.MethodPost:
 			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
@@ -134,9 +134,6 @@ func (g *Gateway) guard(next http.Handler, ids *sessionIDs) http.Handler {
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
-			// The request is in; the call it makes may run longer than
-			// read_timeout (its own limit is the plugin's timeout).
-			_ = rc.SetReadDeadline(time.Time{})
 			if init, request := isInitialize(body); init {
 				if !request {
 					// mcp-go would make a session whose id it never tells.
@@ -182,8 +179,6 @@ func (g *Gateway) guard(next http.Handler, ids *sessionIDs) http.Handler {
 				return
 			}
 			defer release()
-			// A stream lasts as long as the client keeps it.
-			_ = rc.SetReadDeadline(time.Time{})
 		}
 		next.ServeHTTP(w, r)
 	})
