@@ -566,12 +566,13 @@ func TestHTTPDescriptorFlood(t *testing.T) {
 		HTTP:    "    read_header_timeout: 1m\n    read_timeout: 1m\n",
 		Plugins: examplePlugins(t),
 	}))
-	g := startGatewayBin(t, wrapper, cfg, nil)
+	g := startGatewayBin(t, wrapper, cfg, abuseEnv)
 	if !strings.Contains(g.Stderr(), "transports.http.max_connections lowered to fit the open-file limit") ||
 		!strings.Contains(g.Stderr(), "now=64") {
 		t.Errorf("no warning that max_connections (1024) was lowered to 64 for a limit of 128:\n%s", g.Stderr())
 	}
 	addr := mcpHostPort(t, g)
+	base := g.settle(t, nil)
 
 	var flood []net.Conn
 	defer func() {
@@ -606,6 +607,7 @@ func TestHTTPDescriptorFlood(t *testing.T) {
 	}
 	flood = nil
 	stillServes(t, g)
+	backNear(t, "140 held-open connections", base, g.settle(t, &base), 8<<20)
 	if strings.Contains(g.Stderr(), "too many open files") {
 		t.Errorf("the gateway ran out of descriptors:\n%s", g.Stderr())
 	}
