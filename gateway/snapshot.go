@@ -35,8 +35,9 @@ type Snapshot struct {
 	prompts   map[string]*promptEntry
 	owner     map[string]string // "tool NAME", "resource URI", ... -> who provides it
 
-	token   string
-	origins map[string]bool
+	token      string
+	adminToken string
+	origins    map[string]bool
 
 	mu      sync.Mutex
 	refs    int
@@ -143,7 +144,10 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 			s.close(context.WithoutCancel(ctx))
 		}
 	}()
-	if s.token, err = readToken(cfg); err != nil {
+	if s.token, err = readToken(cfg, "transports.http.auth", cfg.Transports.HTTP.Auth); err != nil {
+		return nil, err
+	}
+	if s.adminToken, err = readToken(cfg, "admin.auth", cfg.Admin.Auth); err != nil {
 		return nil, err
 	}
 	for _, o := range cfg.Transports.HTTP.AllowedOrigins {
@@ -300,28 +304,27 @@ func exposedName(prefix, name string) string {
 	return prefix + "_" + name
 }
 
-// readToken reads the HTTP bearer token from where the config points.
-// Messages name the variable or file, never the token.
-func readToken(cfg *loader.Config) (string, error) {
-	a := cfg.Transports.HTTP.Auth
+// readToken reads a bearer token from where the config's auth section
+// (at key) points. Messages name the variable or file, never the token.
+func readToken(cfg *loader.Config, key string, a loader.HTTPAuth) (string, error) {
 	switch {
 	case a.BearerTokenEnv != "":
 		v, ok := os.LookupEnv(a.BearerTokenEnv)
 		v = strings.TrimSpace(v)
 		if !ok || v == "" {
-			return "", &loader.ConfigError{File: cfg.File, Key: "transports.http.auth.bearer_token_env",
+			return "", &loader.ConfigError{File: cfg.File, Key: key + ".bearer_token_env",
 				Msg: fmt.Sprintf("environment variable %s is not set or empty", a.BearerTokenEnv)}
 		}
 		return v, nil
 	case a.BearerTokenFile != "":
 		b, err := os.ReadFile(a.BearerTokenFile)
 		if err != nil {
-			return "", &loader.ConfigError{File: cfg.File, Key: "transports.http.auth.bearer_token_file",
+			return "", &loader.ConfigError{File: cfg.File, Key: key + ".bearer_token_file",
 				Msg: fmt.Sprintf("%q: %v", a.BearerTokenFile, errors.Unwrap(err))}
 		}
 		v := strings.TrimSpace(string(b))
 		if v == "" {
-			return "", &loader.ConfigError{File: cfg.File, Key: "transports.http.auth.bearer_token_file",
+			return "", &loader.ConfigError{File: cfg.File, Key: key + ".bearer_token_file",
 				Msg: fmt.Sprintf("%q is empty", a.BearerTokenFile)}
 		}
 		return v, nil

@@ -90,11 +90,12 @@ func Load(path string, environ []string) (*Config, error) {
 	// The variable holding the bearer token may itself start with
 	// WASMGATE_; it is a secret, not an override.
 	tokenEnv := k.String("transports.http.auth.bearer_token_env")
+	adminTokenEnv := k.String("admin.auth.bearer_token_env")
 	fromEnv := map[string]string{} // key -> variable, to name it in errors
 	if err := k.Load(env.Provider(".", env.Opt{
 		Prefix: EnvPrefix,
 		TransformFunc: func(name, v string) (string, any) {
-			if name == tokenEnv {
+			if name == tokenEnv || name == adminTokenEnv {
 				return "", nil
 			}
 			key, val := envKeyValue(name, v)

@@ -95,7 +95,7 @@ func New(version, revision string) *Metrics {
 		}, []string{"outcome"}),
 		HTTPRejected: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_http_rejected_total",
-			Help: "HTTP requests refused before reaching MCP, by reason (origin, auth, too_large).",
+			Help: "HTTP requests refused before reaching MCP or the admin endpoints, by reason (origin, auth, too_large, timeout, sessions, streams, admin_auth, admin_cross_site).",
 		}, []string{"reason"}),
 	}
 	buildInfo := prometheus.NewGauge(prometheus.GaugeOpts{
