@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"bytes"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/wasmgate/wasmgate/auth"
 	"github.com/wasmgate/wasmgate/loader"
 )
 
@@ -50,6 +50,11 @@ func (g *Gateway) httpHandler(path string, idleTTL time.Duration, ids *sessionID
 	)
 	mux := http.NewServeMux()
 	mux.Handle(path, g.guard(sh, ids))
+	// RFC 9728 protected-resource metadata, at the root and under the
+	// endpoint's path, as OAuth clients look for it.
+	meta := g.metadataHandler(path)
+	mux.Handle(auth.MetadataPath, meta)
+	mux.Handle(auth.MetadataPath+path, meta)
 	return mux, sh
 }
 
@@ -91,22 +96,24 @@ func (g *Gateway) guard(next http.Handler, ids *sessionIDs) http.Handler {
 			http.Error(w, "wasmgate is starting", http.StatusServiceUnavailable)
 			return
 		}
-		if origin := r.Header.Get("Origin"); origin != "" && !s.originAllowed(origin) {
-			g.opts.Metrics.HTTPRejected.WithLabelValues("origin").Inc()
-			g.log.Warn("refused request from a foreign origin", "origin", origin, "remote", r.RemoteAddr,
-				"hint", "add it to transports.http.allowed_origins")
-			http.Error(w, "Forbidden: origin not allowed", http.StatusForbidden)
-			return
-		}
-		if s.token != "" {
-			got, ok := bearerToken(r.Header)
-			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) != 1 {
-				g.opts.Metrics.HTTPRejected.WithLabelValues("auth").Inc()
-				w.Header().Set("WWW-Authenticate", `Bearer realm="wasmgate"`)
-				http.Error(w, "Unauthorized: missing or wrong bearer token", http.StatusUnauthorized)
+		if origin := r.Header.Get("Origin"); origin != "" {
+			if !s.originAllowed(origin) {
+				g.opts.Metrics.HTTPRejected.WithLabelValues("origin").Inc()
+				g.log.Warn("refused request from a foreign origin", "origin", origin, "remote", r.RemoteAddr,
+					"hint", "add it to transports.http.allowed_origins")
+				http.Error(w, "Forbidden: origin not allowed", http.StatusForbidden)
 				return
 			}
+			if cors(w, r, origin) {
+				return // a preflight, answered
+			}
 		}
+		c, err := s.authenticate(r)
+		if err != nil {
+			g.challenge(w, r, s, err)
+			return
+		}
+		r = r.WithContext(withCaller(r.Context(), c))
 		h := &s.Config.Transports.HTTP
 		max := int64(h.MaxBody)
 		if r.ContentLength > max {
@@ -182,6 +189,25 @@ func (g *Gateway) guard(next http.Handler, ids *sessionIDs) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// cors answers CORS for a browser page on an allowed origin: a preflight
+// (OPTIONS with Access-Control-Request-Method) gets the methods and
+// headers MCP needs and is answered here (true); any other request gets
+// the headers that let the page read the response and Mcp-Session-Id.
+func cors(w http.ResponseWriter, r *http.Request, origin string) bool {
+	h := w.Header()
+	h.Set("Access-Control-Allow-Origin", origin)
+	h.Add("Vary", "Origin")
+	if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+		h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
+		h.Set("Access-Control-Allow-Headers", "Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID")
+		h.Set("Access-Control-Max-Age", "600")
+		w.WriteHeader(http.StatusNoContent)
+		return true
+	}
+	h.Set("Access-Control-Expose-Headers", "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate")
+	return false
 }
 
 // isInitialize reports whether body is an initialize message, decoded as

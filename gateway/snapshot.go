@@ -16,9 +16,11 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/wasmgate/wasmgate/auth"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/loader/host"
+	"github.com/wasmgate/wasmgate/policy"
 )
 
 // Snapshot is one complete, immutable serving state built from a Config:
@@ -34,6 +36,11 @@ type Snapshot struct {
 	templates map[string]*resourceEntry // by raw URI template
 	prompts   map[string]*promptEntry
 	owner     map[string]string // "tool NAME", "resource URI", ... -> who provides it
+
+	// Identity and policy (identity.go).
+	authn *auth.Authenticator // nil: HTTP callers are anonymous
+	pol   *policy.Policy      // nil: no policy section, everything allowed
+	stdio policy.Principal    // the stdio client
 
 	token      string
 	adminToken string
@@ -124,6 +131,9 @@ func (s *Snapshot) close(ctx context.Context) {
 	for _, p := range s.plugins {
 		p.sh.release(ctx)
 	}
+	if s.authn != nil {
+		s.authn.Close()
+	}
 }
 
 // Build compiles every plugin of cfg and indexes what they provide,
@@ -148,6 +158,9 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 		return nil, err
 	}
 	if s.adminToken, err = readToken(cfg, "admin.auth", cfg.Admin.Auth); err != nil {
+		return nil, err
+	}
+	if err = s.buildIdentity(ctx, cfg, g.opts); err != nil {
 		return nil, err
 	}
 	for _, o := range cfg.Transports.HTTP.AllowedOrigins {

@@ -20,6 +20,8 @@ const (
 	OutcomeInvalidArgs = "invalid_args" // arguments failed the input schema
 	OutcomeTimeout     = "timeout"      // stopped by limits.timeout or cancelled
 	OutcomeCrash       = "crash"        // the plugin trapped, panicked or exited
+	OutcomeDenied      = "denied"       // refused by policy
+	OutcomeRateLimited = "rate_limited" // refused by a policy rate limit
 	OutcomeRejected    = "rejected"     // result over limits.max_output, or input over half of limits.memory
 )
 
@@ -41,6 +43,10 @@ type Metrics struct {
 	ReloadTimestamp prometheus.Gauge
 	Reloads         *prometheus.CounterVec
 	HTTPRejected    *prometheus.CounterVec
+
+	// Identity and policy.
+	PolicyDenials *prometheus.CounterVec
+	RateLimited   *prometheus.CounterVec
 }
 
 // New registers every collector on a fresh registry.
@@ -97,6 +103,14 @@ func New(version, revision string) *Metrics {
 			Name: "wasmgate_http_rejected_total",
 			Help: "HTTP requests refused before reaching MCP or the admin endpoints, by reason (origin, auth, too_large, timeout, sessions, streams, admin_auth, admin_cross_site).",
 		}, []string{"reason"}),
+		PolicyDenials: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_policy_denials_total",
+			Help: "Calls refused by policy, by principal (a configured name, or jwt for access-token callers) and kind (tool, resource, prompt).",
+		}, []string{"principal", "kind"}),
+		RateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_rate_limited_total",
+			Help: "Calls refused by a policy rate limit, by principal and kind.",
+		}, []string{"principal", "kind"}),
 	}
 	buildInfo := prometheus.NewGauge(prometheus.GaugeOpts{
 		Name:        "wasmgate_build_info",
@@ -108,6 +122,7 @@ func New(version, revision string) *Metrics {
 		m.ToolCalls, m.ToolDuration, m.ToolsInFlight, m.ResourceReads, m.PromptGets,
 		m.Plugins, m.PluginInstances, m.Tools,
 		m.ReloadSuccess, m.ReloadTimestamp, m.Reloads, m.HTTPRejected,
+		m.PolicyDenials, m.RateLimited,
 		buildInfo,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
