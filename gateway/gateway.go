@@ -20,8 +20,8 @@ import (
 
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/host"
-	"github.com/wasmgate/wasmgate/policy"
 	"github.com/wasmgate/wasmgate/metrics"
+	"github.com/wasmgate/wasmgate/policy"
 )
 
 // Options are what a Gateway is built from.
