@@ -18,6 +18,13 @@ import (
 // newTestGateway serves the calculator example in-process.
 func newTestGateway(tb testing.TB) *Gateway {
 	tb.Helper()
+	return newTestGatewayWith(tb, "")
+}
+
+// newTestGatewayWith serves the calculator example in-process with extra
+// top-level YAML (e.g. a transports: section) in its config.
+func newTestGatewayWith(tb testing.TB, extra string) *Gateway {
+	tb.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	wasm := filepath.Join(filepath.Dir(file), "..", "examples", "plugins", "calculator.wasm")
 	if _, err := os.Stat(wasm); err != nil {
@@ -25,7 +32,7 @@ func newTestGateway(tb testing.TB) *Gateway {
 	}
 	dir := tb.TempDir()
 	cfgPath := filepath.Join(dir, "gateway.yaml")
-	if err := os.WriteFile(cfgPath, []byte("plugins:\n  - path: "+wasm+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(cfgPath, []byte(extra+"plugins:\n  - path: "+wasm+"\n"), 0o644); err != nil {
 		tb.Fatal(err)
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))

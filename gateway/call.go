@@ -16,6 +16,7 @@ import (
 	"golang.org/x/text/message"
 
 	"github.com/wasmgate/wasmgate/metrics"
+	"github.com/wasmgate/wasmgate/policy"
 )
 
 // The call path, written once for every Source: a handler finds what the
@@ -63,22 +64,29 @@ func (g *Gateway) toolHandler(name string) server.ToolHandlerFunc {
 		if !ok {
 			return nil, fmt.Errorf("tool %q not found: %w", name, server.ErrToolNotFound)
 		}
-		return g.callTool(ctx, t, req), nil
+		return g.callTool(ctx, s, t, req), nil
 	}
 }
 
-func (g *Gateway) callTool(ctx context.Context, t *toolEntry, req mcp.CallToolRequest) *mcp.CallToolResult {
+func (g *Gateway) callTool(ctx context.Context, s *Snapshot, t *toolEntry, req mcp.CallToolRequest) *mcp.CallToolResult {
 	m := g.opts.Metrics
 	src := t.src.Name()
 	start := time.Now()
 	inflight := m.ToolsInFlight.WithLabelValues(src)
 	inflight.Inc()
 	outcome := metrics.OutcomeOK
+	argMap := argsOf(req.Params.Arguments)
+	c, denied := g.authorize(ctx, s, policy.Tool, t.name, argMap)
 	defer func() {
 		inflight.Dec()
 		m.ToolCalls.WithLabelValues(t.name, src, outcome).Inc()
 		m.ToolDuration.WithLabelValues(t.name, src).Observe(time.Since(start).Seconds())
+		g.audit.record(ctx, c, "tool", t.name, outcome, start, argMap)
 	}()
+	if denied != nil {
+		outcome = denied.Kind.outcome()
+		return mcp.NewToolResultError(failureMessage("tool", t.name, denied))
+	}
 
 	args, err := json.Marshal(req.Params.Arguments)
 	if err != nil || req.Params.Arguments == nil {
@@ -164,11 +172,20 @@ func (g *Gateway) resourceHandler(key string, template bool) server.ResourceHand
 		if e == nil {
 			return nil, fmt.Errorf("resource %q not found: %w", uri, server.ErrResourceNotFound)
 		}
+		start := time.Now()
+		outcome := metrics.OutcomeOK
+		c, denied := g.authorize(ctx, s, policy.Resource, uri, nil)
+		defer func() {
+			g.opts.Metrics.ResourceReads.WithLabelValues(e.src.Name(), outcome).Inc()
+			g.audit.record(ctx, c, "resource", uri, outcome, start, nil)
+		}()
+		if denied != nil {
+			outcome = denied.Kind.outcome()
+			return nil, errors.New(failureMessage("resource", uri, denied))
+		}
 		contents, f := invoke(ctx, e.src, func(ctx context.Context) ([]mcp.ResourceContents, error) {
 			return e.src.ReadResource(ctx, e.res, uri, vars)
 		})
-		outcome := metrics.OutcomeOK
-		defer func() { g.opts.Metrics.ResourceReads.WithLabelValues(e.src.Name(), outcome).Inc() }()
 		if f != nil {
 			outcome = f.Kind.outcome()
 			return nil, errors.New(failureMessage("resource", uri, f))
@@ -188,16 +205,27 @@ func (g *Gateway) promptHandler(name string) server.PromptHandlerFunc {
 		if !ok {
 			return nil, fmt.Errorf("prompt %q not found", name)
 		}
+		start := time.Now()
+		outcome := metrics.OutcomeOK
+		argMap := argsOf(req.Params.Arguments)
+		c, denied := g.authorize(ctx, s, policy.Prompt, name, argMap)
+		defer func() {
+			g.opts.Metrics.PromptGets.WithLabelValues(p.src.Name(), outcome).Inc()
+			g.audit.record(ctx, c, "prompt", name, outcome, start, argMap)
+		}()
+		if denied != nil {
+			outcome = denied.Kind.outcome()
+			return nil, errors.New(failureMessage("prompt", name, denied))
+		}
 		for _, a := range p.def.Arguments {
 			if a.Required && req.Params.Arguments[a.Name] == "" {
+				outcome = metrics.OutcomeInvalidArgs
 				return nil, fmt.Errorf("prompt %q: missing required argument %q", name, a.Name)
 			}
 		}
 		msgs, f := invoke(ctx, p.src, func(ctx context.Context) ([]mcp.PromptMessage, error) {
 			return p.src.GetPrompt(ctx, p.export, req.Params.Arguments)
 		})
-		outcome := metrics.OutcomeOK
-		defer func() { g.opts.Metrics.PromptGets.WithLabelValues(p.src.Name(), outcome).Inc() }()
 		if f != nil {
 			outcome = f.Kind.outcome()
 			return nil, errors.New(failureMessage("prompt", name, f))

@@ -52,11 +52,8 @@ func (g *Gateway) httpComponent(lc *lifecycle, cfg *loader.Config) component {
 			g.relay.SetListener(relay.Listener{Addr: ln.Addr().String()})
 			var handler http.Handler
 			handler, streamable = g.HTTPHandler(h.Path, time.Duration(h.SessionIdleTimeout))
-			srv = &http.Server{
-				Handler:           handler,
-				ReadHeaderTimeout: 10 * time.Second,
-				ErrorLog:          log.New(slogWriter{g.log, "http"}, "", 0),
-			}
+			srv = newHTTPServer(cfg, handler, g.log)
+			ln = limitConns(ln, h.MaxConnections, g.log)
 			g.log.Info("MCP Streamable HTTP listening", "addr", ln.Addr().String(), "path", h.Path, "url", "http://"+ln.Addr().String()+h.Path)
 			lc.goServe("http transport", func() error {
 				if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
@@ -94,7 +91,8 @@ func (g *Gateway) adminComponent(lc *lifecycle, cfg *loader.Config, m *metrics.M
 			if err != nil {
 				return err
 			}
-			srv = &http.Server{Handler: g.adminHandler(m), ReadHeaderTimeout: 10 * time.Second}
+			srv = newAdminServer(cfg, g.adminHandler(m), g.log)
+			ln = newLimitListener(ln, adminMaxConns)
 			g.log.Info("admin listening", "addr", ln.Addr().String(), "metrics", "http://"+ln.Addr().String()+"/metrics")
 			lc.goServe("admin listener", func() error {
 				if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {

@@ -21,6 +21,7 @@ import (
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/host"
 	"github.com/wasmgate/wasmgate/metrics"
+	"github.com/wasmgate/wasmgate/policy"
 	"github.com/wasmgate/wasmgate/relay"
 )
 
@@ -61,6 +62,10 @@ type Gateway struct {
 	storesMu sync.Mutex
 	stores   map[string]*host.Store
 
+	limiters *policy.Limiters // rate-limit state, kept across reloads
+	views    *views           // each session's caller, for list_changed
+	audit    *auditLog
+
 	calls    atomic.Int64   // calls running now, for shutdown
 	retiring sync.WaitGroup // goroutines closing retired snapshots
 	ready    atomic.Bool
@@ -73,7 +78,11 @@ func New(opts Options) *Gateway {
 		log:    opts.Logger,
 		stores: map[string]*host.Store{},
 		slots:  make(chan struct{}, cmp.Or(opts.MaxConcurrentCalls, runtime.NumCPU())),
+
+		limiters: policy.NewLimiters(0),
+		views:    &views{sessions: map[string]viewer{}},
 	}
+	g.audit = newAuditLog(opts.Logger)
 	name := opts.Name
 	if name == "" {
 		name = "wasmgate"
@@ -84,6 +93,9 @@ func New(opts Options) *Gateway {
 		server.WithPromptCapabilities(true),
 		server.WithRecovery(),
 		server.WithResourceRecovery(),
+		server.WithToolFilter(g.filterTools),
+		server.WithPromptFilter(g.filterPrompts),
+		server.WithHooks(g.hooks()),
 	)
 	g.relay = g.newRelay()
 	return g
@@ -118,6 +130,8 @@ func (g *Gateway) Apply(s *Snapshot) {
 	for _, p := range s.plugins {
 		g.store(p.name, int64(p.spec.Limits.KVQuota)).SetQuota(int64(p.spec.Limits.KVQuota))
 	}
+	g.limiters.Retain(s.pol)
+	g.audit.apply(s.Config.Audit)
 	g.swap(s)
 	g.applyRelay(s)
 }
@@ -126,7 +140,8 @@ func (g *Gateway) Apply(s *Snapshot) {
 // previous snapshot. Call with applyMu.
 func (g *Gateway) swap(s *Snapshot) {
 	old := g.cur.Swap(s)
-	g.syncRegistry(old, s)
+	sent := g.syncRegistry(old, s)
+	g.notifyViews(old, s, sent)
 
 	m := g.opts.Metrics
 	m.Plugins.Set(float64(len(s.plugins)))
@@ -149,42 +164,53 @@ func (g *Gateway) swap(s *Snapshot) {
 }
 
 // syncRegistry updates mcp-go's lists where they differ; each Set* call
-// notifies every session of that list's change.
-func (g *Gateway) syncRegistry(old, s *Snapshot) {
+// notifies every session of that list's change. It reports which lists
+// (tools, resources, templates, prompts) it set.
+func (g *Gateway) syncRegistry(old, s *Snapshot) (set [4]bool) {
 	var prev *Snapshot
 	if old != nil {
 		prev = old
 	} else {
 		prev = &Snapshot{}
 	}
-	if changed(prev.tools, s.tools, func(t *toolEntry) any { return t.def }) {
+	if set[0] = changed(prev.tools, s.tools, func(t *toolEntry) any { return t.def }); set[0] {
 		tools := make([]server.ServerTool, 0, len(s.tools))
 		for _, name := range s.ToolNames() {
 			tools = append(tools, server.ServerTool{Tool: s.tools[name].def, Handler: g.toolHandler(name)})
 		}
 		g.mcp.SetTools(tools...)
 	}
-	if changed(prev.resources, s.resources, func(r *resourceEntry) any { return r.resource }) {
+	if set[1] = changed(prev.resources, s.resources, func(r *resourceEntry) any { return r.resource }); set[1] {
 		var rs []server.ServerResource
 		for _, uri := range slices.Sorted(maps.Keys(s.resources)) {
 			rs = append(rs, server.ServerResource{Resource: s.resources[uri].resource, Handler: g.resourceHandler(uri, false)})
 		}
 		g.mcp.SetResources(rs...)
 	}
-	if changed(prev.templates, s.templates, func(r *resourceEntry) any { return r.template }) {
+	if set[2] = changed(prev.templates, s.templates, func(r *resourceEntry) any { return r.template }); set[2] {
 		var ts []server.ServerResourceTemplate
 		for _, raw := range slices.Sorted(maps.Keys(s.templates)) {
 			ts = append(ts, server.ServerResourceTemplate{Template: s.templates[raw].template, Handler: server.ResourceTemplateHandlerFunc(g.resourceHandler(raw, true))})
 		}
 		g.mcp.SetResourceTemplates(ts...)
 	}
-	if changed(prev.prompts, s.prompts, func(p *promptEntry) any { return p.def }) {
+	if set[3] = changed(prev.prompts, s.prompts, func(p *promptEntry) any { return p.def }); set[3] {
 		var ps []server.ServerPrompt
 		for _, name := range slices.Sorted(maps.Keys(s.prompts)) {
 			ps = append(ps, server.ServerPrompt{Prompt: s.prompts[name].def, Handler: g.promptHandler(name)})
 		}
 		g.mcp.SetPrompts(ps...)
 	}
+	return set
+}
+
+// hooks are the mcp-go hooks the gateway needs: session bookkeeping for
+// per-caller list_changed, and policy's filter on resource lists.
+func (g *Gateway) hooks() *server.Hooks {
+	h := g.views.hooks()
+	h.AddAfterListResources(g.filterResources)
+	h.AddAfterListResourceTemplates(g.filterTemplates)
+	return h
 }
 
 // changed reports whether two name->entry maps differ in what clients see:
@@ -222,6 +248,7 @@ func (g *Gateway) acquire() (*Snapshot, error) {
 // Close waits (until ctx ends) for running calls, then releases the
 // serving snapshot and every retired one.
 func (g *Gateway) Close(ctx context.Context) error {
+	defer g.audit.close()
 	err := g.Drain(ctx)
 	g.applyMu.Lock()
 	s := g.cur.Swap(nil)

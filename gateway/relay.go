@@ -114,17 +114,23 @@ func (g *Gateway) relayChanged(site string) []string {
 // and relay plan) with every source indexed afresh. Call with applyMu.
 func (g *Gateway) derive(cur *Snapshot) *Snapshot {
 	s := &Snapshot{
-		Config:    cur.Config,
-		plugins:   cur.plugins,
-		tools:     map[string]*toolEntry{},
-		resources: map[string]*resourceEntry{},
-		templates: map[string]*resourceEntry{},
-		prompts:   map[string]*promptEntry{},
-		owner:     map[string]string{},
-		token:     cur.token,
-		origins:   cur.origins,
-		drained:   make(chan struct{}),
+		Config:     cur.Config,
+		plugins:    cur.plugins,
+		tools:      map[string]*toolEntry{},
+		resources:  map[string]*resourceEntry{},
+		templates:  map[string]*resourceEntry{},
+		prompts:    map[string]*promptEntry{},
+		owner:      map[string]string{},
+		authn:      cur.authn,
+		pol:        cur.pol,
+		stdio:      cur.stdio,
+		token:      cur.token,
+		adminToken: cur.adminToken,
+		origins:    cur.origins,
+		authnRefs:  cur.authnRefs,
+		drained:    make(chan struct{}),
 	}
+	s.authnRefs.Add(1) // s closes authn only if it is the last to hold it
 	for _, p := range s.plugins {
 		p.sh.refs.Add(1) // held by s too; cur holds it while serving
 		s.index(p)       // indexed without error when cur was built

@@ -12,13 +12,16 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/wasmgate/wasmgate/auth"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/loader/host"
+	"github.com/wasmgate/wasmgate/policy"
 )
 
 // Snapshot is one complete, immutable serving state built from a Config:
@@ -35,9 +38,16 @@ type Snapshot struct {
 	prompts   map[string]*promptEntry
 	owner     map[string]string // "tool NAME", "resource URI", ... -> who provides it
 
-	token   string
-	origins map[string]bool
-	relay   *relayState // the relay sites (gateway/relay.go)
+	// Identity and policy (identity.go).
+	authn *auth.Authenticator // nil: HTTP callers are anonymous
+	pol   *policy.Policy      // nil: no policy section, everything allowed
+	stdio policy.Principal    // the stdio client
+
+	token      string
+	adminToken string
+	origins    map[string]bool
+	relay      *relayState   // the relay sites (gateway/relay.go)
+	authnRefs  *atomic.Int32 // snapshots sharing authn: derived ones share it (gateway/relay.go)
 
 	mu      sync.Mutex
 	refs    int
@@ -124,6 +134,9 @@ func (s *Snapshot) close(ctx context.Context) {
 	for _, p := range s.plugins {
 		p.sh.release(ctx)
 	}
+	if s.authn != nil && s.authnRefs.Add(-1) == 0 {
+		s.authn.Close()
+	}
 }
 
 // Build compiles every plugin of cfg and indexes what they provide,
@@ -144,7 +157,15 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 			s.close(context.WithoutCancel(ctx))
 		}
 	}()
-	if s.token, err = readToken(cfg); err != nil {
+	if s.token, err = readToken(cfg, "transports.http.auth", cfg.Transports.HTTP.Auth); err != nil {
+		return nil, err
+	}
+	if s.adminToken, err = readToken(cfg, "admin.auth", cfg.Admin.Auth); err != nil {
+		return nil, err
+	}
+	s.authnRefs = new(atomic.Int32)
+	s.authnRefs.Store(1)
+	if err = s.buildIdentity(ctx, cfg, g.opts); err != nil {
 		return nil, err
 	}
 	for _, o := range cfg.Transports.HTTP.AllowedOrigins {
@@ -305,28 +326,27 @@ func exposedName(prefix, name string) string {
 	return prefix + "_" + name
 }
 
-// readToken reads the HTTP bearer token from where the config points.
-// Messages name the variable or file, never the token.
-func readToken(cfg *loader.Config) (string, error) {
-	a := cfg.Transports.HTTP.Auth
+// readToken reads a bearer token from where the config's auth section
+// (at key) points. Messages name the variable or file, never the token.
+func readToken(cfg *loader.Config, key string, a loader.HTTPAuth) (string, error) {
 	switch {
 	case a.BearerTokenEnv != "":
 		v, ok := os.LookupEnv(a.BearerTokenEnv)
 		v = strings.TrimSpace(v)
 		if !ok || v == "" {
-			return "", &loader.ConfigError{File: cfg.File, Key: "transports.http.auth.bearer_token_env",
+			return "", &loader.ConfigError{File: cfg.File, Key: key + ".bearer_token_env",
 				Msg: fmt.Sprintf("environment variable %s is not set or empty", a.BearerTokenEnv)}
 		}
 		return v, nil
 	case a.BearerTokenFile != "":
 		b, err := os.ReadFile(a.BearerTokenFile)
 		if err != nil {
-			return "", &loader.ConfigError{File: cfg.File, Key: "transports.http.auth.bearer_token_file",
+			return "", &loader.ConfigError{File: cfg.File, Key: key + ".bearer_token_file",
 				Msg: fmt.Sprintf("%q: %v", a.BearerTokenFile, errors.Unwrap(err))}
 		}
 		v := strings.TrimSpace(string(b))
 		if v == "" {
-			return "", &loader.ConfigError{File: cfg.File, Key: "transports.http.auth.bearer_token_file",
+			return "", &loader.ConfigError{File: cfg.File, Key: key + ".bearer_token_file",
 				Msg: fmt.Sprintf("%q is empty", a.BearerTokenFile)}
 		}
 		return v, nil

@@ -52,6 +52,10 @@ const (
 	FailCrash
 	// FailRejected: the result broke a limit (too large, say).
 	FailRejected
+	// FailDenied: policy does not let the caller make the call.
+	FailDenied
+	// FailRateLimited: a policy rate limit refused the call.
+	FailRateLimited
 )
 
 // Failure is a failed call. Except for FailError, Msg continues a
@@ -71,6 +75,10 @@ func (k FailureKind) outcome() string {
 		return metrics.OutcomeCrash
 	case FailRejected:
 		return metrics.OutcomeRejected
+	case FailDenied:
+		return metrics.OutcomeDenied
+	case FailRateLimited:
+		return metrics.OutcomeRateLimited
 	}
 	return metrics.OutcomeError
 }

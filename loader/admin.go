@@ -9,6 +9,9 @@ const DefaultAdminListen = "127.0.0.1:9090"
 type Admin struct {
 	Enabled *bool  `koanf:"enabled"`
 	Listen  string `koanf:"listen"`
+	// Auth is an optional bearer token for /metrics and /-/reload, for a
+	// listener that is not on loopback.
+	Auth HTTPAuth `koanf:"auth"`
 }
 
 // On reports whether the admin listener is enabled (the default).
@@ -22,6 +25,7 @@ func (a *Admin) Normalize(key string, env *config.Env) {
 	if err := config.CheckListen(a.Listen); err != nil {
 		env.Bad(key+".listen", "%q: %v", a.Listen, err)
 	}
+	a.Auth.normalize(key+".auth", env)
 }
 
 // RestartOnly names the admin keys a reload cannot change.

@@ -14,6 +14,7 @@ import (
 	"github.com/wasmgate/wasmgate/loader/egress"
 	"github.com/wasmgate/wasmgate/loader/fetch"
 	"github.com/wasmgate/wasmgate/loader/host"
+	"github.com/wasmgate/wasmgate/loader/sandboxfs"
 )
 
 // Compiler compiles modules. It holds a wazero compilation cache shared by
@@ -62,7 +63,9 @@ func (c *Compiler) Compile(ctx context.Context, spec PluginSpec, mod fetch.Modul
 		Memory:       &extism.ManifestMemory{MaxPages: uint32(int64(spec.Limits.Memory) / 65536), MaxVarBytes: 1 << 20},
 		Config:       spec.Config,
 		AllowedHosts: spec.AllowedHosts,
-		AllowedPaths: spec.AllowedPaths,
+		// No AllowedPaths: Extism would mount them with wazero's DirFS,
+		// which follows symbolic links out of the directory. NewInstance
+		// mounts them with sandboxfs instead.
 	}
 	if manifest.AllowedHosts == nil {
 		manifest.AllowedHosts = []string{} // nil would allow every host
@@ -89,6 +92,11 @@ func (c *Compiler) Compile(ctx context.Context, spec PluginSpec, mod fetch.Modul
 	p = &Plugin{Spec: spec, SHA256: mod.SHA256, Size: len(mod.Data), compiled: compiled, http: client, logger: c.logger.With("plugin", spec.Name)}
 	p.log = newPluginLog(p.logger)
 	compileTime := time.Since(start)
+	if p.mounts, err = sandboxfs.Open(spec.AllowedPaths); err != nil {
+		client.Close()
+		_ = compiled.Close(ctx)
+		return nil, nil, fmt.Errorf("plugin %q (%s.allowed_paths): %w", spec.Name, spec.Key, err)
+	}
 	inst, err := p.NewInstance(ctx)
 	if err != nil {
 		_ = p.Close(ctx)

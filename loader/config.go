@@ -18,7 +18,9 @@ import (
 	"github.com/knadh/koanf/providers/rawbytes"
 	"github.com/knadh/koanf/v2"
 
+	"github.com/wasmgate/wasmgate/auth"
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/policy"
 	"github.com/wasmgate/wasmgate/relay"
 )
 
@@ -46,11 +48,14 @@ func ParseByteSize(s string) (int64, error) { return config.ParseByteSize(s) }
 // name keys a reload cannot change (config.RestartOnly). Adding a section
 // is adding a field here.
 type Config struct {
-	Server     Server       `koanf:"server"`
-	Transports Transports   `koanf:"transports"`
-	Admin      Admin        `koanf:"admin"`
-	Plugins    Plugins      `koanf:"plugins"`
-	Relay      relay.Config `koanf:"relay"`
+	Server     Server        `koanf:"server"`
+	Transports Transports    `koanf:"transports"`
+	Admin      Admin         `koanf:"admin"`
+	Plugins    Plugins       `koanf:"plugins"`
+	Auth       auth.Config   `koanf:"auth"`
+	Policy     policy.Config `koanf:"policy"`
+	Audit      Audit         `koanf:"audit"`
+	Relay      relay.Config  `koanf:"relay"`
 
 	// File is the absolute path of the file this Config was read from.
 	File string `koanf:"-"`
@@ -84,9 +89,12 @@ func Load(path string, environ []string) (*Config, error) {
 	if err := k.Load(rawbytes.Provider(data), yaml.Parser()); err != nil {
 		return nil, &config.Error{File: abs, Msg: "invalid YAML: " + trimYAMLPrefix(err)}
 	}
-	// The variables holding the bearer token and the relay sites' tokens
+	// The variables holding the bearer tokens and the relay sites' tokens
 	// may themselves start with WASMGATE_; they are secrets, not overrides.
-	secrets := map[string]bool{k.String("transports.http.auth.bearer_token_env"): true}
+	secrets := map[string]bool{
+		k.String("transports.http.auth.bearer_token_env"): true,
+		k.String("admin.auth.bearer_token_env"):           true,
+	}
 	if sites, ok := k.Get("relay.sites").([]any); ok {
 		for _, s := range sites {
 			if m, ok := s.(map[string]any); ok {
@@ -161,10 +169,15 @@ func (c *Config) normalize() error {
 		}
 	})
 	c.watchFiles, c.watchDirs = env.Watched()
-	// Defaults that depend on another section.
+	// Defaults and checks that depend on more than one section.
 	for i := range c.Plugins {
 		if c.Plugins[i].Limits.Concurrency == 0 {
 			c.Plugins[i].Limits.Concurrency = DefaultConcurrency(c.Server.MaxConcurrentCalls)
+		}
+	}
+	if h := c.Transports.HTTP; h.On() && !h.Auth.Set() && config.CheckListen(h.Listen) == nil {
+		if err := auth.CheckExposure(c.Auth, h.Listen); err != nil {
+			env.Bad("transports.http.listen", "%v", err)
 		}
 	}
 	return errors.Join(errs...)

@@ -222,3 +222,17 @@ func TestTokenVariableIsNotAnOverride(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// A config file that cannot be read is reported as such, not as bad YAML.
+func TestUnreadableConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	for name, c := range map[string]struct{ path, want string }{
+		"missing":   {filepath.Join(dir, "nope.yaml"), "cannot read the config file: no such file or directory"},
+		"directory": {dir, "cannot read the config file: is a directory"},
+	} {
+		_, err := Load(c.path, nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "YAML") {
+			t.Errorf("%s: Load(%s) = %v, want %q", name, c.path, err, c.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package loader
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"log/slog"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/loader/egress"
+	"github.com/wasmgate/wasmgate/loader/sandboxfs"
 )
 
 // Plugin is one compiled module with what it provides. Instances are
@@ -24,6 +26,7 @@ type Plugin struct {
 
 	compiled *extism.CompiledPlugin
 	http     *egress.Client
+	mounts   *sandboxfs.Mounts // allowed_paths, confined
 	logger   *slog.Logger
 	log      *pluginLog // the plugin's own log lines, rate-limited
 }
@@ -31,14 +34,14 @@ type Plugin struct {
 // Close releases the compiled module. Every instance must be closed first.
 func (p *Plugin) Close(ctx context.Context) error {
 	p.http.Close()
-	return p.compiled.Close(ctx)
+	return errors.Join(p.compiled.Close(ctx), p.mounts.Close())
 }
 
 // NewInstance instantiates the module with the plugin's config and grants.
 func (p *Plugin) NewInstance(ctx context.Context) (*Instance, error) {
 	stderr := &tailBuffer{}
 	inst, err := p.compiled.Instance(ctx, extism.PluginInstanceConfig{
-		ModuleConfig: wazero.NewModuleConfig().
+		ModuleConfig: p.mounts.Configure(wazero.NewModuleConfig()).
 			WithSysWalltime().WithSysNanotime().
 			// Sleep in short steps so limits.timeout can stop a sleeping
 			// guest between them (wazero checks the deadline on return).

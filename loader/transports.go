@@ -31,6 +31,16 @@ type HTTP struct {
 	// SessionIdleTimeout ends MCP sessions that sent nothing for this long.
 	SessionIdleTimeout config.Duration `koanf:"session_idle_timeout"`
 	Auth               HTTPAuth        `koanf:"auth"`
+
+	// What one client can hold (defaults and checks: HTTP.bounds).
+	ReadHeaderTimeout    config.Duration `koanf:"read_header_timeout"`
+	ReadTimeout          config.Duration `koanf:"read_timeout"`
+	IdleTimeout          config.Duration `koanf:"idle_timeout"`
+	MaxHeaderBytes       config.ByteSize `koanf:"max_header_bytes"`
+	MaxConnections       int             `koanf:"max_connections"`
+	MaxSessions          int             `koanf:"max_sessions"`
+	MaxStreams           int             `koanf:"max_streams"`
+	MaxStreamsPerSession int             `koanf:"max_streams_per_session"`
 }
 
 // On reports whether the HTTP transport is enabled (the default).
@@ -43,9 +53,20 @@ type HTTPAuth struct {
 	BearerTokenFile string `koanf:"bearer_token_file"`
 }
 
+// Set reports whether a bearer token is configured.
+func (a HTTPAuth) Set() bool { return a.BearerTokenEnv != "" || a.BearerTokenFile != "" }
+
+// LegacyPrincipal is the principal that transports.http.auth's token
+// stands for: it is treated as one of auth.principals with this name.
+const LegacyPrincipal = "bearer"
+
 // Stdio is the stdio transport.
 type Stdio struct {
 	Enabled bool `koanf:"enabled"`
+	// Principal is who the stdio client is, for policy and the audit log
+	// (default "local"); groups come from auth.principals when it is
+	// named there.
+	Principal string `koanf:"principal"`
 }
 
 // Normalize fills defaults and checks the transports section.
@@ -80,6 +101,12 @@ func (t *Transports) Normalize(key string, env *config.Env) {
 		env.Bad(key+".max_body", "%s is out of range (1KiB..1GiB)", h.MaxBody)
 	}
 	h.Auth.normalize(key+".auth", env)
+	h.bounds(key, env.Bad)
+	if t.Stdio.Principal == "" {
+		t.Stdio.Principal = "local"
+	} else if !config.ValidName(t.Stdio.Principal) {
+		env.Bad(key[:len(key)-len(".http")]+".stdio.principal", "%q: use letters, digits, '_', '-' or '.' (1-64 characters)", t.Stdio.Principal)
+	}
 }
 
 func (a *HTTPAuth) normalize(key string, env *config.Env) {
@@ -99,5 +126,10 @@ func (t *Transports) RestartOnly(key string, prev any, diff config.Diff) {
 	diff(key+".http.listen", p.HTTP.Listen, t.HTTP.Listen)
 	diff(key+".http.path", p.HTTP.Path, t.HTTP.Path)
 	diff(key+".http.session_idle_timeout", p.HTTP.SessionIdleTimeout, t.HTTP.SessionIdleTimeout)
+	diff(key+".http.read_header_timeout", p.HTTP.ReadHeaderTimeout, t.HTTP.ReadHeaderTimeout)
+	diff(key+".http.read_timeout", p.HTTP.ReadTimeout, t.HTTP.ReadTimeout)
+	diff(key+".http.idle_timeout", p.HTTP.IdleTimeout, t.HTTP.IdleTimeout)
+	diff(key+".http.max_header_bytes", p.HTTP.MaxHeaderBytes, t.HTTP.MaxHeaderBytes)
+	diff(key+".http.max_connections", p.HTTP.MaxConnections, t.HTTP.MaxConnections)
 	diff(key+".stdio.enabled", p.Stdio.Enabled, t.Stdio.Enabled)
 }

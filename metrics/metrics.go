@@ -20,6 +20,8 @@ const (
 	OutcomeInvalidArgs = "invalid_args" // arguments failed the input schema
 	OutcomeTimeout     = "timeout"      // stopped by limits.timeout or cancelled
 	OutcomeCrash       = "crash"        // the plugin trapped, panicked or exited
+	OutcomeDenied      = "denied"       // refused by policy
+	OutcomeRateLimited = "rate_limited" // refused by a policy rate limit
 	OutcomeRejected    = "rejected"     // result over limits.max_output, or input over half of limits.memory
 )
 
@@ -45,6 +47,9 @@ type Metrics struct {
 	RelayBridges        *prometheus.GaugeVec
 	RelayHandshakes     *prometheus.CounterVec
 	RelayFramesRejected *prometheus.CounterVec
+	// Identity and policy.
+	PolicyDenials *prometheus.CounterVec
+	RateLimited   *prometheus.CounterVec
 }
 
 // New registers every collector on a fresh registry.
@@ -99,7 +104,7 @@ func New(version, revision string) *Metrics {
 		}, []string{"outcome"}),
 		HTTPRejected: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_http_rejected_total",
-			Help: "HTTP requests refused before reaching MCP, by reason (origin, auth, too_large).",
+			Help: "HTTP requests refused before reaching MCP or the admin endpoints, by reason (origin, auth, too_large, timeout, sessions, streams, admin_auth, admin_cross_site).",
 		}, []string{"reason"}),
 		RelayBridges: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "wasmgate_relay_bridges",
@@ -113,6 +118,14 @@ func New(version, revision string) *Metrics {
 			Name: "wasmgate_relay_frames_rejected_total",
 			Help: "Frames from relay pages refused, by site and reason (too_large, malformed, binary, unexpected, unknown_id, late).",
 		}, []string{"site", "reason"}),
+		PolicyDenials: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_policy_denials_total",
+			Help: "Calls refused by policy, by principal (a configured name, or jwt for access-token callers) and kind (tool, resource, prompt).",
+		}, []string{"principal", "kind"}),
+		RateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_rate_limited_total",
+			Help: "Calls refused by a policy rate limit, by principal and kind.",
+		}, []string{"principal", "kind"}),
 	}
 	buildInfo := prometheus.NewGauge(prometheus.GaugeOpts{
 		Name:        "wasmgate_build_info",
@@ -125,6 +138,7 @@ func New(version, revision string) *Metrics {
 		m.Plugins, m.PluginInstances, m.Tools,
 		m.ReloadSuccess, m.ReloadTimestamp, m.Reloads, m.HTTPRejected,
 		m.RelayBridges, m.RelayHandshakes, m.RelayFramesRejected,
+		m.PolicyDenials, m.RateLimited,
 		buildInfo,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),

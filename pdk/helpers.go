@@ -40,14 +40,13 @@ func Information(v any) int32 {
 	if err != nil {
 		return Fail(fmt.Errorf("wasmgate: encode output: %w", err))
 	}
-	extism.Output(b)
-	return 0
+	return output(b)
 }
 
-// Text writes s to the export's output and returns 0.
+// Text writes s to the export's output and returns 0 (or 1 if the output
+// cannot be allocated in the plugin's memory).
 func Text(s string) int32 {
-	extism.OutputString(s)
-	return 0
+	return output([]byte(s))
 }
 
 // Fail sets err's message as the export's error and returns 1, the

@@ -30,7 +30,9 @@ func hostKVSet(key, value uint64) uint64
 //go:wasmimport extism:host/user wasmgate_kv_delete
 func hostKVDelete(key uint64) uint64
 
-// ErrQuota is returned by KVSet when the plugin's key-value store is full.
+// ErrQuota is returned by KVSet when the plugin's key-value store is full
+// (KVSet returns ErrNoMemory when the key or value cannot even be copied
+// into the plugin's memory).
 var ErrQuota = errors.New("wasmgate: key-value store quota exceeded")
 
 // KVGet returns the value stored at key, and whether the key exists.
@@ -38,7 +40,10 @@ var ErrQuota = errors.New("wasmgate: key-value store quota exceeded")
 // The store belongs to the plugin: every instance of the plugin sees the
 // same keys, and other plugins do not. It lives in the gateway's memory.
 func KVGet(key string) (value []byte, ok bool) {
-	k := extism.AllocateString(key)
+	k, err := allocate([]byte(key))
+	if err != nil {
+		return nil, false
+	}
 	defer k.Free()
 	off := hostKVGet(k.Offset())
 	if off == 0 {
@@ -58,9 +63,15 @@ func KVGet(key string) (value []byte, ok bool) {
 // ErrQuota, storing nothing, if the value would take the plugin's store
 // over its quota.
 func KVSet(key string, value []byte) error {
-	k := extism.AllocateString(key)
+	k, err := allocate([]byte(key))
+	if err != nil {
+		return err
+	}
 	defer k.Free()
-	v := extism.AllocateBytes(value)
+	v, err := allocate(value)
+	if err != nil {
+		return err
+	}
 	defer v.Free()
 	if hostKVSet(k.Offset(), v.Offset()) == 1 {
 		return ErrQuota
@@ -71,7 +82,10 @@ func KVSet(key string, value []byte) error {
 // KVDelete removes key from the store. Deleting a missing key does
 // nothing.
 func KVDelete(key string) {
-	k := extism.AllocateString(key)
+	k, err := allocate([]byte(key))
+	if err != nil {
+		return
+	}
 	defer k.Free()
 	hostKVDelete(k.Offset())
 }

@@ -333,6 +333,8 @@ func TestBearerToken(t *testing.T) {
 		{"token without Bearer", token, http.StatusUnauthorized},
 		{"other scheme", "Basic " + token, http.StatusUnauthorized},
 		{"right token", "Bearer " + token, http.StatusOK},
+		{"scheme in lower case", "bearer " + token, http.StatusOK}, // RFC 9110: the scheme is case-insensitive
+		{"scheme in upper case", "BEARER " + token, http.StatusOK},
 	} {
 		h := map[string]string{}
 		if tc.auth != "" {

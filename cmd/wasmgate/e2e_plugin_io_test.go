@@ -22,7 +22,10 @@ func hostileOnly(t *testing.T, limits, http string) string {
   - name: hostile
     path: %s
     limits: {%s}
-`, harness.Wasm(t, "examples/plugins/calculator"), harness.Wasm(t, "testdata/plugins/hostile"), limits)}))
+  - name: noisy
+    path: %s
+    limits: {%[3]s}
+`, harness.Wasm(t, "examples/plugins/calculator"), harness.Wasm(t, "testdata/plugins/hostile"), limits, harness.Wasm(t, "testdata/plugins/noisy"))}))
 }
 
 func TestOversizedInputIsRefusedAndPluginKeepsServing(t *testing.T) {

@@ -267,7 +267,8 @@ func TestRelayConfigRefusals(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			yaml := strings.Replace(e.YAML(harness.NoWatch, harness.Item("name: calculator", "path: "+harness.Q(calc))), "listen: 127.0.0.1:0\nadmin", "listen: "+c.listen+"\nadmin", 1)
 			cfg := filepath.Join(t.TempDir(), "gateway.yaml")
-			harness.WriteFile(t, cfg, []byte(yaml+"relay:\n"+c.relay))
+			// A non-loopback listener needs authentication, or this waiver.
+			harness.WriteFile(t, cfg, []byte(yaml+"auth:\n  allow_anonymous: true\nrelay:\n"+c.relay))
 			for _, args := range [][]string{{"validate", "--config", cfg}, {"serve", "--config", cfg}} {
 				r := bins.Run(t, harness.RunOptions{Plain: true, Env: c.env}, args...)
 				if r.Code == 0 {

@@ -43,6 +43,8 @@ func fixtures() []string {
 		"testdata/plugins/hostile",
 		"testdata/plugins/kvquota",
 		"testdata/plugins/fetch",
+		"testdata/plugins/fsescape",
+		"testdata/plugins/noisy",
 	}
 }
 

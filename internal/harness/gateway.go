@@ -39,6 +39,9 @@ type Options struct {
 	// spends ~0.4 s loading each plugin from the compilation cache, which
 	// would make hundreds of reloads take minutes.
 	Plain bool
+	// Binary, when set, is run instead of the built binary (a wrapper
+	// script that sets limits, say).
+	Binary string
 }
 
 // Gateway is a running `wasmgate serve` process.
@@ -66,6 +69,9 @@ func (b *Binaries) Start(t testing.TB, opts Options) *Gateway {
 	bin := b.Path
 	if opts.Plain {
 		bin = b.Plain
+	}
+	if opts.Binary != "" {
+		bin = opts.Binary
 	}
 	args := append([]string{"serve", "--config", opts.Config}, opts.Args...)
 	if opts.Stdio {

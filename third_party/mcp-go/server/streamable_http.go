@@ -1092,6 +1092,11 @@ func (s *StreamableHTTPServer) handleGet(w HTTPResponseWriter, r *HTTPRequest) {
 	if sessionID == "" {
 		sessionIdManager := s.resolveSessionIdManager(r)
 		sessionID = sessionIdManager.Generate()
+	} else if isTerminated, err := s.resolveSessionIdManager(r).Validate(sessionID); err != nil || isTerminated {
+		// wasmgate patch: a client-supplied id must name a session the
+		// manager knows; upstream stored any id it was given.
+		writeHTTPError(w, "Invalid session ID", http.StatusNotFound)
+		return
 	}
 
 	// Get or create session atomically to prevent TOCTOU races
@@ -1275,7 +1280,9 @@ func (s *StreamableHTTPServer) handleDelete(w HTTPResponseWriter, r *HTTPRequest
 	sessionIdManager := s.resolveSessionIdManager(r)
 	notAllowed, err := sessionIdManager.Terminate(sessionID)
 	if err != nil {
-		writeHTTPErrorf(w, http.StatusInternalServerError, "Session termination failed: %v", err)
+		// wasmgate patch: the manager refuses ids it does not know; that
+		// is the client's error (404), not the server's (upstream: 500).
+		writeHTTPErrorf(w, http.StatusNotFound, "Session termination failed: %v", err)
 		return
 	}
 	if notAllowed {

@@ -1,0 +1,84 @@
+package gateway
+
+import (
+	"context"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// views remembers who each MCP session belongs to, so that a reload that
+// changes what a caller may see (a policy or principal edit) tells exactly
+// the sessions whose lists changed: each caller's lists are filtered by
+// policy, so a list can change for one session and not for another.
+type views struct {
+	mu       sync.Mutex
+	sessions map[string]viewer
+}
+
+// viewer is a session's caller as it was authenticated; a stdio session
+// is the stdio principal of whichever snapshot serves.
+type viewer struct {
+	c     caller
+	stdio bool
+}
+
+func (v *views) hooks() *server.Hooks {
+	h := &server.Hooks{}
+	h.AddOnRegisterSession(func(ctx context.Context, session server.ClientSession) {
+		c, ok := ctx.Value(callerKey{}).(caller)
+		v.mu.Lock()
+		v.sessions[session.SessionID()] = viewer{c: c, stdio: !ok}
+		v.mu.Unlock()
+	})
+	h.AddOnUnregisterSession(func(ctx context.Context, session server.ClientSession) {
+		v.mu.Lock()
+		delete(v.sessions, session.SessionID())
+		v.mu.Unlock()
+	})
+	return h
+}
+
+func (vw viewer) caller(s *Snapshot) caller {
+	if vw.stdio {
+		return caller{principal: s.stdio, transport: transportStdio}
+	}
+	return vw.c
+}
+
+var listChanged = [4]string{
+	mcp.MethodNotificationToolsListChanged,
+	mcp.MethodNotificationResourcesListChanged,
+	mcp.MethodNotificationResourcesListChanged,
+	mcp.MethodNotificationPromptsListChanged,
+}
+
+// notify sends list_changed to each session whose filtered view of a list
+// differs between old and s, for the lists syncRegistry did not already
+// announce to everyone (sent).
+func (g *Gateway) notifyViews(old, s *Snapshot, sent [4]bool) {
+	if old == nil || (old.pol == nil && s.pol == nil) {
+		return
+	}
+	g.views.mu.Lock()
+	sessions := make(map[string]viewer, len(g.views.sessions))
+	for id, v := range g.views.sessions {
+		sessions[id] = v
+	}
+	g.views.mu.Unlock()
+	for id, v := range sessions {
+		before, after := old.visible(v.caller(old).principal), s.visible(v.caller(s).principal)
+		done := map[string]bool{}
+		for i := range before {
+			m := listChanged[i]
+			if sent[i] || before[i] == after[i] || done[m] {
+				continue
+			}
+			done[m] = true
+			if err := g.mcp.SendNotificationToSpecificClient(id, m, nil); err != nil {
+				g.log.Debug("list_changed not delivered", "session", id, "method", m, "error", err)
+			}
+		}
+	}
+}

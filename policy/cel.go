@@ -1,0 +1,257 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/checker"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/ext"
+)
+
+// MaxCost bounds the work of one evaluation of a `when` condition
+// (cel.CostLimit; a comparison costs about 1, each element a
+// comprehension visits about as much as its body). Going over it is an
+// evaluation error, which fails closed.
+const MaxCost = 100_000
+
+// MaxWhenLen bounds the length of a `when` expression, in code points.
+const MaxWhenLen = 4096
+
+// The variables a `when` condition sees.
+const (
+	varPrincipal = "principal" // map: name (string), groups (list of string), claims (map)
+	varTool      = "tool"      // the tool name, prompt name or resource URI
+	varName      = "name"      // the same as tool
+	varKind      = "kind"      // "tool", "resource" or "prompt"
+	varArgs      = "args"      // map: the call's arguments
+	varTransport = "transport" // "http" or "stdio"
+)
+
+type celEnv struct{ env *cel.Env }
+
+func newCELEnv() (*celEnv, error) {
+	env, err := cel.NewEnv(
+		cel.Variable(varPrincipal, cel.MapType(cel.StringType, cel.DynType)),
+		cel.Variable(varTool, cel.StringType),
+		cel.Variable(varName, cel.StringType),
+		cel.Variable(varKind, cel.StringType),
+		cel.Variable(varArgs, cel.MapType(cel.StringType, cel.DynType)),
+		cel.Variable(varTransport, cel.StringType),
+		cel.CrossTypeNumericComparisons(true),
+		cel.OptionalTypes(),
+		ext.Strings(),
+		cel.ParserExpressionSizeLimit(MaxWhenLen),
+	)
+	if err != nil {
+		return nil, err
+	}
+	return &celEnv{env: env}, nil
+}
+
+// condition is a compiled `when`. prg evaluates calls; partial evaluates
+// with some variables unknown, for lists.
+type condition struct {
+	src     string
+	prg     cel.Program
+	partial cel.Program
+	tracked bool            // prg counts its cost (it could exceed MaxCost)
+	uses    map[string]bool // the variables it refers to
+	// fixed[m] is the result at list time in mode m when that does not
+	// depend on anything a list knows (e.g. a condition on args only).
+	fixed [numModes]truth
+	isFix [numModes]bool
+}
+
+// A list knows less than a call: mode says what is unknown.
+type mode uint8
+
+const (
+	modeList     mode = iota // args, transport
+	modeTemplate             // args, transport, tool, name
+	numModes
+)
+
+func (m mode) unknown() []string {
+	if m == modeTemplate {
+		return []string{varArgs, varTransport, varTool, varName}
+	}
+	return []string{varArgs, varTransport}
+}
+
+func (e *celEnv) compile(src string) (*condition, error) {
+	ast, iss := e.env.Compile(src)
+	if iss.Err() != nil {
+		var msgs []string
+		for _, e := range iss.Errors() {
+			msgs = append(msgs, fmt.Sprintf("%s (line %d, column %d)", e.Message, e.Location.Line(), e.Location.Column()+1))
+		}
+		if len(msgs) == 0 {
+			return nil, iss.Err()
+		}
+		return nil, errors.New(strings.Join(msgs, "; "))
+	}
+	if k := ast.OutputType().Kind(); k != types.BoolKind && k != types.DynKind {
+		return nil, fmt.Errorf("is a %s expression; want a bool (true or false)", ast.OutputType())
+	}
+	// Cost tracking doubles the price of a cheap condition; it is left out
+	// when the checker proves the cost bounded by MaxCost whatever the
+	// input (no loop over an argument, no function of an argument's size).
+	opts := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize)}
+	est, err := e.env.EstimateCost(ast, unknownSizes{})
+	tracked := err != nil || est.Max > MaxCost
+	if tracked {
+		opts = append(opts, cel.CostLimit(MaxCost))
+	}
+	prg, err := e.env.Program(ast, opts...)
+	if err != nil {
+		return nil, err
+	}
+	partial, err := e.env.Program(ast, cel.CostLimit(MaxCost), cel.EvalOptions(cel.OptPartialEval))
+	if err != nil {
+		return nil, err
+	}
+	c := &condition{src: src, prg: prg, partial: partial, tracked: tracked, uses: map[string]bool{}}
+	for _, ref := range ast.NativeRep().ReferenceMap() {
+		if len(ref.OverloadIDs) == 0 && ref.Name != "" {
+			c.uses[ref.Name] = true
+		}
+	}
+	for m := range numModes {
+		if !c.usesAny(m.known()) {
+			c.fixed[m] = c.evalPartial(&activation{}, m)
+			c.isFix[m] = true
+		}
+	}
+	return c, nil
+}
+
+// known is every variable a list in mode m knows.
+func (m mode) known() []string {
+	var out []string
+	for _, v := range []string{varPrincipal, varTool, varName, varKind, varArgs, varTransport} {
+		if !slices.Contains(m.unknown(), v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func (c *condition) usesAny(vars []string) bool {
+	for _, v := range vars {
+		if c.uses[v] {
+			return true
+		}
+	}
+	return false
+}
+
+// atList evaluates the condition with what a list in mode m knows.
+func (c *condition) atList(a *activation, m mode) truth {
+	switch {
+	case c.isFix[m]:
+		return c.fixed[m]
+	case !c.usesAny(m.unknown()):
+		return c.eval(a)
+	}
+	return c.evalPartial(a, m)
+}
+
+// unknownSizes lets the cost estimate assume any input size.
+type unknownSizes struct{}
+
+func (unknownSizes) EstimateSize(checker.AstNode) *checker.SizeEstimate { return nil }
+
+func (unknownSizes) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
+	return nil
+}
+
+// truth is what a condition came to.
+type truth uint8
+
+const (
+	isFalse truth = iota
+	isTrue
+	isUnknown // depends on a variable not known yet (lists)
+	isError   // failed: no such key, wrong type, over MaxCost, not a bool
+)
+
+func outcome(v ref.Val, err error) truth {
+	switch {
+	case err != nil:
+		if v != nil && types.IsUnknown(v) {
+			return isUnknown
+		}
+		return isError
+	case types.IsUnknown(v):
+		return isUnknown
+	}
+	if b, ok := v.(types.Bool); ok {
+		if b {
+			return isTrue
+		}
+		return isFalse
+	}
+	return isError
+}
+
+func (c *condition) eval(a *activation) truth {
+	v, _, err := c.prg.Eval(a)
+	return outcome(v, err)
+}
+
+// evalPartial evaluates with the variables unknown in mode m unknown.
+func (c *condition) evalPartial(a *activation, m mode) truth {
+	var unknown []*cel.AttributePatternType
+	for _, v := range m.unknown() {
+		unknown = append(unknown, cel.AttributePattern(v))
+	}
+	pa, err := cel.PartialVars(a, unknown...)
+	if err != nil {
+		return isError
+	}
+	v, _, err := c.partial.Eval(pa)
+	return outcome(v, err)
+}
+
+// activation resolves the variables of a condition for one request
+// without building a map of them.
+type activation struct {
+	req       Request
+	principal map[string]any
+}
+
+func (a *activation) ResolveName(name string) (any, bool) {
+	switch name {
+	case varPrincipal:
+		if a.principal == nil {
+			groups, claims := a.req.Principal.Groups, a.req.Principal.Claims
+			if groups == nil {
+				groups = []string{}
+			}
+			if claims == nil {
+				claims = map[string]any{}
+			}
+			a.principal = map[string]any{"name": a.req.Principal.Name, "groups": groups, "claims": claims}
+		}
+		return a.principal, true
+	case varTool, varName:
+		return a.req.Name, true
+	case varKind:
+		return a.req.Kind.String(), true
+	case varArgs:
+		if a.req.Args == nil {
+			return map[string]any{}, true
+		}
+		return a.req.Args, true
+	case varTransport:
+		return a.req.Transport, true
+	}
+	return nil, false
+}
+
+func (a *activation) Parent() cel.Activation { return nil }
