@@ -286,3 +286,34 @@ func TestRelayConfigRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestRelayUnderPolicy: relay tools go through the gateway's call path, so
+// policy filters and refuses them by their published names, like plugin
+// tools.
+func TestRelayUnderPolicy(t *testing.T) {
+	e := bins.NewDir(t)
+	harness.WriteFile(t, e.Config, append(relayConfig(t, e, "  sites:\n    - {name: demo, token_env: RELAY_DEMO_TOKEN}\n"),
+		"policy:\n  default: allow\n  rules:\n    - principals: [\"*\"]\n      deny: {tools: [\"demo_secret*\"]}\n"...))
+	g := bins.Start(t, harness.Options{Config: e.Config, Env: []string{"RELAY_DEMO_TOKEN=" + relayToken}})
+	ctx := harness.Ctx(t, 2*time.Minute)
+	c := g.SessionClient(t)
+	p := startGoPage(t, relayURL(g.MCPURL, "demo"), "demo", relayToken)
+	ack := p.register(map[string]any{"tools": []any{relayCalcTool, map[string]any{"name": "secret"}}})
+	if fmt.Sprint(ack["tools"]) != "[demo_calculate demo_secret]" {
+		t.Fatalf("registered %v", ack)
+	}
+	p.serve(func(map[string]any) string { return "answered" })
+	harness.WaitTools(ctx, t, c, 10*time.Second, "calculate", "demo_calculate")
+	// Hidden from the caller, and refused as an unknown tool.
+	if res, err := harness.CallToolErr(ctx, c, "demo_secret", nil); err == nil || !strings.Contains(err.Error(), "not found") {
+		t.Errorf("demo_secret under a deny rule: %v %v", res, err)
+	}
+	if text, _ := harness.CallTool(ctx, t, c, "demo_calculate", map[string]any{"operation": "add", "a": 1, "b": 1}); text != "answered" {
+		t.Errorf("demo_calculate = %q", text)
+	}
+	select {
+	case f := <-p.calls:
+		t.Errorf("a denied call reached the page: %v", f)
+	default:
+	}
+}
