@@ -235,10 +235,11 @@ func defaultName(source string) string {
 		return strings.TrimSuffix(filepath.Base(source), ".wasm")
 	}
 	rest := source[len(scheme)+len("://"):]
-	if u, err := neturl.Parse(source); err == nil && scheme != "oci" {
+	if scheme == "oci" {
+		rest, _, _ = strings.Cut(rest, "@") // the digest
+	} else if u, err := neturl.Parse(source); err == nil {
 		rest = u.Path
 	}
-	rest, _, _ = strings.Cut(rest, "@") // an OCI digest
 	rest = strings.TrimRight(rest, "/")
 	rest = rest[strings.LastIndex(rest, "/")+1:]
 	if scheme == "oci" {

@@ -20,6 +20,7 @@ plugins:
   - path: http://localhost:8080/storage.wasm
   - name: own
     path: https://example.com/download
+  - path: https://cdn.example.com/npm/barcode@1.2.0/dist/barcode.wasm
   - path: mods/local.wasm
 `, "mods/local.wasm")
 	cfg, err := Load(p, nil)
@@ -33,6 +34,7 @@ plugins:
 		{"greeter", "https://example.com/releases/download/v1/greeter.wasm?raw=1#x"},
 		{"storage", "http://localhost:8080/storage.wasm"},
 		{"own", "https://example.com/download"},
+		{"barcode", "https://cdn.example.com/npm/barcode@1.2.0/dist/barcode.wasm"},
 	}
 	for i, w := range want {
 		if got := cfg.Plugins[i]; got.Name != w.name || got.Path != w.path {
