@@ -124,8 +124,8 @@ func (f *Fetcher) Fetch(ctx context.Context, spec fetch.Spec) (fetch.Module, err
 		return fetch.Module{Data: data, SHA256: spec.SHA256}, nil
 	}
 	if d, ok := ref.(name.Digest); ok {
-		if m, ok := f.cached(spec, d.DigestStr()); ok {
-			return m, fetch.CheckPin(spec, m.SHA256)
+		if m, ok := f.cached(d.DigestStr()); ok {
+			return pinned(spec, m)
 		}
 	}
 
@@ -138,8 +138,8 @@ func (f *Fetcher) Fetch(ctx context.Context, spec fetch.Spec) (fetch.Module, err
 		return fail("get manifest", err)
 	}
 	digest := desc.Digest.String()
-	if m, ok := f.cached(spec, digest); ok {
-		return m, fetch.CheckPin(spec, m.SHA256)
+	if m, ok := f.cached(digest); ok {
+		return pinned(spec, m)
 	}
 	data, err := f.pull(desc)
 	if err != nil {
@@ -153,14 +153,19 @@ func (f *Fetcher) Fetch(ctx context.Context, spec fetch.Spec) (fetch.Module, err
 	}
 	f.opts.Logger.Info("pulled plugin module", "plugin", spec.Plugin, "source", spec.Source,
 		"digest", digest, "sha256", sum, "bytes", len(data), "duration", time.Since(start).Round(time.Millisecond))
-	if err := fetch.CheckPin(spec, sum); err != nil {
+	return pinned(spec, fetch.Module{Data: data, SHA256: sum})
+}
+
+// pinned returns m if it is what spec pins.
+func pinned(spec fetch.Spec, m fetch.Module) (fetch.Module, error) {
+	if err := fetch.CheckPin(spec, m.SHA256); err != nil {
 		return fetch.Module{}, err
 	}
-	return fetch.Module{Data: data, SHA256: sum}, nil
+	return m, nil
 }
 
 // cached returns the module the manifest digest resolved to before.
-func (f *Fetcher) cached(spec fetch.Spec, digest string) (fetch.Module, bool) {
+func (f *Fetcher) cached(digest string) (fetch.Module, bool) {
 	sum, ok := f.cache.Link(linkKind, digest)
 	if !ok {
 		return fetch.Module{}, false

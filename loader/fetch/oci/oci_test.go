@@ -2,8 +2,10 @@ package oci_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/base64"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -16,6 +18,7 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/mutate"
 	"github.com/google/go-containerregistry/pkg/v1/static"
 	"github.com/google/go-containerregistry/pkg/v1/types"
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/wasmgate/wasmgate/internal/harness"
 	"github.com/wasmgate/wasmgate/loader/fetch"
@@ -356,4 +359,49 @@ func TestCredentials(t *testing.T) {
 	if !bytes.Equal(m.Data, module) {
 		t.Error("not the calculator")
 	}
+}
+
+// TestTarLayers: plugin.wasm is found in plain, gzip and zstd tar layers,
+// and the last layer holding it wins.
+func TestTarLayers(t *testing.T) {
+	module, f, _ := setup(t, fetch.Options{})
+	reg := harness.NewOCIRegistry(t, nil)
+	plain := untar(t, harness.TarGz(t, map[string][]byte{"./plugin.wasm": module}))
+	var zst bytes.Buffer
+	zw, err := zstd.NewWriter(&zst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw.Write(plain)
+	zw.Close()
+	older := harness.TarGz(t, map[string][]byte{"plugin.wasm": []byte("an older module")})
+	for repo, layers := range map[string][]v1.Layer{
+		"plain": {static.NewLayer(plain, types.OCIUncompressedLayer)},
+		"zstd":  {static.NewLayer(zst.Bytes(), types.OCILayerZStd)},
+		"last":  {static.NewLayer(older, types.OCILayer), static.NewLayer(harness.TarGz(t, map[string][]byte{"plugin.wasm": module}), types.OCILayer)},
+	} {
+		img, err := mutate.AppendLayers(mutate.MediaType(empty.Image, types.OCIManifestSchema1), layers...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reg.Push(t, "plugins/"+repo+":1", img)
+		m, err := f.Fetch(context.Background(), spec(reg.Source("plugins/"+repo+":1"), ""))
+		if err != nil {
+			t.Errorf("%s: %v", repo, err)
+		} else if !bytes.Equal(m.Data, module) {
+			t.Errorf("%s: got %d bytes, not the calculator", repo, len(m.Data))
+		}
+	}
+}
+
+func untar(t *testing.T, tgz []byte) []byte {
+	zr, err := gzip.NewReader(bytes.NewReader(tgz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
