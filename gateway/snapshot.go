@@ -188,7 +188,7 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 	sem := make(chan struct{}, runtime.NumCPU())
 	var wg sync.WaitGroup
 	for i, spec := range cfg.Plugins {
-		mod, err := loader.Fetch(ctx, spec)
+		mod, err := g.opts.Compiler.Fetch(ctx, spec)
 		if err != nil {
 			results[i].err = err
 			continue
