@@ -31,7 +31,7 @@ func TestReloadInFlightCallFinishes(t *testing.T) {
 	sleep := func() <-chan result {
 		done := make(chan result, 1)
 		go func() {
-			res, err := harness.CallToolErr(ctx, c, "sleep", map[string]any{"ms": 1500})
+			res, err := harness.CallToolErr(ctx, c, "sleep", map[string]any{"ms": 6000})
 			done <- result{res, err}
 		}()
 		if !harness.WaitFor(10*time.Second, func() bool {
@@ -64,8 +64,8 @@ func TestReloadInFlightCallFinishes(t *testing.T) {
 			if r.err != nil {
 				t.Fatalf("the call in flight during the reload failed: %v", r.err)
 			}
-			if text := harness.ResultText(r.res); r.res.IsError || text != "slept 1500ms" {
-				t.Fatalf("the call in flight during the reload returned %q (isError %v), want \"slept 1500ms\"", text, r.res.IsError)
+			if text := harness.ResultText(r.res); r.res.IsError || text != "slept 6000ms" {
+				t.Fatalf("the call in flight during the reload returned %q (isError %v), want \"slept 6000ms\"", text, r.res.IsError)
 			}
 		case <-time.After(30 * time.Second):
 			t.Fatal("the call in flight during the reload never returned")
