@@ -18,6 +18,7 @@ import (
 
 	extism "github.com/extism/go-sdk"
 
+	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/gateway"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/metrics"
@@ -69,10 +70,13 @@ func defaultConfig() string {
 	return "gateway.yaml"
 }
 
+// newFlags is a command's flag set with --config. The config path is
+// resolved by parse: the flag's zero default keeps -help from printing a
+// second default after the one the usage line states.
 func newFlags(name, summary string, stderr io.Writer) (*flag.FlagSet, *string) {
 	fs := flag.NewFlagSet("wasmgate "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	cfg := fs.String("config", defaultConfig(), "path of gateway.yaml (default $WASMGATE_CONFIG, else ./gateway.yaml)")
+	cfg := fs.String("config", "", "path of gateway.yaml (default $WASMGATE_CONFIG, else ./gateway.yaml)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: wasmgate %s [flags]\n\n%s\n\nFlags:\n", name, summary)
 		fs.PrintDefaults()
@@ -91,6 +95,9 @@ func parse(fs *flag.FlagSet, args []string) (int, bool) {
 		fmt.Fprintf(fs.Output(), "unexpected argument %q\n", fs.Arg(0))
 		fs.Usage()
 		return 2, false
+	}
+	if f := fs.Lookup("config"); f != nil && f.Value.String() == "" {
+		_ = f.Value.Set(defaultConfig())
 	}
 	return 0, true
 }
@@ -164,13 +171,28 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// newLogger writes slog records to w as text, or as JSON for "json".
+// newLogger writes slog records to w as text, or as JSON for "json". In
+// JSON, durations are numbers of seconds (a float), so that log queries
+// can compare and sum them; text keeps Go's "1.5s" form for people.
 func newLogger(w io.Writer, level *slog.LevelVar, format string) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: level}
 	if format == "json" {
+		opts.ReplaceAttr = durationSeconds
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}
 	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// durationSeconds turns a time.Duration (or a config.Duration) attribute
+// into float seconds.
+func durationSeconds(_ []string, a slog.Attr) slog.Attr {
+	switch v := a.Value.Any().(type) {
+	case time.Duration:
+		return slog.Float64(a.Key, v.Seconds())
+	case config.Duration:
+		return slog.Float64(a.Key, time.Duration(v).Seconds())
+	}
+	return a
 }
 
 func validate(args []string, stdout, stderr io.Writer) int {
