@@ -24,15 +24,26 @@ import (
 	"github.com/wasmgate/wasmgate/metrics"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
+// version and commit are set at build time:
+// -ldflags "-X main.version=v1.2.3 -X main.commit=<sha>" (make build and
+// make dist do). Without commit, the VCS revision Go recorded is used.
+var (
+	version = "dev"
+	commit  = ""
+)
 
 const usage = `wasmgate serves WebAssembly plugins as an MCP server.
 
 Usage:
   wasmgate serve    [--config PATH] [--stdio]   run the gateway
   wasmgate validate [--config PATH]             check a config and its plugins
-  wasmgate version                              print the version
+  wasmgate call     [--config PATH | --url URL] TOOL ['JSON']
+                                                call one tool and print the result
+  wasmgate read     [--config PATH | --url URL] URI    read one resource
+  wasmgate prompt   [--config PATH | --url URL] NAME ['JSON']
+                                                get one prompt
+  wasmgate plugin new NAME                      create a Go plugin project
+  wasmgate version                              print the version and commit
 
 The config path defaults to $WASMGATE_CONFIG, else ./gateway.yaml.
 Run 'wasmgate <command> --help' for a command's flags.
@@ -52,6 +63,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return serve(args[1:], stdin, stdout, stderr)
 	case "validate":
 		return validate(args[1:], stdout, stderr)
+	case "call":
+		return callCmd(args[1:], stdout, stderr)
+	case "read":
+		return readCmd(args[1:], stdout, stderr)
+	case "prompt":
+		return promptCmd(args[1:], stdout, stderr)
+	case "plugin":
+		return pluginCmd(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "wasmgate %s (%s)\n", version, revision())
 		return 0
@@ -235,6 +254,9 @@ func printErr(w io.Writer, err error) {
 }
 
 func revision() string {
+	if commit != "" {
+		return commit
+	}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "unknown"
