@@ -7,7 +7,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go node-deps bench fuzz validate clean install dist deb
+.PHONY: all build plugins run test test-go test-packaging node-deps bench fuzz validate clean install dist
 
 all: build
 
@@ -41,6 +41,11 @@ test: plugins node-deps
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 20m -skip '^($(ALONE_TESTS))$$' ./...
 	$(GO) test -race -count=1 -timeout 5m -run '^($(ALONE_TESTS))$$' ./cmd/wasmgate
+
+## test-packaging: make dist and make install checked, the .deb installed
+## on this machine (root) and its unit checked with systemd-analyze
+test-packaging: plugins
+	WASMGATE_TEST_PACKAGING=1 $(GO) test -count=1 -timeout 40m -run '^TestPackaging$$' ./cmd/wasmgate
 
 ## bench: tools/call throughput and latency over Streamable HTTP
 bench: build

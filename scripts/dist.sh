@@ -46,8 +46,10 @@ for target in $TARGETS; do
     root="dist/debroot-$arch"
     make --no-print-directory install DESTDIR="$root" PREFIX=/usr INSTALL_BIN="$stage/wasmgate" >/dev/null
     echo "package wasmgate_${debver}_${arch}.deb"
-    ROOT=$root DEB_ARCH=$arch DEB_VERSION=$debver \
-      $NFPM package --config packaging/nfpm.yaml --packager deb --target "dist/wasmgate_${debver}_${arch}.deb"
+    sed -e "s|\${ROOT}|$root|g" -e "s|\${DEB_ARCH}|$arch|g" -e "s|\${DEB_VERSION}|$debver|g" \
+      packaging/nfpm.yaml >"dist/nfpm-$arch.yaml"
+    $NFPM package --config "dist/nfpm-$arch.yaml" --packager deb --target "dist/wasmgate_${debver}_${arch}.deb"
+    rm -f "dist/nfpm-$arch.yaml"
     rm -rf "$root"
   fi
   rm -rf "$stage"
