@@ -247,7 +247,7 @@ func (g *Gateway) observe(c caller, kind, name, source, outcome string, start ti
 		if errMsg != "" && outcome != "ok" {
 			attrs = append(attrs, "error", oneLine(errMsg))
 		}
-		g.log.Debug("call", attrs...)
+		g.log.Debug("call finished", attrs...)
 	}
 }
 

@@ -123,7 +123,7 @@ func parse(fs *flag.FlagSet, args []string) (int, bool) {
 
 func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs, cfgPath := newFlags("serve", "Run the gateway until SIGINT or SIGTERM (or, with --stdio, until stdin closes).\nLogs go to stderr; stdout belongs to the stdio transport.", stderr)
-	stdio := fs.Bool("stdio", false, "serve MCP on stdin/stdout as well")
+	stdio := fs.Bool("stdio", false, "serve MCP on stdin/stdout; HTTP and admin then run only if the config sets their enabled: true")
 	logFormat := fs.String("log-format", "", "override server.log.format: text or json")
 	if code, ok := parse(fs, args); !ok {
 		return code

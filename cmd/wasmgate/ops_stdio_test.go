@@ -188,10 +188,12 @@ func TestREADMEClientSnippets(t *testing.T) {
 				}
 			}
 			f := strings.Fields(line)
-			if len(f) < 4 || f[1] != "@modelcontextprotocol/inspector" {
-				t.Fatalf("MCP Inspector snippet %q: want npx @modelcontextprotocol/inspector COMMAND ARGS...", line)
+			// The Inspector parses options of its own (--config among them)
+			// up to "--"; what follows is the server's command line.
+			if len(f) < 5 || f[1] != "@modelcontextprotocol/inspector" || f[2] != "--" {
+				t.Fatalf("MCP Inspector snippet %q: want npx @modelcontextprotocol/inspector -- COMMAND ARGS...", line)
 			}
-			return server{Command: f[2], Args: f[3:]}
+			return server{Command: f[3], Args: f[4:]}
 		},
 	}
 	for name, get := range snippets {
