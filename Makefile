@@ -45,7 +45,7 @@ test: plugins node-deps
 ## test-packaging: make dist and make install checked, the .deb installed
 ## on this machine (root) and its unit checked with systemd-analyze
 test-packaging: plugins
-	WASMGATE_TEST_PACKAGING=1 $(GO) test -count=1 -timeout 40m -run '^TestPackaging$$' ./cmd/wasmgate
+	TEST_PACKAGING=1 $(GO) test -count=1 -timeout 40m -run '^TestPackaging$$' ./cmd/wasmgate
 
 ## bench: tools/call throughput and latency over Streamable HTTP
 bench: build

@@ -4,7 +4,7 @@ package main
 // amd64 and arm64, SHA256SUMS, Debian packages), `make install DESTDIR=`,
 // and the Debian package installed on this machine (systemd-analyze verify
 // and security). These build four release binaries, so they run only with
-// WASMGATE_TEST_PACKAGING=1: `make test-packaging`, which .ci/run runs.
+// TEST_PACKAGING=1: `make test-packaging`, which .ci/run runs.
 
 import (
 	"archive/tar"
@@ -35,7 +35,7 @@ const (
 
 func packaging(t *testing.T) {
 	t.Helper()
-	if os.Getenv("WASMGATE_TEST_PACKAGING") != "1" {
+	if os.Getenv("TEST_PACKAGING") != "1" {
 		t.Skip("packaging tests build every release target: run them with `make test-packaging` (.ci/run does)")
 	}
 }
