@@ -7,7 +7,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go test-packaging node-deps bench fuzz validate clean install dist
+.PHONY: all build plugins run test test-go test-packaging node-deps bench bench-relay fuzz validate clean install dist
 
 all: build
 
@@ -52,12 +52,18 @@ bench: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
 	@bash scripts/bench.sh $(BENCH_DURATION)
 
+## bench-relay: tools/call through the browser relay to the demo page in headless Chromium
+bench-relay: build
+	$(GO) build -o bin/mcpbench ./cmd/mcpbench
+	@bash scripts/bench-relay.sh $(BENCH_DURATION)
+
 ## fuzz: run each fuzz target for FUZZTIME (default 30s)
 FUZZTIME ?= 30s
 fuzz:
 	$(GO) test ./loader -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./loader/abi -run '^$$' -fuzz '^FuzzURITemplate$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./gateway -run '^$$' -fuzz '^FuzzValidateArgs$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./relay -run '^$$' -fuzz '^FuzzDecodeFrame$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./policy -run '^$$' -fuzz '^FuzzGlob$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./policy -run '^$$' -fuzz '^FuzzPolicy$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./gateway -run '^$$' -fuzz '^FuzzHTTPRequest$$' -fuzztime $(FUZZTIME)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/metrics"
+	"github.com/wasmgate/wasmgate/relay"
 )
 
 // watchDebounce gathers an editor's burst of writes into one reload.
@@ -50,6 +51,7 @@ func (g *Gateway) httpComponent(lc *lifecycle, cfg *loader.Config) component {
 			if err != nil {
 				return err
 			}
+			g.relay.SetListener(relay.Listener{Addr: ln.Addr().String()})
 			var handler http.Handler
 			handler, streamable = g.HTTPHandler(h.Path, time.Duration(h.SessionIdleTimeout))
 			srv = newHTTPServer(cfg, handler, g.log)

@@ -22,6 +22,7 @@ import (
 	"github.com/wasmgate/wasmgate/loader/host"
 	"github.com/wasmgate/wasmgate/metrics"
 	"github.com/wasmgate/wasmgate/policy"
+	"github.com/wasmgate/wasmgate/relay"
 )
 
 // Options are what a Gateway is built from.
@@ -54,6 +55,7 @@ type Gateway struct {
 	applyMu  sync.Mutex // serializes Apply and the registry updates
 	reloadMu sync.Mutex // serializes Reload
 	watcher  *loader.Watcher
+	relay    *relay.Relay // the browser relay's pages (gateway/relay.go)
 
 	slots chan struct{} // one per WebAssembly call running, gateway-wide
 	own   []string      // bound listener addresses (set while starting)
@@ -101,6 +103,7 @@ func New(opts Options) *Gateway {
 		server.WithPromptFilter(g.filterPrompts),
 		server.WithHooks(g.hooks()),
 	)
+	g.relay = g.newRelay()
 	return g
 }
 
@@ -135,6 +138,13 @@ func (g *Gateway) Apply(s *Snapshot) {
 	}
 	g.limiters.Retain(s.pol)
 	g.audit.apply(s.Config.Audit)
+	g.swap(s)
+	g.applyRelay(s)
+}
+
+// swap makes s serve, tells sessions what changed and retires the
+// previous snapshot. Call with applyMu.
+func (g *Gateway) swap(s *Snapshot) {
 	old := g.cur.Swap(s)
 	sent := g.syncRegistry(old, s)
 	g.notifyViews(old, s, sent)

@@ -55,6 +55,9 @@ func (g *Gateway) httpHandler(path string, idleTTL time.Duration, ids *sessionID
 	meta := g.metadataHandler(path)
 	mux.Handle(auth.MetadataPath, meta)
 	mux.Handle(auth.MetadataPath+path, meta)
+	if s := g.cur.Load(); s != nil {
+		mux.Handle(s.Config.Relay.Path+"/", g.relay) // the browser relay checks its own origins and tokens
+	}
 	return mux, sh
 }
 

@@ -69,8 +69,9 @@ func Run(ctx context.Context, o RunOptions) error {
 	stdin := &stdinState{closed: make(chan struct{})}
 	// Started in this order, stopped in reverse: the watcher and reload
 	// triggers first; then HTTP stops accepting and running calls drain;
-	// then stdio; then the plugins close; the admin listener (metrics,
-	// health) stays up until the end.
+	// then stdio; then the relay's pages are disconnected; then the
+	// plugins close; the admin listener (metrics, health) stays up until
+	// the end.
 	// With stdio (a client started this process), the listeners run only
 	// when the config asks for them explicitly, and one that cannot bind
 	// is a warning: a second copy of the same IDE setup must still serve.
@@ -94,6 +95,7 @@ func Run(ctx context.Context, o RunOptions) error {
 			logger.Warn("closing plugins", "error", err)
 		}
 	}})
+	cs = append(cs, g.relayComponent())
 	if stdioMode {
 		cs = append(cs, g.stdioComponent(lc, o.Stdin, o.Stdout, stdin))
 	}

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -45,6 +46,8 @@ type Snapshot struct {
 	token      string
 	adminToken string
 	origins    map[string]bool
+	relay      *relayState   // the relay sites (gateway/relay.go)
+	authnRefs  *atomic.Int32 // snapshots sharing authn: derived ones share it (gateway/relay.go)
 
 	mu      sync.Mutex
 	refs    int
@@ -131,7 +134,7 @@ func (s *Snapshot) close(ctx context.Context) {
 	for _, p := range s.plugins {
 		p.sh.release(ctx)
 	}
-	if s.authn != nil {
+	if s.authn != nil && s.authnRefs.Add(-1) == 0 {
 		s.authn.Close()
 	}
 }
@@ -160,6 +163,8 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 	if s.adminToken, err = readToken(cfg, "admin.auth", cfg.Admin.Auth); err != nil {
 		return nil, err
 	}
+	s.authnRefs = new(atomic.Int32)
+	s.authnRefs.Store(1)
 	if err = s.buildIdentity(ctx, cfg, g.opts); err != nil {
 		return nil, err
 	}
@@ -183,7 +188,7 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 	sem := make(chan struct{}, runtime.NumCPU())
 	var wg sync.WaitGroup
 	for i, spec := range cfg.Plugins {
-		mod, err := loader.Fetch(ctx, spec)
+		mod, err := g.opts.Compiler.Fetch(ctx, spec)
 		if err != nil {
 			results[i].err = err
 			continue
@@ -238,6 +243,10 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	// Relay sites come after: what a page registers never fails a build.
+	if err := g.buildRelay(s); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -246,7 +255,7 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 func (s *Snapshot) index(src Source) []error {
 	var errs []error
 	file := s.Config.File
-	where := fmt.Sprintf("%s (plugin %q)", src.Key(), src.Name())
+	where := fmt.Sprintf("%s (%s %q)", src.Key(), sourceKind(src), src.Name())
 	claim := func(kind, id string) error {
 		key := kind + " " + id
 		if prev, ok := s.owner[key]; ok {

@@ -24,6 +24,10 @@ type Compiler struct {
 	abis   []abi.ABI
 	logger *slog.Logger
 	own    egress.Listeners // the gateway's listeners, which plugin HTTP never reaches
+
+	// fetchers get modules (Fetch), caching those from the network
+	// beside the compiled code.
+	fetchers fetch.Registry
 }
 
 // SetListenAddrs records the gateway's own listen addresses (ip:port, as
@@ -47,7 +51,8 @@ func NewCompiler(dir string, logger *slog.Logger) (*Compiler, error) {
 	} else {
 		cache = wazero.NewCompilationCache()
 	}
-	return &Compiler{cache: cache, abis: builtinABIs(), logger: logger}, nil
+	fetchers := builtinFetchers(fetch.Options{CacheDir: moduleCacheDir(dir), Logger: logger})
+	return &Compiler{cache: cache, abis: builtinABIs(), fetchers: fetchers, logger: logger}, nil
 }
 
 // Close releases the compilation cache.

@@ -21,6 +21,7 @@ import (
 	"github.com/wasmgate/wasmgate/auth"
 	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/policy"
+	"github.com/wasmgate/wasmgate/relay"
 )
 
 // EnvPrefix starts every environment variable that overrides a key of
@@ -54,6 +55,7 @@ type Config struct {
 	Auth       auth.Config   `koanf:"auth"`
 	Policy     policy.Config `koanf:"policy"`
 	Audit      Audit         `koanf:"audit"`
+	Relay      relay.Config  `koanf:"relay"`
 
 	// File is the absolute path of the file this Config was read from.
 	File string `koanf:"-"`
@@ -87,15 +89,26 @@ func Load(path string, environ []string) (*Config, error) {
 	if err := k.Load(rawbytes.Provider(data), yaml.Parser()); err != nil {
 		return nil, &config.Error{File: abs, Msg: "invalid YAML: " + syntaxError(data, err)}
 	}
-	// The variable holding the bearer token may itself start with
-	// WASMGATE_; it is a secret, not an override.
-	tokenEnv := k.String("transports.http.auth.bearer_token_env")
-	adminTokenEnv := k.String("admin.auth.bearer_token_env")
+	// The variables holding the bearer tokens and the relay sites' tokens
+	// may themselves start with WASMGATE_; they are secrets, not overrides.
+	secrets := map[string]bool{
+		k.String("transports.http.auth.bearer_token_env"): true,
+		k.String("admin.auth.bearer_token_env"):           true,
+	}
+	if sites, ok := k.Get("relay.sites").([]any); ok {
+		for _, s := range sites {
+			if m, ok := s.(map[string]any); ok {
+				if name, ok := m["token_env"].(string); ok {
+					secrets[name] = true
+				}
+			}
+		}
+	}
 	fromEnv := map[string]string{} // key -> variable, to name it in errors
 	if err := k.Load(env.Provider(".", env.Opt{
 		Prefix: EnvPrefix,
 		TransformFunc: func(name, v string) (string, any) {
-			if name == tokenEnv || name == adminTokenEnv {
+			if secrets[name] {
 				return "", nil
 			}
 			key, val := envKeyValue(name, v)

@@ -3,6 +3,7 @@ package loader
 import (
 	"errors"
 	"fmt"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/loader/egress"
+	"github.com/wasmgate/wasmgate/loader/fetch"
 )
 
 // Defaults of a plugin's limits.
@@ -73,12 +75,16 @@ func (ps *Plugins) Normalize(key string, env *config.Env) {
 			env.Bad(k, "set path or dir, not both")
 		case p.Path == "" && p.Dir == "":
 			env.Bad(k, "needs path (one .wasm file) or dir (a folder of .wasm files)")
+		case p.Dir != "" && fetch.Scheme(p.Dir) != "":
+			env.Bad(k+".dir", "%q: dir is a local folder; name a module by URL with path", p.Dir)
 		case p.Dir != "":
 			expanded = append(expanded, p.expandDir(env)...)
 		default:
-			p.Path = env.Path(p.Path)
+			if fetch.Scheme(p.Path) == "" { // a URL stays as written
+				p.Path = env.Path(p.Path)
+			}
 			if p.Name == "" {
-				p.Name = strings.TrimSuffix(filepath.Base(p.Path), ".wasm")
+				p.Name = defaultName(p.Path)
 			}
 			expanded = append(expanded, p)
 		}
@@ -127,7 +133,10 @@ func (p PluginSpec) expandDir(env *config.Env) []PluginSpec {
 
 // normalize checks one expanded spec.
 func (p *PluginSpec) normalize(env *config.Env) {
-	env.WatchFile(p.Path)
+	url := fetch.Scheme(p.Path) != ""
+	if !url { // URL sources are fetched again on every reload instead
+		env.WatchFile(p.Path)
+	}
 	if !config.ValidName(p.Name) {
 		env.Bad(p.Key+".name", "%q: use letters, digits, '_', '-' or '.' (1-64 characters)", p.Name)
 	}
@@ -162,7 +171,11 @@ func (p *PluginSpec) normalize(env *config.Env) {
 		}
 		p.AllowedPaths = resolved
 	}
-	if err := checkModuleFile(p.Path); err != nil {
+	if url {
+		if err := builtinFetchers(fetch.Options{}).Check(p.Path); err != nil {
+			env.Bad(p.Key+".path", "%q: %v", p.Path, err)
+		}
+	} else if err := checkModuleFile(p.Path); err != nil {
 		env.Bad(p.Key+".path", "%q: %v", p.Path, err)
 	}
 	if p.SHA256 != "" {
@@ -210,6 +223,29 @@ func (l Limits) check(key string, bad config.Bad) {
 	if l.HTTPResponse < 1<<10 || l.HTTPResponse > 256<<20 {
 		bad(key+".http_response", "%s is out of range (1KiB..256MiB)", l.HTTPResponse)
 	}
+}
+
+// defaultName is the name of a plugin that sets none: the last element of
+// its path or URL, without a tag, a digest or the .wasm extension
+// (oci://ghcr.io/o/time-plugin:1.0 and https://h/d/time-plugin.wasm are
+// both "time-plugin").
+func defaultName(source string) string {
+	scheme := fetch.Scheme(source)
+	if scheme == "" {
+		return strings.TrimSuffix(filepath.Base(source), ".wasm")
+	}
+	rest := source[len(scheme)+len("://"):]
+	if scheme == "oci" {
+		rest, _, _ = strings.Cut(rest, "@") // the digest
+	} else if u, err := neturl.Parse(source); err == nil {
+		rest = u.Path
+	}
+	rest = strings.TrimRight(rest, "/")
+	rest = rest[strings.LastIndex(rest, "/")+1:]
+	if scheme == "oci" {
+		rest, _, _ = strings.Cut(rest, ":") // the tag
+	}
+	return strings.TrimSuffix(rest, ".wasm")
 }
 
 func wasmFiles(dir string) ([]string, error) {

@@ -41,6 +41,9 @@ func exposed(t *testing.T) map[string]dto.MetricType {
 	m.PluginInstances.WithLabelValues("p")
 	m.Reloads.WithLabelValues("success")
 	m.HTTPRejected.WithLabelValues("auth")
+	m.RelayBridges.WithLabelValues("s")
+	m.RelayHandshakes.WithLabelValues("s", "ok")
+	m.RelayFramesRejected.WithLabelValues("s", "malformed")
 	mfs, err := m.Registry().Gather()
 	if err != nil {
 		t.Fatalf("gather: %v", err)

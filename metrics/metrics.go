@@ -44,6 +44,9 @@ type Metrics struct {
 	Reloads         *prometheus.CounterVec
 	HTTPRejected    *prometheus.CounterVec
 
+	RelayBridges        *prometheus.GaugeVec
+	RelayHandshakes     *prometheus.CounterVec
+	RelayFramesRejected *prometheus.CounterVec
 	// Identity and policy.
 	PolicyDenials *prometheus.CounterVec
 	RateLimited   *prometheus.CounterVec
@@ -103,6 +106,18 @@ func New(version, revision string) *Metrics {
 			Name: "wasmgate_http_rejected_total",
 			Help: "HTTP requests refused before reaching MCP or the admin endpoints, by reason (origin, auth, too_large, timeout, sessions, streams, admin_auth, admin_cross_site).",
 		}, []string{"reason"}),
+		RelayBridges: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "wasmgate_relay_bridges",
+			Help: "Authenticated pages connected to the relay, by site (0 or 1).",
+		}, []string{"site"}),
+		RelayHandshakes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_relay_handshakes_total",
+			Help: "Relay connection attempts by site and outcome (ok, origin, unknown_site, insecure, bad_proof, replay, no_token, timeout, busy, malformed, too_large, closed). Unknown sites count under site=\"\".",
+		}, []string{"site", "outcome"}),
+		RelayFramesRejected: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_relay_frames_rejected_total",
+			Help: "Frames from relay pages refused, by site and reason (too_large, malformed, binary, unexpected, unknown_id, late).",
+		}, []string{"site", "reason"}),
 		PolicyDenials: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_policy_denials_total",
 			Help: "Calls refused by policy, by principal (a configured name, or jwt for access-token callers) and kind (tool, resource, prompt).",
@@ -122,6 +137,7 @@ func New(version, revision string) *Metrics {
 		m.ToolCalls, m.ToolDuration, m.ToolsInFlight, m.ResourceReads, m.PromptGets,
 		m.Plugins, m.PluginInstances, m.Tools,
 		m.ReloadSuccess, m.ReloadTimestamp, m.Reloads, m.HTTPRejected,
+		m.RelayBridges, m.RelayHandshakes, m.RelayFramesRejected,
 		m.PolicyDenials, m.RateLimited,
 		buildInfo,
 		collectors.NewGoCollector(),

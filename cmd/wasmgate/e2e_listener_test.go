@@ -94,6 +94,20 @@ func settleStats(t testing.TB, g *harness.Gateway, base *runtimeStats) runtimeSt
 	return runtimeStats{}
 }
 
+// settledMin is settleStats three times, keeping the smallest heap: a
+// single reading can land on garbage the churn itself left, on a machine
+// busy with other work.
+func settledMin(t testing.TB, g *harness.Gateway, base *runtimeStats) runtimeStats {
+	t.Helper()
+	best := settleStats(t, g, base)
+	for range 2 {
+		if s := settleStats(t, g, base); s.heap < best.heap {
+			best = s
+		}
+	}
+	return best
+}
+
 // backNear checks that after is within slack bytes of base's heap and 3 of
 // its goroutines.
 func backNear(t testing.TB, what string, base, after runtimeStats, slack float64) {
@@ -174,7 +188,7 @@ func TestHTTPForgedSessionIDs(t *testing.T) {
 		}
 	}
 	c.CloseIdleConnections()
-	backNear(t, fmt.Sprintf("%d forged 60 KiB session ids", 3*n), base, settleStats(t, g, &base), 8<<20)
+	backNear(t, fmt.Sprintf("%d forged 60 KiB session ids", 3*n), base, settledMin(t, g, &base), 8<<20)
 
 	if code, _, _ := doRequest(t, c, http.MethodGet, g.MCPURL, map[string]string{
 		"Accept": "text/event-stream", "MCP-Protocol-Version": harness.ProtoSessions}, ""); code != http.StatusBadRequest {
@@ -238,7 +252,7 @@ func TestHTTPSlowClients(t *testing.T) {
 				t.Errorf("slow body %d: got %q, want HTTP/1.1 408", i, s)
 			}
 		}
-		backNear(t, fmt.Sprintf("%d slow 1 MiB bodies", conns), base, settleStats(t, g, &base), 8<<20)
+		backNear(t, fmt.Sprintf("%d slow 1 MiB bodies", conns), base, settledMin(t, g, &base), 8<<20)
 	})
 
 	t.Run("slow header", func(t *testing.T) {
@@ -257,7 +271,7 @@ func TestHTTPSlowClients(t *testing.T) {
 				t.Errorf("slow header %d: %s, want the connection closed without a response", i, r)
 			}
 		}
-		backNear(t, fmt.Sprintf("%d slow headers", conns), base, settleStats(t, g, &base), 8<<20)
+		backNear(t, fmt.Sprintf("%d slow headers", conns), base, settledMin(t, g, &base), 8<<20)
 	})
 
 	t.Run("idle keep-alive", func(t *testing.T) {
@@ -276,7 +290,7 @@ func TestHTTPSlowClients(t *testing.T) {
 				t.Errorf("idle keep-alive %d: %s, want the connection closed after idle_timeout", i, r)
 			}
 		}
-		backNear(t, fmt.Sprintf("%d idle keep-alive connections", conns), base, settleStats(t, g, &base), 8<<20)
+		backNear(t, fmt.Sprintf("%d idle keep-alive connections", conns), base, settledMin(t, g, &base), 8<<20)
 	})
 
 	t.Run("long requests are not cut", func(t *testing.T) {
@@ -546,7 +560,7 @@ func TestHTTPSessionAndStreamCaps(t *testing.T) {
 			t.Errorf("wasmgate_http_rejected_total{reason=streams} = %v, want >= 2", v)
 		}
 	})
-	backNear(t, "sessions and streams past their caps", base, settleStats(t, g, &base), 8<<20)
+	backNear(t, "sessions and streams past their caps", base, settledMin(t, g, &base), 8<<20)
 	stillServes(t, g)
 }
 
@@ -609,7 +623,7 @@ func TestHTTPDescriptorFlood(t *testing.T) {
 	}
 	flood = nil
 	stillServes(t, g)
-	backNear(t, "140 held-open connections", base, settleStats(t, g, &base), 8<<20)
+	backNear(t, "140 held-open connections", base, settledMin(t, g, &base), 8<<20)
 	if strings.Contains(g.Stderr(), "too many open files") {
 		t.Errorf("the gateway ran out of descriptors:\n%s", g.Stderr())
 	}

@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -23,41 +22,11 @@ import (
 	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
-const chromiumPath = "/usr/bin/chromium"
-
-// browser starts headless chromium with a fresh profile and returns a
-// chromedp context for one tab, closed at the end of the test.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	if _, err := exec.LookPath(chromiumPath); err != nil {
-		t.Skipf("%s is not installed (apt-get install -y chromium; .ci/run does): %v", chromiumPath, err)
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.WindowSize(1280, 1000),
-	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelB := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelB(); cancelA() })
-	tctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
-	t.Cleanup(cancel)
-	if err := chromedp.Do(tctx); err != nil { // starts the browser
-		t.Fatalf("start chromium: %v", err)
-	}
-	return tctx
-}
-
 // text is the rendered text of the element matching the CSS selector sel.
 func text(t *testing.T, ctx context.Context, sel string) string {
 	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
 	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
 	if err != nil {
 		t.Fatalf("read %s on the page: %v", sel, err)
@@ -83,7 +52,7 @@ func apiStatus(t *testing.T, g *harness.Gateway) gateway.Status {
 }
 
 func TestStatusPage(t *testing.T) {
-	ctx := browser(t)
+	b := startBrowser(t) // browser_test.go
 	e := bins.NewDir(t)
 	calc := e.Module("calculator", "examples/plugins/calculator")
 	greeter := e.Module("greeter", "examples/plugins/greeter")
@@ -99,9 +68,13 @@ func TestStatusPage(t *testing.T) {
 		t.Fatalf("divide by zero did not fail")
 	}
 
+	tb := b.open(g.AdminURL + "/")
+	ctx := tb.ctx
 	out := t.ArtifactDir()
 	shot := func(name string) {
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+		sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		png, err := chromedp.Run(sctx, chromedp.FullScreenshot(90))
 		if err != nil {
 			t.Errorf("screenshot: %v", err)
 			return
@@ -113,10 +86,12 @@ func TestStatusPage(t *testing.T) {
 		t.Logf("screenshot: %s", p)
 	}
 
-	if err := chromedp.Do(ctx, chromedp.Navigate(g.AdminURL+"/"), chromedp.WaitVisible(chromedp.CSS("#plugins"))); err != nil {
+	if err := tb.do(chromedp.WaitVisible(chromedp.CSS("#plugins"))); err != nil {
 		t.Fatalf("load the status page: %v", err)
 	}
-	title, err := chromedp.Run(ctx, chromedp.Title())
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	title, err := chromedp.Run(tctx, chromedp.Title())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +174,10 @@ func TestStatusPage(t *testing.T) {
 	if err := g.Stop(t); err != nil {
 		t.Errorf("stop: %v", err)
 	}
-	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS("#stale"))); err != nil {
+	// The banner shows after three refreshes without an answer (15 s).
+	wctx, wcancel := context.WithTimeout(ctx, 90*time.Second)
+	defer wcancel()
+	if err := chromedp.Do(wctx, chromedp.WaitVisible(chromedp.CSS("#stale"))); err != nil {
 		t.Fatalf("wait for the stale banner: %v", err)
 	}
 	stale := text(t, ctx, "#stale")

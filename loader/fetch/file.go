@@ -2,8 +2,6 @@ package fetch
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +10,9 @@ import (
 
 // File reads a module from a local path and watches that path.
 type File struct{}
+
+// Check accepts every path: the loader checks the file exists.
+func (File) Check(string) error { return nil }
 
 // Fetch reads spec.Source and checks it against spec.SHA256.
 func (File) Fetch(_ context.Context, spec Spec) (Module, error) {
@@ -23,10 +24,9 @@ func (File) Fetch(_ context.Context, spec Spec) (Module, error) {
 		}
 		return Module{}, fmt.Errorf("plugin %q (%s): read %s: %w", spec.Plugin, spec.Key, spec.Source, err)
 	}
-	sum := sha256.Sum256(data)
-	hash := hex.EncodeToString(sum[:])
-	if spec.SHA256 != "" && spec.SHA256 != hash {
-		return Module{}, fmt.Errorf("plugin %q (%s.sha256): %s has sha256 %s, pinned %s", spec.Plugin, spec.Key, spec.Source, hash, spec.SHA256)
+	sum := Sum(data)
+	if err := CheckPin(spec, sum); err != nil {
+		return Module{}, err
 	}
-	return Module{Data: data, SHA256: hash, Watch: []string{spec.Source}}, nil
+	return Module{Data: data, SHA256: sum, Watch: []string{spec.Source}}, nil
 }

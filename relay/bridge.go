@@ -1,0 +1,430 @@
+package relay
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/coder/websocket"
+)
+
+// Close codes the gateway sends (docs/relay-protocol.md).
+const (
+	closeAuthFailed      websocket.StatusCode = 4001 // wrong proof or token, or a replayed handshake
+	closeAuthTimeout     websocket.StatusCode = 4002 // not authenticated within auth_timeout
+	closeSiteRemoved     websocket.StatusCode = 4004 // a reload removed the site
+	closeSettingsChanged websocket.StatusCode = 4005 // a reload changed the protocol or dropped the origin
+	closeBusy            websocket.StatusCode = 4008 // another page serves the site
+	closeProtocol        websocket.StatusCode = 4400 // a frame broke the protocol
+)
+
+// writeTimeout bounds one frame written to a page; a page that does not
+// read for this long is dead.
+const writeTimeout = 10 * time.Second
+
+// bridge is one WebSocket connection from a page: first a handshake,
+// then, once authenticated and claimed, the site's page.
+type bridge struct {
+	r      *Relay
+	st     *siteState
+	conn   *websocket.Conn
+	origin string
+	remote string
+	legacy bool
+	log    *slog.Logger
+
+	mu       sync.Mutex
+	authed   bool // the handshake succeeded
+	timedOut bool // auth_timeout passed first
+	gone     bool // no new calls; done is closed
+	why      string
+	closing  bool // a close of conn has started
+	nextID   uint64
+	pending  map[uint64]chan reply
+
+	done    chan struct{}
+	closers sync.WaitGroup
+}
+
+// reply is a page's answer to a call: a result object, or the error its
+// handler threw.
+type reply struct {
+	result json.RawMessage
+	err    *PageError
+}
+
+func newBridge(r *Relay, st *siteState, c *websocket.Conn, origin, remote string, legacy bool) *bridge {
+	return &bridge{
+		r: r, st: st, conn: c, origin: origin, remote: remote, legacy: legacy,
+		log:     r.log.With("site", st.name, "remote", remote),
+		pending: map[uint64]chan reply{},
+		done:    make(chan struct{}),
+	}
+}
+
+// run is the whole life of the connection: the handshake within
+// auth_timeout, then frames until it ends. It returns when the
+// connection is closed and every goroutine it started has finished.
+func (b *bridge) run() {
+	conf, token := b.st.settings()
+	fired := make(chan struct{})
+	timer := time.AfterFunc(time.Duration(conf.AuthTimeout), func() {
+		defer close(fired)
+		b.authExpired()
+	})
+	var outcome string
+	var err error
+	if b.legacy {
+		outcome, err = b.legacyHandshake(conf, token)
+	} else {
+		outcome, err = b.handshake(conf, token)
+	}
+	if !timer.Stop() {
+		<-fired
+	}
+	b.mu.Lock()
+	if b.timedOut && outcome != "ok" {
+		outcome, err = "timeout", fmt.Errorf("not authenticated within %s (%s.auth_timeout)", conf.AuthTimeout, conf.Key)
+	}
+	b.mu.Unlock()
+	b.r.handshake(conf.Name, outcome)
+	if outcome != "ok" {
+		b.log.Warn("relay: connection refused", "outcome", outcome, "origin", b.origin, "error", err)
+		b.finish("handshake failed")
+		return
+	}
+	b.r.m.RelayBridges.WithLabelValues(conf.Name).Set(1)
+	b.log.Info("relay: page connected", "origin", b.origin, "protocol", conf.Protocol)
+
+	why := b.readLoop()
+
+	hadSet := b.st.release(b)
+	b.r.m.RelayBridges.WithLabelValues(conf.Name).Set(0)
+	b.finish(why)
+	if hadSet {
+		b.r.changed(b.st.name)
+	}
+	b.log.Info("relay: page disconnected", "reason", why)
+}
+
+// authExpired closes a connection still unauthenticated at auth_timeout.
+func (b *bridge) authExpired() {
+	b.mu.Lock()
+	if b.authed {
+		b.mu.Unlock()
+		return
+	}
+	b.timedOut = true
+	b.mu.Unlock()
+	b.shutdown(closeAuthTimeout, "authentication timed out")
+}
+
+// authenticate marks the handshake done; false if auth_timeout won.
+func (b *bridge) authenticate() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.timedOut || b.gone {
+		return false
+	}
+	b.authed = true
+	return true
+}
+
+// fail ends the bridge for calls: pending ones fail at once with why.
+func (b *bridge) fail(why string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.gone {
+		return
+	}
+	b.gone, b.why = true, why
+	close(b.done)
+}
+
+// whyGone is why the bridge went away.
+func (b *bridge) whyGone() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.why
+}
+
+// shutdown fails pending calls and closes the connection with code and
+// reason, without waiting for the page (run waits).
+func (b *bridge) shutdown(code websocket.StatusCode, reason string) {
+	b.fail(fmt.Sprintf("closed by the gateway: %d %s", code, reason))
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closing {
+		return
+	}
+	b.closing = true
+	b.closers.Add(1)
+	go func() {
+		defer b.closers.Done()
+		_ = b.conn.Close(code, truncateReason(reason))
+	}()
+}
+
+// finish ends the connection from run: pending calls fail with why, the
+// connection is cut unless a close is under way, which it waits for.
+func (b *bridge) finish(why string) {
+	b.fail(why)
+	b.mu.Lock()
+	started := b.closing
+	b.closing = true
+	b.mu.Unlock()
+	if !started {
+		_ = b.conn.CloseNow()
+	}
+	b.closers.Wait()
+}
+
+// reject counts a refused frame.
+func (b *bridge) reject(reason string) {
+	b.r.m.RelayFramesRejected.WithLabelValues(b.st.name, reason).Inc()
+}
+
+// send writes one frame.
+func (b *bridge) send(v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode frame: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(b.r.ctx, writeTimeout)
+	defer cancel()
+	return b.conn.Write(ctx, websocket.MessageText, data)
+}
+
+// readFrame reads one text frame. On failure it returns the handshake
+// outcome it amounts to and has counted and closed what it must.
+func (b *bridge) readFrame() ([]byte, string, error) {
+	typ, data, err := b.conn.Read(b.r.ctx)
+	if err != nil {
+		if errors.Is(err, websocket.ErrMessageTooBig) {
+			conf, _ := b.st.settings()
+			b.reject("too_large")
+			b.fail(fmt.Sprintf("the page sent a frame larger than %s.max_frame (%s)", conf.Key, conf.MaxFrame))
+			return nil, "too_large", fmt.Errorf("frame larger than %s.max_frame (%s)", conf.Key, conf.MaxFrame)
+		}
+		return nil, "closed", err
+	}
+	if typ != websocket.MessageText {
+		b.reject("binary")
+		b.shutdown(websocket.StatusUnsupportedData, "binary frames are not part of the protocol")
+		return nil, "malformed", errors.New("binary frame")
+	}
+	return data, "", nil
+}
+
+// handshake runs the wasmgate handshake (docs/relay-protocol.md) and,
+// when the page proves the token, claims the site for it.
+func (b *bridge) handshake(conf SiteConfig, token []byte) (string, error) {
+	nonce := newNonce()
+	if err := b.send(helloFrame{Type: typeHello, Protocol: ProtocolVersion, Site: conf.Name, Nonce: nonce}); err != nil {
+		return "closed", err
+	}
+	data, outcome, err := b.readFrame()
+	if err != nil {
+		return outcome, err
+	}
+	f, err := decodeFrame(data)
+	if err != nil {
+		b.reject("malformed")
+		b.shutdown(closeProtocol, err.Error())
+		return "malformed", err
+	}
+	if f.Type != typeAuth {
+		b.reject("unexpected")
+		b.shutdown(closeProtocol, "expected an auth frame")
+		return "malformed", fmt.Errorf("%s frame before auth", f.Type)
+	}
+	if !validNonce(f.Nonce) {
+		b.reject("malformed")
+		b.shutdown(closeProtocol, "the page's nonce must be base64url of at least 16 random bytes")
+		return "malformed", errors.New("short or invalid page nonce")
+	}
+	if b.st.nonces.add(f.Nonce, time.Now()) {
+		b.shutdown(closeAuthFailed, "authentication failed")
+		return "replay", errors.New("the page's nonce was used before: a replayed handshake")
+	}
+	if !proofEqual(f.Proof, proof(token, pageLabel, conf.Name, nonce, f.Nonce)) {
+		b.shutdown(closeAuthFailed, "authentication failed")
+		return "bad_proof", errors.New("wrong proof: the page does not know the site's token")
+	}
+	if !b.authenticate() {
+		return "timeout", errors.New("auth_timeout passed")
+	}
+	if !b.st.claim(b) {
+		b.shutdown(closeBusy, fmt.Sprintf("site %s already has a connected page", conf.Name))
+		return "busy", errors.New("another page serves the site")
+	}
+	err = b.send(welcomeFrame{Type: typeWelcome, Proof: proof(token, gatewayLabel, conf.Name, nonce, f.Nonce),
+		MaxFrame: int64(conf.MaxFrame), CallTimeoutMS: time.Duration(conf.CallTimeout).Milliseconds()})
+	if err != nil {
+		b.st.release(b)
+		return "closed", err
+	}
+	return "ok", nil
+}
+
+// readLoop handles frames until the connection ends, and says why.
+func (b *bridge) readLoop() string {
+	for {
+		data, _, err := b.readFrame()
+		if err != nil {
+			if w := b.whyGone(); w != "" {
+				return w
+			}
+			return closeWhy(err)
+		}
+		if b.legacy {
+			if why := b.legacyFrame(data); why != "" {
+				return why
+			}
+			continue
+		}
+		f, err := decodeFrame(data)
+		if err != nil {
+			b.reject("malformed")
+			b.shutdown(closeProtocol, err.Error())
+			return "protocol error: " + err.Error()
+		}
+		switch f.Type {
+		case typeResult:
+			b.deliver(f.CallID, reply{result: f.Result, err: f.Error})
+		case typeRegister:
+			b.register(f)
+		default:
+			b.reject("unexpected")
+			b.shutdown(closeProtocol, "unexpected "+f.Type+" frame")
+			return "protocol error: unexpected " + f.Type + " frame"
+		}
+	}
+}
+
+// register replaces what the page provides and acknowledges it once the
+// gateway publishes it.
+func (b *bridge) register(f *inFrame) {
+	reg := registration{tools: f.Tools, resources: f.Resources, templates: f.ResourceTemplates, prompts: f.Prompts}
+	if !b.st.register(b, reg) {
+		return
+	}
+	warnings := b.r.changed(b.st.name)
+	conf, _ := b.st.settings()
+	ack := registeredFrame{Type: typeRegistered, ID: f.ID, Tools: []string{}, Resources: []string{}, Prompts: []string{}, Warnings: warnings}
+	for _, t := range reg.tools {
+		ack.Tools = append(ack.Tools, conf.Prefix+t.Name)
+	}
+	for _, r := range reg.resources {
+		ack.Resources = append(ack.Resources, r.URI)
+	}
+	for _, r := range reg.templates {
+		ack.Resources = append(ack.Resources, r.URITemplate)
+	}
+	for _, p := range reg.prompts {
+		ack.Prompts = append(ack.Prompts, conf.Prefix+p.Name)
+	}
+	b.log.Info("relay: page registered", "tools", len(reg.tools), "resources", len(reg.resources)+len(reg.templates), "prompts", len(reg.prompts))
+	for _, w := range warnings {
+		b.log.Warn("relay: not published", "problem", w)
+	}
+	if err := b.send(ack); err != nil {
+		b.log.Debug("relay: could not acknowledge a registration", "error", err)
+	}
+}
+
+// deliver hands a result to the call waiting for it. A result for a call
+// that already ended (timed out, cancelled) is late; one for an id never
+// sent is unknown. Both are ignored and counted.
+func (b *bridge) deliver(id uint64, rep reply) {
+	b.mu.Lock()
+	ch, ok := b.pending[id]
+	delete(b.pending, id)
+	sent := b.nextID
+	b.mu.Unlock()
+	switch {
+	case ok:
+		ch <- rep
+	case id <= sent:
+		b.reject("late")
+	default:
+		b.reject("unknown_id")
+		b.log.Debug("relay: result for a call id never sent", "id", id)
+	}
+}
+
+// call sends the frame that frame makes for a new call id and waits for
+// its result, the end of ctx (the page is told to cancel, except in
+// wu-legacy, which has no such frame) or the end of the bridge.
+func (b *bridge) call(ctx context.Context, s *Site, frame func(id uint64) any) (reply, error) {
+	ch := make(chan reply, 1)
+	b.mu.Lock()
+	if b.gone {
+		why := b.why
+		b.mu.Unlock()
+		return reply{}, s.callFailure(ctx, why)
+	}
+	b.nextID++
+	id := b.nextID
+	b.pending[id] = ch
+	b.mu.Unlock()
+
+	if err := b.send(frame(id)); err != nil {
+		b.forget(id)
+		b.shutdown(websocket.StatusInternalError, "write failed")
+		return reply{}, s.callFailure(ctx, "writing the call failed: "+err.Error())
+	}
+	select {
+	case rep := <-ch:
+		return rep, nil
+	case <-b.done:
+		b.forget(id)
+		return reply{}, s.callFailure(ctx, b.whyGone())
+	case <-ctx.Done():
+		b.forget(id)
+		reason := "cancelled"
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			reason = "timeout"
+		}
+		if !b.legacy {
+			_ = b.send(cancelFrame{Type: typeCancel, ID: id, Reason: reason})
+		}
+		return reply{}, s.callFailure(ctx, "")
+	}
+}
+
+func (b *bridge) forget(id uint64) {
+	b.mu.Lock()
+	delete(b.pending, id)
+	b.mu.Unlock()
+}
+
+// closeWhy says why a read ended, for the message of failed calls.
+func closeWhy(err error) string {
+	var ce websocket.CloseError
+	if errors.As(err, &ce) {
+		if ce.Reason != "" {
+			return fmt.Sprintf("close %d: %s", ce.Code, ce.Reason)
+		}
+		return fmt.Sprintf("close %d", ce.Code)
+	}
+	return "connection lost"
+}
+
+// truncateReason fits a close reason in a control frame (123 bytes).
+func truncateReason(s string) string {
+	const max = 123
+	if len(s) <= max {
+		return s
+	}
+	s = s[:max]
+	for !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s
+}

@@ -1,0 +1,287 @@
+package relay
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/metrics"
+)
+
+const (
+	testToken  = "correct horse battery staple 42"
+	testOrigin = "http://127.0.0.1:5173"
+)
+
+// fixture is a Relay served by an httptest server at /relay/, with the
+// sites a test configures.
+type fixture struct {
+	t       testing.TB
+	r       *Relay
+	m       *metrics.Metrics
+	srv     *httptest.Server
+	plan    *Plan
+	env     map[string]string
+	changes chan string
+
+	mu       sync.Mutex
+	warnings []string // what OnChange returns
+}
+
+// newFixture applies a relay section with sites (YAML-less: the structs
+// as koanf would decode them); each site's token_env is set to testToken
+// unless the test set it.
+func newFixture(t testing.TB, sites ...SiteConfig) *fixture {
+	t.Helper()
+	f := &fixture{t: t, m: metrics.New("test", "test"), changes: make(chan string, 100)}
+	f.r = New(Options{Metrics: f.m, OnChange: func(site string) []string {
+		f.changes <- site
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return f.warnings
+	}})
+	f.srv = httptest.NewServer(f.r)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		f.r.Close(ctx)
+		f.srv.Close()
+	})
+	f.apply(sites...)
+	f.r.SetListener(Listener{Addr: f.srv.Listener.Addr().String()})
+	return f
+}
+
+// apply normalizes and applies a relay section with sites.
+func (f *fixture) apply(sites ...SiteConfig) {
+	f.t.Helper()
+	cfg := Config{Sites: sites}
+	var errs []error
+	env := config.NewEnv("/test/gateway.yaml", &errs)
+	for i := range cfg.Sites {
+		s := &cfg.Sites[i]
+		if s.TokenEnv == "" && s.TokenFile == "" && !s.Insecure {
+			s.TokenEnv = "RELAY_TEST_TOKEN_" + strings.ToUpper(strings.ReplaceAll(s.Name, "-", "_"))
+			if _, ok := os.LookupEnv(s.TokenEnv); !ok {
+				f.t.Setenv(s.TokenEnv, testToken)
+			}
+		}
+	}
+	cfg.Normalize("relay", env)
+	if len(errs) > 0 {
+		f.t.Fatalf("normalize: %v", errors.Join(errs...))
+	}
+	p, err := f.r.Prepare("/test/gateway.yaml", cfg, Listener{Addr: "127.0.0.1:0"})
+	if err != nil {
+		f.t.Fatalf("prepare: %v", err)
+	}
+	f.plan = p
+	f.r.Apply(p)
+}
+
+// site returns the planned Site named name.
+func (f *fixture) site(name string) *Site {
+	for _, s := range f.plan.Sites() {
+		if s.Name() == name {
+			return s
+		}
+	}
+	f.t.Fatalf("no site %q", name)
+	return nil
+}
+
+func (f *fixture) url(site string) string {
+	return "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/relay/" + site
+}
+
+func (f *fixture) handshakes(site, outcome string) float64 {
+	return testutil.ToFloat64(f.m.RelayHandshakes.WithLabelValues(site, outcome))
+}
+
+func (f *fixture) rejected(site, reason string) float64 {
+	return testutil.ToFloat64(f.m.RelayFramesRejected.WithLabelValues(site, reason))
+}
+
+// waitChange waits for OnChange(site).
+func (f *fixture) waitChange(site string) {
+	f.t.Helper()
+	select {
+	case s := <-f.changes:
+		if s != site {
+			f.t.Fatalf("OnChange(%q), want %q", s, site)
+		}
+	case <-time.After(5 * time.Second):
+		f.t.Fatalf("no OnChange(%q)", site)
+	}
+}
+
+// page is a test page speaking the protocol over a real WebSocket.
+type page struct {
+	t testing.TB
+	c *websocket.Conn
+}
+
+// dial connects to url with origin ("" sends none).
+func dial(t testing.TB, url, origin string) (*page, *http.Response, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	h := http.Header{}
+	if origin != "" {
+		h.Set("Origin", origin)
+	}
+	c, resp, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: h})
+	if err != nil {
+		return nil, resp, err
+	}
+	c.SetReadLimit(64 << 20)
+	t.Cleanup(func() { c.CloseNow() })
+	return &page{t: t, c: c}, resp, nil
+}
+
+func mustDial(t testing.TB, url string) *page {
+	t.Helper()
+	p, _, err := dial(t, url, testOrigin)
+	if err != nil {
+		t.Fatalf("dial %s: %v", url, err)
+	}
+	return p
+}
+
+// read reads one frame into a map; it fails the test on error.
+func (p *page) read() map[string]any {
+	p.t.Helper()
+	m, err := p.readErr()
+	if err != nil {
+		p.t.Fatalf("read frame: %v", err)
+	}
+	return m
+}
+
+func (p *page) readErr() (map[string]any, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, data, err := p.c.Read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// closed waits for the gateway to close the connection and returns the
+// close code and reason.
+func (p *page) closed() (websocket.StatusCode, string) {
+	p.t.Helper()
+	for {
+		_, err := p.readErr()
+		if err == nil {
+			continue
+		}
+		var ce websocket.CloseError
+		if errors.As(err, &ce) {
+			return ce.Code, ce.Reason
+		}
+		return -1, err.Error()
+	}
+}
+
+func (p *page) send(v any) {
+	p.t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	p.sendRaw(data)
+}
+
+func (p *page) sendRaw(data []byte) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := p.c.Write(ctx, websocket.MessageText, data); err != nil {
+		p.t.Fatalf("write: %v", err)
+	}
+}
+
+// hmacB64 is the proof formula of docs/relay-protocol.md, written again
+// here rather than calling the package's.
+func hmacB64(token, who, site, gatewayNonce, pageNonce string) string {
+	m := hmac.New(sha256.New, []byte(token))
+	m.Write([]byte("wasmgate-relay/1 " + who + "\n" + site + "\n" + gatewayNonce + "\n" + pageNonce))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+func randomNonce() string {
+	b := make([]byte, 32)
+	rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// authFrame is the auth frame answering hello with token.
+func authFrame(hello map[string]any, site, token, nonce string) map[string]any {
+	return map[string]any{"type": "auth", "nonce": nonce,
+		"proof": hmacB64(token, "page", site, hello["nonce"].(string), nonce)}
+}
+
+// auth completes the handshake for site with token and checks the
+// gateway's proof.
+func (p *page) auth(site, token string) {
+	p.t.Helper()
+	hello := p.read()
+	if hello["type"] != "hello" || hello["protocol"] != ProtocolVersion || hello["site"] != site {
+		p.t.Fatalf("first frame %v, want hello for %s", hello, site)
+	}
+	nonce := randomNonce()
+	p.send(authFrame(hello, site, token, nonce))
+	w := p.read()
+	if w["type"] != "welcome" {
+		p.t.Fatalf("after auth: %v, want welcome", w)
+	}
+	if want := hmacB64(token, "gateway", site, hello["nonce"].(string), nonce); w["proof"] != want {
+		p.t.Fatalf("gateway proof %v, want %s", w["proof"], want)
+	}
+}
+
+// connect dials site and authenticates with testToken.
+func (f *fixture) connect(site string) *page {
+	f.t.Helper()
+	p := mustDial(f.t, f.url(site))
+	p.auth(site, testToken)
+	return p
+}
+
+// register sends a register frame and returns the acknowledgement.
+func (p *page) register(frame map[string]any) map[string]any {
+	p.t.Helper()
+	frame["type"] = "register"
+	p.send(frame)
+	ack := p.read()
+	if ack["type"] != "registered" {
+		p.t.Fatalf("after register: %v", ack)
+	}
+	return ack
+}
+
+var calcTool = map[string]any{
+	"name": "calculate", "description": "Performs basic arithmetic",
+	"inputSchema": json.RawMessage(`{"type":"object","properties":{"operation":{"type":"string","enum":["add","subtract","multiply","divide"]},"a":{"type":"number"},"b":{"type":"number"}},"required":["operation","a","b"]}`),
+}

@@ -1,0 +1,429 @@
+// Package relay lets web pages provide MCP tools, resources and prompts to
+// the gateway through an authenticated WebSocket.
+//
+// Each entry of relay.sites in gateway.yaml is a site: pages connect to
+// <relay.path>/<site> on the MCP HTTP listener, prove they know the site's
+// token (a mutual HMAC challenge-response; see docs/relay-protocol.md), and
+// register what they provide. One authenticated page serves a site at a
+// time. A site is a tool source for the gateway (Site implements the same
+// methods as gateway.Source): calls are forwarded to the page as frames
+// with ids, and their results come back the same way.
+//
+// Relay owns the live state (connections, what each page registered);
+// Prepare turns a relay section into a Plan (secrets read, nothing
+// changed) and Apply makes a Plan current, so a reload that fails changes
+// nothing. The package never imports the gateway: it tells it through
+// Options.OnChange that a site's set of tools changed.
+package relay
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/metrics"
+)
+
+//go:embed bridge.js
+var bridgeSource []byte
+
+// Options are what a Relay is built from.
+type Options struct {
+	Logger  *slog.Logger
+	Metrics *metrics.Metrics
+	// OnChange is called when what a site provides changed (a page
+	// registered, or left). It runs on the page's connection, never with
+	// a lock of the relay held, and returns the problems of publishing
+	// the site's set (a name another source already provides), which the
+	// page is told.
+	OnChange func(site string) []string
+}
+
+// Listener describes the listener the relay is served on.
+type Listener struct {
+	Addr string // host:port, as configured or bound
+	TLS  bool
+}
+
+// Secure reports whether a token sent in clear is acceptable on l: it
+// is TLS or bound to loopback.
+func (l Listener) Secure() bool { return l.TLS || l.Loopback() }
+
+// Loopback reports whether l is bound to a loopback address.
+func (l Listener) Loopback() bool {
+	host, _, err := net.SplitHostPort(l.Addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Relay is the WebSocket endpoint and the live state of every site.
+type Relay struct {
+	opts Options
+	log  *slog.Logger
+	m    *metrics.Metrics
+
+	// ctx ends every connection when Close gives up waiting.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	path     string
+	sites    map[string]*siteState // the applied sites, by name
+	live     map[*bridge]struct{}  // every connection, authenticated or not
+	listener Listener
+	closing  bool
+	conns    sync.WaitGroup // ServeHTTP calls holding a WebSocket
+
+	gen atomic.Uint64 // bumped whenever a site's registered set changes
+}
+
+// New returns a Relay with no sites; Apply a Plan to serve some.
+func New(opts Options) *Relay {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Metrics == nil {
+		opts.Metrics = metrics.New("", "")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Relay{
+		opts:   opts,
+		log:    opts.Logger.With("component", "relay"),
+		m:      opts.Metrics,
+		ctx:    ctx,
+		cancel: cancel,
+		path:   DefaultPath,
+		sites:  map[string]*siteState{},
+		live:   map[*bridge]struct{}{},
+	}
+}
+
+// Generation changes whenever a site's registered set changes; the
+// gateway compares it to know whether what it indexed is current.
+func (r *Relay) Generation() uint64 { return r.gen.Load() }
+
+// SetListener records the address the relay is served on (wu_conexion
+// reports it).
+func (r *Relay) SetListener(l Listener) {
+	r.mu.Lock()
+	r.listener = l
+	r.mu.Unlock()
+}
+
+func (r *Relay) listenerInfo() Listener {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.listener
+}
+
+// Plan is a relay section ready to apply: every site with its token read.
+type Plan struct {
+	cfg    Config
+	states []*siteState
+	tokens [][]byte
+	sites  []*Site
+}
+
+// Sites are the plan's sites as tool sources, in configuration order.
+func (p *Plan) Sites() []*Site { return p.sites }
+
+// Path is relay.path of the plan.
+func (p *Plan) Path() string { return p.cfg.Path }
+
+// Prepare reads the secrets of cfg (a normalized relay section of the
+// config file at file) and checks what depends on the listener ln. It
+// changes nothing that serves; errors are *config.Error naming the key.
+func (r *Relay) Prepare(file string, cfg Config, ln Listener) (*Plan, error) {
+	p := &Plan{cfg: cfg}
+	var errs []error
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, &config.Error{File: file, Key: key, Msg: fmt.Sprintf(format, args...)})
+	}
+	r.mu.Lock()
+	current := r.sites
+	r.mu.Unlock()
+	for _, sc := range cfg.Sites {
+		token, err := readToken(sc)
+		if err != nil {
+			bad(err.key, "%s", err.msg)
+		}
+		if sc.Protocol == ProtocolWULegacy && !ln.Secure() {
+			bad(sc.Key+".protocol", "wu-legacy pages send the token in clear: the MCP HTTP listener must be loopback or TLS (transports.http.listen is %s)", ln.Addr)
+		}
+		if sc.Insecure && !ln.Loopback() {
+			bad(sc.Key+".insecure", "pages without a token are allowed only on a loopback listener (transports.http.listen is %s)", ln.Addr)
+		}
+		st := current[sc.Name]
+		if st == nil {
+			st = newSiteState(r, sc.Name)
+		}
+		p.states = append(p.states, st)
+		p.tokens = append(p.tokens, token)
+		p.sites = append(p.sites, &Site{st: st, conf: sc})
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return p, nil
+}
+
+type tokenError struct{ key, msg string }
+
+// readToken reads a site's token from where its config points. Messages
+// name the variable or file, never the token.
+func readToken(sc SiteConfig) ([]byte, *tokenError) {
+	var v, key, from string
+	switch {
+	case sc.TokenEnv != "":
+		key, from = sc.Key+".token_env", "environment variable "+sc.TokenEnv
+		s, ok := os.LookupEnv(sc.TokenEnv)
+		if !ok || strings.TrimSpace(s) == "" {
+			return nil, &tokenError{key, from + " is not set or empty"}
+		}
+		v = s
+	case sc.TokenFile != "":
+		key, from = sc.Key+".token_file", fmt.Sprintf("%q", sc.TokenFile)
+		b, err := os.ReadFile(sc.TokenFile)
+		if err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return nil, &tokenError{key, fmt.Sprintf("%s: %v", from, err)}
+		}
+		v = string(b)
+	default:
+		return nil, nil // wu-legacy with insecure: true
+	}
+	v = strings.TrimSpace(v)
+	switch {
+	case v == "":
+		return nil, &tokenError{key, from + " is empty"}
+	case len(v) < MinTokenBytes:
+		return nil, &tokenError{key, fmt.Sprintf("the token in %s is %d bytes; use at least %d (e.g. openssl rand -hex 32)", from, len(v), MinTokenBytes)}
+	case len(v) > 4096:
+		return nil, &tokenError{key, fmt.Sprintf("the token in %s is longer than 4096 bytes", from)}
+	}
+	return []byte(v), nil
+}
+
+// Apply makes p current: new sites accept pages, a removed site's page
+// is disconnected, a changed token applies to the next handshake, a page
+// whose origin or protocol is no longer allowed is disconnected.
+func (r *Relay) Apply(p *Plan) {
+	r.mu.Lock()
+	r.path = p.cfg.Path
+	old := r.sites
+	r.sites = make(map[string]*siteState, len(p.states))
+	for _, st := range p.states {
+		r.sites[st.name] = st
+	}
+	r.mu.Unlock()
+	for i, st := range p.states {
+		st.apply(p.cfg.Sites[i], p.tokens[i])
+		r.m.RelayBridges.WithLabelValues(st.name)
+		r.m.RelayHandshakes.WithLabelValues(st.name, "ok")
+	}
+	for name, st := range old {
+		if r.sites[name] != st {
+			st.shutdown(closeSiteRemoved, "site removed from the gateway configuration")
+		}
+	}
+}
+
+// Close disconnects every page (going away) and waits until their
+// connections have ended or ctx ends, then cuts what is left.
+func (r *Relay) Close(ctx context.Context) {
+	r.mu.Lock()
+	r.closing = true
+	live := make([]*bridge, 0, len(r.live))
+	for b := range r.live {
+		live = append(live, b)
+	}
+	r.mu.Unlock()
+	for _, b := range live {
+		b.shutdown(websocket.StatusGoingAway, "gateway shutting down")
+	}
+	done := make(chan struct{})
+	go func() {
+		r.conns.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		r.cancel()
+		<-done
+	}
+	r.cancel()
+}
+
+func (r *Relay) site(name string) *siteState {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.sites[name]
+}
+
+// track records a new connection; false when the relay is closing.
+func (r *Relay) track(b *bridge) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closing {
+		return false
+	}
+	r.live[b] = struct{}{}
+	r.conns.Add(1)
+	return true
+}
+
+func (r *Relay) untrack(b *bridge) {
+	r.mu.Lock()
+	delete(r.live, b)
+	r.mu.Unlock()
+	r.conns.Done()
+}
+
+// changed records that site's registered set changed and tells the
+// gateway; it returns what the gateway reported about the site.
+func (r *Relay) changed(site string) []string {
+	r.gen.Add(1)
+	if r.opts.OnChange == nil {
+		return nil
+	}
+	return r.opts.OnChange(site)
+}
+
+// handshake counts one connection attempt's outcome.
+func (r *Relay) handshake(site, outcome string) {
+	r.m.RelayHandshakes.WithLabelValues(site, outcome).Inc()
+}
+
+// ServeHTTP serves <relay.path>/bridge.js and the WebSocket endpoint of
+// each site, <relay.path>/<site>. The Origin is checked before the
+// upgrade: a missing or foreign one gets 403 and no WebSocket.
+func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	r.mu.Lock()
+	path, closing := r.path, r.closing
+	r.mu.Unlock()
+	name, ok := strings.CutPrefix(req.URL.Path, path+"/")
+	if !ok || name == "" || strings.Contains(name, "/") {
+		http.NotFound(w, req)
+		return
+	}
+	if name == bridgeJS {
+		serveBridgeJS(w, req)
+		return
+	}
+	if closing {
+		http.Error(w, "Service Unavailable: the gateway is shutting down", http.StatusServiceUnavailable)
+		return
+	}
+	st := r.site(name)
+	if st == nil {
+		r.handshake("", "unknown_site")
+		http.Error(w, "Not Found: no relay site "+name, http.StatusNotFound)
+		return
+	}
+	conf, _ := st.settings()
+	origin := req.Header.Get("Origin")
+	if origin == "" || !originAllowed(conf.AllowedOrigins, origin) {
+		r.handshake(conf.Name, "origin")
+		r.log.Warn("relay: refused a connection from a missing or foreign origin", "site", conf.Name, "origin", origin,
+			"remote", req.RemoteAddr, "hint", "add the page's origin to "+conf.Key+".allowed_origins")
+		http.Error(w, "Forbidden: origin not allowed for this relay site", http.StatusForbidden)
+		return
+	}
+	if conf.Protocol == ProtocolWULegacy && req.TLS == nil && !localLoopback(req) {
+		r.handshake(conf.Name, "insecure")
+		r.log.Warn("relay: refused a wu-legacy connection that is neither TLS nor loopback", "site", conf.Name, "remote", req.RemoteAddr)
+		http.Error(w, "Forbidden: wu-legacy sends the token in clear; connect over loopback or TLS", http.StatusForbidden)
+		return
+	}
+	c, err := websocket.Accept(w, req, &websocket.AcceptOptions{
+		InsecureSkipVerify: true, // the Origin was checked above, against the site's list
+		CompressionMode:    websocket.CompressionDisabled,
+	})
+	if err != nil {
+		r.handshake(conf.Name, "malformed")
+		return // Accept has answered
+	}
+	c.SetReadLimit(int64(conf.MaxFrame))
+	b := newBridge(r, st, c, origin, req.RemoteAddr, conf.Protocol == ProtocolWULegacy)
+	if !r.track(b) {
+		c.Close(websocket.StatusGoingAway, "gateway shutting down")
+		return
+	}
+	defer r.untrack(b)
+	b.run()
+}
+
+func serveBridgeJS(w http.ResponseWriter, req *http.Request) {
+	if req.Method != http.MethodGet && req.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/javascript; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Content-Type-Options", "nosniff")
+	// Public code, no credentials: any page may import it.
+	h.Set("Access-Control-Allow-Origin", "*")
+	http.ServeContent(w, req, bridgeJS, time.Time{}, strings.NewReader(string(bridgeSource)))
+}
+
+// originAllowed reports whether origin may connect to a site allowing
+// allowed (empty: loopback origins).
+func originAllowed(allowed []string, origin string) bool {
+	o := normalizeOrigin(origin)
+	if len(allowed) > 0 {
+		for _, a := range allowed {
+			if normalizeOrigin(a) == o {
+				return true
+			}
+		}
+		return false
+	}
+	u, err := url.Parse(o)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Path != "" {
+		return false
+	}
+	host := u.Hostname()
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func normalizeOrigin(o string) string {
+	return strings.TrimSuffix(strings.ToLower(strings.TrimSpace(o)), "/")
+}
+
+// localLoopback reports whether req arrived on a loopback address.
+func localLoopback(req *http.Request) bool {
+	addr, ok := req.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok {
+		return false
+	}
+	return Listener{Addr: addr.String()}.Loopback()
+}
