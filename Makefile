@@ -2,11 +2,12 @@
 SHELL := /bin/bash
 GO ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X main.version=$(VERSION)
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go node-deps bench bench-relay fuzz validate clean
+.PHONY: all build plugins run test test-go test-packaging node-deps bench bench-relay fuzz validate clean install dist
 
 all: build
 
@@ -41,6 +42,11 @@ test: plugins node-deps
 	$(GO) test -race -count=1 -timeout 20m -skip '^($(ALONE_TESTS))$$' ./...
 	$(GO) test -race -count=1 -timeout 5m -run '^($(ALONE_TESTS))$$' ./cmd/wasmgate
 
+## test-packaging: make dist and make install checked, the .deb installed
+## on this machine (root) and its unit checked with systemd-analyze
+test-packaging: plugins
+	TEST_PACKAGING=1 $(GO) test -count=1 -timeout 40m -run '^TestPackaging$$' ./cmd/wasmgate
+
 ## bench: tools/call throughput and latency over Streamable HTTP
 bench: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
@@ -62,6 +68,30 @@ fuzz:
 	$(GO) test ./policy -run '^$$' -fuzz '^FuzzPolicy$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./gateway -run '^$$' -fuzz '^FuzzHTTPRequest$$' -fuzztime $(FUZZTIME)
 
+## install: the binary, the unit, /etc/wasmgate/gateway.yaml and the
+## example plugins, under DESTDIR (staging) and PREFIX (default /usr/local)
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+SYSCONFDIR ?= /etc
+DATADIR ?= $(PREFIX)/share/wasmgate
+DOCDIR ?= $(PREFIX)/share/doc/wasmgate
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+# The binary to install: bin/wasmgate by default (make dist installs the
+# cross-compiled ones into the package trees).
+INSTALL_BIN ?= bin/wasmgate
+DOCS := README.md CHANGELOG.md LICENSE docs/operations.md docs/config.md docs/plugins.md docs/reload.md docs/metrics.md docs/policy.md docs/auth.md
+install: $(if $(filter bin/wasmgate,$(INSTALL_BIN)),build,plugins)
+	BINDIR='$(BINDIR)' SYSCONFDIR='$(SYSCONFDIR)' DATADIR='$(DATADIR)' DOCDIR='$(DOCDIR)' UNITDIR='$(UNITDIR)' \
+	  DESTDIR='$(DESTDIR)' BIN='$(INSTALL_BIN)' DOCS='$(DOCS)' bash scripts/install.sh
+
+## dist: release archives for linux and darwin on amd64 and arm64, Debian
+## packages for linux, and SHA256SUMS, in dist/
+DIST_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+NFPM ?= $(GO) run github.com/goreleaser/nfpm/v2/cmd/nfpm@v2.45.2
+dist: plugins
+	VERSION='$(VERSION)' COMMIT='$(COMMIT)' TARGETS='$(DIST_TARGETS)' NFPM='$(NFPM)' GO='$(GO)' DOCS='$(DOCS)' \
+	  bash scripts/dist.sh
+
 clean:
-	rm -rf bin
+	rm -rf bin dist
 	find examples/plugins testdata/plugins -name '*.wasm' -delete

@@ -35,7 +35,8 @@ func newAdminServer(cfg *loader.Config, handler http.Handler, logger *slog.Logge
 	}
 }
 
-// adminHandler serves /metrics, /healthz, /readyz and POST /-/reload.
+// adminHandler serves the status page (/ and /api/status), /metrics,
+// /healthz, /readyz and POST /-/reload.
 // With admin.auth, /metrics and /-/reload need the bearer token; /healthz
 // and /readyz stay open for health checks. /-/reload refuses what a browser
 // could be made to send (see sameOrigin).
@@ -43,12 +44,14 @@ func (g *Gateway) adminHandler(m *metrics.Metrics) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", g.adminAuth(m.Handler()))
 	mux.Handle("POST /-/reload", g.sameOrigin(g.adminAuth(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := g.Reload(r.Context()); err != nil {
+		if err := g.ReloadFrom(r.Context(), TriggerAdmin); err != nil {
 			http.Error(w, "reload failed: "+err.Error(), http.StatusInternalServerError)
 			return
 		}
 		_, _ = io.WriteString(w, "reloaded: "+g.cur.Load().Summary()+"\n")
 	}))))
+	mux.Handle("GET /{$}", g.notRebound(g.adminAuth(http.HandlerFunc(g.statusPage))))
+	mux.Handle("GET /api/status", g.notRebound(g.adminAuth(http.HandlerFunc(g.statusJSON))))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, "ok\n")
 	})
@@ -110,6 +113,21 @@ func (g *Gateway) sameOrigin(next http.Handler) http.Handler {
 					"path", r.URL.Path, "remote", r.RemoteAddr, "reason", msg)
 			}
 			http.Error(w, "Forbidden: "+msg, http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// notRebound refuses (403) a request whose Host is not a loopback name
+// while the listener is bound to loopback: a page on another site that
+// rebinds its DNS name to 127.0.0.1 must not read the status page.
+func (g *Gateway) notRebound(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s := g.cur.Load()
+		if s != nil && loopbackListen(s.Config.Admin.Listen) && !isLoopbackHost(r.Host) {
+			g.opts.Metrics.HTTPRejected.WithLabelValues("admin_cross_site").Inc()
+			http.Error(w, "Forbidden: Host "+quote(r.Host)+" is not a loopback name, and the admin listener is bound to loopback", http.StatusForbidden)
 			return
 		}
 		next.ServeHTTP(w, r)

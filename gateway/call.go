@@ -68,7 +68,7 @@ func (g *Gateway) toolHandler(name string) server.ToolHandlerFunc {
 	}
 }
 
-func (g *Gateway) callTool(ctx context.Context, s *Snapshot, t *toolEntry, req mcp.CallToolRequest) *mcp.CallToolResult {
+func (g *Gateway) callTool(ctx context.Context, s *Snapshot, t *toolEntry, req mcp.CallToolRequest) (res *mcp.CallToolResult) {
 	m := g.opts.Metrics
 	src := t.src.Name()
 	start := time.Now()
@@ -82,6 +82,7 @@ func (g *Gateway) callTool(ctx context.Context, s *Snapshot, t *toolEntry, req m
 		m.ToolCalls.WithLabelValues(t.name, src, outcome).Inc()
 		m.ToolDuration.WithLabelValues(t.name, src).Observe(time.Since(start).Seconds())
 		g.audit.record(ctx, c, "tool", t.name, outcome, start, argMap)
+		g.observe(c, "tool", t.name, src, outcome, start, resultError(res))
 	}()
 	if denied != nil {
 		outcome = denied.Kind.outcome()
@@ -175,20 +176,24 @@ func (g *Gateway) resourceHandler(key string, template bool) server.ResourceHand
 		start := time.Now()
 		outcome := metrics.OutcomeOK
 		c, denied := g.authorize(ctx, s, policy.Resource, uri, nil)
+		var failMsg string
 		defer func() {
 			g.opts.Metrics.ResourceReads.WithLabelValues(e.src.Name(), outcome).Inc()
 			g.audit.record(ctx, c, "resource", uri, outcome, start, nil)
+			g.observe(c, "resource", key, e.src.Name(), outcome, start, failMsg)
 		}()
 		if denied != nil {
 			outcome = denied.Kind.outcome()
-			return nil, errors.New(failureMessage("resource", uri, denied))
+			failMsg = failureMessage("resource", uri, denied)
+			return nil, errors.New(failMsg)
 		}
 		contents, f := invoke(ctx, e.src, func(ctx context.Context) ([]mcp.ResourceContents, error) {
 			return e.src.ReadResource(ctx, e.res, uri, vars)
 		})
 		if f != nil {
 			outcome = f.Kind.outcome()
-			return nil, errors.New(failureMessage("resource", uri, f))
+			failMsg = failureMessage("resource", uri, f)
+			return nil, errors.New(failMsg)
 		}
 		return contents, nil
 	}
@@ -209,13 +214,16 @@ func (g *Gateway) promptHandler(name string) server.PromptHandlerFunc {
 		outcome := metrics.OutcomeOK
 		argMap := argsOf(req.Params.Arguments)
 		c, denied := g.authorize(ctx, s, policy.Prompt, name, argMap)
+		var failMsg string
 		defer func() {
 			g.opts.Metrics.PromptGets.WithLabelValues(p.src.Name(), outcome).Inc()
 			g.audit.record(ctx, c, "prompt", name, outcome, start, argMap)
+			g.observe(c, "prompt", name, p.src.Name(), outcome, start, failMsg)
 		}()
 		if denied != nil {
 			outcome = denied.Kind.outcome()
-			return nil, errors.New(failureMessage("prompt", name, denied))
+			failMsg = failureMessage("prompt", name, denied)
+			return nil, errors.New(failMsg)
 		}
 		for _, a := range p.def.Arguments {
 			if a.Required && req.Params.Arguments[a.Name] == "" {
@@ -228,7 +236,8 @@ func (g *Gateway) promptHandler(name string) server.PromptHandlerFunc {
 		})
 		if f != nil {
 			outcome = f.Kind.outcome()
-			return nil, errors.New(failureMessage("prompt", name, f))
+			failMsg = failureMessage("prompt", name, f)
+			return nil, errors.New(failMsg)
 		}
 		return mcp.NewGetPromptResult(p.def.Description, msgs), nil
 	}

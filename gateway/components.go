@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"sync"
 	"time"
 
+	"github.com/coreos/go-systemd/v22/daemon"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wasmgate/wasmgate/loader"
@@ -54,6 +56,7 @@ func (g *Gateway) httpComponent(lc *lifecycle, cfg *loader.Config) component {
 			handler, streamable = g.HTTPHandler(h.Path, time.Duration(h.SessionIdleTimeout))
 			srv = newHTTPServer(cfg, handler, g.log)
 			ln = limitConns(ln, h.MaxConnections, g.log)
+			g.status.listening("http", "http://"+ln.Addr().String()+h.Path)
 			g.log.Info("MCP Streamable HTTP listening", "addr", ln.Addr().String(), "path", h.Path, "url", "http://"+ln.Addr().String()+h.Path)
 			lc.goServe("http transport", func() error {
 				if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
@@ -93,6 +96,7 @@ func (g *Gateway) adminComponent(lc *lifecycle, cfg *loader.Config, m *metrics.M
 			}
 			srv = newAdminServer(cfg, g.adminHandler(m), g.log)
 			ln = newLimitListener(ln, adminMaxConns)
+			g.status.listening("admin", "http://"+ln.Addr().String()+"/")
 			g.log.Info("admin listening", "addr", ln.Addr().String(), "metrics", "http://"+ln.Addr().String()+"/metrics")
 			lc.goServe("admin listener", func() error {
 				if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
@@ -137,6 +141,7 @@ func (g *Gateway) stdioComponent(lc *lifecycle, stdin io.Reader, stdout io.Write
 		start: func(context.Context) error {
 			ss := server.NewStdioServer(g.mcp)
 			ss.SetErrorLogger(log.New(slogWriter{g.log, "stdio"}, "", 0))
+			g.status.listening("stdio", "stdin/stdout")
 			g.log.Info("MCP stdio transport on stdin/stdout")
 			lc.goServe("stdio transport", func() error {
 				defer close(done)
@@ -172,7 +177,7 @@ func (g *Gateway) watchComponent(lc *lifecycle, path string, cfg *loader.Config)
 			w.Track(path, cfg)
 			lc.goServe("file watcher", func() error {
 				defer w.Close()
-				w.Run(ctx, watchDebounce, func(ctx context.Context) { _ = g.Reload(ctx) })
+				w.Run(ctx, watchDebounce, func(ctx context.Context) { _ = g.ReloadFrom(ctx, TriggerFile) })
 				return nil
 			})
 			return nil
@@ -192,7 +197,7 @@ func (g *Gateway) reloadComponent(lc *lifecycle, reload <-chan struct{}, path st
 					select {
 					case <-reload:
 						g.log.Info("SIGHUP: reloading", "file", path)
-						_ = g.Reload(ctx)
+						_ = g.ReloadFrom(ctx, TriggerSIGHUP)
 					case <-ctx.Done():
 						return nil
 					}
@@ -208,5 +213,65 @@ func (g *Gateway) reloadComponent(lc *lifecycle, reload <-chan struct{}, path st
 func (g *Gateway) drain(ctx context.Context) {
 	if err := g.Drain(ctx); err != nil {
 		g.log.Warn("shutdown timeout reached with calls still running", "error", err)
+	}
+}
+
+// optionalComponent is c, except that a start that fails is a warning and
+// the gateway serves without it (a listener next to stdio whose port a
+// second copy of the same setup already holds).
+func optionalComponent(logger *slog.Logger, c component) component {
+	started := false
+	return component{
+		name: c.name,
+		start: func(ctx context.Context) error {
+			if err := c.start(ctx); err != nil {
+				logger.Warn("serving stdio without the "+c.name, "error", err)
+				return nil
+			}
+			started = true
+			return nil
+		},
+		stop: func(ctx context.Context) {
+			if started {
+				c.stop(ctx)
+			}
+		},
+	}
+}
+
+// watchdogComponent sends WATCHDOG=1 to systemd at half of WATCHDOG_USEC
+// (when the unit sets WatchdogSec=), each time only if the gateway still
+// answers: it is ready, serves a snapshot and the MCP server answers a
+// ping. A gateway stuck anywhere on that path stops pinging, and systemd
+// restarts it.
+func (g *Gateway) watchdogComponent(lc *lifecycle) component {
+	ctx, cancel := context.WithCancel(context.Background())
+	return component{
+		name: "watchdog",
+		start: func(context.Context) error {
+			every := g.notify.watchdogInterval()
+			if every <= 0 {
+				return nil
+			}
+			g.log.Info("systemd watchdog on", "interval_s", every.Seconds())
+			lc.goServe("watchdog", func() error {
+				t := time.NewTicker(every)
+				defer t.Stop()
+				for {
+					select {
+					case <-ctx.Done():
+						return nil
+					case <-t.C:
+						if err := g.healthy(ctx, every); err != nil {
+							g.log.Warn("not pinging the systemd watchdog", "error", err)
+							continue
+						}
+						g.notify.send(daemon.SdNotifyWatchdog)
+					}
+				}
+			})
+			return nil
+		},
+		stop: func(context.Context) { cancel() },
 	}
 }

@@ -32,6 +32,7 @@ type Options struct {
 	Compiler *loader.Compiler
 	Name     string // serverInfo.name; default "wasmgate"
 	Version  string
+	Revision string // the VCS revision, for the status page
 
 	// ConfigPath and Environ are where Reload reads the config from.
 	ConfigPath string
@@ -66,6 +67,9 @@ type Gateway struct {
 	views    *views           // each session's caller, for list_changed
 	audit    *auditLog
 
+	notify *notifier    // systemd notifications
+	status *statusState // for the status page (status.go)
+
 	calls    atomic.Int64   // calls running now, for shutdown
 	retiring sync.WaitGroup // goroutines closing retired snapshots
 	ready    atomic.Bool
@@ -81,6 +85,8 @@ func New(opts Options) *Gateway {
 
 		limiters: policy.NewLimiters(0),
 		views:    &views{sessions: map[string]viewer{}},
+		notify:   &notifier{log: opts.Logger},
+		status:   newStatusState(),
 	}
 	g.audit = newAuditLog(opts.Logger)
 	name := opts.Name

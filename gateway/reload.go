@@ -7,31 +7,48 @@ import (
 	"github.com/wasmgate/wasmgate/loader"
 )
 
-// Reload reads the config file again and applies it if it is valid and
-// every plugin builds. On any error the serving snapshot is untouched, the
-// error is logged once and returned, and the reload metrics say so.
-// Reloads are serialized.
-func (g *Gateway) Reload(ctx context.Context) error {
+// What asks for a reload, as the status page, STATUS= and the log name it.
+const (
+	TriggerFile   = "file save"
+	TriggerSIGHUP = "SIGHUP"
+	TriggerAdmin  = "POST /-/reload"
+	TriggerAPI    = "api"
+)
+
+// Reload is ReloadFrom(ctx, TriggerAPI).
+func (g *Gateway) Reload(ctx context.Context) error { return g.ReloadFrom(ctx, TriggerAPI) }
+
+// ReloadFrom reads the config file again and applies it if it is valid
+// and every plugin builds; trigger says what asked. On any error the
+// serving snapshot is untouched, the error is logged once and returned,
+// and the reload metrics and the status page say so. systemd is told
+// RELOADING=1 before and READY=1 after, whatever the outcome. Reloads are
+// serialized.
+func (g *Gateway) ReloadFrom(ctx context.Context, trigger string) error {
 	g.reloadMu.Lock()
 	defer g.reloadMu.Unlock()
+	g.notify.reloading(trigger)
 	start := time.Now()
+	prev := g.cur.Load()
 	err := g.reload(ctx)
+	g.status.reloaded(trigger, start, prev, g.cur.Load(), err)
+	defer func() { g.notify.ready(g.statusLine()) }()
 	m := g.opts.Metrics
 	if err != nil {
 		m.ReloadResult(false, time.Now())
-		g.log.Error("reload failed; still serving the previous configuration", "file", g.opts.ConfigPath, "error", err)
+		g.log.Error("reload failed; still serving the previous configuration", "file", g.opts.ConfigPath, "trigger", trigger, "error", err)
 		return err
 	}
 	m.ReloadResult(true, time.Now())
-	g.log.Info("configuration reloaded", "file", g.opts.ConfigPath, "took", time.Since(start).Round(time.Millisecond), "summary", g.cur.Load().Summary())
+	g.log.Info("configuration reloaded", "file", g.opts.ConfigPath, "trigger", trigger, "took", time.Since(start).Round(time.Millisecond), "summary", g.cur.Load().Summary())
 	return nil
 }
 
 func (g *Gateway) reload(ctx context.Context) error {
 	cfg, err := loader.Load(g.opts.ConfigPath, g.opts.Environ)
 	if cfg != nil && g.watcher != nil {
-		// Watch what this save names, good or not: a module it refers to
-		// that appears later fixes it.
+		// Watch what this save names, good or not: a module or folder it
+		// refers to that appears later fixes it.
 		defer g.watcher.Track(g.opts.ConfigPath, cfg)
 	}
 	if err != nil {

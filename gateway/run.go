@@ -51,7 +51,7 @@ func Run(ctx context.Context, o RunOptions) error {
 	}
 	defer compiler.Close(context.Background())
 	m := metrics.New(o.Version, o.Revision)
-	g := New(Options{Logger: logger, Metrics: m, Compiler: compiler, Name: cfg.Server.Name, Version: o.Version,
+	g := New(Options{Logger: logger, Metrics: m, Compiler: compiler, Name: cfg.Server.Name, Version: o.Version, Revision: o.Revision,
 		ConfigPath: o.ConfigPath, Environ: o.Environ, LogLevel: o.LogLevel, MaxConcurrentCalls: cfg.Server.MaxConcurrentCalls})
 	snap, err := g.Build(ctx, cfg)
 	if err != nil {
@@ -60,6 +60,7 @@ func Run(ctx context.Context, o RunOptions) error {
 	}
 	g.Apply(snap)
 	m.ReloadResult(true, time.Now())
+	g.status.loaded(start, snap)
 	logger.Info("configuration loaded", "file", cfg.File, "took", time.Since(start).Round(time.Millisecond), "summary", snap.Summary())
 
 	ctx, stop := context.WithCancel(ctx)
@@ -71,9 +72,23 @@ func Run(ctx context.Context, o RunOptions) error {
 	// then stdio; then the relay's pages are disconnected; then the
 	// plugins close; the admin listener (metrics, health) stays up until
 	// the end.
+	// With stdio (a client started this process), the listeners run only
+	// when the config asks for them explicitly, and one that cannot bind
+	// is a warning: a second copy of the same IDE setup must still serve.
+	stdioMode := o.Stdio || cfg.Transports.Stdio.Enabled
+	httpOn, adminOn := cfg.Transports.HTTP.On(), cfg.Admin.On()
+	if stdioMode {
+		httpOn, adminOn = explicit(cfg.Transports.HTTP.Enabled), explicit(cfg.Admin.Enabled)
+	}
+	optional := func(c component) component {
+		if stdioMode {
+			return optionalComponent(logger, c)
+		}
+		return c
+	}
 	var cs []component
-	if cfg.Admin.On() {
-		cs = append(cs, g.adminComponent(lc, cfg, m))
+	if adminOn {
+		cs = append(cs, optional(g.adminComponent(lc, cfg, m)))
 	}
 	cs = append(cs, component{name: "plugins", start: func(context.Context) error { return nil }, stop: func(ctx context.Context) {
 		if err := g.Close(ctx); err != nil {
@@ -81,16 +96,17 @@ func Run(ctx context.Context, o RunOptions) error {
 		}
 	}})
 	cs = append(cs, g.relayComponent())
-	if o.Stdio || cfg.Transports.Stdio.Enabled {
+	if stdioMode {
 		cs = append(cs, g.stdioComponent(lc, o.Stdin, o.Stdout, stdin))
 	}
-	if cfg.Transports.HTTP.On() {
-		cs = append(cs, g.httpComponent(lc, cfg))
+	if httpOn {
+		cs = append(cs, optional(g.httpComponent(lc, cfg)))
 	}
 	if cfg.Server.WatchOn() {
 		cs = append(cs, g.watchComponent(lc, o.ConfigPath, cfg))
 	}
 	cs = append(cs, g.reloadComponent(lc, o.Reload, o.ConfigPath))
+	cs = append(cs, g.watchdogComponent(lc))
 	if err := lc.start(ctx, cs...); err != nil {
 		g.Close(context.Background())
 		return err
@@ -98,7 +114,7 @@ func Run(ctx context.Context, o RunOptions) error {
 
 	g.ready.Store(true)
 	logger.Info("wasmgate ready", "took", time.Since(start).Round(time.Millisecond))
-	_, _ = daemon.SdNotify(false, daemon.SdNotifyReady)
+	g.notify.ready(g.statusLine())
 
 	var runErr error
 	select {
@@ -110,7 +126,7 @@ func Run(ctx context.Context, o RunOptions) error {
 
 	// Graceful shutdown.
 	g.ready.Store(false)
-	_, _ = daemon.SdNotify(false, daemon.SdNotifyStopping)
+	g.notify.send(daemon.SdNotifyStopping + "\nSTATUS=shutting down")
 	timeout := time.Duration(g.cur.Load().Config.Server.ShutdownTimeout)
 	logger.Info("shutting down", "timeout", timeout)
 	sctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -119,6 +135,10 @@ func Run(ctx context.Context, o RunOptions) error {
 	logger.Info("stopped")
 	return runErr
 }
+
+// explicit reports whether an enabled key was set to true in the file or
+// the environment (not merely left to its default).
+func explicit(b *bool) bool { return b != nil && *b }
 
 // NewCompiler returns a compiler caching in CacheDir(cfg); when that
 // folder cannot be used it says so and caches in memory.

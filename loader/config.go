@@ -87,7 +87,7 @@ func Load(path string, environ []string) (*Config, error) {
 	}
 	k := koanf.New(".")
 	if err := k.Load(rawbytes.Provider(data), yaml.Parser()); err != nil {
-		return nil, &config.Error{File: abs, Msg: "invalid YAML: " + trimYAMLPrefix(err)}
+		return nil, &config.Error{File: abs, Msg: "invalid YAML: " + syntaxError(data, err)}
 	}
 	// The variables holding the bearer tokens and the relay sites' tokens
 	// may themselves start with WASMGATE_; they are secrets, not overrides.
@@ -135,13 +135,13 @@ func Load(path string, environ []string) (*Config, error) {
 		return nil, fmt.Errorf("build config decoder: %w", err)
 	}
 	if err := dec.Decode(k.Raw()); err != nil {
-		return nil, blameEnv(decodeErrors(abs, k.Raw(), err), fromEnv)
+		return nil, blameEnv(withPositions(decodeErrors(abs, k.Raw(), err), data, fromEnv), fromEnv)
 	}
 	cfg.File = abs
 	if err := cfg.normalize(); err != nil {
 		// The partial Config still says which files the user meant, so a
 		// watcher can wait for them.
-		return &cfg, blameEnv(err, fromEnv)
+		return &cfg, blameEnv(withPositions(err, data, fromEnv), fromEnv)
 	}
 	return &cfg, nil
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/go-viper/mapstructure/v2"
@@ -151,4 +153,117 @@ func lookup(raw map[string]any, key string) (any, bool) {
 func cleanDecodeMsg(msg string) string {
 	msg = strings.ReplaceAll(msg, "loader.", "")
 	return strings.ReplaceAll(msg, "config.", "")
+}
+
+// yamlLineRE finds the line number in a YAML parser error.
+var yamlLineRE = regexp.MustCompile(`^line (\d+): `)
+
+// syntaxError describes a YAML syntax error at the line where the text
+// stops being YAML. The parser reports some errors at the start of the
+// enclosing block (a bad indent on line 74 of a list that starts on line
+// 44 is "line 44: did not find expected '-' indicator"), so the line is
+// found again: the first prefix of the file, cut at a line end, that
+// fails with the same problem.
+func syntaxError(data []byte, err error) string {
+	msg := trimYAMLPrefix(err)
+	problem := yamlLineRE.ReplaceAllString(msg, "")
+	if problem == msg {
+		return msg // no line to correct (unmarshal errors name theirs)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	var prefix strings.Builder
+	for i, l := range lines {
+		prefix.WriteString(l)
+		var n yamlv3.Node
+		perr := yamlv3.Unmarshal([]byte(prefix.String()), &n)
+		if perr == nil {
+			continue
+		}
+		if yamlLineRE.ReplaceAllString(trimYAMLPrefix(perr), "") != problem {
+			continue
+		}
+		text := strings.TrimRight(l, "\r\n")
+		if len(text) > 80 {
+			text = text[:80] + "..."
+		}
+		return fmt.Sprintf("line %d: %s (at %q)", i+1, problem, text)
+	}
+	return msg
+}
+
+// withPositions adds to each error naming a key the line and column of
+// that key in the file, when the file has it (a key set by an
+// environment override, or filled by a default, has none).
+func withPositions(err error, data []byte, fromEnv map[string]string) error {
+	var root yamlv3.Node
+	if yamlv3.Unmarshal(data, &root) != nil || len(root.Content) == 0 {
+		return err
+	}
+	var errs []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	} else {
+		errs = []error{err}
+	}
+	for _, e := range errs {
+		var ce *config.Error
+		if !errors.As(e, &ce) || ce.Key == "" || setByEnv(ce.Key, fromEnv) {
+			continue
+		}
+		if n := findKey(root.Content[0], ce.Key); n != nil {
+			ce.Msg += fmt.Sprintf(" (line %d, column %d)", n.Line, n.Column)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func setByEnv(key string, fromEnv map[string]string) bool {
+	for k := range fromEnv {
+		if key == k || strings.HasPrefix(key, k+".") || strings.HasPrefix(key, k+"[") {
+			return true
+		}
+	}
+	return false
+}
+
+// parenRE matches the notes some keys carry, e.g.
+// plugins[3] (dir ./plugins, file echo.wasm).
+var parenRE = regexp.MustCompile(` \([^)]*\)`)
+
+// findKey returns the node of key (plugins[4].limits.timeout) under n: the
+// key's own node for a mapping entry, the item for a list index; for a key
+// the file does not have, the deepest part of it that it does have (the
+// plugin item missing a key); nil when not even the first part is there.
+func findKey(n *yamlv3.Node, key string) *yamlv3.Node {
+	var found *yamlv3.Node
+	for _, part := range strings.Split(parenRE.ReplaceAllString(key, ""), ".") {
+		name, rest, _ := strings.Cut(part, "[")
+		if name != "" {
+			if n.Kind != yamlv3.MappingNode {
+				return found
+			}
+			var next *yamlv3.Node
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == name {
+					found, next = n.Content[i], n.Content[i+1]
+					break
+				}
+			}
+			if next == nil {
+				return found
+			}
+			n = next
+		}
+		for rest != "" {
+			idx, after, _ := strings.Cut(rest, "]")
+			i, err := strconv.Atoi(idx)
+			if err != nil || n.Kind != yamlv3.SequenceNode || i < 0 || i >= len(n.Content) {
+				return found
+			}
+			n = n.Content[i]
+			found = n
+			rest = strings.TrimPrefix(after, "[")
+		}
+	}
+	return found
 }

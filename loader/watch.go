@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -18,6 +19,10 @@ import (
 // save works: writing in place, writing a temporary file and renaming it
 // over, deleting and creating, and swapping a symlink (a Kubernetes
 // ConfigMap's ..data).
+//
+// A folder that does not exist yet (a dir: entry, or the folder of a
+// module not yet deployed) is waited for from its nearest existing
+// parent: creating it, or any folder on the way to it, reloads.
 type Watcher struct {
 	fs     *fsnotify.Watcher
 	logger *slog.Logger
@@ -27,6 +32,8 @@ type Watcher struct {
 	wasmDirs map[string]bool // folders whose *.wasm files matter
 	cfgDirs  map[string]bool // folders holding the config (symlink swaps)
 	watched  map[string]bool
+	missing  map[string]bool // folders wanted but absent, watched from a parent
+	kick     chan struct{}   // a missing folder appeared: reload once more
 }
 
 // NewWatcher starts an fsnotify watcher; Close stops it.
@@ -35,7 +42,7 @@ func NewWatcher(logger *slog.Logger) (*Watcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start file watcher: %w", err)
 	}
-	return &Watcher{fs: fw, logger: logger, watched: map[string]bool{}}, nil
+	return &Watcher{fs: fw, logger: logger, watched: map[string]bool{}, missing: map[string]bool{}, kick: make(chan struct{}, 1)}, nil
 }
 
 // Close stops watching.
@@ -65,16 +72,32 @@ func (w *Watcher) Track(configPath string, cfg *Config) {
 			wasmDirs[d] = true
 		}
 	}
-	dirs := map[string]bool{}
+	want := map[string]bool{}
 	for f := range files {
-		dirs[filepath.Dir(f)] = true
+		want[filepath.Dir(f)] = true
 	}
 	for d := range wasmDirs {
-		dirs[d] = true
+		want[d] = true
+	}
+	// A folder that is not there yet is watched from its nearest existing
+	// parent.
+	dirs, missing := map[string]bool{}, map[string]bool{}
+	for d := range want {
+		at := existingAncestor(d)
+		dirs[at] = true
+		if at != d {
+			missing[d] = true
+		}
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.files, w.wasmDirs, w.cfgDirs = files, wasmDirs, cfgDirs
+	appeared := false
+	for d := range w.missing {
+		if !missing[d] && want[d] {
+			appeared = true
+		}
+	}
+	w.files, w.wasmDirs, w.cfgDirs, w.missing = files, wasmDirs, cfgDirs, missing
 	for d := range w.watched {
 		if !dirs[d] {
 			_ = w.fs.Remove(d)
@@ -90,6 +113,32 @@ func (w *Watcher) Track(configPath string, cfg *Config) {
 			continue
 		}
 		w.watched[d] = true
+	}
+	for d := range missing {
+		w.logger.Info("waiting for a folder the config names; creating it reloads", "dir", d, "watching", existingAncestor(d))
+	}
+	if appeared {
+		// A folder that was missing is watched now; what was written in
+		// it before the watch began is only seen by one more reload.
+		select {
+		case w.kick <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// existingAncestor returns dir if it is an existing folder, else its
+// nearest parent that is.
+func existingAncestor(dir string) string {
+	for {
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return dir
+		}
+		dir = parent
 	}
 }
 
@@ -110,6 +159,12 @@ func (w *Watcher) relevant(ev fsnotify.Event) bool {
 	// Kubernetes swaps ..data (a symlink to a timestamped folder).
 	if w.cfgDirs[dir] && strings.HasPrefix(base, "..") {
 		return true
+	}
+	// A missing folder, or one on the way to it, appeared.
+	for m := range w.missing {
+		if m == ev.Name || strings.HasPrefix(m, ev.Name+string(filepath.Separator)) {
+			return true
+		}
 	}
 	return false
 }
@@ -145,6 +200,13 @@ func (w *Watcher) Run(ctx context.Context, debounce time.Duration, reload func(c
 				return
 			}
 			w.logger.Warn("file watcher error", "error", err)
+		case <-w.kick:
+			if timer == nil {
+				timer = time.NewTimer(debounce)
+			} else {
+				timer.Reset(debounce)
+			}
+			fire = timer.C
 		case <-fire:
 			fire = nil
 			reload(ctx)

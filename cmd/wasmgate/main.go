@@ -18,20 +18,32 @@ import (
 
 	extism "github.com/extism/go-sdk"
 
+	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/gateway"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/metrics"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
+// version and commit are set at build time:
+// -ldflags "-X main.version=v1.2.3 -X main.commit=<sha>" (make build and
+// make dist do). Without commit, the VCS revision Go recorded is used.
+var (
+	version = "dev"
+	commit  = ""
+)
 
 const usage = `wasmgate serves WebAssembly plugins as an MCP server.
 
 Usage:
   wasmgate serve    [--config PATH] [--stdio]   run the gateway
   wasmgate validate [--config PATH]             check a config and its plugins
-  wasmgate version                              print the version
+  wasmgate call     [--config PATH | --url URL] TOOL ['JSON']
+                                                call one tool and print the result
+  wasmgate read     [--config PATH | --url URL] URI    read one resource
+  wasmgate prompt   [--config PATH | --url URL] NAME ['JSON']
+                                                get one prompt
+  wasmgate plugin new NAME                      create a Go plugin project
+  wasmgate version                              print the version and commit
 
 The config path defaults to $WASMGATE_CONFIG, else ./gateway.yaml.
 Run 'wasmgate <command> --help' for a command's flags.
@@ -51,6 +63,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return serve(args[1:], stdin, stdout, stderr)
 	case "validate":
 		return validate(args[1:], stdout, stderr)
+	case "call":
+		return callCmd(args[1:], stdout, stderr)
+	case "read":
+		return readCmd(args[1:], stdout, stderr)
+	case "prompt":
+		return promptCmd(args[1:], stdout, stderr)
+	case "plugin":
+		return pluginCmd(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "wasmgate %s (%s)\n", version, revision())
 		return 0
@@ -69,10 +89,13 @@ func defaultConfig() string {
 	return "gateway.yaml"
 }
 
+// newFlags is a command's flag set with --config. The config path is
+// resolved by parse: the flag's zero default keeps -help from printing a
+// second default after the one the usage line states.
 func newFlags(name, summary string, stderr io.Writer) (*flag.FlagSet, *string) {
 	fs := flag.NewFlagSet("wasmgate "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	cfg := fs.String("config", defaultConfig(), "path of gateway.yaml (default $WASMGATE_CONFIG, else ./gateway.yaml)")
+	cfg := fs.String("config", "", "path of gateway.yaml (default $WASMGATE_CONFIG, else ./gateway.yaml)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: wasmgate %s [flags]\n\n%s\n\nFlags:\n", name, summary)
 		fs.PrintDefaults()
@@ -92,12 +115,15 @@ func parse(fs *flag.FlagSet, args []string) (int, bool) {
 		fs.Usage()
 		return 2, false
 	}
+	if f := fs.Lookup("config"); f != nil && f.Value.String() == "" {
+		_ = f.Value.Set(defaultConfig())
+	}
 	return 0, true
 }
 
 func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs, cfgPath := newFlags("serve", "Run the gateway until SIGINT or SIGTERM (or, with --stdio, until stdin closes).\nLogs go to stderr; stdout belongs to the stdio transport.", stderr)
-	stdio := fs.Bool("stdio", false, "serve MCP on stdin/stdout as well")
+	stdio := fs.Bool("stdio", false, "serve MCP on stdin/stdout; HTTP and admin then run only if the config sets their enabled: true")
 	logFormat := fs.String("log-format", "", "override server.log.format: text or json")
 	if code, ok := parse(fs, args); !ok {
 		return code
@@ -164,13 +190,28 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// newLogger writes slog records to w as text, or as JSON for "json".
+// newLogger writes slog records to w as text, or as JSON for "json". In
+// JSON, durations are numbers of seconds (a float), so that log queries
+// can compare and sum them; text keeps Go's "1.5s" form for people.
 func newLogger(w io.Writer, level *slog.LevelVar, format string) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: level}
 	if format == "json" {
+		opts.ReplaceAttr = durationSeconds
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}
 	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// durationSeconds turns a time.Duration (or a config.Duration) attribute
+// into float seconds.
+func durationSeconds(_ []string, a slog.Attr) slog.Attr {
+	switch v := a.Value.Any().(type) {
+	case time.Duration:
+		return slog.Float64(a.Key, v.Seconds())
+	case config.Duration:
+		return slog.Float64(a.Key, time.Duration(v).Seconds())
+	}
+	return a
 }
 
 func validate(args []string, stdout, stderr io.Writer) int {
@@ -213,6 +254,9 @@ func printErr(w io.Writer, err error) {
 }
 
 func revision() string {
+	if commit != "" {
+		return commit
+	}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "unknown"

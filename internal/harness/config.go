@@ -20,15 +20,21 @@ type Parts struct {
 
 // YAML is a gateway.yaml listening on ephemeral loopback ports (HTTP and
 // admin) with the shared compilation cache and a 5 s shutdown timeout.
+// Both listeners are enabled explicitly, so that they also run next to
+// stdio (Options.Stdio), which alone serves only stdio. Tests edit this
+// text: "admin:\n  listen: 127.0.0.1:0" and, without Parts.HTTP, the HTTP
+// listen line followed by "admin" stay as they are.
 func (b *Binaries) YAML(p Parts) string {
 	return fmt.Sprintf(`server:
   cache_dir: %q
   shutdown_timeout: 5s
 %stransports:
   http:
+    enabled: true
     listen: 127.0.0.1:0
 %sadmin:
   listen: 127.0.0.1:0
+  enabled: true
 plugins:
 %s`, b.CacheDir, p.Server, p.HTTP, p.Plugins)
 }

@@ -1,0 +1,110 @@
+package main
+
+// Plugins outside the tree: `wasmgate plugin new` makes a project that
+// builds, in a folder outside this repository, with the standard Go
+// toolchain and nothing but the Go module proxy, loads with `validate`
+// and answers `call`, `read` and `prompt`.
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wasmgate/wasmgate/internal/harness"
+)
+
+func TestPluginNewBuildValidateCall(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go toolchain on PATH")
+	}
+	work := t.TempDir()
+	if strings.HasPrefix(work, harness.RepoRoot()) {
+		t.Fatalf("temporary folder %s is inside the repository", work)
+	}
+	in := func(cmd *exec.Cmd) { cmd.Dir = work }
+	r := bins.Run(t, harness.RunOptions{Setup: in}, "plugin", "new", "shouter")
+	if r.Code != 0 {
+		t.Fatalf("plugin new: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	dir := filepath.Join(work, "shouter")
+	for _, f := range []string{"main.go", "go.mod", "go.sum", "Makefile", "gateway.yaml", "README.md",
+		"internal/wasmgate/go.mod", "internal/wasmgate/pdk/abi.go", "internal/wasmgate/wire/wire.go"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("scaffold lacks %s: %v", f, err)
+		}
+	}
+	// A second run into the same folder refuses to overwrite it.
+	if r := bins.Run(t, harness.RunOptions{Setup: in}, "plugin", "new", "shouter"); r.Code == 0 || !strings.Contains(r.Stderr, "not empty") {
+		t.Errorf("plugin new over an existing project: exit %d %s", r.Code, r.Stderr)
+	}
+
+	// Build it as its README says, with a module cache of its own: only
+	// github.com/extism/go-pdk comes from the module proxy, and go.mod and
+	// go.sum must already be complete (-mod=readonly).
+	build := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-o", "shouter.wasm", ".")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "GOWORK=off", "GOFLAGS=-mod=readonly",
+		"GOMODCACHE="+filepath.Join(work, "modcache"), "GOTOOLCHAIN=local")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build the scaffolded plugin: %v\n%s", err, out)
+	}
+	list := exec.Command("go", "list", "-m", "-f", "{{.Path}} {{.Replace}}", "all")
+	list.Dir = dir
+	list.Env = build.Env
+	if out, err := list.CombinedOutput(); err != nil || !strings.Contains(string(out), "github.com/wasmgate/wasmgate ./internal/wasmgate") {
+		t.Errorf("go list -m all: %v\n%s", err, out)
+	}
+	t.Cleanup(func() { // the module cache is read-only
+		_ = exec.Command("chmod", "-R", "u+w", filepath.Join(work, "modcache")).Run()
+	})
+
+	cfg := filepath.Join(dir, "gateway.yaml")
+	run := func(args ...string) harness.Result {
+		return bins.Run(t, harness.RunOptions{Plain: true, Timeout: 2 * time.Minute, Setup: func(c *exec.Cmd) { c.Dir = dir }}, args...)
+	}
+	if r := run("validate", "--config", cfg); r.Code != 0 || !strings.Contains(r.Stdout, "1 plugins (shouter), 1 tools, 1 resources, 0 resource templates, 1 prompts") {
+		t.Fatalf("validate: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	if r := run("call", "--config", cfg, "shout", `{"text":"hello"}`); r.Code != 0 || strings.TrimSpace(r.Stdout) != "HELLO!" {
+		t.Errorf("call shout: exit %d, stdout %q\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+	if r := run("call", "--config", cfg, "shout", `{"text":" "}`); r.Code != 1 || !strings.Contains(r.Stdout, "nothing to shout") {
+		t.Errorf("call shout with empty text: exit %d (want 1), stdout %q", r.Code, r.Stdout)
+	}
+	if r := run("call", "--config", cfg, "--json", "shout", `{"text":"x"}`); r.Code != 0 || !strings.Contains(r.Stdout, `"text": "X!"`) {
+		t.Errorf("call --json: exit %d, stdout %q", r.Code, r.Stdout)
+	}
+	if r := run("read", "--config", cfg, "shouter://about"); r.Code != 0 || !strings.Contains(r.Stdout, "shouter shouts") {
+		t.Errorf("read: exit %d, stdout %q\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+	if r := run("prompt", "--config", cfg, "announce", `{"news":"v2"}`); r.Code != 0 || strings.TrimSpace(r.Stdout) != "user: Write a one-line announcement of: v2" {
+		t.Errorf("prompt: exit %d, stdout %q\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+	if r := run("call", "--config", cfg, "nope", "{}"); r.Code == 0 {
+		t.Errorf("call of an unknown tool: exit 0")
+	}
+}
+
+// TestCallAgainstURL: call, read and prompt against a running gateway.
+func TestCallAgainstURL(t *testing.T) {
+	g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, bins.ExamplesYAML(t, ""))})
+	run := func(args ...string) harness.Result { return bins.Run(t, harness.RunOptions{}, args...) }
+	if r := run("call", "--url", g.MCPURL, "calculate", `{"operation":"add","a":2,"b":40}`); r.Code != 0 || strings.TrimSpace(r.Stdout) != "42" {
+		t.Errorf("call --url: exit %d, stdout %q\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+	if r := run("call", "--url", g.MCPURL, "calculate", `{"operation":"divide","a":1,"b":0}`); r.Code != 1 || !strings.Contains(r.Stdout, "Division by zero") {
+		t.Errorf("call --url isError: exit %d (want 1), stdout %q", r.Code, r.Stdout)
+	}
+	if r := run("read", "--url", g.MCPURL, "greeter://about"); r.Code != 0 || !strings.Contains(r.Stdout, "greeter is a wasmgate example plugin") {
+		t.Errorf("read --url: exit %d, stdout %q\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+	if r := run("prompt", "--url", g.MCPURL, "greeting_prompt", `{"name":"Ada"}`); r.Code != 0 || !strings.Contains(r.Stdout, "user: Write a short friendly greeting for Ada") {
+		t.Errorf("prompt --url: exit %d, stdout %q\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+	if r := run("call", "--url", g.MCPURL, "calculate", `not json`); r.Code != 1 || !strings.Contains(r.Stderr, "not a JSON object") {
+		t.Errorf("call with bad JSON: exit %d\n%s", r.Code, r.Stderr)
+	}
+}

@@ -1,0 +1,18 @@
+#!/bin/sh
+# wasmgate postinst: the system user the unit runs as. Nothing is enabled
+# or started: `systemctl enable --now wasmgate` is the operator's call.
+set -e
+if [ "$1" = configure ] || [ "$1" = "" ]; then
+  if ! getent passwd wasmgate >/dev/null; then
+    adduser --system --group --home /var/lib/wasmgate --no-create-home \
+      --gecos "wasmgate MCP gateway" wasmgate >/dev/null
+  fi
+  if [ -d /run/systemd/system ]; then
+    systemctl daemon-reload >/dev/null 2>&1 || true
+    # An upgrade restarts a running gateway with the new binary.
+    if systemctl is-active --quiet wasmgate.service; then
+      systemctl try-restart wasmgate.service >/dev/null 2>&1 || true
+    fi
+  fi
+fi
+exit 0
