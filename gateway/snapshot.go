@@ -84,6 +84,31 @@ func (s *Snapshot) Summary() string {
 		len(s.plugins), strings.Join(names, ", "), len(s.tools), len(s.resources), len(s.templates), len(s.prompts))
 }
 
+// PluginReport describes each plugin in a line: its name, where it is
+// declared, the ABI it was detected as and what it provides, then its
+// warnings, if any.
+func (s *Snapshot) PluginReport() []string {
+	var out []string
+	for _, p := range s.plugins {
+		d := p.Descriptor()
+		var res, tpl int
+		for _, r := range d.Resources {
+			if r.Template != nil {
+				tpl++
+			} else {
+				res++
+			}
+		}
+		line := fmt.Sprintf("plugin %s (%s): %s ABI; %d tools, %d resources, %d resource templates, %d prompts",
+			p.name, p.spec.Key, p.plugin.ABI.Name(), len(d.Tools), res, tpl, len(d.Prompts))
+		for _, w := range d.Warnings {
+			line += "; warning: " + w
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
 // ToolNames lists the exposed tool names, sorted.
 func (s *Snapshot) ToolNames() []string {
 	out := make([]string, 0, len(s.tools))

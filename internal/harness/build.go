@@ -45,6 +45,7 @@ func fixtures() []string {
 		"testdata/plugins/fetch",
 		"testdata/plugins/fsescape",
 		"testdata/plugins/noisy",
+		"testdata/plugins/goodbye",
 	}
 }
 

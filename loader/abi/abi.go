@@ -14,11 +14,16 @@ import (
 	"github.com/wasmgate/wasmgate/wire"
 )
 
+// Exports are the functions a module exports.
+type Exports interface {
+	// Has reports whether the module exports the function name.
+	Has(export string) bool
+}
+
 // Instance is one instantiated module, as an ABI sees it. It runs one call
 // at a time. A failed Call returns a *CallError.
 type Instance interface {
-	// Has reports whether the module exports name.
-	Has(export string) bool
+	Exports
 	// Call runs export with input; ctx's deadline stops a runaway call.
 	Call(ctx context.Context, export string, input []byte) ([]byte, error)
 }
@@ -29,8 +34,11 @@ type ABI interface {
 	// Name names the convention in logs and errors, e.g. "sea-flea".
 	Name() string
 	// Detect reports whether the module speaks this ABI, judging by its
-	// exports.
-	Detect(inst Instance) bool
+	// exports. It runs before the module is instantiated.
+	Detect(m Exports) bool
+	// Signature says in words what Detect looks for, for the error
+	// refusing a module no ABI detects, e.g. "exports tools_information".
+	Signature() string
 	// Describe asks the module what it provides.
 	Describe(ctx context.Context, inst Instance) (Descriptor, error)
 	// CallTool calls a tool with its arguments object; the output is the
@@ -48,6 +56,11 @@ type Descriptor struct {
 	Tools     []wire.Tool
 	Resources []Resource // static resources and templates (Template != nil)
 	Prompts   []wire.Prompt
+
+	// Warnings are problems that do not stop the plugin from loading,
+	// each naming the item concerned (a resource with no export of its
+	// name, say); the loader logs them.
+	Warnings []string
 }
 
 // Resource is a static resource or, when its URI holds {var} segments, a

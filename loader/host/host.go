@@ -13,6 +13,9 @@ import (
 	extism "github.com/extism/go-sdk"
 )
 
+// Namespace is the import module of every host function.
+const Namespace = "extism:host/user"
+
 // Env is what one plugin's host functions act on.
 type Env struct {
 	// Store is the plugin's key-value store; it must not be nil.

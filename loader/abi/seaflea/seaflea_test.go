@@ -56,16 +56,49 @@ func TestDescribe(t *testing.T) {
 	}
 }
 
-// A module without information exports provides nothing, and is not an
-// error.
-func TestDescribeNothing(t *testing.T) {
-	m := &module{}
-	if !(ABI{}).Detect(m) {
-		t.Fatal("Detect refused a module without information exports")
+// Detect takes a module exporting any information export, and no other.
+func TestDetect(t *testing.T) {
+	if (ABI{}).Detect(&module{exports: map[string]string{"add": ""}}) {
+		t.Error("Detect took a module without information exports")
 	}
-	d, err := ABI{}.Describe(context.Background(), m)
-	if err != nil || len(d.Tools)+len(d.Resources)+len(d.Prompts) != 0 {
-		t.Errorf("Describe = %+v, %v", d, err)
+	for _, e := range infoExports {
+		if !(ABI{}).Detect(&module{exports: map[string]string{e: "[]"}}) {
+			t.Errorf("Detect refused a module exporting %s", e)
+		}
+	}
+}
+
+// An item whose export is missing is listed with a warning naming it, and
+// using it fails with an error saying so; the rest of the plugin works.
+func TestMissingExportIsAWarning(t *testing.T) {
+	ctx := context.Background()
+	m := &module{exports: map[string]string{
+		"tools_information":     `[{"name":"hello"}]`,
+		"resources_information": `[{"uri":"goodbye://bye","name":"bye"}]`,
+		"prompts_information":   `[{"name":"farewell"}]`,
+		"hello":                 "hi",
+	}}
+	d, err := ABI{}.Describe(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Tools) != 1 || len(d.Resources) != 1 || len(d.Prompts) != 1 {
+		t.Fatalf("descriptor %+v", d)
+	}
+	if len(d.Warnings) != 2 || !strings.Contains(d.Warnings[0], `resource "bye" has no export`) || !strings.Contains(d.Warnings[1], `prompt "farewell" has no export`) {
+		t.Errorf("warnings %q", d.Warnings)
+	}
+	if out, err := (ABI{}).CallTool(ctx, m, "hello", nil); err != nil || string(out) != "hi" {
+		t.Errorf("hello = %q, %v", out, err)
+	}
+	var ce *abi.CallError
+	_, err = ABI{}.ReadResource(ctx, m, d.Resources[0], "goodbye://bye", nil)
+	if !errors.As(err, &ce) || ce.Kind != abi.KindError || !strings.Contains(ce.Msg, `resource "bye" is listed by the plugin, but the plugin has no export`) {
+		t.Errorf("reading bye: %v", err)
+	}
+	_, err = ABI{}.GetPrompt(ctx, m, "farewell", nil)
+	if !errors.As(err, &ce) || ce.Kind != abi.KindError || !strings.Contains(ce.Msg, `prompt "farewell" is listed`) {
+		t.Errorf("getting farewell: %v", err)
 	}
 }
 
@@ -76,7 +109,6 @@ func TestDescribeErrors(t *testing.T) {
 	}{
 		{map[string]string{"tools_information": `{`}, "tools_information: invalid JSON"},
 		{map[string]string{"tools_information": `[{"name":""}]`}, "tools_information: a tool has an empty name"},
-		{map[string]string{"tools_information": `[{"name":"a"}]`}, `tools_information: tool "a" has no export of that name`},
 		{map[string]string{"tools_information": `[{"name":"a"}]`, "prompts_information": `[{"name":"a"}]`, "a": ""},
 			`prompts_information: prompt "a" has the same name as a tool`},
 		{map[string]string{"resources_information": `[{"name":"r"}]`, "r": ""}, `resources_information: resource "r" has an empty uri`},
