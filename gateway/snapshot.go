@@ -62,7 +62,9 @@ type toolEntry struct {
 
 type resourceEntry struct {
 	src      Source
-	res      abi.Resource
+	res      abi.Resource         // as the source describes it, with its own URI
+	uri      string               // exposed URI or URI template
+	match    *abi.URITemplate     // template: the exposed template, matching requested URIs
 	resource mcp.Resource         // static
 	template mcp.ResourceTemplate // template
 }
@@ -292,29 +294,41 @@ func (s *Snapshot) index(src Source) []error {
 			errs = append(errs, fmt.Errorf("%s: %s: tool %q: invalid inputSchema: %w", file, where, t.Name, err))
 			continue
 		}
-		s.tools[name] = &toolEntry{
-			name: name, export: t.Name, src: src, schema: sch,
-			def: mcp.NewToolWithRawSchema(name, t.Description, t.InputSchema),
+		def, err := toolDef(name, t)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %s: tool %q: %w", file, where, t.Name, err))
+			continue
 		}
+		s.tools[name] = &toolEntry{name: name, export: t.Name, src: src, schema: sch, def: def}
 	}
 	for _, r := range d.Resources {
-		if err := claim("resource", r.URI); err != nil {
+		uri := exposedURI(src.Prefix(), r.URI)
+		if err := claim("resource", uri); err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		e := &resourceEntry{src: src, res: r}
+		e := &resourceEntry{src: src, res: r, uri: uri}
+		var err error
 		if r.Template != nil {
-			e.template = mcp.NewResourceTemplate(r.URI, r.Name,
-				mcp.WithTemplateDescription(r.Description), mcp.WithTemplateMIMEType(r.MimeType))
-			s.templates[r.URI] = e
+			if e.match, err = abi.ParseURITemplate(uri); err == nil {
+				e.template, err = templateDef(uri, r.Resource)
+			}
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: %s: resource template %q: %w", file, where, r.URI, err))
+				continue
+			}
+			s.templates[uri] = e
 			continue
 		}
-		if _, err := url.Parse(r.URI); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %s: resource %q: invalid uri %q", file, where, r.Name, r.URI))
+		if _, err := url.Parse(uri); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %s: resource %q: invalid uri %q", file, where, r.Name, uri))
 			continue
 		}
-		e.resource = mcp.NewResource(r.URI, r.Name, mcp.WithResourceDescription(r.Description), mcp.WithMIMEType(r.MimeType))
-		s.resources[r.URI] = e
+		if e.resource, err = resourceDef(uri, r.Resource); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %s: resource %q: %w", file, where, r.URI, err))
+			continue
+		}
+		s.resources[uri] = e
 	}
 	for _, p := range d.Prompts {
 		name := exposedName(src.Prefix(), p.Name)
@@ -322,24 +336,14 @@ func (s *Snapshot) index(src Source) []error {
 			errs = append(errs, err)
 			continue
 		}
-		opts := []mcp.PromptOption{mcp.WithPromptDescription(p.Description)}
-		for _, a := range p.Arguments {
-			aopts := []mcp.ArgumentOption{mcp.ArgumentDescription(a.Description)}
-			if a.Required {
-				aopts = append(aopts, mcp.RequiredArgument())
-			}
-			opts = append(opts, mcp.WithArgument(a.Name, aopts...))
+		def, err := promptDef(name, p)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %s: prompt %q: %w", file, where, p.Name, err))
+			continue
 		}
-		s.prompts[name] = &promptEntry{name: name, export: p.Name, src: src, def: mcp.NewPrompt(name, opts...)}
+		s.prompts[name] = &promptEntry{name: name, export: p.Name, src: src, def: def}
 	}
 	return errs
-}
-
-func exposedName(prefix, name string) string {
-	if prefix == "" {
-		return name
-	}
-	return prefix + "_" + name
 }
 
 // readToken reads a bearer token from where the config's auth section

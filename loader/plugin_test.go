@@ -72,7 +72,7 @@ func TestCompileSeaFlea(t *testing.T) {
 		t.Fatalf("plugin %s: %+v", p.ABI.Name(), p.Info)
 	}
 	out, err := p.ABI.CallTool(context.Background(), inst, "add", []byte(`{"a":1,"b":2}`))
-	if err != nil || string(out) != "3" {
+	if err != nil || string(out.Text) != "3" {
 		t.Errorf("add = %q, %v", out, err)
 	}
 }

@@ -46,6 +46,8 @@ func fixtures() []string {
 		"testdata/plugins/fsescape",
 		"testdata/plugins/noisy",
 		"testdata/plugins/goodbye",
+		"testdata/plugins/hyperv1",
+		"testdata/plugins/hyperv2",
 	}
 }
 

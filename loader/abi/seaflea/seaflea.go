@@ -118,32 +118,34 @@ func (ABI) Describe(ctx context.Context, inst abi.Instance) (abi.Descriptor, err
 	return d, nil
 }
 
-// CallTool calls the tool's export with the arguments object as input.
-func (ABI) CallTool(ctx context.Context, inst abi.Instance, tool string, args json.RawMessage) ([]byte, error) {
+// CallTool calls the tool's export with the arguments object as input;
+// its output is the text of the result.
+func (ABI) CallTool(ctx context.Context, inst abi.Instance, tool string, args json.RawMessage) (abi.ToolResult, error) {
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	return call(ctx, inst, "tool", tool, args)
+	out, err := call(ctx, inst, "tool", tool, args)
+	return abi.ToolResult{Text: out}, err
 }
 
 // ReadResource calls the resource's export: with empty input for a static
 // resource, with a wire.ResourceRequest for a template.
-func (ABI) ReadResource(ctx context.Context, inst abi.Instance, r abi.Resource, uri string, vars map[string]string) (wire.ResourceContent, error) {
+func (ABI) ReadResource(ctx context.Context, inst abi.Instance, r abi.Resource, uri string, vars map[string]string) ([]wire.ResourceContent, error) {
 	var input []byte
 	if r.Template != nil {
 		b, err := json.Marshal(wire.ResourceRequest{URI: uri, Arguments: vars})
 		if err != nil {
-			return wire.ResourceContent{}, err
+			return nil, err
 		}
 		input = b
 	}
 	out, err := call(ctx, inst, "resource", r.Name, input)
 	if err != nil {
-		return wire.ResourceContent{}, err
+		return nil, err
 	}
 	var c wire.ResourceContent
 	if err := json.Unmarshal(out, &c); err != nil {
-		return wire.ResourceContent{}, &abi.CallError{Export: r.Name, Kind: abi.KindError, Msg: fmt.Sprintf("resource %q: export %s returned invalid JSON: %v", r.Name, r.Name, err)}
+		return nil, &abi.CallError{Export: r.Name, Kind: abi.KindError, Msg: fmt.Sprintf("resource %q: export %s returned invalid JSON: %v", r.Name, r.Name, err)}
 	}
 	if c.URI == "" {
 		c.URI = uri
@@ -151,11 +153,12 @@ func (ABI) ReadResource(ctx context.Context, inst abi.Instance, r abi.Resource, 
 	if c.MimeType == "" {
 		c.MimeType = r.MimeType
 	}
-	return c, nil
+	return []wire.ResourceContent{c}, nil
 }
 
 // GetPrompt calls the prompt's export with the arguments as a JSON object.
-func (ABI) GetPrompt(ctx context.Context, inst abi.Instance, prompt string, args map[string]string) ([]wire.PromptMessage, error) {
+// A message's content is passed on whatever its type.
+func (ABI) GetPrompt(ctx context.Context, inst abi.Instance, prompt string, args map[string]string) ([]abi.PromptMessage, error) {
 	if args == nil {
 		args = map[string]string{}
 	}
@@ -167,7 +170,7 @@ func (ABI) GetPrompt(ctx context.Context, inst abi.Instance, prompt string, args
 	if err != nil {
 		return nil, err
 	}
-	var msgs []wire.PromptMessage
+	var msgs []abi.PromptMessage
 	if err := json.Unmarshal(out, &msgs); err != nil {
 		return nil, &abi.CallError{Export: prompt, Kind: abi.KindError, Msg: fmt.Sprintf("prompt %q: export returned invalid JSON: %v", prompt, err)}
 	}

@@ -88,8 +88,8 @@ func TestMissingExportIsAWarning(t *testing.T) {
 	if len(d.Warnings) != 2 || !strings.Contains(d.Warnings[0], `resource "bye" has no export`) || !strings.Contains(d.Warnings[1], `prompt "farewell" has no export`) {
 		t.Errorf("warnings %q", d.Warnings)
 	}
-	if out, err := (ABI{}).CallTool(ctx, m, "hello", nil); err != nil || string(out) != "hi" {
-		t.Errorf("hello = %q, %v", out, err)
+	if out, err := (ABI{}).CallTool(ctx, m, "hello", nil); err != nil || string(out.Text) != "hi" || out.Result != nil {
+		t.Errorf("hello = %+v, %v", out, err)
 	}
 	var ce *abi.CallError
 	_, err = ABI{}.ReadResource(ctx, m, d.Resources[0], "goodbye://bye", nil)
@@ -133,7 +133,7 @@ func TestCalls(t *testing.T) {
 	}}
 	var a ABI
 
-	if out, err := a.CallTool(ctx, m, "add", nil); err != nil || string(out) != "3" || m.input["add"] != "{}" {
+	if out, err := a.CallTool(ctx, m, "add", nil); err != nil || string(out.Text) != "3" || m.input["add"] != "{}" {
 		t.Errorf("CallTool = %q, %v; input %q", out, err, m.input["add"])
 	}
 
@@ -143,21 +143,21 @@ func TestCalls(t *testing.T) {
 	}
 	var kv abi.Resource
 	kv.URI, kv.Name, kv.MimeType, kv.Template = "kv://{key}", "kv", "text/plain", tpl
-	c, err := a.ReadResource(ctx, m, kv, "kv://theme", map[string]string{"key": "theme"})
-	if err != nil || c.URI != "kv://theme" || c.MimeType != "text/plain" || c.Text != "dark" {
-		t.Errorf("ReadResource(template) = %+v, %v", c, err)
+	cs, err := a.ReadResource(ctx, m, kv, "kv://theme", map[string]string{"key": "theme"})
+	if err != nil || len(cs) != 1 || cs[0].URI != "kv://theme" || cs[0].MimeType != "text/plain" || cs[0].Text != "dark" {
+		t.Errorf("ReadResource(template) = %+v, %v", cs, err)
 	}
 	if want := `{"uri":"kv://theme","arguments":{"key":"theme"}}`; m.input["kv"] != want {
 		t.Errorf("template input = %s, want %s", m.input["kv"], want)
 	}
 	var readme abi.Resource
 	readme.URI, readme.Name = "a://readme", "readme"
-	if c, err := a.ReadResource(ctx, m, readme, "a://readme", nil); err != nil || c.Text != "hi" || m.input["readme"] != "" {
-		t.Errorf("ReadResource(static) = %+v, %v; input %q", c, err, m.input["readme"])
+	if cs, err := a.ReadResource(ctx, m, readme, "a://readme", nil); err != nil || len(cs) != 1 || cs[0].Text != "hi" || m.input["readme"] != "" {
+		t.Errorf("ReadResource(static) = %+v, %v; input %q", cs, err, m.input["readme"])
 	}
 
 	msgs, err := a.GetPrompt(ctx, m, "review", nil)
-	if err != nil || len(msgs) != 1 || msgs[0].Content.Text != "look" || m.input["review"] != "{}" {
+	if err != nil || len(msgs) != 1 || msgs[0].Role != "user" || string(msgs[0].Content) != `{"type":"text","text":"look"}` || m.input["review"] != "{}" {
 		t.Errorf("GetPrompt = %+v, %v; input %q", msgs, err, m.input["review"])
 	}
 	if _, err := a.GetPrompt(ctx, m, "review", map[string]string{"code": "x"}); err != nil || m.input["review"] != `{"code":"x"}` {
