@@ -14,6 +14,7 @@ import (
 
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
+	"github.com/wasmgate/wasmgate/loader/host"
 	"github.com/wasmgate/wasmgate/wire"
 )
 
@@ -27,6 +28,7 @@ type pluginRT struct {
 	plugin *loader.Plugin // == sh.plugin
 	pool   *pool          // == sh.pool
 	sh     *shared
+	g      *Gateway
 }
 
 // shared is a compiled plugin and its pool, reference-counted by the
@@ -36,6 +38,9 @@ type shared struct {
 	plugin *loader.Plugin
 	pool   *pool
 	refs   atomic.Int32
+	// info is what the plugin provides: plugin.Info, until the plugin
+	// says a list changed and is read again (hostcalls.go).
+	info atomic.Pointer[abi.Descriptor]
 }
 
 func (sh *shared) release(ctx context.Context) {
@@ -62,7 +67,7 @@ func reuseKey(spec loader.PluginSpec, hash string) string {
 func (p *pluginRT) Name() string               { return p.name }
 func (p *pluginRT) Key() string                { return p.spec.Key }
 func (p *pluginRT) Prefix() string             { return p.spec.Prefix }
-func (p *pluginRT) Descriptor() abi.Descriptor { return p.plugin.Info }
+func (p *pluginRT) Descriptor() abi.Descriptor { return *p.sh.info.Load() }
 func (p *pluginRT) Timeout() time.Duration     { return time.Duration(p.spec.Limits.Timeout) }
 
 // CallTool runs the tool through the plugin's ABI: a sea-flea output
@@ -144,6 +149,17 @@ func (p *pluginRT) GetPrompt(ctx context.Context, prompt string, args map[string
 	return out, nil
 }
 
+// Complete completes an argument of a prompt or resource template
+// through the plugin's ABI, which must be an abi.Completer.
+func (p *pluginRT) Complete(ctx context.Context, req abi.CompleteRequest) (abi.Completion, error) {
+	var out abi.Completion
+	err := p.run(ctx, func(ctx context.Context, inst *loader.Instance) (err error) {
+		out, err = p.plugin.ABI.(abi.Completer).Complete(ctx, inst, req)
+		return err
+	})
+	return out, err
+}
+
 // run borrows an instance for one export call; ctx carries the deadline.
 func (p *pluginRT) run(ctx context.Context, fn func(context.Context, *loader.Instance) error) error {
 	inst, err := p.pool.get(ctx)
@@ -154,7 +170,12 @@ func (p *pluginRT) run(ctx context.Context, fn func(context.Context, *loader.Ins
 		return p.failure(&abi.CallError{Kind: abi.KindTrap, Msg: fmt.Sprintf("could not start an instance: %v", err)})
 	}
 	defer p.pool.put(ctx, inst)
-	return p.failure(fn(ctx, inst))
+	call := p.newCall(ctx)
+	err = fn(host.WithCall(ctx, call), inst)
+	if call.changed != [3]bool{} && !inst.Dead() {
+		p.relist(inst)
+	}
+	return p.failure(err)
 }
 
 // failure turns a failed export call into a Failure a person can act on.

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -39,8 +40,12 @@ type Snapshot struct {
 
 	// Identity and policy (identity.go).
 	authn *auth.Authenticator // nil: HTTP callers are anonymous
-	pol   *policy.Policy      // nil: no policy section, everything allowed
-	stdio policy.Principal    // the stdio client
+	// authnRefs counts the snapshots sharing authn (a snapshot derived
+	// from another when a plugin's lists change shares it); the last
+	// one closed closes it.
+	authnRefs *atomic.Int32
+	pol       *policy.Policy   // nil: no policy section, everything allowed
+	stdio     policy.Principal // the stdio client
 
 	token      string
 	adminToken string
@@ -158,7 +163,7 @@ func (s *Snapshot) close(ctx context.Context) {
 	for _, p := range s.plugins {
 		p.sh.release(ctx)
 	}
-	if s.authn != nil {
+	if s.authn != nil && s.authnRefs.Add(-1) == 0 {
 		s.authn.Close()
 	}
 }
@@ -235,6 +240,7 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 			}
 			sh := &shared{key: key, plugin: p, pool: newPool(p, first, g.opts.Metrics.PluginInstances.WithLabelValues(spec.Name), g.slots)}
 			sh.refs.Store(1)
+			sh.info.Store(&p.Info)
 			results[i].sh = sh
 		}()
 	}
@@ -247,25 +253,29 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 		}
 		// Held by s from here on: on any error below, s.close releases it.
 		spec := cfg.Plugins[i]
-		s.plugins = append(s.plugins, &pluginRT{name: spec.Name, spec: spec, plugin: r.sh.plugin, pool: r.sh.pool, sh: r.sh})
+		s.plugins = append(s.plugins, &pluginRT{name: spec.Name, spec: spec, plugin: r.sh.plugin, pool: r.sh.pool, sh: r.sh, g: g})
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 
-	// Every tool source, whatever its kind, is indexed the same way: a new
-	// kind (a relay site) appends its sources here.
-	sources := make([]Source, 0, len(s.plugins))
-	for _, rt := range s.plugins {
-		sources = append(sources, rt)
-	}
-	for _, src := range sources {
+	for _, src := range s.sources() {
 		errs = append(errs, s.index(src)...)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 	return s, nil
+}
+
+// sources are every tool source of s, indexed the same way whatever
+// their kind: a new kind (a relay site) appends its sources here.
+func (s *Snapshot) sources() []Source {
+	sources := make([]Source, 0, len(s.plugins))
+	for _, rt := range s.plugins {
+		sources = append(sources, rt)
+	}
+	return sources
 }
 
 // index adds what src provides to the snapshot's tools, resources and

@@ -182,6 +182,27 @@ func TestHyperMCPv2(t *testing.T) {
 			if strings.Join(tpls, " ") != "hyper://b/notes/{id} hyper://notes/{id}" {
 				t.Errorf("templates %q", tpls)
 			}
+
+			// completion/complete reaches the plugin owning the prompt or
+			// template, with its own names.
+			for _, c2 := range []struct {
+				ref        any
+				arg, value string
+				want       string
+			}{
+				{mcp.PromptReference{Type: "ref/prompt", Name: "b_greet"}, "name", "A", "Ada Alan"},
+				{mcp.PromptReference{Type: "ref/prompt", Name: "greet"}, "name", "G", "Grace"},
+				{mcp.ResourceReference{Type: "ref/resource", URI: "hyper://b/notes/{id}"}, "id", "", "1 2 3"},
+				{mcp.PromptReference{Type: "ref/prompt", Name: "nonexistent"}, "name", "A", ""},
+			} {
+				res, err := c.Complete(ctx, mcp.CompleteRequest{Params: mcp.CompleteParams{Ref: c2.ref, Argument: mcp.CompleteArgument{Name: c2.arg, Value: c2.value}}})
+				if err != nil {
+					t.Fatalf("complete %+v: %v", c2.ref, err)
+				}
+				if got := strings.Join(res.Completion.Values, " "); got != c2.want {
+					t.Errorf("complete %+v %s=%q: %q, want %q", c2.ref, c2.arg, c2.value, got, c2.want)
+				}
+			}
 		})
 	}
 }

@@ -17,9 +17,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/extism/go-pdk"
+
+	wasmgate "github.com/wasmgate/wasmgate/pdk"
 )
 
 func main() {}
@@ -33,8 +36,13 @@ const describeJSON = `{"tools":[` +
 	`{"name":"v1_now","description":"The guest's clock","inputSchema":{"type":"object"}},` +
 	`{"name":"v1_fail","description":"Fails as a tool","inputSchema":{"type":"object"}},` +
 	`{"name":"v1_broken","description":"Returns no content","inputSchema":{"type":"object"}},` +
-	`{"name":"v1_panic","description":"Panics","inputSchema":{"type":"object"}}` +
-	`]}`
+	`{"name":"v1_panic","description":"Panics","inputSchema":{"type":"object"}},` +
+	`{"name":"v1_add_tool","description":"Adds a tool","inputSchema":{"type":"object"}},` +
+	`{"name":"v1_progress","description":"Reports progress","inputSchema":{"type":"object","properties":{"steps":{"type":"integer"}}}},` +
+	`{"name":"v1_sample","description":"Asks the client's model","inputSchema":{"type":"object","properties":{"prompt":{"type":"string"}}}}`
+
+// added counts the tools v1_add_tool added.
+var added int
 
 //go:wasmexport describe
 func describe() int32 {
@@ -42,7 +50,11 @@ func describe() int32 {
 		pdk.SetErrorString("describe: expected empty input")
 		return 1
 	}
-	pdk.OutputString(describeJSON)
+	var extra string
+	for i := 1; i <= added; i++ {
+		extra += fmt.Sprintf(`,{"name":"v1_added_%d","description":"Added at run time","inputSchema":{"type":"object"}}`, i)
+	}
+	pdk.OutputString(describeJSON + extra + `]}`)
 	return 0
 }
 
@@ -64,15 +76,18 @@ func text(s string) result { return result{Content: []content{{Type: "text", Tex
 func call() int32 {
 	var in struct {
 		Params struct {
-			Name      string            `json:"name"`
-			Arguments map[string]string `json:"arguments"`
+			Name      string         `json:"name"`
+			Arguments map[string]any `json:"arguments"`
 		} `json:"params"`
 	}
 	if err := json.Unmarshal(pdk.Input(), &in); err != nil {
 		pdk.SetError(err)
 		return 1
 	}
-	args := in.Params.Arguments
+	args := map[string]string{}
+	for k, v := range in.Params.Arguments {
+		args[k] = fmt.Sprint(v)
+	}
 	var r result
 	switch in.Params.Name {
 	case "v1_echo":
@@ -95,7 +110,32 @@ func call() int32 {
 		return 0
 	case "v1_panic":
 		panic("hyperv1: panic on purpose")
+	case "v1_add_tool":
+		added++
+		wasmgate.NotifyToolListChanged()
+		r = text(fmt.Sprintf("v1_added_%d", added))
+	case "v1_progress":
+		n, _ := strconv.Atoi(args["steps"])
+		for i := 1; i <= n; i++ {
+			wasmgate.NotifyProgress(wasmgate.Progress{Progress: float64(i)})
+		}
+		r = text("done")
+	case "v1_sample":
+		res, err := wasmgate.CreateMessage(wasmgate.CreateMessageRequest{
+			Messages:  []wasmgate.SamplingMessage{{Role: "user", Content: wasmgate.TextContent{Type: "text", Text: args["prompt"]}}},
+			MaxTokens: 50,
+		})
+		if err != nil {
+			r = text(err.Error())
+			r.IsError = true
+		} else {
+			r = text(res.Text())
+		}
 	default:
+		if strings.HasPrefix(in.Params.Name, "v1_added_") {
+			r = text("I was added")
+			break
+		}
 		pdk.SetErrorString(fmt.Sprintf("unknown tool %q", in.Params.Name))
 		return 1
 	}

@@ -22,6 +22,8 @@ import (
 	"strings"
 
 	"github.com/extism/go-pdk"
+
+	wasmgate "github.com/wasmgate/wasmgate/pdk"
 )
 
 func main() {}
@@ -29,6 +31,9 @@ func main() {}
 const pngBlob = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGPQq734HwAE1QJ8vER1UAAAAABJRU5ErkJggg=="
 
 var count int
+
+// grown counts the items grow added, by kind.
+var grown = map[string]int{}
 
 type input struct {
 	Request json.RawMessage `json:"request"`
@@ -71,9 +76,30 @@ func listTools() int32 {
 		`{"name":"v2_context","description":"Returns its context","inputSchema":{"type":"object"}},` +
 		`{"name":"v2_echo","title":"Echo","description":"Echoes","inputSchema":{"type":"object","properties":{"message":{"type":"string"}}},"outputSchema":{"type":"object","properties":{"message":{"type":"string"}}}},` +
 		`{"name":"v2_structured","description":"Structured output","inputSchema":{"type":"object"}},` +
-		`{"name":"v2_counter","description":"Counts its calls in a global","inputSchema":{"type":"object"}}` +
-		`]}`)
+		`{"name":"v2_counter","description":"Counts its calls in a global","inputSchema":{"type":"object"}},` +
+		`{"name":"v2_progress","description":"Reports progress","inputSchema":{"type":"object","properties":{"steps":{"type":"integer"}}}},` +
+		`{"name":"v2_log","description":"Logs to the client","inputSchema":{"type":"object","properties":{"level":{"type":"string"},"message":{"type":"string"}}}},` +
+		`{"name":"v2_sample","description":"Asks the client's model","inputSchema":{"type":"object","properties":{"prompt":{"type":"string"}}}},` +
+		`{"name":"v2_elicit","description":"Asks the user for a name","inputSchema":{"type":"object","properties":{"message":{"type":"string"}}}},` +
+		`{"name":"v2_roots","description":"Lists the client's roots","inputSchema":{"type":"object"}},` +
+		`{"name":"v2_touch","description":"Says a note changed","inputSchema":{"type":"object","properties":{"id":{"type":"string"}}}},` +
+		`{"name":"v2_grow","description":"Adds a tool, prompt or resource","inputSchema":{"type":"object","properties":{"kind":{"type":"string","enum":["tools","prompts","resources"]}}}}` +
+		grownTools() + `]}`)
 	return 0
+}
+
+// grownTools lists the tools grow added, each with a leading comma.
+func grownTools() string {
+	var b strings.Builder
+	for i := 1; i <= grown["tools"]; i++ {
+		fmt.Fprintf(&b, `,{"name":"v2_grown_%d","description":"Added by grow","inputSchema":{"type":"object"}}`, i)
+	}
+	return b.String()
+}
+
+// fail is a tool result with isError set.
+func fail(err error) int32 {
+	return output(map[string]any{"content": []any{map[string]any{"type": "text", "text": err.Error()}}, "isError": true})
 }
 
 //go:wasmexport call_tool
@@ -83,18 +109,22 @@ func callTool() int32 {
 		return 1
 	}
 	var req struct {
-		Name      string            `json:"name"`
-		Arguments map[string]string `json:"arguments"`
+		Name      string         `json:"name"`
+		Arguments map[string]any `json:"arguments"`
 	}
 	if err := json.Unmarshal(in.Request, &req); err != nil {
 		pdk.SetError(err)
 		return 1
 	}
+	args := map[string]string{}
+	for k, v := range req.Arguments {
+		args[k] = fmt.Sprint(v)
+	}
 	switch req.Name {
 	case "v2_context":
 		return output(text(string(in.Context)))
 	case "v2_echo":
-		return output(text(req.Arguments["message"]))
+		return output(text(args["message"]))
 	case "v2_structured":
 		r := text("42")
 		r["structuredContent"] = map[string]any{"answer": 42}
@@ -102,6 +132,64 @@ func callTool() int32 {
 	case "v2_counter":
 		count++
 		return output(text(strconv.Itoa(count)))
+	case "v2_progress":
+		n, _ := strconv.Atoi(args["steps"])
+		total := float64(n)
+		for i := 1; i <= n; i++ {
+			if err := wasmgate.NotifyProgress(wasmgate.Progress{Progress: float64(i), Total: &total, Message: fmt.Sprintf("step %d", i)}); err != nil {
+				return fail(err)
+			}
+		}
+		return output(text("done"))
+	case "v2_log":
+		if err := wasmgate.LogToClient(args["level"], args["message"]); err != nil {
+			return fail(err)
+		}
+		return output(text("logged"))
+	case "v2_sample":
+		res, err := wasmgate.CreateMessage(wasmgate.CreateMessageRequest{
+			Messages:  []wasmgate.SamplingMessage{{Role: "user", Content: wasmgate.TextContent{Type: "text", Text: args["prompt"]}}},
+			MaxTokens: 100,
+		})
+		if err != nil {
+			return fail(err)
+		}
+		return output(text(res.Model + ": " + res.Text()))
+	case "v2_elicit":
+		res, err := wasmgate.Elicit(wasmgate.ElicitRequest{Message: args["message"],
+			RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)})
+		if err != nil {
+			return fail(err)
+		}
+		name, _ := res.Content["name"].(string)
+		return output(text(res.Action + " " + name))
+	case "v2_roots":
+		roots, err := wasmgate.ListRoots()
+		if err != nil {
+			return fail(err)
+		}
+		var uris []string
+		for _, r := range roots {
+			uris = append(uris, r.URI)
+		}
+		return output(text(strings.Join(uris, " ")))
+	case "v2_touch":
+		if err := wasmgate.NotifyResourceUpdated("hyper://notes/" + args["id"]); err != nil {
+			return fail(err)
+		}
+		return output(text("touched"))
+	case "v2_grow":
+		kind := args["kind"]
+		grown[kind]++
+		switch kind {
+		case "tools":
+			wasmgate.NotifyToolListChanged()
+		case "prompts":
+			wasmgate.NotifyPromptListChanged()
+		case "resources":
+			wasmgate.NotifyResourceListChanged()
+		}
+		return output(text(fmt.Sprintf("%s: %d", kind, grown[kind])))
 	}
 	return output(map[string]any{"content": []any{map[string]any{"type": "text", "text": "unknown tool " + req.Name}}, "isError": true})
 }
@@ -111,7 +199,11 @@ func listPrompts() int32 {
 	if _, ok := read(); !ok {
 		return 1
 	}
-	pdk.OutputString(`{"prompts":[{"name":"greet","title":"Greeting","description":"Greets someone","arguments":[{"name":"name","description":"Who","required":true}]}]}`)
+	var extra strings.Builder
+	for i := 1; i <= grown["prompts"]; i++ {
+		fmt.Fprintf(&extra, `,{"name":"grown_%d","description":"Added by grow"}`, i)
+	}
+	pdk.OutputString(`{"prompts":[{"name":"greet","title":"Greeting","description":"Greets someone","arguments":[{"name":"name","description":"Who","required":true}]}` + extra.String() + `]}`)
 	return 0
 }
 
@@ -144,7 +236,11 @@ func listResources() int32 {
 	if _, ok := read(); !ok {
 		return 1
 	}
-	pdk.OutputString(`{"resources":[{"uri":"hyper://readme","name":"readme","mimeType":"text/plain","size":11},{"uri":"hyper://logo","name":"logo","mimeType":"image/png"}]}`)
+	var extra strings.Builder
+	for i := 1; i <= grown["resources"]; i++ {
+		fmt.Fprintf(&extra, `,{"uri":"hyper://grown/%d","name":"grown_%d"}`, i, i)
+	}
+	pdk.OutputString(`{"resources":[{"uri":"hyper://readme","name":"readme","mimeType":"text/plain","size":11},{"uri":"hyper://logo","name":"logo","mimeType":"image/png"}` + extra.String() + `]}`)
 	return 0
 }
 
