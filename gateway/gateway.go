@@ -205,6 +205,7 @@ func (g *Gateway) syncRegistry(old, s *Snapshot) (set [4]bool) {
 func (g *Gateway) hooks() *server.Hooks {
 	h := g.views.hooks()
 	g.subs.hooks(h)
+	h.AddOnUnregisterSession(g.sessionEnded)
 	h.AddAfterListResources(g.filterResources)
 	h.AddAfterListResourceTemplates(g.filterTemplates)
 	return h

@@ -367,3 +367,14 @@ func complete(ctx context.Context, src Source, req abi.CompleteRequest) (*mcp.Co
 	}
 	return res, nil
 }
+
+// sessionEnded closes the instances a session had (instances: session).
+func (g *Gateway) sessionEnded(ctx context.Context, session server.ClientSession) {
+	s := g.cur.Load()
+	if s == nil {
+		return
+	}
+	for _, p := range s.plugins {
+		p.pool.endSession(ctx, session.SessionID())
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
@@ -60,7 +61,8 @@ func reuseKey(spec loader.PluginSpec, hash string) string {
 		AllowedHosts []string
 		AllowedPaths map[string]string
 		HTTPResponse loader.ByteSize
-	}{hash, spec.Config, spec.Limits.Memory, spec.Limits.Concurrency, spec.AllowedHosts, spec.AllowedPaths, spec.Limits.HTTPResponse})
+		Instances    string
+	}{hash, spec.Config, spec.Limits.Memory, spec.Limits.Concurrency, spec.AllowedHosts, spec.AllowedPaths, spec.Limits.HTTPResponse, spec.Instances})
 	return string(b)
 }
 
@@ -162,14 +164,18 @@ func (p *pluginRT) Complete(ctx context.Context, req abi.CompleteRequest) (abi.C
 
 // run borrows an instance for one export call; ctx carries the deadline.
 func (p *pluginRT) run(ctx context.Context, fn func(context.Context, *loader.Instance) error) error {
-	inst, err := p.pool.get(ctx)
+	var session string
+	if cs := server.ClientSessionFromContext(ctx); cs != nil {
+		session = cs.SessionID()
+	}
+	inst, release, err := p.pool.acquire(ctx, session)
 	if err != nil {
 		if ctx.Err() != nil {
 			return p.failure(&abi.CallError{Kind: abi.KindTimeout, Msg: "timed out waiting for a free instance"})
 		}
 		return p.failure(&abi.CallError{Kind: abi.KindTrap, Msg: fmt.Sprintf("could not start an instance: %v", err)})
 	}
-	defer p.pool.put(ctx, inst)
+	defer release()
 	call := p.newCall(ctx)
 	err = fn(host.WithCall(ctx, call), inst)
 	if call.changed != [3]bool{} && !inst.Dead() {

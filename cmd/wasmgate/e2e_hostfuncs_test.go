@@ -110,8 +110,8 @@ func hostConfig(t *testing.T) string {
 	v2 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv2"))
 	// One instance each: the fixtures keep what grow and add_tool add in
 	// globals.
-	return harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: harness.Item("name: hyperv1", "path: "+v1, "limits: {concurrency: 1}") +
-		harness.Item("name: hyperv2", "path: "+v2, "limits: {concurrency: 1}")}))
+	return harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: harness.Item("name: hyperv1", "path: "+v1, "instances: single") +
+		harness.Item("name: hyperv2", "path: "+v2, "instances: single")}))
 }
 
 func callWithToken(ctx context.Context, c *client.Client, tool string, args map[string]any, token any) (*mcp.CallToolResult, error) {
