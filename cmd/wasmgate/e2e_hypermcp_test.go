@@ -259,3 +259,21 @@ func TestHyperMCPWire(t *testing.T) {
 		}
 	}
 }
+
+// The worked examples of docs/plugins.md in the two hyper-mcp ABIs.
+func TestHyperMCPExamples(t *testing.T) {
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: harness.Item("name: shout_v1", "path: "+harness.Q(harness.Wasm(t, "examples/plugins/shout_v1"))) +
+		harness.Item("name: shout_v2", "path: "+harness.Q(harness.Wasm(t, "examples/plugins/shout_v2")), "prefix: v2")}))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, time.Minute)
+	c := g.SessionClient(t)
+	for _, tool := range []string{"shout", "v2_shout"} {
+		if got, isErr := harness.CallTool(ctx, t, c, tool, map[string]any{"text": "hey"}); isErr || got != "HEY" {
+			t.Errorf("%s = %q (isError %v)", tool, got, isErr)
+		}
+	}
+	pr, err := harness.GetPrompt(ctx, c, "v2_shout_prompt", map[string]string{"text": "hey"})
+	if err != nil || harness.PromptText(t, pr) != "Shout this: hey" {
+		t.Errorf("v2_shout_prompt = %+v, %v", pr, err)
+	}
+}
