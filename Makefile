@@ -6,7 +6,7 @@ LDFLAGS := -X main.version=$(VERSION)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go node-deps bench fuzz validate clean
+.PHONY: all build plugins run test test-go node-deps bench fuzz validate conformance clean
 
 all: build
 
@@ -40,6 +40,13 @@ test: plugins node-deps
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 20m -skip '^($(ALONE_TESTS))$$' ./...
 	$(GO) test -race -count=1 -timeout 5m -run '^($(ALONE_TESTS))$$' ./cmd/wasmgate
+
+## conformance: the official MCP conformance suite (@modelcontextprotocol/conformance,
+## tests/conformance) against the gateway serving testdata/plugins/conformance;
+## every active server scenario must pass. Needs npm; fetches Node 22 when the
+## system's node is older.
+conformance: build
+	@bash scripts/conformance.sh
 
 ## bench: tools/call throughput and latency over Streamable HTTP
 bench: build

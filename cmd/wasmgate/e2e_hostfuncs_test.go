@@ -178,6 +178,30 @@ func TestHostFunctions(t *testing.T) {
 				}
 			})
 
+			// Over HTTP the notifications of a call travel on its response
+			// stream, ahead of the result: a client that stops listening for
+			// progress when the result comes (the TypeScript SDK does) must
+			// have them all by then.
+			if !stdio {
+				t.Run("progress before the result", func(t *testing.T) {
+					for i := range 20 {
+						token := fmt.Sprintf("ordered-%d", i)
+						if res, err := callWithToken(ctx, c, "v2_progress", map[string]any{"steps": 3}, token); err != nil || res.IsError {
+							t.Fatalf("v2_progress: %+v, %v", res, err)
+						}
+						n := 0
+						for _, note := range h.notesOf("notifications/progress") {
+							if note.Params.AdditionalFields["progressToken"] == token {
+								n++
+							}
+						}
+						if n != 3 {
+							t.Fatalf("call %d: %d of its 3 progress notifications arrived before its result", i, n)
+						}
+					}
+				})
+			}
+
 			t.Run("sampling", func(t *testing.T) {
 				if got, isErr := harness.CallTool(ctx, t, c, "v2_sample", map[string]any{"prompt": "six times seven"}); isErr || got != "test-model: answer to six times seven" {
 					t.Errorf("v2_sample = %q (isError %v)", got, isErr)
