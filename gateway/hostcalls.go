@@ -352,11 +352,11 @@ func complete(ctx context.Context, src Source, req abi.CompleteRequest) (*mcp.Co
 		return p.Complete(ctx, req)
 	})
 	if f != nil {
-		what := "prompt " + req.Prompt
+		kind, name := "completion for prompt", req.Prompt
 		if req.Prompt == "" {
-			what = "resource " + req.URI
+			kind, name = "completion for resource", req.URI
 		}
-		return nil, errors.New(failureMessage("completion of", what, f))
+		return nil, errors.New(failureMessage(kind, name, f))
 	}
 	res := &mcp.Completion{Values: out.Values, HasMore: out.HasMore}
 	if out.Total != nil {

@@ -189,14 +189,14 @@ func TestHostFunctions(t *testing.T) {
 						if res, err := callWithToken(ctx, c, "v2_progress", map[string]any{"steps": 3}, token); err != nil || res.IsError {
 							t.Fatalf("v2_progress: %+v, %v", res, err)
 						}
-						n := 0
+						var got []any
 						for _, note := range h.notesOf("notifications/progress") {
 							if note.Params.AdditionalFields["progressToken"] == token {
-								n++
+								got = append(got, note.Params.AdditionalFields["progress"])
 							}
 						}
-						if n != 3 {
-							t.Fatalf("call %d: %d of its 3 progress notifications arrived before its result", i, n)
+						if len(got) != 3 || got[0] != float64(1) || got[1] != float64(2) || got[2] != float64(3) {
+							t.Fatalf("call %d: progress %v arrived before its result, want 1, 2, 3 in order", i, got)
 						}
 					}
 				})

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	extism "github.com/extism/go-sdk"
@@ -81,7 +82,7 @@ func CallOf(ctx context.Context) Call {
 }
 
 // ErrNoClient is the failure of a request made outside a client's call.
-var ErrNoClient = fmt.Errorf("no client request is running (the plugin is being loaded or listed)")
+var ErrNoClient = errors.New("no client request is running (the plugin is being loaded or listed)")
 
 // mcpFunctions are the nine MCP host functions.
 func mcpFunctions() []extism.HostFunction {

@@ -815,45 +815,54 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 		})
 	}
 
+	// responding is set when the handler has returned a response, before
+	// done closes: the response path then waits for the forwarder to exit
+	// before it drains what is queued and writes the response.
+	var responding atomic.Bool
+
 	// forward writes a notification taken off queue to this POST's stream,
-	// and reports false when the request is finishing: the notification is
-	// then put back on queue (wasmgate patch; upstream dropped it), where the
-	// response path drains it ahead of the response (it waits for the
-	// forwarder to exit first), or the GET stream or next request of the
-	// session gets it.
+	// and reports false when the request is finishing and the forwarder
+	// must stop. (wasmgate patch: upstream dropped a notification taken
+	// off the queue as the request finished. Now, when a response is being
+	// written, the forwarder writes it ahead of the response, in order;
+	// otherwise, it is put back on queue, for the session's GET stream or
+	// next request.)
 	forward := func(nt mcp.JSONRPCNotification, queue chan mcp.JSONRPCNotification) bool {
 		if listening {
 			nt = tagSubscription(nt, requestID)
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		// if the done chan is closed, as the request is terminated, just return
+		stop := false
 		select {
 		case <-done:
+			stop = true
 			// The notification is already off the channel; with an
 			// event store it must still be recorded.
 			if resumable && canStream {
 				deliverResumable(nt, false)
 				return false
 			}
-			select {
-			case queue <- nt:
-			default:
+			if !responding.Load() {
+				select {
+				case queue <- nt:
+				default:
+				}
+				return false
 			}
-			return false
 		default:
 		}
 		if !canStream {
 			// Without streaming we can't deliver notifications mid-flight;
 			// they will be dropped on the floor here. The final response
 			// path remains the buffered JSON reply below.
-			return true
+			return !stop
 		}
 		defer w.Flush()
 
 		if resumable {
 			deliverResumable(nt, false)
-			return true
+			return !stop
 		}
 
 		// if there's notifications, upgradedHeader to SSE response
@@ -867,7 +876,7 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 		if err := writeSSEEvent(w, nt); err != nil {
 			s.logger.Error("Failed to write SSE event", "err", err)
 		}
-		return true
+		return !stop
 	}
 
 	go func() {
@@ -954,6 +963,7 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 	// store; without one, a notification the forwarder had just taken off
 	// the channel was delivered after the response, on another stream, so
 	// a client lost the last progress notification of a call.)
+	responding.Store(true)
 	close(done)
 	<-forwarderExited
 	mu.Lock()
