@@ -7,7 +7,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go test-packaging node-deps bench bench-relay fuzz validate clean install dist
+.PHONY: all build plugins run test test-go test-packaging node-deps bench bench-relay fuzz validate conformance clean install dist
 
 all: build
 
@@ -46,6 +46,13 @@ test: plugins node-deps
 ## on this machine (root) and its unit checked with systemd-analyze
 test-packaging: plugins
 	TEST_PACKAGING=1 $(GO) test -count=1 -timeout 40m -run '^TestPackaging$$' ./cmd/wasmgate
+
+## conformance: the official MCP conformance suite (@modelcontextprotocol/conformance,
+## tests/conformance) against the gateway serving testdata/plugins/conformance;
+## every active server scenario must pass. Needs npm; fetches Node 22 when the
+## system's node is older.
+conformance: build
+	@bash scripts/conformance.sh
 
 ## bench: tools/call throughput and latency over Streamable HTTP
 bench: build

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
+	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/metrics"
 	"github.com/wasmgate/wasmgate/policy"
 )
@@ -97,6 +98,7 @@ func (g *Gateway) callTool(ctx context.Context, s *Snapshot, t *toolEntry, req m
 		outcome = metrics.OutcomeInvalidArgs
 		return mcp.NewToolResultError(fmt.Sprintf("invalid arguments for tool %q: %s", t.name, msg))
 	}
+	ctx = withRequest(ctx, req.Params.Meta)
 	res, f := invoke(ctx, t.src, func(ctx context.Context) (*mcp.CallToolResult, error) {
 		return t.src.CallTool(ctx, t.export, args)
 	})
@@ -159,16 +161,21 @@ func (g *Gateway) resourceHandler(key string, template bool) server.ResourceHand
 		uri := req.Params.URI
 		var e *resourceEntry
 		var vars map[string]string
+		own := uri // the source's own URI
 		if template {
 			e = s.templates[key]
 			if e != nil {
 				var ok bool
-				if vars, ok = e.res.Template.Match(uri); !ok {
+				if vars, ok = e.match.Match(uri); !ok {
 					return nil, fmt.Errorf("resource %q does not match template %q", uri, key)
 				}
+				own = expand(e.res.Template, vars)
 			}
 		} else {
 			e = s.resources[key]
+			if e != nil {
+				own = e.res.URI
+			}
 		}
 		if e == nil {
 			return nil, fmt.Errorf("resource %q not found: %w", uri, server.ErrResourceNotFound)
@@ -187,15 +194,16 @@ func (g *Gateway) resourceHandler(key string, template bool) server.ResourceHand
 			failMsg = failureMessage("resource", uri, denied)
 			return nil, errors.New(failMsg)
 		}
+		ctx = withRequest(ctx, req.Params.Meta)
 		contents, f := invoke(ctx, e.src, func(ctx context.Context) ([]mcp.ResourceContents, error) {
-			return e.src.ReadResource(ctx, e.res, uri, vars)
+			return e.src.ReadResource(ctx, e.res, own, vars)
 		})
 		if f != nil {
 			outcome = f.Kind.outcome()
 			failMsg = failureMessage("resource", uri, f)
 			return nil, errors.New(failMsg)
 		}
-		return contents, nil
+		return exposeContents(contents, own, uri), nil
 	}
 }
 
@@ -228,9 +236,10 @@ func (g *Gateway) promptHandler(name string) server.PromptHandlerFunc {
 		for _, a := range p.def.Arguments {
 			if a.Required && req.Params.Arguments[a.Name] == "" {
 				outcome = metrics.OutcomeInvalidArgs
-				return nil, fmt.Errorf("prompt %q: missing required argument %q", name, a.Name)
+				return nil, invalidParams(fmt.Sprintf("prompt %q: missing required argument %q", name, a.Name))
 			}
 		}
+		ctx = withRequest(ctx, req.Params.Meta)
 		msgs, f := invoke(ctx, p.src, func(ctx context.Context) ([]mcp.PromptMessage, error) {
 			return p.src.GetPrompt(ctx, p.export, req.Params.Arguments)
 		})
@@ -241,4 +250,47 @@ func (g *Gateway) promptHandler(name string) server.PromptHandlerFunc {
 		}
 		return mcp.NewGetPromptResult(p.def.Description, msgs), nil
 	}
+}
+
+// exposeContents gives contents at the source's own URI the URI the
+// client asked for (they differ when the source has a prefix).
+func exposeContents(contents []mcp.ResourceContents, own, uri string) []mcp.ResourceContents {
+	if own == uri {
+		return contents
+	}
+	for i, c := range contents {
+		switch c := c.(type) {
+		case mcp.TextResourceContents:
+			if c.URI == own {
+				c.URI = uri
+				contents[i] = c
+			}
+		case mcp.BlobResourceContents:
+			if c.URI == own {
+				c.URI = uri
+				contents[i] = c
+			}
+		}
+	}
+	return contents
+}
+
+// invalidParams is an error a handler returns for params the method does
+// not accept; mcp-go answers it with -32602 (see third_party/mcp-go).
+type invalidParams string
+
+func (e invalidParams) Error() string        { return string(e) }
+func (e invalidParams) Is(target error) bool { return target == mcp.ErrInvalidParams }
+
+// withRequest gives a call's context what ABIs pass on to plugins of the
+// client request: its JSON-RPC id and the _meta of its params.
+func withRequest(ctx context.Context, meta *mcp.Meta) context.Context {
+	var r abi.Request
+	if id, ok := server.RequestIDFromContext(ctx); ok {
+		r.ID, _ = json.Marshal(id)
+	}
+	if meta != nil {
+		r.Meta, _ = json.Marshal(meta)
+	}
+	return abi.WithRequest(ctx, r)
 }

@@ -65,6 +65,7 @@ type Gateway struct {
 
 	limiters *policy.Limiters // rate-limit state, kept across reloads
 	views    *views           // each session's caller, for list_changed
+	subs     *subscriptions   // each session's resources/subscribe
 	audit    *auditLog
 
 	notify *notifier    // systemd notifications
@@ -87,6 +88,7 @@ func New(opts Options) *Gateway {
 		views:    &views{sessions: map[string]viewer{}},
 		notify:   &notifier{log: opts.Logger},
 		status:   newStatusState(),
+		subs:     &subscriptions{m: map[string]map[string]bool{}},
 	}
 	g.audit = newAuditLog(opts.Logger)
 	name := opts.Name
@@ -95,8 +97,12 @@ func New(opts Options) *Gateway {
 	}
 	g.mcp = server.NewMCPServer(name, opts.Version,
 		server.WithToolCapabilities(true),
-		server.WithResourceCapabilities(false, true),
+		server.WithResourceCapabilities(true, true),
 		server.WithPromptCapabilities(true),
+		server.WithLogging(),
+		server.WithCompletions(),
+		server.WithPromptCompletionProvider(completer{g}),
+		server.WithResourceCompletionProvider(completer{g}),
 		server.WithRecovery(),
 		server.WithResourceRecovery(),
 		server.WithToolFilter(g.filterTools),
@@ -214,6 +220,8 @@ func (g *Gateway) syncRegistry(old, s *Snapshot) (set [4]bool) {
 // per-caller list_changed, and policy's filter on resource lists.
 func (g *Gateway) hooks() *server.Hooks {
 	h := g.views.hooks()
+	g.subs.hooks(h)
+	h.AddOnUnregisterSession(g.sessionEnded)
 	h.AddAfterListResources(g.filterResources)
 	h.AddAfterListResourceTemplates(g.filterTemplates)
 	return h

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -82,6 +83,8 @@ func (s *Snapshot) buildIdentity(ctx context.Context, cfg *loader.Config, opts O
 			return err
 		}
 		s.authn = authn
+		s.authnRefs = new(atomic.Int32)
+		s.authnRefs.Store(1)
 	}
 	s.pol = cfg.Policy.Policy()
 	s.stdio = policy.Principal{Name: cfg.Transports.Stdio.Principal}

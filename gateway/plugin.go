@@ -11,9 +11,11 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
+	"github.com/wasmgate/wasmgate/loader/host"
 	"github.com/wasmgate/wasmgate/wire"
 )
 
@@ -27,6 +29,7 @@ type pluginRT struct {
 	plugin *loader.Plugin // == sh.plugin
 	pool   *pool          // == sh.pool
 	sh     *shared
+	g      *Gateway
 }
 
 // shared is a compiled plugin and its pool, reference-counted by the
@@ -36,6 +39,9 @@ type shared struct {
 	plugin *loader.Plugin
 	pool   *pool
 	refs   atomic.Int32
+	// info is what the plugin provides: plugin.Info, until the plugin
+	// says a list changed and is read again (hostcalls.go).
+	info atomic.Pointer[abi.Descriptor]
 }
 
 func (sh *shared) release(ctx context.Context) {
@@ -55,19 +61,21 @@ func reuseKey(spec loader.PluginSpec, hash string) string {
 		AllowedHosts []string
 		AllowedPaths map[string]string
 		HTTPResponse loader.ByteSize
-	}{hash, spec.Config, spec.Limits.Memory, spec.Limits.Concurrency, spec.AllowedHosts, spec.AllowedPaths, spec.Limits.HTTPResponse})
+		Instances    string
+	}{hash, spec.Config, spec.Limits.Memory, spec.Limits.Concurrency, spec.AllowedHosts, spec.AllowedPaths, spec.Limits.HTTPResponse, spec.Instances})
 	return string(b)
 }
 
 func (p *pluginRT) Name() string               { return p.name }
 func (p *pluginRT) Key() string                { return p.spec.Key }
 func (p *pluginRT) Prefix() string             { return p.spec.Prefix }
-func (p *pluginRT) Descriptor() abi.Descriptor { return p.plugin.Info }
+func (p *pluginRT) Descriptor() abi.Descriptor { return *p.sh.info.Load() }
 func (p *pluginRT) Timeout() time.Duration     { return time.Duration(p.spec.Limits.Timeout) }
 
-// CallTool runs the tool's export; its output becomes one text item.
+// CallTool runs the tool through the plugin's ABI: a sea-flea output
+// becomes one text item, a hyper-mcp CallToolResult is passed on.
 func (p *pluginRT) CallTool(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
-	var out []byte
+	var out abi.ToolResult
 	err := p.run(ctx, func(ctx context.Context, inst *loader.Instance) (err error) {
 		out, err = p.plugin.ABI.CallTool(ctx, inst, tool, args)
 		return err
@@ -75,34 +83,52 @@ func (p *pluginRT) CallTool(ctx context.Context, tool string, args json.RawMessa
 	if err != nil {
 		return nil, err
 	}
-	if max := p.spec.Limits.MaxOutput; int64(len(out)) > int64(max) {
-		return nil, &Failure{Kind: FailRejected, Msg: fmt.Sprintf("returned %d bytes, more than its plugin's limits.max_output (%s)", len(out), max)}
+	if max := p.spec.Limits.MaxOutput; int64(out.Size()) > int64(max) {
+		return nil, &Failure{Kind: FailRejected, Msg: fmt.Sprintf("returned %d bytes, more than its plugin's limits.max_output (%s)", out.Size(), max)}
 	}
-	return mcp.NewToolResultText(string(out)), nil
+	if out.Result == nil {
+		return mcp.NewToolResultText(string(out.Text)), nil
+	}
+	res, err := mcp.ParseCallToolResult(&out.Result)
+	if err != nil {
+		return nil, fmt.Errorf("plugin %q returned a tool result that is not an MCP CallToolResult: %v", p.name, err)
+	}
+	// What only the gateway may ask of a client stays with the gateway.
+	res.ResultType, res.InputRequests, res.RequestState = "", nil, ""
+	if res.Content == nil {
+		res.Content = []mcp.Content{}
+	}
+	return res, nil
 }
 
-// ReadResource runs the resource's export.
+// ReadResource reads the resource through the plugin's ABI.
 func (p *pluginRT) ReadResource(ctx context.Context, r abi.Resource, uri string, vars map[string]string) ([]mcp.ResourceContents, error) {
-	var c wire.ResourceContent
+	var cs []wire.ResourceContent
 	err := p.run(ctx, func(ctx context.Context, inst *loader.Instance) (err error) {
-		c, err = p.plugin.ABI.ReadResource(ctx, inst, r, uri, vars)
+		cs, err = p.plugin.ABI.ReadResource(ctx, inst, r, uri, vars)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	if c.Blob != "" {
-		if _, err := base64.StdEncoding.DecodeString(c.Blob); err != nil {
-			return nil, fmt.Errorf("resource %q: plugin %q returned a blob that is not base64", uri, p.name)
+	out := make([]mcp.ResourceContents, 0, len(cs))
+	for _, c := range cs {
+		if c.Blob != "" {
+			if _, err := base64.StdEncoding.DecodeString(c.Blob); err != nil {
+				return nil, fmt.Errorf("resource %q: plugin %q returned a blob that is not base64", uri, p.name)
+			}
+			out = append(out, mcp.BlobResourceContents{URI: c.URI, MIMEType: c.MimeType, Blob: c.Blob})
+			continue
 		}
-		return []mcp.ResourceContents{mcp.BlobResourceContents{URI: c.URI, MIMEType: c.MimeType, Blob: c.Blob}}, nil
+		out = append(out, mcp.TextResourceContents{URI: c.URI, MIMEType: c.MimeType, Text: c.Text})
 	}
-	return []mcp.ResourceContents{mcp.TextResourceContents{URI: c.URI, MIMEType: c.MimeType, Text: c.Text}}, nil
+	return out, nil
 }
 
-// GetPrompt runs the prompt's export.
+// GetPrompt gets the prompt through the plugin's ABI. Message content of
+// every MCP type is passed on.
 func (p *pluginRT) GetPrompt(ctx context.Context, prompt string, args map[string]string) ([]mcp.PromptMessage, error) {
-	var msgs []wire.PromptMessage
+	var msgs []abi.PromptMessage
 	err := p.run(ctx, func(ctx context.Context, inst *loader.Instance) (err error) {
 		msgs, err = p.plugin.ABI.GetPrompt(ctx, inst, prompt, args)
 		return err
@@ -111,27 +137,51 @@ func (p *pluginRT) GetPrompt(ctx context.Context, prompt string, args map[string
 		return nil, err
 	}
 	out := make([]mcp.PromptMessage, 0, len(msgs))
-	for _, m := range msgs {
+	for i, m := range msgs {
 		role := mcp.Role(m.Role)
 		if role != mcp.RoleUser && role != mcp.RoleAssistant {
 			return nil, fmt.Errorf("prompt %q: plugin %q returned role %q (want user or assistant)", prompt, p.name, m.Role)
 		}
-		out = append(out, mcp.NewPromptMessage(role, mcp.NewTextContent(m.Content.Text)))
+		c, err := mcp.UnmarshalContent(m.Content)
+		if err != nil {
+			return nil, fmt.Errorf("prompt %q: plugin %q returned message %d with invalid content: %v", prompt, p.name, i, err)
+		}
+		out = append(out, mcp.NewPromptMessage(role, c))
 	}
 	return out, nil
 }
 
+// Complete completes an argument of a prompt or resource template
+// through the plugin's ABI, which must be an abi.Completer.
+func (p *pluginRT) Complete(ctx context.Context, req abi.CompleteRequest) (abi.Completion, error) {
+	var out abi.Completion
+	err := p.run(ctx, func(ctx context.Context, inst *loader.Instance) (err error) {
+		out, err = p.plugin.ABI.(abi.Completer).Complete(ctx, inst, req)
+		return err
+	})
+	return out, err
+}
+
 // run borrows an instance for one export call; ctx carries the deadline.
 func (p *pluginRT) run(ctx context.Context, fn func(context.Context, *loader.Instance) error) error {
-	inst, err := p.pool.get(ctx)
+	var session string
+	if cs := server.ClientSessionFromContext(ctx); cs != nil {
+		session = cs.SessionID()
+	}
+	inst, release, err := p.pool.acquire(ctx, session)
 	if err != nil {
 		if ctx.Err() != nil {
 			return p.failure(&abi.CallError{Kind: abi.KindTimeout, Msg: "timed out waiting for a free instance"})
 		}
 		return p.failure(&abi.CallError{Kind: abi.KindTrap, Msg: fmt.Sprintf("could not start an instance: %v", err)})
 	}
-	defer p.pool.put(ctx, inst)
-	return p.failure(fn(ctx, inst))
+	defer release()
+	call := p.newCall(ctx)
+	err = fn(host.WithCall(ctx, call), inst)
+	if call.changed != [3]bool{} && !inst.Dead() {
+		p.relist(inst)
+	}
+	return p.failure(err)
 }
 
 // failure turns a failed export call into a Failure a person can act on.

@@ -110,33 +110,19 @@ func (g *Gateway) relayChanged(site string) []string {
 	return s.relay.problems[site]
 }
 
-// derive is a snapshot serving what cur serves (the same config, plugins
-// and relay plan) with every source indexed afresh. Call with applyMu.
+// derive is a snapshot serving what cur serves (the same config, plugins,
+// identity and relay plan) with every source indexed afresh: after a page
+// registered or left, or a plugin's lists changed. Call with applyMu.
 func (g *Gateway) derive(cur *Snapshot) *Snapshot {
-	s := &Snapshot{
-		Config:     cur.Config,
-		plugins:    cur.plugins,
-		tools:      map[string]*toolEntry{},
-		resources:  map[string]*resourceEntry{},
-		templates:  map[string]*resourceEntry{},
-		prompts:    map[string]*promptEntry{},
-		owner:      map[string]string{},
-		authn:      cur.authn,
-		pol:        cur.pol,
-		stdio:      cur.stdio,
-		token:      cur.token,
-		adminToken: cur.adminToken,
-		origins:    cur.origins,
-		authnRefs:  cur.authnRefs,
-		drained:    make(chan struct{}),
+	s := cur.derive()
+	for _, src := range s.sources() {
+		for _, err := range s.index(src) { // indexed without error when cur was built
+			g.log.Warn("plugin lists: not published", "problem", err)
+		}
 	}
-	s.authnRefs.Add(1) // s closes authn only if it is the last to hold it
-	for _, p := range s.plugins {
-		p.sh.refs.Add(1) // held by s too; cur holds it while serving
-		s.index(p)       // indexed without error when cur was built
+	if s.relay != nil {
+		g.indexSites(s)
 	}
-	s.relay = &relayState{plan: cur.relay.plan}
-	g.indexSites(s)
 	return s
 }
 

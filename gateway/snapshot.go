@@ -40,14 +40,17 @@ type Snapshot struct {
 
 	// Identity and policy (identity.go).
 	authn *auth.Authenticator // nil: HTTP callers are anonymous
-	pol   *policy.Policy      // nil: no policy section, everything allowed
-	stdio policy.Principal    // the stdio client
+	// authnRefs counts the snapshots sharing authn (a snapshot derived
+	// from another when a plugin's lists change shares it); the last
+	// one closed closes it.
+	authnRefs *atomic.Int32
+	pol       *policy.Policy   // nil: no policy section, everything allowed
+	stdio     policy.Principal // the stdio client
 
 	token      string
 	adminToken string
 	origins    map[string]bool
-	relay      *relayState   // the relay sites (gateway/relay.go)
-	authnRefs  *atomic.Int32 // snapshots sharing authn: derived ones share it (gateway/relay.go)
+	relay      *relayState // the relay sites (gateway/relay.go)
 
 	mu      sync.Mutex
 	refs    int
@@ -65,7 +68,9 @@ type toolEntry struct {
 
 type resourceEntry struct {
 	src      Source
-	res      abi.Resource
+	res      abi.Resource         // as the source describes it, with its own URI
+	uri      string               // exposed URI or URI template
+	match    *abi.URITemplate     // template: the exposed template, matching requested URIs
 	resource mcp.Resource         // static
 	template mcp.ResourceTemplate // template
 }
@@ -85,6 +90,31 @@ func (s *Snapshot) Summary() string {
 	}
 	return fmt.Sprintf("%d plugins (%s), %d tools, %d resources, %d resource templates, %d prompts",
 		len(s.plugins), strings.Join(names, ", "), len(s.tools), len(s.resources), len(s.templates), len(s.prompts))
+}
+
+// PluginReport describes each plugin in a line: its name, where it is
+// declared, the ABI it was detected as and what it provides, then its
+// warnings, if any.
+func (s *Snapshot) PluginReport() []string {
+	var out []string
+	for _, p := range s.plugins {
+		d := p.Descriptor()
+		var res, tpl int
+		for _, r := range d.Resources {
+			if r.Template != nil {
+				tpl++
+			} else {
+				res++
+			}
+		}
+		line := fmt.Sprintf("plugin %s (%s): %s ABI; %d tools, %d resources, %d resource templates, %d prompts",
+			p.name, p.spec.Key, p.plugin.ABI.Name(), len(d.Tools), res, tpl, len(d.Prompts))
+		for _, w := range d.Warnings {
+			line += "; warning: " + w
+		}
+		out = append(out, line)
+	}
+	return out
 }
 
 // ToolNames lists the exposed tool names, sorted.
@@ -163,8 +193,6 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 	if s.adminToken, err = readToken(cfg, "admin.auth", cfg.Admin.Auth); err != nil {
 		return nil, err
 	}
-	s.authnRefs = new(atomic.Int32)
-	s.authnRefs.Store(1)
 	if err = s.buildIdentity(ctx, cfg, g.opts); err != nil {
 		return nil, err
 	}
@@ -213,6 +241,7 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 			}
 			sh := &shared{key: key, plugin: p, pool: newPool(p, first, g.opts.Metrics.PluginInstances.WithLabelValues(spec.Name), g.slots)}
 			sh.refs.Store(1)
+			sh.info.Store(&p.Info)
 			results[i].sh = sh
 		}()
 	}
@@ -225,19 +254,13 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 		}
 		// Held by s from here on: on any error below, s.close releases it.
 		spec := cfg.Plugins[i]
-		s.plugins = append(s.plugins, &pluginRT{name: spec.Name, spec: spec, plugin: r.sh.plugin, pool: r.sh.pool, sh: r.sh})
+		s.plugins = append(s.plugins, &pluginRT{name: spec.Name, spec: spec, plugin: r.sh.plugin, pool: r.sh.pool, sh: r.sh, g: g})
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 
-	// Every tool source, whatever its kind, is indexed the same way: a new
-	// kind (a relay site) appends its sources here.
-	sources := make([]Source, 0, len(s.plugins))
-	for _, rt := range s.plugins {
-		sources = append(sources, rt)
-	}
-	for _, src := range sources {
+	for _, src := range s.sources() {
 		errs = append(errs, s.index(src)...)
 	}
 	if len(errs) > 0 {
@@ -248,6 +271,16 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, e
 		return nil, err
 	}
 	return s, nil
+}
+
+// sources are every tool source of s, indexed the same way whatever
+// their kind: a new kind (a relay site) appends its sources here.
+func (s *Snapshot) sources() []Source {
+	sources := make([]Source, 0, len(s.plugins))
+	for _, rt := range s.plugins {
+		sources = append(sources, rt)
+	}
+	return sources
 }
 
 // index adds what src provides to the snapshot's tools, resources and
@@ -276,29 +309,41 @@ func (s *Snapshot) index(src Source) []error {
 			errs = append(errs, fmt.Errorf("%s: %s: tool %q: invalid inputSchema: %w", file, where, t.Name, err))
 			continue
 		}
-		s.tools[name] = &toolEntry{
-			name: name, export: t.Name, src: src, schema: sch,
-			def: mcp.NewToolWithRawSchema(name, t.Description, t.InputSchema),
+		def, err := toolDef(name, t)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %s: tool %q: %w", file, where, t.Name, err))
+			continue
 		}
+		s.tools[name] = &toolEntry{name: name, export: t.Name, src: src, schema: sch, def: def}
 	}
 	for _, r := range d.Resources {
-		if err := claim("resource", r.URI); err != nil {
+		uri := exposedURI(src.Prefix(), r.URI)
+		if err := claim("resource", uri); err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		e := &resourceEntry{src: src, res: r}
+		e := &resourceEntry{src: src, res: r, uri: uri}
+		var err error
 		if r.Template != nil {
-			e.template = mcp.NewResourceTemplate(r.URI, r.Name,
-				mcp.WithTemplateDescription(r.Description), mcp.WithTemplateMIMEType(r.MimeType))
-			s.templates[r.URI] = e
+			if e.match, err = abi.ParseURITemplate(uri); err == nil {
+				e.template, err = templateDef(uri, r.Resource)
+			}
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: %s: resource template %q: %w", file, where, r.URI, err))
+				continue
+			}
+			s.templates[uri] = e
 			continue
 		}
-		if _, err := url.Parse(r.URI); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %s: resource %q: invalid uri %q", file, where, r.Name, r.URI))
+		if _, err := url.Parse(uri); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %s: resource %q: invalid uri %q", file, where, r.Name, uri))
 			continue
 		}
-		e.resource = mcp.NewResource(r.URI, r.Name, mcp.WithResourceDescription(r.Description), mcp.WithMIMEType(r.MimeType))
-		s.resources[r.URI] = e
+		if e.resource, err = resourceDef(uri, r.Resource); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %s: resource %q: %w", file, where, r.URI, err))
+			continue
+		}
+		s.resources[uri] = e
 	}
 	for _, p := range d.Prompts {
 		name := exposedName(src.Prefix(), p.Name)
@@ -306,24 +351,14 @@ func (s *Snapshot) index(src Source) []error {
 			errs = append(errs, err)
 			continue
 		}
-		opts := []mcp.PromptOption{mcp.WithPromptDescription(p.Description)}
-		for _, a := range p.Arguments {
-			aopts := []mcp.ArgumentOption{mcp.ArgumentDescription(a.Description)}
-			if a.Required {
-				aopts = append(aopts, mcp.RequiredArgument())
-			}
-			opts = append(opts, mcp.WithArgument(a.Name, aopts...))
+		def, err := promptDef(name, p)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %s: prompt %q: %w", file, where, p.Name, err))
+			continue
 		}
-		s.prompts[name] = &promptEntry{name: name, export: p.Name, src: src, def: mcp.NewPrompt(name, opts...)}
+		s.prompts[name] = &promptEntry{name: name, export: p.Name, src: src, def: def}
 	}
 	return errs
-}
-
-func exposedName(prefix, name string) string {
-	if prefix == "" {
-		return name
-	}
-	return prefix + "_" + name
 }
 
 // readToken reads a bearer token from where the config's auth section

@@ -4,11 +4,15 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	extism "github.com/extism/go-sdk"
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
 
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/loader/egress"
@@ -80,6 +84,7 @@ func (c *Compiler) Compile(ctx context.Context, spec PluginSpec, mod fetch.Modul
 	if err != nil {
 		return nil, nil, fmt.Errorf("plugin %q (%s.allowed_hosts): %w", spec.Name, spec.Key, err)
 	}
+	funcs := host.Functions(env)
 	rc := wazero.NewRuntimeConfig().
 		WithCloseOnContextDone(true).
 		WithCompilationCache(c.cache)
@@ -89,12 +94,34 @@ func (c *Compiler) Compile(ctx context.Context, spec PluginSpec, mod fetch.Modul
 		EnableWasi:                true,
 		HTTPRequest:               client.Do,
 		EnableHttpResponseHeaders: true,
-	}, host.Functions(env))
+	}, funcs)
 	if err != nil {
 		client.Close()
 		return nil, nil, fmt.Errorf("plugin %q (%s): compile %s: %w", spec.Name, spec.Key, spec.Path, err)
 	}
-	p = &Plugin{Spec: spec, SHA256: mod.SHA256, Size: len(mod.Data), compiled: compiled, http: client, logger: c.logger.With("plugin", spec.Name)}
+	fail := func(err error) (*Plugin, *Instance, error) {
+		client.Close()
+		_ = compiled.Close(ctx)
+		return nil, nil, fmt.Errorf("plugin %q (%s): %s: %w", spec.Name, spec.Key, spec.Path, err)
+	}
+	// Before instantiating: the ABI, from the exports, and the imports,
+	// each named when they do not fit.
+	main := compiled.MainModule()
+	exports := exportSet(main)
+	var detected abi.ABI
+	for _, a := range c.abis {
+		if a.Detect(exports) {
+			detected = a
+			break
+		}
+	}
+	if detected == nil {
+		return fail(c.noABI(exports))
+	}
+	if err := checkImports(compiled, main, funcs); err != nil {
+		return fail(err)
+	}
+	p = &Plugin{Spec: spec, SHA256: mod.SHA256, Size: len(mod.Data), ABI: detected, compiled: compiled, http: client, logger: c.logger.With("plugin", spec.Name)}
 	p.log = newPluginLog(p.logger)
 	compileTime := time.Since(start)
 	if p.mounts, err = sandboxfs.Open(spec.AllowedPaths); err != nil {
@@ -107,19 +134,10 @@ func (c *Compiler) Compile(ctx context.Context, spec PluginSpec, mod fetch.Modul
 		_ = p.Close(ctx)
 		return nil, nil, fmt.Errorf("plugin %q (%s): instantiate %s: %w", spec.Name, spec.Key, spec.Path, err)
 	}
-	fail := func(err error) (*Plugin, *Instance, error) {
+	fail = func(err error) (*Plugin, *Instance, error) {
 		inst.Close(ctx)
 		_ = p.Close(ctx)
 		return nil, nil, err
-	}
-	for _, a := range c.abis {
-		if a.Detect(inst) {
-			p.ABI = a
-			break
-		}
-	}
-	if p.ABI == nil {
-		return fail(fmt.Errorf("plugin %q (%s): %s: no known plugin ABI matches its exports", spec.Name, spec.Key, spec.Path))
 	}
 	dctx, cancel := context.WithTimeout(ctx, time.Duration(spec.Limits.Timeout))
 	info, err := p.ABI.Describe(dctx, inst)
@@ -128,7 +146,84 @@ func (c *Compiler) Compile(ctx context.Context, spec PluginSpec, mod fetch.Modul
 		return fail(fmt.Errorf("plugin %q (%s): describe %s: %w", spec.Name, spec.Key, spec.Path, err))
 	}
 	p.Info = info
+	for _, w := range info.Warnings {
+		c.logger.Warn(fmt.Sprintf("plugin %q: %s", spec.Name, w), "key", spec.Key, "path", spec.Path, "abi", p.ABI.Name())
+	}
 	c.logger.Debug("compiled plugin", "plugin", spec.Name, "path", spec.Path, "abi", p.ABI.Name(), "bytes", len(mod.Data), "compile", compileTime,
 		"tools", len(info.Tools), "resources", len(info.Resources), "prompts", len(info.Prompts))
 	return p, inst, nil
+}
+
+// exports are the functions a compiled module exports.
+type exports map[string]bool
+
+func (e exports) Has(name string) bool { return e[name] }
+
+func exportSet(m wazero.CompiledModule) exports {
+	e := exports{}
+	for name := range m.ExportedFunctions() {
+		e[name] = true
+	}
+	return e
+}
+
+// noABI explains that no ABI detects a module: what it exports, and what
+// each supported ABI looks for.
+func (c *Compiler) noABI(e exports) error {
+	names := slices.Sorted(maps.Keys(e))
+	const show = 24
+	list := strings.Join(names, ", ")
+	if len(names) > show {
+		list = strings.Join(names[:show], ", ") + fmt.Sprintf(", and %d more", len(names)-show)
+	}
+	if len(names) == 0 {
+		list = "no functions"
+	}
+	var abis []string
+	for _, a := range c.abis {
+		abis = append(abis, fmt.Sprintf("%s (%s)", a.Name(), a.Signature()))
+	}
+	return fmt.Errorf("no supported plugin ABI matches its exports (it exports %s); wasmgate supports %s", list, strings.Join(abis, "; "))
+}
+
+// checkImports names every function the module imports that the host does
+// not provide (instantiating it would fail on the first).
+func checkImports(compiled *extism.CompiledPlugin, m wazero.CompiledModule, funcs []extism.HostFunction) error {
+	var missing []string
+	for _, f := range m.ImportedFunctions() {
+		mod, name, _ := f.Import()
+		h := compiled.HostFunction(mod, name)
+		switch {
+		case h == nil:
+			missing = append(missing, fmt.Sprintf("%q from %q", name, mod))
+		case !slices.Equal(h.ParamTypes(), f.ParamTypes()) || !slices.Equal(h.ResultTypes(), f.ResultTypes()):
+			missing = append(missing, fmt.Sprintf("%q from %q as %s (wasmgate's is %s)", name, mod, signature(f), signature(h)))
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	var provided []string
+	for _, f := range funcs {
+		provided = append(provided, f.Name)
+	}
+	slices.Sort(provided)
+	what := "a host function"
+	if len(missing) > 1 {
+		what = "host functions"
+	}
+	return fmt.Errorf("imports %s wasmgate does not provide: %s (wasmgate provides, in %q: %s; see docs/plugins.md)",
+		what, strings.Join(missing, ", "), host.Namespace, strings.Join(provided, ", "))
+}
+
+// signature writes a function type as (i64, i64) -> i64.
+func signature(f api.FunctionDefinition) string {
+	names := func(ts []api.ValueType) string {
+		var s []string
+		for _, t := range ts {
+			s = append(s, api.ValueTypeName(t))
+		}
+		return "(" + strings.Join(s, ", ") + ")"
+	}
+	return names(f.ParamTypes()) + " -> " + names(f.ResultTypes())
 }

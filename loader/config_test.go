@@ -36,7 +36,9 @@ plugins:
   - dir: more
     prefix: x
     limits: {timeout: 2s, memory: 32MiB, concurrency: 3}
-`, "mods/calc.wasm", "more/a.wasm", "more/b.wasm", "more/notwasm.txt")
+  - path: mods/kept.wasm
+    instances: single
+`, "mods/calc.wasm", "more/a.wasm", "more/b.wasm", "more/notwasm.txt", "mods/kept.wasm")
 	cfg, err := Load(p, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -48,8 +50,14 @@ plugins:
 	if got := cfg.Admin.Listen; got != DefaultAdminListen {
 		t.Errorf("admin = %q", got)
 	}
-	if len(cfg.Plugins) != 3 {
-		t.Fatalf("plugins = %d, want 3 (dir expanded): %+v", len(cfg.Plugins), cfg.Plugins)
+	if len(cfg.Plugins) != 4 {
+		t.Fatalf("plugins = %d, want 4 (dir expanded): %+v", len(cfg.Plugins), cfg.Plugins)
+	}
+	if got := cfg.Plugins[0].Instances; got != InstancesPool {
+		t.Errorf("instances = %q, want %q by default", got, InstancesPool)
+	}
+	if p := cfg.Plugins[3]; p.Instances != InstancesSingle || p.Limits.Concurrency != 1 {
+		t.Errorf("instances: single: %q with concurrency %d, want 1", p.Instances, p.Limits.Concurrency)
 	}
 	if cfg.Plugins[0].Name != "calc" || cfg.Plugins[0].Path != filepath.Join(dir, "mods/calc.wasm") {
 		t.Errorf("plugin 0 = %q %q", cfg.Plugins[0].Name, cfg.Plugins[0].Path)

@@ -7,9 +7,11 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/wasmgate/wasmgate/internal/harness"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/loader/fetch"
 	"github.com/wasmgate/wasmgate/loader/host"
@@ -37,6 +39,17 @@ func compile(t *testing.T, name string) (*Plugin, *Instance) {
 
 func compileModule(t *testing.T, spec PluginSpec, mod fetch.Module) (*Plugin, *Instance) {
 	t.Helper()
+	p, first, err := compileErr(t, spec, mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, first
+}
+
+// compileErr compiles mod; on success the plugin is closed at the end of
+// the test.
+func compileErr(t *testing.T, spec PluginSpec, mod fetch.Module) (*Plugin, *Instance, error) {
+	t.Helper()
 	ctx := context.Background()
 	// A cache that outlives the test binary, as bench_test.go's, so that
 	// running the tests again does not compile again.
@@ -47,10 +60,10 @@ func compileModule(t *testing.T, spec PluginSpec, mod fetch.Module) (*Plugin, *I
 	t.Cleanup(func() { c.Close(ctx) })
 	p, first, err := c.Compile(ctx, spec, mod, host.Env{Store: host.NewStore(1 << 20)})
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	t.Cleanup(func() { first.Close(ctx); p.Close(ctx) })
-	return p, first
+	return p, first, nil
 }
 
 func TestCompileSeaFlea(t *testing.T) {
@@ -59,18 +72,60 @@ func TestCompileSeaFlea(t *testing.T) {
 		t.Fatalf("plugin %s: %+v", p.ABI.Name(), p.Info)
 	}
 	out, err := p.ABI.CallTool(context.Background(), inst, "add", []byte(`{"a":1,"b":2}`))
-	if err != nil || string(out) != "3" {
+	if err != nil || string(out.Text) != "3" {
 		t.Errorf("add = %q, %v", out, err)
 	}
 }
 
-// A module with no information exports loads and provides nothing.
-func TestCompileEmptyModule(t *testing.T) {
-	spec := PluginSpec{Name: "empty", Path: "empty.wasm", Key: "plugins[0]"}
+// A module that matches no ABI is refused, naming what it exports and the
+// ABIs supported.
+func TestCompileRefusesUnknownABI(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		data []byte
+		want []string
+	}{
+		{"empty", []byte("\x00asm\x01\x00\x00\x00"), []string{"it exports no functions"}},
+		{"other", harness.WasmModule(nil, []string{"run", "greet"}), []string{"it exports greet, run"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			spec := PluginSpec{Name: c.name, Path: c.name + ".wasm", Key: "plugins[0]"}
+			spec.Limits.fill()
+			_, _, err := compileErr(t, spec, fetch.Module{Data: c.data})
+			if err == nil {
+				t.Fatal("compiled")
+			}
+			for _, w := range append(c.want, `plugin "`+c.name+`" (plugins[0]): `+c.name+".wasm: no supported plugin ABI matches its exports",
+				"sea-flea (exports tools_information, resources_information or prompts_information)") {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// A module importing a host function the gateway does not provide is
+// refused before it is instantiated, naming the function.
+func TestCompileRefusesUnknownImport(t *testing.T) {
+	spec := PluginSpec{Name: "imp", Path: "imp.wasm", Key: "plugins[0]"}
 	spec.Limits.fill()
-	p, _ := compileModule(t, spec, fetch.Module{Data: []byte("\x00asm\x01\x00\x00\x00")})
-	if p.ABI.Name() != "sea-flea" || len(p.Info.Tools)+len(p.Info.Resources)+len(p.Info.Prompts) != 0 {
-		t.Errorf("plugin %s: %+v", p.ABI.Name(), p.Info)
+	data := harness.WasmModule([][2]string{{"extism:host/user", "wasmgate_kv_get_v9"}, {"extism:host/user", "notify_nothing"}}, []string{"tools_information"})
+	_, _, err := compileErr(t, spec, fetch.Module{Data: data})
+	if err == nil {
+		t.Fatal("compiled")
+	}
+	for _, w := range []string{`plugin "imp" (plugins[0]): imp.wasm: imports host functions wasmgate does not provide: "wasmgate_kv_get_v9" from "extism:host/user", "notify_nothing" from "extism:host/user"`, "wasmgate_kv_get"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not contain %q", err, w)
+		}
+	}
+	// An import of a host function with another type is named with both
+	// types.
+	bad := harness.WasmModule([][2]string{{"extism:host/user", "wasmgate_kv_delete"}}, []string{"tools_information"})
+	_, _, err = compileErr(t, spec, fetch.Module{Data: bad})
+	if want := `"wasmgate_kv_delete" from "extism:host/user" as () -> () (wasmgate's is (i64) -> (i64))`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v does not contain %q", err, want)
 	}
 }
 

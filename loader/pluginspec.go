@@ -42,11 +42,27 @@ type PluginSpec struct {
 	Limits       Limits            `koanf:"limits"`
 	AllowedHosts []string          `koanf:"allowed_hosts"`
 	AllowedPaths map[string]string `koanf:"allowed_paths"`
+	// Instances is the scope of the plugin's instances: InstancesPool
+	// (the default), InstancesSingle or InstancesSession.
+	Instances string `koanf:"instances"`
 
 	// Key is where this plugin was declared, e.g. "plugins[2]" or
 	// "plugins[3] (dir ./plugins, file echo.wasm)", for error messages.
 	Key string `koanf:"-"`
 }
+
+// Scopes of a plugin's instances (instances:).
+const (
+	// InstancesPool: any idle instance runs a call; up to
+	// limits.concurrency run at once.
+	InstancesPool = "pool"
+	// InstancesSingle: one instance runs every call, one at a time, so
+	// the state a plugin keeps in its globals is the same for every call.
+	InstancesSingle = "single"
+	// InstancesSession: each MCP session has its own instance, closed
+	// when the session ends.
+	InstancesSession = "session"
+)
 
 // Limits bound what one plugin may use.
 type Limits struct {
@@ -145,6 +161,18 @@ func (p *PluginSpec) normalize(env *config.Env) {
 	}
 	p.Limits.fill()
 	p.Limits.check(p.Key+".limits", env.Bad)
+	switch p.Instances {
+	case "":
+		p.Instances = InstancesPool
+	case InstancesPool, InstancesSession:
+	case InstancesSingle:
+		if p.Limits.Concurrency > 1 {
+			env.Bad(p.Key+".limits.concurrency", "%d: instances: single runs one call at a time; remove limits.concurrency or use instances: pool", p.Limits.Concurrency)
+		}
+		p.Limits.Concurrency = 1
+	default:
+		env.Bad(p.Key+".instances", "%q: use pool, single or session", p.Instances)
+	}
 	for j, h := range p.AllowedHosts {
 		if _, err := egress.ParseGrant(h); err != nil {
 			env.Bad(fmt.Sprintf("%s.allowed_hosts[%d]", p.Key, j), "%q: %v", h, err)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/wasmgate/wasmgate/loader/abi"
+	"github.com/wasmgate/wasmgate/loader/abi/hypermcp"
 	"github.com/wasmgate/wasmgate/loader/abi/seaflea"
 	"github.com/wasmgate/wasmgate/loader/fetch"
 	"github.com/wasmgate/wasmgate/loader/fetch/https"
@@ -14,9 +15,15 @@ import (
 // builtinABIs are the plugin ABIs the loader knows, in the order they are
 // tried: a module is served by the first whose Detect accepts it. Adding
 // an ABI is adding its package and a line here.
+//
+// sea-flea comes first: its plugins export one function per tool, which
+// may be named like a hyper-mcp export (a tool "call", say), while no
+// hyper-mcp plugin exports tools_information.
 func builtinABIs() []abi.ABI {
 	return []abi.ABI{
-		seaflea.ABI{}, // accepts every module, so it stays last
+		seaflea.ABI{},
+		hypermcp.V1{}, // call and describe
+		hypermcp.V2{}, // any of its eight exports
 	}
 }
 

@@ -15,6 +15,13 @@ type Tool struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"inputSchema"` // a JSON Schema object
+
+	// Optional MCP Tool fields, passed to clients as they are.
+	Title        string          `json:"title,omitempty"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"` // a JSON Schema object
+	Annotations  json.RawMessage `json:"annotations,omitempty"`  // MCP ToolAnnotations
+	Icons        json.RawMessage `json:"icons,omitempty"`        // MCP Icon array
+	Meta         json.RawMessage `json:"_meta,omitempty"`
 }
 
 // Resource is one element of the JSON array that the resources_information
@@ -29,6 +36,13 @@ type Resource struct {
 	MimeType    string `json:"mimeType,omitempty"`
 	Text        string `json:"text,omitempty"`
 	Blob        string `json:"blob,omitempty"` // base64
+
+	// Optional MCP Resource fields, passed to clients as they are.
+	Title       string          `json:"title,omitempty"`
+	Size        *int64          `json:"size,omitempty"`
+	Annotations json.RawMessage `json:"annotations,omitempty"` // MCP Annotations
+	Icons       json.RawMessage `json:"icons,omitempty"`       // MCP Icon array
+	Meta        json.RawMessage `json:"_meta,omitempty"`
 }
 
 // ResourceContent is what a resource export returns: the content of the
@@ -57,6 +71,11 @@ type Prompt struct {
 	Name        string           `json:"name"`
 	Description string           `json:"description"`
 	Arguments   []PromptArgument `json:"arguments"`
+
+	// Optional MCP Prompt fields, passed to clients as they are.
+	Title string          `json:"title,omitempty"`
+	Icons json.RawMessage `json:"icons,omitempty"` // MCP Icon array
+	Meta  json.RawMessage `json:"_meta,omitempty"`
 }
 
 // PromptArgument describes one argument of a [Prompt].
@@ -64,6 +83,7 @@ type PromptArgument struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	Required    bool   `json:"required,omitempty"`
+	Title       string `json:"title,omitempty"`
 }
 
 // PromptMessage is one message of a prompt export's output.

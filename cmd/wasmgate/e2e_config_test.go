@@ -169,8 +169,14 @@ func TestValidateOK(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("validate exited %d:\n%s", r.Code, r.Stderr)
 	}
-	if strings.Count(r.Stdout, "\n") != 1 || !strings.HasSuffix(r.Stdout, "\n") {
-		t.Errorf("stdout is not one line: %q", r.Stdout)
+	// A summary line, then one line per plugin naming its ABI.
+	if strings.Count(r.Stdout, "\n") != 4 || !strings.HasSuffix(r.Stdout, "\n") {
+		t.Errorf("stdout is not a summary and three plugin lines: %q", r.Stdout)
+	}
+	for _, p := range []string{"calculator", "storage", "greeter"} {
+		if !strings.Contains(r.Stdout, "\n  plugin "+p+" (plugins[") || !strings.Contains(r.Stdout, "sea-flea ABI") {
+			t.Errorf("no line for plugin %s with its ABI: %q", p, r.Stdout)
+		}
 	}
 	for _, w := range []string{"calculate", "set-storage", "say_hello", "calculator", "storage", "greeter"} {
 		if !strings.Contains(r.Stdout, w) {

@@ -112,11 +112,14 @@ func checkInitialize(t *testing.T, init *mcp.InitializeResult, version string) {
 	if caps.Tools == nil || !caps.Tools.ListChanged {
 		t.Errorf("capabilities.tools = %+v, want listChanged", caps.Tools)
 	}
-	if caps.Resources == nil || !caps.Resources.ListChanged {
-		t.Errorf("capabilities.resources = %+v, want listChanged", caps.Resources)
+	if caps.Resources == nil || !caps.Resources.ListChanged || !caps.Resources.Subscribe {
+		t.Errorf("capabilities.resources = %+v, want listChanged and subscribe", caps.Resources)
 	}
 	if caps.Prompts == nil || !caps.Prompts.ListChanged {
 		t.Errorf("capabilities.prompts = %+v, want listChanged", caps.Prompts)
+	}
+	if caps.Logging == nil || caps.Completions == nil {
+		t.Errorf("capabilities logging %+v, completions %+v: want both", caps.Logging, caps.Completions)
 	}
 }
 

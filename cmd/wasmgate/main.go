@@ -243,6 +243,9 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	defer cancel()
 	_ = g.Close(cctx)
 	fmt.Fprintf(stdout, "%s: ok: %s; tools: %s\n", cfg.File, s.Summary(), strings.Join(s.ToolNames(), ", "))
+	for _, line := range s.PluginReport() {
+		fmt.Fprintf(stdout, "  %s\n", line)
+	}
 	return 0
 }
 

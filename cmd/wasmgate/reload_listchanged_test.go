@@ -136,7 +136,7 @@ func TestReloadListChanged(t *testing.T) {
 	}
 	step("add a plugin with a resource template (storage)", saveState(with(func(s *state) { s.storage = true })), with(func(s *state) { s.storage = true }), [3]int{1, 1, 0})
 	step("remove a plugin with tools only (hostile)", saveState(with(func(s *state) { s.hostile = false })), with(func(s *state) { s.hostile = false }), [3]int{1, 0, 0})
-	step("rename tools and prompts (seaflea prefix)", saveState(with(func(s *state) { s.seafleaPrefix = "t" })), with(func(s *state) { s.seafleaPrefix = "t" }), [3]int{1, 0, 1})
+	step("rename tools, prompts and resource URIs (seaflea prefix)", saveState(with(func(s *state) { s.seafleaPrefix = "t" })), with(func(s *state) { s.seafleaPrefix = "t" }), [3]int{1, 1, 1})
 	// Both the static resources (seaflea's) and the resource templates
 	// (storage's) change: one reload, so one resources/list_changed would
 	// be exact. wasmgate sends two (mcp-go v1.2.1 notifies once per list

@@ -62,7 +62,7 @@ func TestReloadUnderLoad(t *testing.T) {
 		switch s.extra {
 		case "seaflea":
 			l[0] = append(l[0], s.prefix+"_add")
-			l[1] = append(l[1], "seaflea://logo", "seaflea://readme")
+			l[1] = append(l[1], "seaflea://"+s.prefix+"/logo", "seaflea://"+s.prefix+"/readme")
 			l[2] = append(l[2], s.prefix+"_review_prompt")
 		case "hostile":
 			for _, n := range []string{"bomb", "crash", "echo", "flood", "sleep", "spin", "trap"} {

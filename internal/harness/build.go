@@ -45,6 +45,11 @@ func fixtures() []string {
 		"testdata/plugins/fetch",
 		"testdata/plugins/fsescape",
 		"testdata/plugins/noisy",
+		"testdata/plugins/goodbye",
+		"testdata/plugins/hyperv1",
+		"testdata/plugins/hyperv2",
+		"examples/plugins/shout_v1",
+		"examples/plugins/shout_v2",
 	}
 }
 
@@ -157,7 +162,8 @@ func (b *Binaries) warm(rels []string) error {
 		if _, err := os.Stat(p); err != nil {
 			continue // the tests that need it will say so
 		}
-		fmt.Fprintf(&y, "  - {name: %s, path: %q}\n", filepath.Base(rel), p)
+		// Each under its name as prefix, so that no two claim a name.
+		fmt.Fprintf(&y, "  - {name: %s, path: %q, prefix: %s}\n", filepath.Base(rel), p, filepath.Base(rel))
 		n++
 	}
 	if n == 0 {

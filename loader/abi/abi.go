@@ -2,7 +2,7 @@
 // ABI interface an adapter implements, the Instance it drives, the
 // Descriptor it returns, and the typed CallError every call fails with.
 //
-// Each adapter lives in a subpackage (seaflea is the first) and is
+// Each adapter lives in a subpackage (seaflea, hypermcp) and is
 // registered in one place, loader/registry.go; the loader uses the first
 // registered ABI whose Detect accepts the module.
 package abi
@@ -14,33 +14,116 @@ import (
 	"github.com/wasmgate/wasmgate/wire"
 )
 
+// Exports are the functions a module exports.
+type Exports interface {
+	// Has reports whether the module exports the function name.
+	Has(export string) bool
+}
+
 // Instance is one instantiated module, as an ABI sees it. It runs one call
 // at a time. A failed Call returns a *CallError.
 type Instance interface {
-	// Has reports whether the module exports name.
-	Has(export string) bool
+	Exports
 	// Call runs export with input; ctx's deadline stops a runaway call.
 	Call(ctx context.Context, export string, input []byte) ([]byte, error)
 }
 
-// ABI adapts one plugin calling convention. sea-flea's is the only one
-// today; mcp.run servlets and hyper-mcp plugins would each be another.
+// ABI adapts one plugin calling convention: sea-flea's, and hyper-mcp's
+// v1 (mcp.run servlets) and v2.
 type ABI interface {
 	// Name names the convention in logs and errors, e.g. "sea-flea".
 	Name() string
 	// Detect reports whether the module speaks this ABI, judging by its
-	// exports.
-	Detect(inst Instance) bool
+	// exports. It runs before the module is instantiated.
+	Detect(m Exports) bool
+	// Signature says in words what Detect looks for, for the error
+	// refusing a module no ABI detects, e.g. "exports tools_information".
+	Signature() string
 	// Describe asks the module what it provides.
 	Describe(ctx context.Context, inst Instance) (Descriptor, error)
-	// CallTool calls a tool with its arguments object; the output is the
-	// text of the tool result.
-	CallTool(ctx context.Context, inst Instance, tool string, args json.RawMessage) ([]byte, error)
+	// CallTool calls a tool with its arguments object.
+	CallTool(ctx context.Context, inst Instance, tool string, args json.RawMessage) (ToolResult, error)
 	// ReadResource reads a resource: r itself, or the concrete uri of the
 	// template r with its variables vars.
-	ReadResource(ctx context.Context, inst Instance, r Resource, uri string, vars map[string]string) (wire.ResourceContent, error)
+	ReadResource(ctx context.Context, inst Instance, r Resource, uri string, vars map[string]string) ([]wire.ResourceContent, error)
 	// GetPrompt gets a prompt's messages for args.
-	GetPrompt(ctx context.Context, inst Instance, prompt string, args map[string]string) ([]wire.PromptMessage, error)
+	GetPrompt(ctx context.Context, inst Instance, prompt string, args map[string]string) ([]PromptMessage, error)
+}
+
+// Completer is an ABI whose plugins can complete the arguments of their
+// prompts and resource templates (completion/complete). Names and URIs
+// are the plugin's own.
+type Completer interface {
+	Complete(ctx context.Context, inst Instance, req CompleteRequest) (Completion, error)
+}
+
+// ToolResult is what a tool call returned: the plain output of a sea-flea
+// tool, which becomes one text item, or a whole MCP CallToolResult.
+type ToolResult struct {
+	// Text is the output, as one text item (when Result is nil).
+	Text []byte
+	// Result is an MCP CallToolResult as JSON, as the plugin returned it.
+	Result json.RawMessage
+}
+
+// Size is the number of bytes the plugin returned.
+func (r ToolResult) Size() int { return len(r.Text) + len(r.Result) }
+
+// PromptMessage is one message of a prompt: a role and an MCP content
+// block of any type (text, image, audio, resource, resource_link), as
+// JSON.
+type PromptMessage struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
+// CompleteRequest asks for completions of one argument of a prompt
+// (Prompt set) or of a resource template (URI set).
+type CompleteRequest struct {
+	Prompt string
+	URI    string
+	// Argument is the name of the argument being completed and Value
+	// what the user typed so far.
+	Argument, Value string
+	// Arguments are the values of the other arguments, when the client
+	// sent them.
+	Arguments map[string]string
+}
+
+// Completion is the answer to a CompleteRequest.
+type Completion struct {
+	Values  []string `json:"values"`
+	Total   *int     `json:"total,omitempty"`
+	HasMore bool     `json:"hasMore,omitempty"`
+}
+
+// Request is what the gateway knows of the client request a call serves:
+// its JSON-RPC id and the _meta of its params (both JSON; "null" and "{}"
+// when absent). ABIs that pass them to the plugin read them from the
+// call's context.
+type Request struct {
+	ID   json.RawMessage
+	Meta json.RawMessage
+}
+
+type requestKey struct{}
+
+// WithRequest returns ctx carrying r.
+func WithRequest(ctx context.Context, r Request) context.Context {
+	return context.WithValue(ctx, requestKey{}, r)
+}
+
+// RequestOf returns the request ctx carries; outside a client request
+// (describing a plugin at load) its id is 0 and its _meta empty.
+func RequestOf(ctx context.Context) Request {
+	r, _ := ctx.Value(requestKey{}).(Request)
+	if len(r.ID) == 0 {
+		r.ID = json.RawMessage("0")
+	}
+	if len(r.Meta) == 0 {
+		r.Meta = json.RawMessage("{}")
+	}
+	return r
 }
 
 // Descriptor is what a plugin provides, as its ABI describes it.
@@ -48,6 +131,11 @@ type Descriptor struct {
 	Tools     []wire.Tool
 	Resources []Resource // static resources and templates (Template != nil)
 	Prompts   []wire.Prompt
+
+	// Warnings are problems that do not stop the plugin from loading,
+	// each naming the item concerned (a resource with no export of its
+	// name, say); the loader logs them.
+	Warnings []string
 }
 
 // Resource is a static resource or, when its URI holds {var} segments, a

