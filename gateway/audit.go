@@ -22,7 +22,9 @@ import (
 type auditLog struct {
 	log *slog.Logger
 
-	mu   sync.Mutex
+	// mu is held for reading while a line is written, so that apply
+	// does not close the file under a write (the line would be lost).
+	mu   sync.RWMutex
 	cfg  loader.Audit
 	file *os.File
 	out  *slog.Logger
@@ -75,16 +77,15 @@ func (a *auditLog) record(ctx context.Context, c caller, kind, name, outcome str
 		"kind", kind, "name", name, "outcome", outcome,
 		"duration_ms", float64(time.Since(start).Microseconds()) / 1000,
 	}
-	a.mu.Lock()
-	out, withArgs := a.out, a.cfg.Arguments
-	a.mu.Unlock()
-	if withArgs && args != nil {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	if a.cfg.Arguments && args != nil {
 		b, err := json.Marshal(redact(args))
 		if err == nil {
 			attrs = append(attrs, "arguments", string(b))
 		}
 	}
-	out.Info("call", attrs...)
+	a.out.Info("call", attrs...)
 }
 
 // secretKeys are the parts of an argument's name that mark its value as a

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -703,14 +702,4 @@ policy:
 			t.Errorf("robot over HTTP: set-storage = %q, want it served (when: transport == \"http\")", text)
 		}
 	})
-}
-
-// readLines returns the lines of a file, failing the test if it cannot.
-func readLines(t *testing.T, path string) []string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.Split(strings.TrimSpace(string(b)), "\n")
 }
