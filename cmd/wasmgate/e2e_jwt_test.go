@@ -174,7 +174,7 @@ func TestJWT(t *testing.T) {
 	var secrets harness.Secrets
 	mint := minter{t, &secrets}
 	k1 := newJWK(t, "k1", jwa.RS256())
-	k2 := newJWK(t, "k2", jwa.ES256())  // rotated in later
+	k2 := newJWK(t, "k2", jwa.ES256())   // rotated in later
 	evil := newJWK(t, "k1", jwa.RS256()) // same kid, not the server's key
 	idp := newJWKSServer(t, k1)
 
