@@ -40,11 +40,10 @@ const (
 // jwksServer is a test authorization server's JWKS endpoint on loopback;
 // it counts the fetches.
 type jwksServer struct {
-	srv   *httptest.Server
-	hits  atomic.Int32
-	mu    sync.Mutex
-	body  []byte
-	close func()
+	srv  *httptest.Server
+	hits atomic.Int32
+	mu   sync.Mutex
+	body []byte
 }
 
 func newJWKSServer(t *testing.T, keys ...jwk.Key) *jwksServer {
