@@ -147,6 +147,13 @@ func (g *Gateway) metadataHandler(mcpPath string) http.Handler {
 			http.NotFound(w, r)
 			return
 		}
+		// A browser client on an allowed origin discovers the
+		// authorization server from here too. The document is public:
+		// other origins get it without CORS headers, so their pages
+		// cannot read it.
+		if origin := r.Header.Get("Origin"); origin != "" && s.originAllowed(origin) && cors(w, r, origin) {
+			return
+		}
 		resource := s.Config.Auth.JWT.Audience
 		if resource == "" {
 			scheme := "http"

@@ -315,6 +315,24 @@ policy:
 		}
 	})
 
+	t.Run("metadata from a browser", func(t *testing.T) {
+		// Default allowed origins: loopback pages may read the document,
+		// others get it without CORS headers (it is public, but their
+		// scripts cannot read it).
+		for origin, want := range map[string]string{"http://localhost:5173": "http://localhost:5173", "https://evil.example": ""} {
+			req, _ := http.NewRequest(http.MethodGet, base+auth.MetadataPath+"/mcp", nil)
+			req.Header.Set("Origin", origin)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if got := resp.Header.Get("Access-Control-Allow-Origin"); resp.StatusCode != http.StatusOK || got != want {
+				t.Errorf("metadata from %s: %d, Access-Control-Allow-Origin %q, want 200 and %q", origin, resp.StatusCode, got, want)
+			}
+		}
+	})
+
 	t.Run("rotated key", func(t *testing.T) {
 		idp.serve(t, k1, k2)
 		rotated := mint.sign(k2, accessClaims("dave", "roles", []string{"engineers"}))

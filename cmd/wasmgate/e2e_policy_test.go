@@ -26,6 +26,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/wasmgate/wasmgate/internal/harness"
+	"github.com/wasmgate/wasmgate/internal/mcphttp"
 )
 
 // newToken is a fresh random bearer token.
@@ -269,6 +270,25 @@ policy:
 	// alice stores the value the others read.
 	ac := g.SessionClient(t, withToken(admin))
 	harness.CallTool(ctx, t, ac, "set-storage", map[string]any{"key": "shared", "value": "shared-value"})
+
+	// A session belongs to the principal that opened it: with ci's token,
+	// alice's session id is unknown (its GET stream, its DELETE).
+	stolen := mcphttp.Attach(g.MCPURL, ac.GetSessionId(), mcphttp.Options{
+		ProtocolVersion: harness.ProtoSessions,
+		Header:          http.Header{"Authorization": {"Bearer " + ci}},
+	})
+	for _, method := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
+		body := ""
+		if method == http.MethodPost {
+			body = `{"jsonrpc":"2.0","id":9,"method":"tools/list"}`
+		}
+		resp := harness.Send(t, stolen, method, body, nil)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("%s in alice's session with ci's token: %d, want 404", method, resp.StatusCode)
+		}
+	}
+	harness.Calc(ctx, t, ac, 1, 1) // alice's session lives on
 
 	type want struct {
 		view    view
@@ -702,4 +722,38 @@ policy:
 			t.Errorf("robot over HTTP: set-storage = %q, want it served (when: transport == \"http\")", text)
 		}
 	})
+}
+
+// TestPolicyBearerPrincipal: transports.http.auth's token is the
+// principal bearer, for policy and metrics, and counts as authentication
+// for a listener that is not loopback.
+func TestPolicyBearerPrincipal(t *testing.T) {
+	tok := newToken(t)
+	secrets := harness.Secrets{tok}
+	cfg := harness.WriteConfig(t, everywhere(t, bins.YAML(harness.Parts{
+		HTTP:    "    auth: {bearer_token_env: E2E_LEGACY_TOKEN}\n",
+		Plugins: harness.ExamplePlugins(t),
+		Sections: `policy:
+  rules:
+    - principals: [bearer]
+      allow: {tools: [calculate]}
+`,
+	})))
+	g := bins.Start(t, harness.Options{Config: cfg, Env: []string{"E2E_LEGACY_TOKEN=" + tok}})
+	secrets.Watch(t, g)
+	ctx := harness.Ctx(t, time.Minute)
+	c, _ := harness.HTTPClient(t, loopbackURL(g), harness.ProtoSessions, withToken(tok))
+	if got := harness.Tools(ctx, t, c); !slices.Equal(got, []string{"calculate"}) {
+		t.Errorf("the bearer principal lists %v, want [calculate]", got)
+	}
+	harness.Calc(ctx, t, c, 1, 2)
+	if text, isErr := harness.CallTool(ctx, t, c, "say_hello", map[string]any{"name": "x"}); !isErr || !strings.Contains(text, deniedByPolicy) {
+		t.Errorf("say_hello as bearer = %q, want %s", text, deniedByPolicy)
+	}
+	if v, _ := g.Metric(t, "wasmgate_policy_denials_total", map[string]string{"principal": "bearer", "kind": "tool"}); v != 1 {
+		t.Errorf("wasmgate_policy_denials_total{principal=bearer,kind=tool} = %v, want 1", v)
+	}
+	if code, challenge, _ := challengeOf(t, loopbackURL(g), ""); code != http.StatusUnauthorized || challenge != `Bearer realm="wasmgate"` {
+		t.Errorf("no token: %d %q, want 401 with a Bearer challenge", code, challenge)
+	}
 }
