@@ -112,8 +112,9 @@ func TestAudit(t *testing.T) {
 	secrets := harness.Secrets{tok, password, apiToken, authz}
 	e := bins.NewDir(t)
 	audit := filepath.Join(e.Path, "audit.log")
+	level := "info"
 	render := func(section string) []byte {
-		return []byte(e.YAML(harness.NoWatch,
+		return []byte(e.YAML(harness.NoWatch+"  log: {level: "+level+"}\n",
 			harness.Item("name: calculator", "path: "+harness.Q(e.Module("calculator", "examples/plugins/calculator"))),
 			harness.Item("name: storage", "path: "+harness.Q(e.Module("storage", "examples/plugins/storage"))),
 			harness.Item("name: greeter", "path: "+harness.Q(e.Module("greeter", "examples/plugins/greeter"))),
@@ -242,5 +243,16 @@ policy:
 	for _, p := range []string{audit, rotated} {
 		b, _ := os.ReadFile(p)
 		secrets.Check(t, p, string(b))
+	}
+
+	// Back to the log, at log level error: audit lines are not
+	// diagnostics, a level does not filter them.
+	level = "error"
+	harness.WriteFile(t, e.Config, render(""))
+	hup("log level error")
+	before := len(auditLines(t, g.Stderr()))
+	harness.Calc(ctx, t, hc, 9, 9)
+	if !harness.WaitFor(10*time.Second, func() bool { return len(auditLines(t, g.Stderr())) == before+1 }) {
+		t.Errorf("no audit line in the log at server.log.level error")
 	}
 }
