@@ -6,7 +6,7 @@ LDFLAGS := -X main.version=$(VERSION)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go node-deps bench fuzz validate clean
+.PHONY: all build plugins run test test-go node-deps bench bench-policy fuzz validate clean
 
 all: build
 
@@ -45,6 +45,12 @@ test: plugins node-deps
 bench: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
 	@bash scripts/bench.sh $(BENCH_DURATION)
+
+## bench-policy: the same load with and without auth, policy, rate limits
+## and audit, alternating (ROUNDS, default 2); prints both and the ratio
+bench-policy: build
+	$(GO) build -o bin/mcpbench ./cmd/mcpbench
+	@bash scripts/bench-policy.sh $(BENCH_DURATION)
 
 ## fuzz: run each fuzz target for FUZZTIME (default 30s)
 FUZZTIME ?= 30s
