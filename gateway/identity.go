@@ -200,7 +200,7 @@ func (g *Gateway) filterTools(ctx context.Context, _ any, _ *mcp.ListToolsReques
 		return
 	}
 	p := s.callerOf(ctx).principal
-	out := res.Tools[:0:0]
+	out := make([]mcp.Tool, 0, len(res.Tools)) // never nil: a list is a required array
 	for _, t := range res.Tools {
 		if s.pol.Visible(p, policy.Tool, t.Name) {
 			out = append(out, t)
@@ -215,7 +215,7 @@ func (g *Gateway) filterPrompts(ctx context.Context, _ any, _ *mcp.ListPromptsRe
 		return
 	}
 	p := s.callerOf(ctx).principal
-	out := res.Prompts[:0:0]
+	out := make([]mcp.Prompt, 0, len(res.Prompts))
 	for _, x := range res.Prompts {
 		if s.pol.Visible(p, policy.Prompt, x.Name) {
 			out = append(out, x)
@@ -230,7 +230,7 @@ func (g *Gateway) filterResources(ctx context.Context, _ any, _ *mcp.ListResourc
 		return
 	}
 	p := s.callerOf(ctx).principal
-	out := res.Resources[:0:0]
+	out := make([]mcp.Resource, 0, len(res.Resources))
 	for _, r := range res.Resources {
 		if s.pol.Visible(p, policy.Resource, r.URI) {
 			out = append(out, r)
@@ -245,7 +245,7 @@ func (g *Gateway) filterTemplates(ctx context.Context, _ any, _ *mcp.ListResourc
 		return
 	}
 	p := s.callerOf(ctx).principal
-	out := res.ResourceTemplates[:0:0]
+	out := make([]mcp.ResourceTemplate, 0, len(res.ResourceTemplates))
 	for _, t := range res.ResourceTemplates {
 		if t.URITemplate != nil && s.pol.VisibleTemplate(p, t.URITemplate.Raw()) {
 			out = append(out, t)
