@@ -14,7 +14,11 @@
 #
 # The two alternate for ROUNDS rounds (default 2), each gateway freshly
 # started, so that a busy machine weighs on both alike; each phase reports
-# the best round of each and the ratio policy/none. Loopback only.
+# the best round of each and the ratio policy/none. Throughput on a shared
+# machine moves with everyone else's load, so the script also reports the
+# gateway's own CPU time per call (user + system time of the process over
+# the calls it served, warmups included), which other load disturbs much
+# less. Loopback only.
 #
 #   scripts/bench-policy.sh [duration]     (make bench-policy BENCH_DURATION=5s)
 #   ROUNDS=3 CLIENTS=1,16 scripts/bench-policy.sh 10s
@@ -86,17 +90,28 @@ start() {
 }
 stop() { kill -TERM $pid; wait $pid || true; pid=; }
 
+# cpu_ticks: user + system clock ticks the gateway has used so far.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
+# calls: tool calls the gateway has answered so far.
+calls() { curl -s "http://127.0.0.1:$ADMIN/metrics" | awk '/^wasmgate_tool_calls_total/{n += $NF} END{print n + 0}'; }
+TICK=$(getconf CLK_TCK)
+
 # run CONFIG ROUND: one gateway, one mcpbench run; appends its JSON lines
-# (one per phase) to $work/results, tagged with the config.
+# (one per phase) to $work/results and its CPU per call to $work/cpu,
+# tagged with the config.
 run() {
-  local token=()
+  local token=() c0 c1 n0 n1
   [ "$1" = policy ] && token=(-token-env BENCH_TOKEN)
   start "$1"
+  c0=$(cpu_ticks); n0=$(calls)
   $BENCH -url "http://127.0.0.1:$HTTP/mcp" -tool calculate -args '{"operation":"add","a":5,"b":3}' -expect 8 \
     -clients "$CLIENTS" -duration "$DURATION" -warmup 1s -json "${token[@]}" >"$work/out" || {
     cat "$work/out"; stop; echo "bench-policy: mcpbench failed ($1, round $2)" >&2; exit 1; }
+  n1=$(calls); c1=$(cpu_ticks)
   sed -n 's/^{/{"config":"'"$1"'","round":'"$2"',/p' "$work/out" >>"$work/results"
   grep -v '^{' "$work/out" | sed "s/^/  $1 round $2: /"
+  echo "$1 $(( (c1 - c0) * 1000000 / TICK )) $(( n1 - n0 ))" >>"$work/cpu"
+  echo "  $1 round $2: gateway CPU $(( (c1 - c0) * 1000 / TICK )) ms for $(( n1 - n0 )) calls"
   stop
 }
 
@@ -108,8 +123,13 @@ done
 audited=$(wc -l <"$work/audit.log")
 echo "audit lines written in the policy rounds: $audited"
 
-python3 - "$work/results" <<'PY'
+python3 - "$work/results" "$work/cpu" <<'PY'
 import json, sys
+cpu = {}
+for line in open(sys.argv[2]):
+    config, us, n = line.split()
+    t = cpu.setdefault(config, [0, 0])
+    t[0] += int(us); t[1] += int(n)
 best = {}
 for line in open(sys.argv[1]):
     r = json.loads(line)
@@ -122,4 +142,7 @@ for c in sorted({k[0] for k in best}):
     print(f"clients={c}: none {n['calls_per_s']:.1f} calls/s (p50 {n['p50_ms']:.2f}ms p99 {n['p99_ms']:.2f}ms), "
           f"policy {p['calls_per_s']:.1f} calls/s (p50 {p['p50_ms']:.2f}ms p99 {p['p99_ms']:.2f}ms), "
           f"ratio {ratio:.3f} (cost {100 * (1 - ratio):.1f}%)")
+n, p = (cpu[c][0] / cpu[c][1] for c in ("none", "policy"))
+print(f"gateway CPU per call, all rounds: none {n:.1f}us, policy {p:.1f}us, "
+      f"ratio {p / n:.3f} (cost {100 * (p / n - 1):.1f}%)")
 PY
