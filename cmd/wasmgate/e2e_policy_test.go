@@ -641,6 +641,7 @@ policy:
 	if text, isErr := harness.CallTool(ctx, t, nc, "say_hello", map[string]any{"name": "Bo"}); isErr {
 		t.Errorf("say_hello with the new token = %q", text)
 	}
+	time.Sleep(settle)
 	if after := devNotes.Lists(); after != before {
 		// The view of dev did not change (same rules): no list_changed.
 		t.Errorf("dev's session got list_changed (%s -> %s) for a reload that changed only its token", before, after)
