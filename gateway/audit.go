@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -24,11 +25,15 @@ type auditLog struct {
 
 	// mu is held for reading while a line is written, so that apply
 	// does not close the file under a write (the line would be lost).
-	mu   sync.RWMutex
-	cfg  loader.Audit
-	file *os.File
-	out  *slog.Logger
+	mu    sync.RWMutex
+	cfg   loader.Audit
+	file  *os.File
+	lines *lineWriter // to file; nil: to out
+	out   *slog.Logger
 }
+
+// bufPool holds the buffers audit lines are formatted in.
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 func newAuditLog(log *slog.Logger) *auditLog {
 	return &auditLog{log: log, out: log.With("component", "audit")}
@@ -41,7 +46,7 @@ func (a *auditLog) apply(cfg loader.Audit) {
 	a.cfg = cfg
 	if a.file != nil {
 		_ = a.file.Close()
-		a.file = nil
+		a.file, a.lines = nil, nil
 	}
 	a.out = a.log.With("component", "audit")
 	if cfg.File == "" {
@@ -52,8 +57,7 @@ func (a *auditLog) apply(cfg loader.Audit) {
 		a.log.Error("cannot open audit.file; audit lines go to the log", "file", cfg.File, "error", err)
 		return
 	}
-	a.file = f
-	a.out = slog.New(slog.NewJSONHandler(f, nil))
+	a.file, a.lines = f, newLineWriter(f)
 }
 
 // close closes the audit file.
@@ -62,7 +66,7 @@ func (a *auditLog) close() {
 	defer a.mu.Unlock()
 	if a.file != nil {
 		_ = a.file.Close()
-		a.file = nil
+		a.file, a.lines = nil, nil
 	}
 }
 
@@ -90,7 +94,74 @@ func (a *auditLog) record(ctx context.Context, c caller, kind, name, outcome str
 	// of who called what).
 	rec := slog.NewRecord(time.Now(), slog.LevelInfo, "call", 0)
 	rec.Add(attrs...)
-	_ = a.out.Handler().Handle(ctx, rec)
+	if a.lines == nil {
+		_ = a.out.Handler().Handle(ctx, rec)
+		return
+	}
+	// The line is formatted here, outside any lock, and handed to the
+	// file's writer whole.
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	_ = slog.NewJSONHandler(buf, nil).Handle(ctx, rec)
+	a.lines.write(buf.Bytes())
+	if buf.Cap() <= 64<<10 {
+		bufPool.Put(buf)
+	}
+}
+
+// maxQueued is how many bytes of lines may wait behind a running write
+// before callers wait for it (a stalled disk must not grow memory).
+const maxQueued = 1 << 20
+
+// lineWriter appends whole lines to a file, one write(2) per batch: the
+// lines that arrive while a write is under way go out together in the
+// next one. A caller that finds no write running writes, and keeps
+// writing until nothing is queued; the others queue their line and
+// return. So a line alone is written at once, and under load one write
+// carries many lines. Once every caller has returned, every line is in
+// the file (apply and close rely on it, holding auditLog.mu).
+type lineWriter struct {
+	f *os.File
+
+	mu      sync.Mutex
+	room    sync.Cond // signalled when queued shrinks
+	queued  []byte
+	spare   []byte
+	writing bool
+}
+
+func newLineWriter(f *os.File) *lineWriter {
+	w := &lineWriter{f: f}
+	w.room.L = &w.mu
+	return w
+}
+
+func (w *lineWriter) write(line []byte) {
+	w.mu.Lock()
+	for w.writing && len(w.queued) >= maxQueued {
+		w.room.Wait()
+	}
+	w.queued = append(w.queued, line...)
+	if w.writing {
+		w.mu.Unlock()
+		return
+	}
+	w.writing = true
+	for len(w.queued) > 0 {
+		b := w.queued
+		w.queued = w.spare[:0]
+		w.mu.Unlock()
+		_, _ = w.f.Write(b) // as slog's handlers do, a failed write is dropped
+		w.mu.Lock()
+		if cap(b) <= maxQueued {
+			w.spare = b[:0]
+		} else {
+			w.spare = nil
+		}
+		w.room.Broadcast()
+	}
+	w.writing = false
+	w.mu.Unlock()
 }
 
 // secretKeys are the parts of an argument's name that mark its value as a

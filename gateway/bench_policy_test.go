@@ -101,3 +101,31 @@ func BenchmarkPolicyOverhead(b *testing.B) {
 		g.audit.record(cctx, c, "tool", "calculate", "ok", start, args)
 	}
 }
+
+// BenchmarkPolicyOverheadParallel is BenchmarkPolicyOverhead from 16
+// goroutines at once, as 16 HTTP clients make calls: the locks of the
+// rate limiters and the audit file are shared.
+func BenchmarkPolicyOverheadParallel(b *testing.B) {
+	g := newTestGatewayWith(b, benchPolicyYAML(b.TempDir()))
+	s := g.cur.Load()
+	args := map[string]any{"operation": "add", "a": 5.0, "b": 3.0}
+	b.ReportAllocs()
+	b.SetParallelism(8)
+	b.RunParallel(func(pb *testing.PB) {
+		hr := httptest.NewRequest("POST", "http://127.0.0.1/mcp", nil)
+		hr.Header.Set("Authorization", "Bearer "+benchToken)
+		ctx := context.Background()
+		for pb.Next() {
+			c, err := s.authenticate(hr)
+			if err != nil {
+				b.Fatal(err)
+			}
+			start := time.Now()
+			cctx := withCaller(ctx, c)
+			if _, f := g.authorize(cctx, s, policy.Tool, "calculate", args); f != nil {
+				b.Fatalf("refused: %s", f.Msg)
+			}
+			g.audit.record(cctx, c, "tool", "calculate", "ok", start, args)
+		}
+	})
+}
