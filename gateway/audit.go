@@ -72,6 +72,13 @@ func (a *auditLog) close() {
 
 // record writes the audit line of one call.
 func (a *auditLog) record(ctx context.Context, c caller, kind, name, outcome string, start time.Time, args map[string]any) {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	// In the log, an audit line is an info line: server.log.level warn or
+	// error leaves it out. audit.file has them all.
+	if a.lines == nil && !a.out.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
 	session := ""
 	if cs := server.ClientSessionFromContext(ctx); cs != nil {
 		session = cs.SessionID()
@@ -81,25 +88,20 @@ func (a *auditLog) record(ctx context.Context, c caller, kind, name, outcome str
 		"kind", kind, "name", name, "outcome", outcome,
 		"duration_ms", float64(time.Since(start).Microseconds()) / 1000,
 	}
-	a.mu.RLock()
-	defer a.mu.RUnlock()
 	if a.cfg.Arguments && args != nil {
 		b, err := json.Marshal(redact(args))
 		if err == nil {
 			attrs = append(attrs, "arguments", string(b))
 		}
 	}
-	// Straight to the handler: an audit line is written whatever
-	// server.log.level says (a level filters diagnostics, not the record
-	// of who called what).
-	rec := slog.NewRecord(time.Now(), slog.LevelInfo, "call", 0)
-	rec.Add(attrs...)
 	if a.lines == nil {
-		_ = a.out.Handler().Handle(ctx, rec)
+		a.out.Info("call", attrs...)
 		return
 	}
 	// The line is formatted here, outside any lock, and handed to the
 	// file's writer whole.
+	rec := slog.NewRecord(time.Now(), slog.LevelInfo, "call", 0)
+	rec.Add(attrs...)
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	_ = slog.NewJSONHandler(buf, nil).Handle(ctx, rec)
