@@ -17,9 +17,9 @@ import (
 )
 
 // auditLog writes one structured line per call: to the gateway's log, or
-// with audit.file to that file as JSON lines. The file is reopened on
-// every reload, so `mv` by a log rotator followed by SIGHUP starts a new
-// one.
+// with audit.file to that file as JSON lines, written in batches (see
+// flushDelay). The file is reopened on every reload, so `mv` by a log
+// rotator followed by SIGHUP starts a new one.
 type auditLog struct {
 	log *slog.Logger
 
@@ -30,10 +30,9 @@ type auditLog struct {
 	file  *os.File
 	lines *lineWriter // to file; nil: to out
 	out   *slog.Logger
-}
 
-// bufPool holds the buffers audit lines are formatted in.
-var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+	bufs sync.Pool // *bytes.Buffer to format the lines of audit.file in
+}
 
 func newAuditLog(log *slog.Logger) *auditLog {
 	return &auditLog{log: log, out: log.With("component", "audit")}
@@ -45,6 +44,7 @@ func (a *auditLog) apply(cfg loader.Audit) {
 	defer a.mu.Unlock()
 	a.cfg = cfg
 	if a.file != nil {
+		a.lines.close()
 		_ = a.file.Close()
 		a.file, a.lines = nil, nil
 	}
@@ -65,6 +65,7 @@ func (a *auditLog) close() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.file != nil {
+		a.lines.close()
 		_ = a.file.Close()
 		a.file, a.lines = nil, nil
 	}
@@ -98,72 +99,97 @@ func (a *auditLog) record(ctx context.Context, c caller, kind, name, outcome str
 		a.out.Info("call", attrs...)
 		return
 	}
-	// The line is formatted here, outside any lock, and handed to the
-	// file's writer whole.
+	// The line is formatted here and handed to the file's writer whole.
 	rec := slog.NewRecord(time.Now(), slog.LevelInfo, "call", 0)
 	rec.Add(attrs...)
-	buf := bufPool.Get().(*bytes.Buffer)
+	buf, _ := a.bufs.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
 	buf.Reset()
 	_ = slog.NewJSONHandler(buf, nil).Handle(ctx, rec)
 	a.lines.write(buf.Bytes())
 	if buf.Cap() <= 64<<10 {
-		bufPool.Put(buf)
+		a.bufs.Put(buf)
 	}
 }
 
-// maxQueued is how many bytes of lines may wait behind a running write
-// before callers wait for it (a stalled disk must not grow memory).
-const maxQueued = 1 << 20
+// Audit lines bound for audit.file are buffered for at most flushDelay,
+// or until flushSize bytes wait, and written together: one write(2) then
+// carries every line of those milliseconds instead of one each, which is
+// most of what auditing costs a busy gateway. A reload (apply) and
+// shutdown (close) write what waits first.
+const (
+	flushDelay = 10 * time.Millisecond
+	flushSize  = 64 << 10
+)
 
-// lineWriter appends whole lines to a file, one write(2) per batch: the
-// lines that arrive while a write is under way go out together in the
-// next one. A caller that finds no write running writes, and keeps
-// writing until nothing is queued; the others queue their line and
-// return. So a line alone is written at once, and under load one write
-// carries many lines. Once every caller has returned, every line is in
-// the file (apply and close rely on it, holding auditLog.mu).
+// lineWriter appends whole lines to a file in batches (see flushDelay).
+// Lines reach the file in the order write was called.
 type lineWriter struct {
 	f *os.File
 
-	mu      sync.Mutex
-	room    sync.Cond // signalled when queued shrinks
-	queued  []byte
+	mu      sync.Mutex // buf, spare, timer
+	buf     []byte
 	spare   []byte
-	writing bool
+	timer   *time.Timer    // armed while lines wait
+	pending sync.WaitGroup // a timer armed or its flush running
+
+	wmu sync.Mutex // one flush at a time, so that batches stay in order
 }
 
-func newLineWriter(f *os.File) *lineWriter {
-	w := &lineWriter{f: f}
-	w.room.L = &w.mu
-	return w
-}
+func newLineWriter(f *os.File) *lineWriter { return &lineWriter{f: f} }
 
+// write queues line; it is in the file within flushDelay.
 func (w *lineWriter) write(line []byte) {
 	w.mu.Lock()
-	for w.writing && len(w.queued) >= maxQueued {
-		w.room.Wait()
+	w.buf = append(w.buf, line...)
+	full := len(w.buf) >= flushSize
+	if !full && w.timer == nil {
+		w.pending.Add(1)
+		w.timer = time.AfterFunc(flushDelay, func() {
+			defer w.pending.Done()
+			w.flush()
+		})
 	}
-	w.queued = append(w.queued, line...)
-	if w.writing {
+	w.mu.Unlock()
+	if full {
+		w.flush()
+	}
+}
+
+// flush writes every queued line now.
+func (w *lineWriter) flush() {
+	w.wmu.Lock()
+	defer w.wmu.Unlock()
+	w.mu.Lock()
+	if w.timer != nil {
+		if w.timer.Stop() {
+			w.pending.Done() // its func will not run
+		}
+		w.timer = nil
+	}
+	if len(w.buf) == 0 {
 		w.mu.Unlock()
 		return
 	}
-	w.writing = true
-	for len(w.queued) > 0 {
-		b := w.queued
-		w.queued = w.spare[:0]
-		w.mu.Unlock()
-		_, _ = w.f.Write(b) // as slog's handlers do, a failed write is dropped
-		w.mu.Lock()
-		if cap(b) <= maxQueued {
-			w.spare = b[:0]
-		} else {
-			w.spare = nil
-		}
-		w.room.Broadcast()
-	}
-	w.writing = false
+	// Swap the buffers: lines queue in the spare one while b is written.
+	b := w.buf
+	w.buf, w.spare = w.spare[:0], nil
 	w.mu.Unlock()
+	_, _ = w.f.Write(b) // as slog's handlers do, a failed write is dropped
+	if cap(b) <= 4*flushSize {
+		w.mu.Lock()
+		w.spare = b[:0]
+		w.mu.Unlock()
+	}
+}
+
+// close writes what waits and waits for a timer's flush under way; the
+// caller then closes the file. Nothing may call write after close.
+func (w *lineWriter) close() {
+	w.flush()
+	w.pending.Wait()
 }
 
 // secretKeys are the parts of an argument's name that mark its value as a

@@ -76,6 +76,7 @@ func TestAuditFileConcurrentAndReopened(t *testing.T) {
 		a.apply(loader.Audit{File: path, Arguments: true})
 	}
 	wg.Wait()
+	a.close() // writes what waits
 
 	seen := map[string]int{}
 	for _, p := range append(rotated, path) {
@@ -98,5 +99,29 @@ func TestAuditFileConcurrentAndReopened(t *testing.T) {
 		if strings.Contains(string(b), "t0p-s3cret-value") {
 			t.Errorf("%s holds an argument under a key named token", p)
 		}
+	}
+}
+
+// TestAuditFileBatches: a line alone reaches the file within flushDelay,
+// without a reload or close; lines keep their order.
+func TestAuditFileBatches(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.log")
+	a := newAuditLog(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	a.apply(loader.Audit{File: path})
+	defer a.close()
+	c := caller{principal: policy.Principal{Name: "p"}, transport: transportStdio}
+	for i := range 3 {
+		a.record(context.Background(), c, "tool", fmt.Sprint("n", i), "ok", time.Now(), nil)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	var names []string
+	for time.Now().Before(deadline) {
+		if names = auditFileLines(t, path); len(names) == 3 {
+			break
+		}
+		time.Sleep(flushDelay)
+	}
+	if strings.Join(names, ",") != "n0,n1,n2" {
+		t.Errorf("the file holds %v, want [n0 n1 n2]", names)
 	}
 }

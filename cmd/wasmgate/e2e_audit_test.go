@@ -74,6 +74,22 @@ func auditFile(t *testing.T, path string) []auditRecord {
 	return out
 }
 
+// waitAuditFile returns the lines of an audit file once it has n of them
+// (lines reach audit.file within milliseconds of their call, in batches),
+// or what it has after 10 s.
+func waitAuditFile(t *testing.T, path string, n int) []auditRecord {
+	t.Helper()
+	var lines []auditRecord
+	harness.WaitFor(10*time.Second, func() bool {
+		if _, err := os.Stat(path); err != nil {
+			return false
+		}
+		lines = auditFile(t, path)
+		return len(lines) >= n
+	})
+	return lines
+}
+
 // checkAudit checks that got are the audit lines of the calls in want
 // (principal, transport, kind, name, outcome), in order, each with a
 // session and a duration.
@@ -209,7 +225,7 @@ policy:
 	hup("audit.file")
 	inLog := len(auditLines(t, g.Stderr()))
 	want = calls()
-	file := auditFile(t, audit)
+	file := waitAuditFile(t, audit, len(want))
 	checkAudit(t, "audit.file", file, want, sessions)
 	for i, r := range file {
 		if _, ok := r["arguments"]; ok {
@@ -233,10 +249,11 @@ policy:
 	hup("rotate")
 	harness.Calc(ctx, t, hc, 2, 2)
 	harness.Calc(ctx, t, sc, 3, 3)
+	// The reload wrote what waited to the renamed file before reopening.
 	if got := auditFile(t, rotated); len(got) != len(want)+1 {
 		t.Errorf("the rotated file has %d lines, want %d (every call before SIGHUP)", len(got), len(want)+1)
 	}
-	checkAudit(t, "the new audit.file", auditFile(t, audit), [][5]string{
+	checkAudit(t, "the new audit.file", waitAuditFile(t, audit, 2), [][5]string{
 		{"auditor", "http", "tool", "calculate", "ok"},
 		{"local", "stdio", "tool", "calculate", "ok"},
 	}, sessions)
@@ -252,7 +269,7 @@ policy:
 	hup("log level error")
 	inLog = len(auditLines(t, g.Stderr()))
 	harness.Calc(ctx, t, hc, 9, 9)
-	if got := auditFile(t, audit); len(got) != 3 {
+	if got := waitAuditFile(t, audit, 3); len(got) != 3 {
 		t.Errorf("audit.file at server.log.level error: %d lines, want 3", len(got))
 	}
 	harness.WriteFile(t, e.Config, render(""))
