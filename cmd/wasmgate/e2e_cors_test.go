@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wasmgate/wasmgate/internal/harness"
 )
@@ -197,7 +198,7 @@ func TestCORSBrowser(t *testing.T) {
 		if run.DeleteStatus != http.StatusOK {
 			t.Errorf("DELETE from the page: %d, want 200", run.DeleteStatus)
 		}
-		if !strings.Contains(g.Stderr(), "principal=web transport=http session="+run.SID) {
+		if _, ok := g.WaitLog(0, "principal=web transport=http session="+run.SID, 10*time.Second); !ok {
 			t.Errorf("no audit line for the page's call as principal web in session %s", run.SID)
 		}
 
@@ -227,7 +228,7 @@ func TestCORSBrowser(t *testing.T) {
 		if m.ToolCalls("calculate", "ok") != calls {
 			t.Errorf("a call from the foreign page ran")
 		}
-		if !strings.Contains(g.Stderr(), "refused request from a foreign origin") || !strings.Contains(g.Stderr(), foreign) {
+		if line, ok := g.WaitLog(0, "refused request from a foreign origin", 10*time.Second); !ok || !strings.Contains(line, foreign) {
 			t.Errorf("the refusal of %s is not logged", foreign)
 		}
 		t.Logf("the foreign page saw: %s; console: %q", run.Error, console)

@@ -243,7 +243,7 @@ policy:
 				t.Errorf("/metrics has a label principal=%q, taken from a token", who)
 			}
 		}
-		if !strings.Contains(g.Stderr(), "principal=bob") {
+		if _, ok := g.WaitLog(0, "principal=bob", 10*time.Second); !ok {
 			t.Errorf("the audit log does not name the token's principal (bob)")
 		}
 	})
@@ -352,7 +352,7 @@ policy:
 		if n := idp.hits.Load(); n != 2 {
 			t.Errorf("the JWKS was fetched %d times, want 2 (start, the unknown kid)", n)
 		}
-		if !strings.Contains(g.Stderr(), "JWKS keys changed") {
+		if _, ok := g.WaitLog(0, "JWKS keys changed", 10*time.Second); !ok {
 			t.Errorf("the key change is not logged")
 		}
 		// Another unknown kid right after: no third fetch.

@@ -354,7 +354,7 @@ policy:
 	}
 	// The refused tokens' reasons are logged, without the tokens (checked
 	// by secrets at the end).
-	if !strings.Contains(g.Stderr(), "not the token of any principal") {
+	if _, ok := g.WaitLog(0, "not the token of any principal", 10*time.Second); !ok {
 		t.Errorf("the log does not say why a token was refused")
 	}
 }

@@ -67,9 +67,10 @@ func StartBrowser(t testing.TB) *Browser {
 // Eval opens url in a new tab, waits for the page to load, evaluates the
 // JavaScript expression script in it (a promise is awaited) and decodes
 // its value, which must be JSON, into out. It returns what the page wrote
-// to the console (the browser's own messages too, such as a CORS refusal),
-// for the test to check or log. The tab closes before Eval returns; the
-// whole run is bounded by 60 s.
+// to the console (the browser's own messages too, such as a CORS refusal,
+// waited for until the console is quiet for 300 ms), for the test to
+// check or log. The tab closes before Eval returns; the whole run is
+// bounded by 60 s.
 func (b *Browser) Eval(t testing.TB, url, script string, out any) (console []string) {
 	t.Helper()
 	tctx, cancelTab := chromedp.NewContext(b.ctx)
@@ -81,6 +82,7 @@ func (b *Browser) Eval(t testing.TB, url, script string, out any) (console []str
 	}
 
 	var mu sync.Mutex
+	last := time.Now() // when the last console message came
 	messages := chromedp.Console(ctx)
 	reading, stopReading := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -92,10 +94,26 @@ func (b *Browser) Eval(t testing.TB, url, script string, out any) (console []str
 			}
 			mu.Lock()
 			console = append(console, fmt.Sprintf("%s: %s", m.Type, m.Text))
+			last = time.Now()
 			mu.Unlock()
 		}
 	}()
 	finish := func() []string {
+		// The browser reports some messages (a CORS refusal) a moment
+		// after the script sees the failure: wait until 300 ms have
+		// passed without one since the script ended (3 s at most).
+		mu.Lock()
+		last = time.Now()
+		mu.Unlock()
+		for end := time.Now().Add(3 * time.Second); time.Now().Before(end); {
+			mu.Lock()
+			quiet := time.Since(last)
+			mu.Unlock()
+			if quiet >= 300*time.Millisecond {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
 		stopReading()
 		cancel() // ends the subscription, so the reader returns
 		<-done
