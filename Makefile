@@ -7,7 +7,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go test-packaging node-deps bench bench-relay fuzz validate conformance clean install dist
+.PHONY: all build plugins run test test-go test-packaging node-deps bench bench-relay bench-policy fuzz validate conformance clean install dist
 
 all: build
 
@@ -63,6 +63,12 @@ bench: build
 bench-relay: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
 	@bash scripts/bench-relay.sh $(BENCH_DURATION)
+
+## bench-policy: the same load with and without auth, policy, rate limits
+## and audit, alternating (ROUNDS, default 2); prints both and the ratio
+bench-policy: build
+	$(GO) build -o bin/mcpbench ./cmd/mcpbench
+	@bash scripts/bench-policy.sh $(BENCH_DURATION)
 
 ## fuzz: run each fuzz target for FUZZTIME (default 30s)
 FUZZTIME ?= 30s

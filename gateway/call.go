@@ -182,7 +182,12 @@ func (g *Gateway) resourceHandler(key string, template bool) server.ResourceHand
 		}
 		start := time.Now()
 		outcome := metrics.OutcomeOK
-		c, denied := g.authorize(ctx, s, policy.Resource, uri, nil)
+		// A template's variables are what a `when` sees as args.
+		var args map[string]any
+		if vars != nil {
+			args = argsOf(vars)
+		}
+		c, denied := g.authorize(ctx, s, policy.Resource, uri, args)
 		var failMsg string
 		defer func() {
 			g.opts.Metrics.ResourceReads.WithLabelValues(e.src.Name(), outcome).Inc()

@@ -105,8 +105,6 @@ func New(opts Options) *Gateway {
 		server.WithResourceCompletionProvider(completer{g}),
 		server.WithRecovery(),
 		server.WithResourceRecovery(),
-		server.WithToolFilter(g.filterTools),
-		server.WithPromptFilter(g.filterPrompts),
 		server.WithHooks(g.hooks()),
 	)
 	g.relay = g.newRelay()
@@ -217,11 +215,13 @@ func (g *Gateway) syncRegistry(old, s *Snapshot) (set [4]bool) {
 }
 
 // hooks are the mcp-go hooks the gateway needs: session bookkeeping for
-// per-caller list_changed, and policy's filter on resource lists.
+// per-caller list_changed, and policy's filter on every list.
 func (g *Gateway) hooks() *server.Hooks {
 	h := g.views.hooks()
 	g.subs.hooks(h)
 	h.AddOnUnregisterSession(g.sessionEnded)
+	h.AddAfterListTools(g.filterTools)
+	h.AddAfterListPrompts(g.filterPrompts)
 	h.AddAfterListResources(g.filterResources)
 	h.AddAfterListResourceTemplates(g.filterTemplates)
 	return h

@@ -116,6 +116,11 @@ func (g *Gateway) guard(next http.Handler, ids *sessionIDs) http.Handler {
 			g.challenge(w, r, s, err)
 			return
 		}
+		if id := r.Header.Get(server.HeaderKeySessionID); id != "" && !g.views.owns(id, c) {
+			// Someone else's session: as if it did not exist.
+			http.Error(w, "Not Found: no such session", http.StatusNotFound)
+			return
+		}
 		r = r.WithContext(withCaller(r.Context(), c))
 		h := &s.Config.Transports.HTTP
 		max := int64(h.MaxBody)

@@ -113,8 +113,14 @@ func (s *Snapshot) authenticate(r *http.Request) (caller, error) {
 func (g *Gateway) challenge(w http.ResponseWriter, r *http.Request, s *Snapshot, err error) {
 	g.opts.Metrics.HTTPRejected.WithLabelValues("auth").Inc()
 	metadataURL := ""
-	if s.Config.Auth.JWT != nil {
-		metadataURL, _ = auth.MetadataURL(resourceURL(r))
+	if j := s.Config.Auth.JWT; j != nil {
+		// The audience is the resource's public URL (behind a proxy that
+		// terminates TLS, the request's own URL is not); when it is not
+		// an http(s) URL, the URL the request reached is.
+		var err error
+		if metadataURL, err = auth.MetadataURL(j.Audience); err != nil {
+			metadataURL, _ = auth.MetadataURL(resourceURL(r))
+		}
 	}
 	w.Header().Set("WWW-Authenticate", s.authn.Challenge(metadataURL, err))
 	msg := "Unauthorized: missing bearer token"
@@ -144,6 +150,13 @@ func (g *Gateway) metadataHandler(mcpPath string) http.Handler {
 			http.NotFound(w, r)
 			return
 		}
+		// A browser client on an allowed origin discovers the
+		// authorization server from here too. The document is public:
+		// other origins get it without CORS headers, so their pages
+		// cannot read it.
+		if origin := r.Header.Get("Origin"); origin != "" && s.originAllowed(origin) && cors(w, r, origin) {
+			return
+		}
 		resource := s.Config.Auth.JWT.Audience
 		if resource == "" {
 			scheme := "http"
@@ -171,41 +184,47 @@ func (g *Gateway) authorize(ctx context.Context, s *Snapshot, kind policy.Kind, 
 	}
 	if ok, retry := g.limiters.Allow(s.pol, d, c.principal.Name, kind.String()+" "+name); !ok {
 		g.opts.Metrics.RateLimited.WithLabelValues(c.label(), kind.String()).Inc()
-		return c, &Failure{Kind: FailRateLimited, Msg: fmt.Sprintf("is rate limited: retry in %s", retry.Round(time.Millisecond))}
+		// Rounded up: a hint of "0s" would have the client retry at once.
+		retry = (retry + time.Millisecond - 1).Truncate(time.Millisecond)
+		return c, &Failure{Kind: FailRateLimited, Msg: fmt.Sprintf("is rate limited: retry in %s", retry)}
 	}
 	return c, nil
 }
 
-// Visibility of lists: each caller sees only what it may use.
+// Visibility of lists: each caller sees only what it may use. The lists
+// are filtered after mcp-go builds them (hooks), not with mcp-go's tool
+// and prompt filters: those also refuse a call of a hidden tool as "not
+// found" before the gateway sees it, and a call must reach authorize to
+// be denied by policy, counted and audited.
 
-func (g *Gateway) filterTools(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
+func (g *Gateway) filterTools(ctx context.Context, _ any, _ *mcp.ListToolsRequest, res *mcp.ListToolsResult) {
 	s := g.cur.Load()
-	if s == nil || s.pol == nil {
-		return tools
+	if s == nil || s.pol == nil || res == nil {
+		return
 	}
 	p := s.callerOf(ctx).principal
-	out := tools[:0:0]
-	for _, t := range tools {
+	out := make([]mcp.Tool, 0, len(res.Tools)) // never nil: a list is a required array
+	for _, t := range res.Tools {
 		if s.pol.Visible(p, policy.Tool, t.Name) {
 			out = append(out, t)
 		}
 	}
-	return out
+	res.Tools = out
 }
 
-func (g *Gateway) filterPrompts(ctx context.Context, prompts []mcp.Prompt) []mcp.Prompt {
+func (g *Gateway) filterPrompts(ctx context.Context, _ any, _ *mcp.ListPromptsRequest, res *mcp.ListPromptsResult) {
 	s := g.cur.Load()
-	if s == nil || s.pol == nil {
-		return prompts
+	if s == nil || s.pol == nil || res == nil {
+		return
 	}
 	p := s.callerOf(ctx).principal
-	out := prompts[:0:0]
-	for _, x := range prompts {
+	out := make([]mcp.Prompt, 0, len(res.Prompts))
+	for _, x := range res.Prompts {
 		if s.pol.Visible(p, policy.Prompt, x.Name) {
 			out = append(out, x)
 		}
 	}
-	return out
+	res.Prompts = out
 }
 
 func (g *Gateway) filterResources(ctx context.Context, _ any, _ *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
@@ -214,7 +233,7 @@ func (g *Gateway) filterResources(ctx context.Context, _ any, _ *mcp.ListResourc
 		return
 	}
 	p := s.callerOf(ctx).principal
-	out := res.Resources[:0:0]
+	out := make([]mcp.Resource, 0, len(res.Resources))
 	for _, r := range res.Resources {
 		if s.pol.Visible(p, policy.Resource, r.URI) {
 			out = append(out, r)
@@ -229,7 +248,7 @@ func (g *Gateway) filterTemplates(ctx context.Context, _ any, _ *mcp.ListResourc
 		return
 	}
 	p := s.callerOf(ctx).principal
-	out := res.ResourceTemplates[:0:0]
+	out := make([]mcp.ResourceTemplate, 0, len(res.ResourceTemplates))
 	for _, t := range res.ResourceTemplates {
 		if t.URITemplate != nil && s.pol.VisibleTemplate(p, t.URITemplate.Raw()) {
 			out = append(out, t)

@@ -40,6 +40,18 @@ func (v *views) hooks() *server.Hooks {
 	return h
 }
 
+// owns reports whether caller c may use session id: the session was
+// opened by the same principal (by name, from the same kind of
+// credential), or the gateway does not know it (mcp-go answers that).
+// Each request is authorized on its own, but a session's GET stream and
+// DELETE belong to whoever opened it.
+func (v *views) owns(id string, c caller) bool {
+	v.mu.Lock()
+	vw, ok := v.sessions[id]
+	v.mu.Unlock()
+	return !ok || vw.stdio || (vw.c.principal.Name == c.principal.Name && vw.c.jwt == c.jwt)
+}
+
 func (vw viewer) caller(s *Snapshot) caller {
 	if vw.stdio {
 		return caller{principal: s.stdio, transport: transportStdio}

@@ -95,6 +95,9 @@ func Load(path string, environ []string) (*Config, error) {
 		k.String("transports.http.auth.bearer_token_env"): true,
 		k.String("admin.auth.bearer_token_env"):           true,
 	}
+	for v := range tokenVariables(k) {
+		secrets[v] = true
+	}
 	if sites, ok := k.Get("relay.sites").([]any); ok {
 		for _, s := range sites {
 			if m, ok := s.(map[string]any); ok {
@@ -146,6 +149,28 @@ func Load(path string, environ []string) (*Config, error) {
 	return &cfg, nil
 }
 
+// tokenVariables are the environment variables the file names as holding
+// tokens: transports.http.auth and admin.auth's bearer_token_env, and
+// every auth.principals[i].token_env.
+func tokenVariables(k *koanf.Koanf) map[string]bool {
+	vars := map[string]bool{}
+	for _, key := range []string{"transports.http.auth.bearer_token_env", "admin.auth.bearer_token_env"} {
+		if v := k.String(key); v != "" {
+			vars[v] = true
+		}
+	}
+	if ps, ok := k.Get("auth.principals").([]any); ok {
+		for _, p := range ps {
+			if m, ok := p.(map[string]any); ok {
+				if v, ok := m["token_env"].(string); ok && v != "" {
+					vars[v] = true
+				}
+			}
+		}
+	}
+	return vars
+}
+
 // sections calls fn with the key and address of each section of c.
 func (c *Config) sections(fn func(key string, s any)) {
 	v := reflect.ValueOf(c).Elem()
@@ -173,6 +198,13 @@ func (c *Config) normalize() error {
 	for i := range c.Plugins {
 		if c.Plugins[i].Limits.Concurrency == 0 {
 			c.Plugins[i].Limits.Concurrency = DefaultConcurrency(c.Server.MaxConcurrentCalls)
+		}
+	}
+	if c.Transports.HTTP.Auth.Set() {
+		for i, p := range c.Auth.Principals {
+			if p.Name == LegacyPrincipal {
+				env.Bad(fmt.Sprintf("auth.principals[%d].name", i), "%q is the principal transports.http.auth's token stands for; name this one differently", p.Name)
+			}
 		}
 	}
 	if h := c.Transports.HTTP; h.On() && !h.Auth.Set() && config.CheckListen(h.Listen) == nil {

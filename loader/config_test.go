@@ -231,6 +231,19 @@ func TestTokenVariableIsNotAnOverride(t *testing.T) {
 	}
 }
 
+// A principal's token_env may start with WASMGATE_ too: it is a secret,
+// not an override.
+func TestPrincipalTokenVariableIsNotAnOverride(t *testing.T) {
+	p := writeFiles(t, "auth:\n  principals:\n    - {name: ci, token_env: WASMGATE_CI_TOKEN}\n    - {name: ops, token_env: OPS_TOKEN}\n")
+	cfg, err := Load(p, []string{"WASMGATE_CI_TOKEN=s3cret-value-ci", "OPS_TOKEN=s3cret-value-ops"})
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	if got := cfg.Auth.Principals[0].TokenEnv; got != "WASMGATE_CI_TOKEN" {
+		t.Errorf("auth.principals[0].token_env = %q", got)
+	}
+}
+
 // A config file that cannot be read is reported as such, not as bad YAML.
 func TestUnreadableConfigFile(t *testing.T) {
 	dir := t.TempDir()

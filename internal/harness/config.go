@@ -11,11 +11,13 @@ import (
 
 // Parts are the pieces of a test gateway.yaml. Each is YAML already
 // indented for where it goes: Server under server: (2 spaces), HTTP under
-// transports.http: (4 spaces), Plugins as list items under plugins:.
+// transports.http: (4 spaces), Plugins as list items under plugins:,
+// Sections at the top level after plugins (auth:, policy:, audit:).
 type Parts struct {
-	Server  string
-	HTTP    string
-	Plugins string
+	Server   string
+	HTTP     string
+	Plugins  string
+	Sections string
 }
 
 // YAML is a gateway.yaml listening on ephemeral loopback ports (HTTP and
@@ -36,7 +38,7 @@ func (b *Binaries) YAML(p Parts) string {
   listen: 127.0.0.1:0
   enabled: true
 plugins:
-%s`, b.CacheDir, p.Server, p.HTTP, p.Plugins)
+%s%s`, b.CacheDir, p.Server, p.HTTP, p.Plugins, p.Sections)
 }
 
 // ExamplesYAML is YAML serving the three example plugins, plus extra items
