@@ -1,0 +1,132 @@
+package relay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/coder/websocket"
+)
+
+// register replaces what the page provides and acknowledges it once the
+// gateway publishes it.
+func (b *bridge) register(f *inFrame) {
+	reg := registration{tools: f.Tools, resources: f.Resources, templates: f.ResourceTemplates, prompts: f.Prompts}
+	if !b.st.register(b, reg) {
+		return
+	}
+	warnings := b.r.changed(b.st.name)
+	conf, _ := b.st.settings()
+	ack := registeredFrame{Type: typeRegistered, ID: f.ID, Tools: []string{}, Resources: []string{}, Prompts: []string{}, Warnings: warnings}
+	for _, t := range reg.tools {
+		ack.Tools = append(ack.Tools, conf.Prefix+t.Name)
+	}
+	for _, r := range reg.resources {
+		ack.Resources = append(ack.Resources, r.URI)
+	}
+	for _, r := range reg.templates {
+		ack.Resources = append(ack.Resources, r.URITemplate)
+	}
+	for _, p := range reg.prompts {
+		ack.Prompts = append(ack.Prompts, conf.Prefix+p.Name)
+	}
+	b.log.Info("relay: page registered", "tools", len(reg.tools), "resources", len(reg.resources)+len(reg.templates), "prompts", len(reg.prompts))
+	for _, w := range warnings {
+		b.log.Warn("relay: not published", "problem", w)
+	}
+	if err := b.send(ack); err != nil {
+		b.log.Debug("relay: could not acknowledge a registration", "error", err)
+	}
+}
+
+// deliver hands a result to the call waiting for it. A result for a call
+// that already ended (timed out, cancelled) is late; one for an id never
+// sent is unknown. Both are ignored and counted.
+func (b *bridge) deliver(id uint64, rep reply) {
+	b.mu.Lock()
+	ch, ok := b.pending[id]
+	delete(b.pending, id)
+	sent := b.nextID
+	b.mu.Unlock()
+	switch {
+	case ok:
+		ch <- rep
+	case id <= sent:
+		b.reject("late")
+	default:
+		b.reject("unknown_id")
+		b.log.Debug("relay: result for a call id never sent", "id", id)
+	}
+}
+
+// call sends the frame that frame makes for a new call id and waits for
+// its result, the end of ctx (the page is told to cancel, except in
+// wu-legacy, which has no such frame) or the end of the bridge.
+func (b *bridge) call(ctx context.Context, s *Site, frame func(id uint64) any) (reply, error) {
+	ch := make(chan reply, 1)
+	b.mu.Lock()
+	if b.gone {
+		why := b.why
+		b.mu.Unlock()
+		return reply{}, s.callFailure(ctx, why)
+	}
+	b.nextID++
+	id := b.nextID
+	b.pending[id] = ch
+	b.mu.Unlock()
+
+	if err := b.send(frame(id)); err != nil {
+		b.forget(id)
+		b.shutdown(websocket.StatusInternalError, "write failed")
+		return reply{}, s.callFailure(ctx, "writing the call failed: "+err.Error())
+	}
+	select {
+	case rep := <-ch:
+		return rep, nil
+	case <-b.done:
+		b.forget(id)
+		return reply{}, s.callFailure(ctx, b.whyGone())
+	case <-ctx.Done():
+		b.forget(id)
+		reason := "cancelled"
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			reason = "timeout"
+		}
+		if !b.legacy {
+			_ = b.send(cancelFrame{Type: typeCancel, ID: id, Reason: reason})
+		}
+		return reply{}, s.callFailure(ctx, "")
+	}
+}
+
+func (b *bridge) forget(id uint64) {
+	b.mu.Lock()
+	delete(b.pending, id)
+	b.mu.Unlock()
+}
+
+// closeWhy says why a read ended, for the message of failed calls.
+func closeWhy(err error) string {
+	var ce websocket.CloseError
+	if errors.As(err, &ce) {
+		if ce.Reason != "" {
+			return fmt.Sprintf("close %d: %s", ce.Code, ce.Reason)
+		}
+		return fmt.Sprintf("close %d", ce.Code)
+	}
+	return "connection lost"
+}
+
+// truncateReason fits a close reason in a control frame (123 bytes).
+func truncateReason(s string) string {
+	const max = 123
+	if len(s) <= max {
+		return s
+	}
+	s = s[:max]
+	for !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
