@@ -12,57 +12,56 @@ import (
 // FailIfClosed returns a sys.ExitError if CloseWithExitCode was called.
 func (m *ModuleInstance) FailIfClosed() (err error) {
 	if closed := m.Closed.Load(); closed != 0 {
-		switch closed & exitCodeFlagMask {
-		case exitCodeFlagResourceClosed:
-		case exitCodeFlagResourceNotClosed:
-			// This happens when this module is closed asynchronously in CloseModuleOnCanceledOrTimeout,
+		if closed&exitCodeFlagMask == exitCodeFlagResourceNotClosed {
+			// This happens when this module is closed asynchronously in CloseOnContextDone,
 			// and the closure of resources have been deferred here.
-			_ = m.ensureResourcesClosed(context.Background())
+			_ = m.closeDeferredResources(context.Background(), closed)
 		}
 		return sys.NewExitError(uint32(closed >> 32)) // Unpack the high order bits as the exit code.
 	}
 	return nil
 }
 
-// CloseModuleOnCanceledOrTimeout take a context `ctx`, which might be a Cancel or Timeout context,
-// and spawns the Goroutine to check the context is canceled ot deadline exceeded. If it reaches
-// one of the conditions, it sets the appropriate exit code.
-//
-// Callers of this function must invoke the returned context.CancelFunc to release the spawned Goroutine.
-func (m *ModuleInstance) CloseModuleOnCanceledOrTimeout(ctx context.Context) context.CancelFunc {
-	// Creating an empty channel in this case is a bit more efficient than
-	// creating a context.Context and canceling it with the same effect. We
-	// really just need to be notified when to stop listening to the users
-	// context. Closing the channel will unblock the select in the goroutine
-	// causing it to return an stop listening to ctx.Done().
-	cancelChan := make(chan struct{})
-	go m.closeModuleOnCanceledOrTimeout(ctx, cancelChan)
-	return func() { close(cancelChan) }
+// closeDeferredResources releases the resources of a module that
+// CloseOnContextDone closed, whose Closed word is closed. Of concurrent
+// callers, only one releases them.
+func (m *ModuleInstance) closeDeferredResources(ctx context.Context, closed uint64) error {
+	if !m.Closed.CompareAndSwap(closed, closed&^exitCodeFlagMask|exitCodeFlagResourceClosed) {
+		return nil // another caller released them
+	}
+	return m.ensureResourcesClosed(ctx)
 }
 
-// closeModuleOnCanceledOrTimeout is extracted from CloseModuleOnCanceledOrTimeout for testing.
-func (m *ModuleInstance) closeModuleOnCanceledOrTimeout(ctx context.Context, cancelChan <-chan struct{}) {
-	select {
-	case <-ctx.Done():
-		select {
-		case <-cancelChan:
-			// In some cases by the time this goroutine is scheduled, the caller
-			// has already closed both the context and the cancelChan. In this
-			// case go will randomize which branch of the outer select to enter
-			// and we don't want to close the module.
-		default:
-			// This is the same logic as CloseWithCtxErr except this calls closeWithExitCodeWithoutClosingResource
-			// so that we can defer the resource closure in FailIfClosed.
-			switch {
-			case errors.Is(ctx.Err(), context.Canceled):
-				// TODO: figure out how to report error here.
-				_ = m.closeWithExitCodeWithoutClosingResource(sys.ExitCodeContextCanceled)
-			case errors.Is(ctx.Err(), context.DeadlineExceeded):
-				// TODO: figure out how to report error here.
-				_ = m.closeWithExitCodeWithoutClosingResource(sys.ExitCodeDeadlineExceeded)
-			}
-		}
-	case <-cancelChan:
+// CloseModuleOnCanceledOrTimeout take a context `ctx`, which might be a Cancel or Timeout context,
+// and arranges for the module to be closed (see CloseOnContextDone) when it is canceled or its
+// deadline is exceeded.
+//
+// Callers of this function must invoke the returned context.CancelFunc to stop watching ctx.
+func (m *ModuleInstance) CloseModuleOnCanceledOrTimeout(ctx context.Context) context.CancelFunc {
+	if ctx.Done() == nil {
+		return func() {} // ctx is never done
+	}
+	// context.AfterFunc starts no goroutine unless ctx is done (or is not
+	// one of the standard library's contexts).
+	stop := context.AfterFunc(ctx, func() { m.CloseOnContextDone(ctx) })
+	return func() { stop() }
+}
+
+// CloseOnContextDone closes the module with an exit code based on the type
+// of error reported by the context, as CloseWithCtxErr, except that the
+// closure of its resources is deferred to FailIfClosed, which a call still
+// running in the module makes when it notices: code may be running in the
+// module while this is called.
+//
+// If the context's error is unknown or nil, the module does not close.
+func (m *ModuleInstance) CloseOnContextDone(ctx context.Context) {
+	switch {
+	case errors.Is(ctx.Err(), context.Canceled):
+		// TODO: figure out how to report error here.
+		_ = m.closeWithExitCodeWithoutClosingResource(sys.ExitCodeContextCanceled)
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		// TODO: figure out how to report error here.
+		_ = m.closeWithExitCodeWithoutClosingResource(sys.ExitCodeDeadlineExceeded)
 	}
 }
 
@@ -99,7 +98,13 @@ func (m *ModuleInstance) Close(ctx context.Context) (err error) {
 // CloseWithExitCode implements the same method as documented on api.Module.
 func (m *ModuleInstance) CloseWithExitCode(ctx context.Context, exitCode uint32) (err error) {
 	if !m.setExitCode(exitCode, exitCodeFlagResourceClosed) {
-		return nil // not an error to have already closed
+		// Not an error to have already closed, but resources whose closure
+		// CloseOnContextDone deferred to a call that has returned since are
+		// released now.
+		if closed := m.Closed.Load(); closed&exitCodeFlagMask == exitCodeFlagResourceNotClosed {
+			return m.closeDeferredResources(ctx, closed)
+		}
+		return nil
 	}
 	_ = m.s.deleteModule(m)
 	return m.ensureResourcesClosed(ctx)

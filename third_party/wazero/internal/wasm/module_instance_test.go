@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -356,33 +355,44 @@ func TestModuleInstance_CloseModuleOnCanceledOrTimeout(t *testing.T) {
 		require.Nil(t, cc.Sys)
 	})
 
-	t.Run("cancel works", func(t *testing.T) {
+	t.Run("no close after done is called", func(t *testing.T) {
 		cc := &ModuleInstance{ModuleName: "test", s: s}
-		cancelChan := make(chan struct{})
-		var wg sync.WaitGroup
-		wg.Add(1)
-
-		// Ensure that fn returned by closeModuleOnCanceledOrTimeout exists after cancelFn is called.
-		go func() {
-			defer wg.Done()
-			cc.closeModuleOnCanceledOrTimeout(context.Background(), cancelChan)
-		}()
-		close(cancelChan)
-		wg.Wait()
-	})
-
-	t.Run("no close on all resources canceled", func(t *testing.T) {
-		cc := &ModuleInstance{ModuleName: "test", s: s}
-		cancelChan := make(chan struct{})
-		close(cancelChan)
 		ctx, cancel := context.WithCancel(context.Background())
+		done := cc.CloseModuleOnCanceledOrTimeout(ctx)
+		done()
 		cancel()
-
-		cc.closeModuleOnCanceledOrTimeout(ctx, cancelChan)
+		time.Sleep(10 * time.Millisecond)
 
 		err := cc.FailIfClosed()
 		require.Nil(t, err)
 	})
+
+	t.Run("never done", func(t *testing.T) {
+		cc := &ModuleInstance{ModuleName: "test", s: s}
+		done := cc.CloseModuleOnCanceledOrTimeout(context.Background())
+		done()
+
+		err := cc.FailIfClosed()
+		require.Nil(t, err)
+	})
+}
+
+// A module closed by CloseOnContextDone after its call returned gets its
+// resources released by Close, and only once.
+func TestModuleInstance_CloseAfterCloseOnContextDone(t *testing.T) {
+	s := newStore()
+	cc := &ModuleInstance{ModuleName: "test", s: s, Sys: internalsys.DefaultContext(nil)}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cc.CloseOnContextDone(ctx)
+	require.Equal(t, exitCodeFlag(exitCodeFlagResourceNotClosed), cc.Closed.Load()&exitCodeFlagMask)
+	require.NotNil(t, cc.Sys)
+
+	require.NoError(t, cc.Close(testCtx))
+	require.Nil(t, cc.Sys)
+	require.Equal(t, exitCodeFlag(exitCodeFlagResourceClosed), cc.Closed.Load()&exitCodeFlagMask)
+	require.EqualError(t, cc.FailIfClosed(), "module closed with context canceled")
+	require.NoError(t, cc.Close(testCtx))
 }
 
 func TestModuleInstance_CloseWithCtxErr(t *testing.T) {

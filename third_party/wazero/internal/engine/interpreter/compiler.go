@@ -390,6 +390,12 @@ func (c *compiler) compile(sig *wasm.FunctionType, body []byte, localTypes []was
 		c.emitDefaultValue(t)
 	}
 
+	// A recursion need not contain a loop, so function entries are checked
+	// as loop headers are.
+	if c.ensureTermination {
+		c.emit(newOperationBuiltinFunctionCheckExitCode())
+	}
+
 	// Insert the function control frame.
 	c.controlFrames.push(controlFrame{
 		frameID:   c.nextFrameID(),

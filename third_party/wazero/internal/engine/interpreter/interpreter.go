@@ -13,6 +13,7 @@ import (
 
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
+	"github.com/tetratelabs/wazero/internal/donewatch"
 	"github.com/tetratelabs/wazero/internal/expctxkeys"
 	"github.com/tetratelabs/wazero/internal/filecache"
 	"github.com/tetratelabs/wazero/internal/internalapi"
@@ -773,8 +774,12 @@ func (ce *callEngine) call(ctx context.Context, params, results []uint64) (_ []u
 	ce.pushValues(params)
 
 	if ce.f.parent.ensureTermination {
-		done := m.CloseModuleOnCanceledOrTimeout(ctx)
-		defer done()
+		if w, ok := ctx.Value(expctxkeys.DoneWatcherKey{}).(*donewatch.Watcher); ok {
+			w.Watch(m)
+		} else {
+			done := m.CloseModuleOnCanceledOrTimeout(ctx)
+			defer done()
+		}
 	}
 
 	ce.callFunction(ctx, m, ce.f)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
+	"github.com/tetratelabs/wazero/internal/donewatch"
 	"github.com/tetratelabs/wazero/internal/engine/wazevo/wazevoapi"
 	"github.com/tetratelabs/wazero/internal/expctxkeys"
 	"github.com/tetratelabs/wazero/internal/internalapi"
@@ -136,6 +137,16 @@ type (
 		// when an exception is caught. Compiled code loads this from execCtx
 		// after the trampoline call to decide which handler to dispatch to.
 		caughtExceptionClauseIdx int64
+		// terminationCheckCounter counts down the termination checks compiled
+		// code makes (at loop headers and function entries) when the module
+		// was compiled with ensureTermination. Compiled code exits to Go with
+		// ExitCodeCheckModuleExitCode when it reaches zero, and Go resets it
+		// to wazevoapi.TerminationCheckInterval.
+		terminationCheckCounter int64
+		// moduleClosedPtr points to the wasm.ModuleInstance.Closed word of
+		// the module this call engine belongs to. Compiled code reads it at
+		// each termination check and exits to Go as soon as it is non-zero.
+		moduleClosedPtr *uint64
 	}
 )
 
@@ -324,13 +335,18 @@ func (c *callEngine) callWithStack(ctx context.Context, paramResultStack []uint6
 	}()
 
 	if ensureTermination {
-		done := m.CloseModuleOnCanceledOrTimeout(ctx)
-		defer done()
+		if w, ok := ctx.Value(expctxkeys.DoneWatcherKey{}).(*donewatch.Watcher); ok {
+			w.Watch(m)
+		} else {
+			done := m.CloseModuleOnCanceledOrTimeout(ctx)
+			defer done()
+		}
 	}
 
 	if c.stackTop&(16-1) != 0 {
 		panic("BUG: stack must be aligned to 16 bytes")
 	}
+	c.execCtx.terminationCheckCounter = wazevoapi.TerminationCheckInterval
 	entrypoint(c.preambleExecutable, c.executable, c.execCtxPtr, c.parent.opaquePtr, paramResultPtr, c.stackTop)
 	for {
 		switch ec := c.execCtx.exitCode; ec & wazevoapi.ExitCodeMask {
@@ -471,12 +487,18 @@ func (c *callEngine) callWithStack(ctx context.Context, paramResultStack []uint6
 			afterGoFunctionCallEntrypoint(c.execCtx.goCallReturnAddress, c.execCtxPtr,
 				uintptr(unsafe.Pointer(c.execCtx.stackPointerBeforeGoCall)), c.execCtx.framePointerBeforeGoCall)
 		case wazevoapi.ExitCodeCheckModuleExitCode:
-			// Note: this operation must be done in Go, not native code. The reason is that
-			// native code cannot be preempted and that means it can block forever if there are not
-			// enough OS threads (which we don't have control over).
+			// Compiled code exits here when its termination check counter
+			// ran out, or when it saw the module closed. Native code cannot
+			// be preempted, so this is where a pending preemption (a
+			// stop-the-world, or the scheduler taking the P back) happens:
+			// without it, a guest that never returns would block them
+			// forever if there are not enough OS threads (which we don't
+			// have control over).
 			if err := m.FailIfClosed(); err != nil {
 				panic(err)
 			}
+			preemptionPoint()
+			c.execCtx.terminationCheckCounter = wazevoapi.TerminationCheckInterval
 			c.execCtx.exitCode = wazevoapi.ExitCodeOK
 			afterGoFunctionCallEntrypoint(c.execCtx.goCallReturnAddress, c.execCtxPtr,
 				uintptr(unsafe.Pointer(c.execCtx.stackPointerBeforeGoCall)), c.execCtx.framePointerBeforeGoCall)
@@ -882,3 +904,16 @@ func snapshotRecoverFn(c *callEngine) {
 		}
 	}
 }
+
+// preemptionPoint is a call the Go scheduler can preempt at: its prologue
+// checks the goroutine's stack guard, which the runtime sets to request a
+// preemption. A function that calls nothing and has a small frame gets no
+// such check, so this one calls another, and neither is inlined.
+//
+//go:noinline
+func preemptionPoint() {
+	preemptionPointCallee()
+}
+
+//go:noinline
+func preemptionPointCallee() {}

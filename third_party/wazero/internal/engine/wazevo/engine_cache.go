@@ -30,6 +30,7 @@ func fileCacheKey(m *wasm.Module) (ret filecache.Key) {
 	s := sha256.New()
 	s.Write(m.ID[:])
 	s.Write(magic)
+	s.Write(codeFormat)
 	// Write the CPU features so that we can cache the compiled module for the same CPU.
 	// This prevents the incompatible CPU features from being used.
 	cpu := platform.CpuFeatures.Raw()
@@ -147,6 +148,12 @@ func (e *engine) getCompiledModuleFromCache(module *wasm.Module) (cm *compiledMo
 }
 
 var magic = []byte{'W', 'A', 'Z', 'E', 'V', 'O'}
+
+// codeFormat names what compiled code expects of the engine beyond what the
+// wazero version says: a build of this version whose compiled code differs
+// (here, the termination checks reading executionContext fields that
+// upstream v1.12.0 does not have) must not load another's cached code.
+var codeFormat = []byte("termination-check-counter")
 
 func serializeCompiledModule(wazeroVersion string, cm *compiledModule) io.Reader {
 	buf := bytes.NewBuffer(nil)

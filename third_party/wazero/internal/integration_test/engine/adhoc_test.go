@@ -53,6 +53,9 @@ var tests = map[string]testCase{
 	"un-signed extend global":                                          {f: testGlobalExtend},
 	"user-defined primitive in host func":                              {f: testUserDefinedPrimitiveHostFunc},
 	"ensures invocations terminate on module close":                    {f: testEnsureTerminationOnClose},
+	"ensures loop-free recursion terminates":                           {f: testEnsureTerminationOfRecursion},
+	"one done watcher for many calls":                                  {f: testDoneWatcher},
+	"stop the world while a module spins":                              {f: testStopTheWorldWhileSpinning},
 	"call host function indirectly":                                    {f: callHostFunctionIndirect},
 	"lookup function":                                                  {f: testLookupFunction},
 	"memory grow in recursive call":                                    {f: testMemoryGrowInRecursiveCall},
@@ -129,7 +132,139 @@ var (
 	infiniteLoopWasm []byte
 	//go:embed testdata/huge_call_stack_unwind.wasm
 	hugeCallStackUnwind []byte
+	//go:embed testdata/fork_recursion.wasm
+	forkRecursionWasm []byte
 )
+
+func testEnsureTerminationOfRecursion(t *testing.T, r wazero.Runtime) {
+	m, err := r.Instantiate(testCtx, forkRecursionWasm)
+	require.NoError(t, err)
+	fork := m.ExportedFunction("fork")
+
+	_, err = fork.Call(testCtx, 10) // 2^10 calls: returns
+	require.NoError(t, err)
+
+	ctx, cancel := context.WithTimeout(testCtx, 100*time.Millisecond)
+	defer cancel()
+	_, err = fork.Call(ctx, 62) // 2^62 calls: only the deadline stops it
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "module closed with context deadline exceeded")
+}
+
+func testDoneWatcher(t *testing.T, r wazero.Runtime) {
+	compiled, err := r.CompileModule(testCtx, infiniteLoopWasm)
+	require.NoError(t, err)
+	forkCompiled, err := r.CompileModule(testCtx, forkRecursionWasm)
+	require.NoError(t, err)
+
+	t.Run("calls that return", func(t *testing.T) {
+		m, err := r.InstantiateModule(testCtx, forkCompiled, wazero.NewModuleConfig().WithName(t.Name()))
+		require.NoError(t, err)
+		ctx, cancel := context.WithTimeout(testCtx, time.Hour)
+		defer cancel()
+		wctx, stop := experimental.WithDoneWatcher(ctx)
+		for i := 0; i < 10; i++ {
+			_, err = m.ExportedFunction("fork").Call(wctx, 4)
+			require.NoError(t, err)
+		}
+		require.True(t, stop())
+		cancel()
+		// The module was not closed: stop came first.
+		_, err = m.ExportedFunction("fork").Call(testCtx, 4)
+		require.NoError(t, err)
+	})
+
+	t.Run("deadline", func(t *testing.T) {
+		spinning, err := r.InstantiateModule(testCtx, compiled, wazero.NewModuleConfig().WithName(t.Name()+"-spin"))
+		require.NoError(t, err)
+		returned, err := r.InstantiateModule(testCtx, forkCompiled, wazero.NewModuleConfig().WithName(t.Name()+"-fork"))
+		require.NoError(t, err)
+		ctx, cancel := context.WithTimeout(testCtx, 100*time.Millisecond)
+		defer cancel()
+		wctx, stop := experimental.WithDoneWatcher(ctx)
+		_, err = returned.ExportedFunction("fork").Call(wctx, 4)
+		require.NoError(t, err)
+		_, err = spinning.ExportedFunction("infinite_loop").Call(wctx)
+		require.Error(t, err)
+		require.Contains(t, err.Error(), "module closed with context deadline exceeded")
+		require.False(t, stop())
+		// Every module that ran a call with the watcher is closed, even
+		// one whose call returned before the deadline.
+		require.True(t, spinning.IsClosed())
+		require.True(t, returned.IsClosed())
+		require.NoError(t, returned.Close(testCtx))
+	})
+
+	t.Run("cancel", func(t *testing.T) {
+		m, err := r.InstantiateModule(testCtx, compiled, wazero.NewModuleConfig().WithName(t.Name()))
+		require.NoError(t, err)
+		ctx, cancel := context.WithCancel(testCtx)
+		wctx, stop := experimental.WithDoneWatcher(ctx)
+		defer stop()
+		time.AfterFunc(50*time.Millisecond, cancel)
+		_, err = m.ExportedFunction("infinite_loop").Call(wctx)
+		require.Error(t, err)
+		require.Contains(t, err.Error(), "module closed with context canceled")
+	})
+
+	t.Run("done in advance", func(t *testing.T) {
+		m, err := r.InstantiateModule(testCtx, compiled, wazero.NewModuleConfig().WithName(t.Name()))
+		require.NoError(t, err)
+		ctx, cancel := context.WithCancel(testCtx)
+		cancel()
+		wctx, stop := experimental.WithDoneWatcher(ctx)
+		defer stop()
+		_, err = m.ExportedFunction("infinite_loop").Call(wctx)
+		require.Error(t, err)
+		require.Contains(t, err.Error(), "module closed with context canceled")
+	})
+}
+
+// testStopTheWorldWhileSpinning checks that a module looping forever in
+// compiled code does not hold up a stop-the-world: runtime.GC returns
+// while the loop still runs.
+func testStopTheWorldWhileSpinning(t *testing.T, r wazero.Runtime) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("needs a second P to run the collection")
+	}
+	for name, wasmBin := range map[string][]byte{"loop": infiniteLoopWasm, "recursion": forkRecursionWasm} {
+		t.Run(name, func(t *testing.T) {
+			m, err := r.InstantiateModule(testCtx, mustCompile(t, r, wasmBin), wazero.NewModuleConfig().WithName(t.Name()))
+			require.NoError(t, err)
+			// Without a preemption point in the loop, runtime.GC never
+			// returns (not even at this deadline: its timer cannot fire
+			// while the world is being stopped), and the test times out.
+			ctx, cancel := context.WithTimeout(testCtx, 10*time.Second)
+			returned := make(chan error, 1)
+			go func() {
+				var err error
+				if name == "loop" {
+					_, err = m.ExportedFunction("infinite_loop").Call(ctx)
+				} else {
+					_, err = m.ExportedFunction("fork").Call(ctx, 62)
+				}
+				returned <- err
+			}()
+			time.Sleep(20 * time.Millisecond) // let it start spinning
+			for i := 0; i < 5; i++ {
+				runtime.GC()
+			}
+			select {
+			case err := <-returned:
+				t.Fatalf("runtime.GC waited for the call to end: %v", err)
+			default:
+			}
+			cancel()
+			require.Error(t, <-returned)
+		})
+	}
+}
+
+func mustCompile(t *testing.T, r wazero.Runtime, bin []byte) wazero.CompiledModule {
+	compiled, err := r.CompileModule(testCtx, bin)
+	require.NoError(t, err)
+	return compiled
+}
 
 func testEnsureTerminationOnClose(t *testing.T, r wazero.Runtime) {
 	compiled, err := r.CompileModule(context.Background(), infiniteLoopWasm)

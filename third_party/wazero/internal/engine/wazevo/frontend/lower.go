@@ -154,6 +154,12 @@ func (c *Compiler) lowerBody(entryBlk ssa.BasicBlock) {
 		c.callListenerBefore()
 	}
 
+	if c.ensureTermination {
+		// A recursion need not contain a loop, so function entries are
+		// checked too.
+		c.insertTerminationCheck()
+	}
+
 	// Pushes the empty control frame which corresponds to the function return.
 	c.loweringState.ctrlPush(controlFrame{
 		kind:           controlFrameKindFunction,
@@ -1353,16 +1359,7 @@ func (c *Compiler) lowerCurrentOpcode() {
 		c.switchTo(originalLen, loopHeader)
 
 		if c.ensureTermination {
-			checkModuleExitCodePtr := builder.AllocateInstruction().
-				AsLoad(c.execCtxPtrValue,
-					wazevoapi.ExecutionContextOffsetCheckModuleExitCodeTrampolineAddress.U32(),
-					ssa.TypeI64,
-				).Insert(builder).Return()
-
-			args := c.allocateVarLengthValues(1, c.execCtxPtrValue)
-			builder.AllocateInstruction().
-				AsCallIndirect(checkModuleExitCodePtr, &c.checkModuleExitCodeSig, args).
-				Insert(builder)
+			c.insertTerminationCheck()
 		}
 	case wasm.OpcodeIf:
 		bt := c.readBlockType()
@@ -4325,6 +4322,69 @@ func (c *Compiler) memAlignmentCheck(addr ssa.Value, operationSizeInBytes uint64
 	zero := builder.AllocateInstruction().AsIconst64(0).Insert(builder).Return()
 	cmp := builder.AllocateInstruction().AsIcmp(masked, zero, ssa.IntegerCmpCondNotEqual).Insert(builder).Return()
 	builder.AllocateInstruction().AsExitIfTrueWithCode(c.execCtxPtrValue, cmp, wazevoapi.ExitCodeUnalignedAtomic).Insert(builder)
+}
+
+// insertTerminationCheck inserts, at the current point, the check that lets a
+// module compiled with ensureTermination be stopped. It decrements the
+// execution context's termination check counter and calls the
+// check-module-exit-code trampoline, an exit to Go, only when the counter
+// reaches zero or when the module has been closed; the Go side then fails the
+// call if the module is closed, gives the Go scheduler a preemption point,
+// and resets the counter. The check is inserted at every loop header and at
+// every function entry, so that every cycle of the control flow (a loop or a
+// recursion) is counted.
+//
+// The current block is split: the check ends it, the trampoline call is in a
+// block of its own, and lowering continues in a new block where both join.
+func (c *Compiler) insertTerminationCheck() {
+	builder := c.ssaBuilder
+	execCtx := c.execCtxPtrValue
+
+	counter := builder.AllocateInstruction().
+		AsLoad(execCtx, wazevoapi.ExecutionContextOffsetTerminationCheckCounter.U32(), ssa.TypeI64).
+		Insert(builder).Return()
+	one := builder.AllocateInstruction().AsIconst64(1).Insert(builder).Return()
+	decremented := builder.AllocateInstruction().AsIsub(counter, one).Insert(builder).Return()
+	builder.AllocateInstruction().
+		AsStore(ssa.OpcodeStore, decremented, execCtx, wazevoapi.ExecutionContextOffsetTerminationCheckCounter.U32()).
+		Insert(builder)
+	closedPtr := builder.AllocateInstruction().
+		AsLoad(execCtx, wazevoapi.ExecutionContextOffsetModuleClosedPtr.U32(), ssa.TypeI64).
+		Insert(builder).Return()
+	closed := builder.AllocateInstruction().AsLoad(closedPtr, 0, ssa.TypeI64).Insert(builder).Return()
+	zero := builder.AllocateInstruction().AsIconst64(0).Insert(builder).Return()
+	expired := builder.AllocateInstruction().AsIcmp(decremented, zero, ssa.IntegerCmpCondEqual).Insert(builder).Return()
+	isClosed := builder.AllocateInstruction().AsIcmp(closed, zero, ssa.IntegerCmpCondNotEqual).Insert(builder).Return()
+	exit := builder.AllocateInstruction()
+	exit.AsBor(expired, isClosed)
+	builder.InsertInstruction(exit)
+
+	checkBlk, continueBlk := builder.AllocateBasicBlock(), builder.AllocateBasicBlock()
+	brz := builder.AllocateInstruction()
+	brz.AsBrz(exit.Return(), ssa.ValuesNil, continueBlk)
+	builder.InsertInstruction(brz)
+	c.insertJumpToBlock(ssa.ValuesNil, checkBlk)
+	// The memory bounds known so far hold in both new blocks.
+	c.finalizeKnownSafeBoundsAtTheEndOfBlock(builder.CurrentBlock().ID())
+
+	builder.SetCurrentBlock(checkBlk)
+	builder.Seal(checkBlk)
+	c.initializeCurrentBlockKnownBounds()
+	checkModuleExitCodePtr := builder.AllocateInstruction().
+		AsLoad(execCtx,
+			wazevoapi.ExecutionContextOffsetCheckModuleExitCodeTrampolineAddress.U32(),
+			ssa.TypeI64,
+		).Insert(builder).Return()
+	args := c.allocateVarLengthValues(1, execCtx)
+	builder.AllocateInstruction().
+		AsCallIndirect(checkModuleExitCodePtr, &c.checkModuleExitCodeSig, args).
+		Insert(builder)
+	c.insertJumpToBlock(ssa.ValuesNil, continueBlk)
+	c.finalizeKnownSafeBoundsAtTheEndOfBlock(checkBlk.ID())
+
+	builder.SetCurrentBlock(continueBlk)
+	builder.Seal(continueBlk)
+	c.initializeCurrentBlockKnownBounds()
 }
 
 func (c *Compiler) callMemmove(dst, src, size ssa.Value) {

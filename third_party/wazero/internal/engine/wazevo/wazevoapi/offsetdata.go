@@ -70,7 +70,19 @@ const (
 	// ExecutionContextOffsetCaughtExceptionClauseIdx is the matched catch clause index
 	// written by handleException and read by compiled handler dispatch code.
 	ExecutionContextOffsetCaughtExceptionClauseIdx Offset = 1232
+	// ExecutionContextOffsetTerminationCheckCounter is an offset of `terminationCheckCounter` field in wazevo.executionContext.
+	ExecutionContextOffsetTerminationCheckCounter Offset = 1240
+	// ExecutionContextOffsetModuleClosedPtr is an offset of `moduleClosedPtr` field in wazevo.executionContext.
+	ExecutionContextOffsetModuleClosedPtr Offset = 1248
 )
+
+// TerminationCheckInterval is how many termination checks (loop headers and
+// function entries passed) compiled code makes, when the module was compiled
+// with ensureTermination, between two exits to Go. Each exit lets the Go
+// scheduler preempt the goroutine (a stop-the-world cannot otherwise proceed
+// while native code runs), and checks whether the module was closed. A closed
+// module is also noticed at the next check, without waiting for the interval.
+const TerminationCheckInterval = 1000
 
 // ModuleContextOffsetData allows the compilers to get the information about offsets to the fields of wazevo.moduleContextOpaque,
 // This is unique per module.
