@@ -6,7 +6,7 @@ LDFLAGS := -X main.version=$(VERSION)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go node-deps bench fuzz validate clean
+.PHONY: all build plugins run test test-go test-wazero node-deps bench fuzz validate clean
 
 all: build
 
@@ -33,13 +33,20 @@ tests/node/node_modules/.package-lock.json: tests/node/package.json tests/node/p
 	npm ci --prefix tests/node --no-audit --no-fund
 
 ## test: every test, with the race detector
-# The fairness test measures throughput, so it runs on its own after the
+# The fairness test measures throughput, and the termination tests measure
+# how soon a runaway guest is stopped, so they run on their own after the
 # rest (go test runs packages in parallel).
-ALONE_TESTS := TestSpinningPluginDoesNotStarveOthers
+ALONE_TESTS := TestSpinningPluginDoesNotStarveOthers|TestRunawayStoppedAtTimeout|TestGCWhileRunaway
 test: plugins node-deps
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 20m -skip '^($(ALONE_TESTS))$$' ./...
-	$(GO) test -race -count=1 -timeout 5m -run '^($(ALONE_TESTS))$$' ./cmd/wasmgate
+	$(GO) test -race -count=1 -timeout 5m -p 1 -run '^($(ALONE_TESTS))$$' ./cmd/wasmgate ./loader
+
+## test-wazero: the patched wazero's own tests (engines, spec suites,
+## integration), also with termination checks forced on for every module;
+## not part of `make test` (see third_party/wazero/PATCHES.md)
+test-wazero:
+	@bash scripts/test-wazero.sh
 
 ## bench: tools/call throughput and latency over Streamable HTTP
 bench: build

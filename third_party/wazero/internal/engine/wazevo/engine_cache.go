@@ -31,6 +31,9 @@ func fileCacheKey(m *wasm.Module) (ret filecache.Key) {
 	s.Write(m.ID[:])
 	s.Write(magic)
 	s.Write(codeFormat)
+	if wasm.ForceEnsureTermination {
+		s.Write([]byte("forced"))
+	}
 	// Write the CPU features so that we can cache the compiled module for the same CPU.
 	// This prevents the incompatible CPU features from being used.
 	cpu := platform.CpuFeatures.Raw()
