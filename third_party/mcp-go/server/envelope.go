@@ -49,6 +49,9 @@ func (e *messageEnvelope) jsonrpc() (string, bool) {
 	if len(e.JSONRPC) == 0 {
 		return "", true
 	}
+	if string(e.JSONRPC) == `"`+mcp.JSONRPC_VERSION+`"` {
+		return mcp.JSONRPC_VERSION, true
+	}
 	if err := json.Unmarshal(e.JSONRPC, &v); err != nil {
 		return "", false
 	}
@@ -80,4 +83,17 @@ func paramsMeta(params json.RawMessage) *mcp.Meta {
 		return nil
 	}
 	return p.Meta
+}
+
+// decodeCallToolRequest is json.Unmarshal(message, request) for a
+// tools/call message whose envelope is env, without decoding the message
+// again: of the message, a CallToolRequest reads only method and params
+// (its Header is not JSON, and its own params hide those of the embedded
+// Request).
+func decodeCallToolRequest(env *messageEnvelope, request *mcp.CallToolRequest) error {
+	request.Method = string(env.Method)
+	if len(env.Params) == 0 {
+		return nil
+	}
+	return request.Params.UnmarshalJSON(env.Params)
 }

@@ -528,7 +528,7 @@ func (s *MCPServer) handleMessage(
 				code: mcp.METHOD_NOT_FOUND,
 				err:  fmt.Errorf("tools %w", ErrUnsupported),
 			}
-		} else if unmarshalErr := json.Unmarshal(message, &request); unmarshalErr != nil {
+		} else if unmarshalErr := decodeCallToolRequest(env, &request); unmarshalErr != nil {
 			err = &requestError{
 				id:   baseMessage.ID,
 				code: mcp.INVALID_REQUEST,
