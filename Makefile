@@ -62,6 +62,7 @@ fuzz:
 	$(GO) test ./policy -run '^$$' -fuzz '^FuzzGlob$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./policy -run '^$$' -fuzz '^FuzzPolicy$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./gateway -run '^$$' -fuzz '^FuzzHTTPRequest$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./pdk/args -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 
 clean:
 	rm -rf bin
