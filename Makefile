@@ -7,7 +7,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go test-packaging node-deps bench bench-relay bench-policy fuzz validate conformance clean install dist
+.PHONY: all build plugins run test test-go test-wazero test-packaging node-deps bench bench-relay bench-policy fuzz validate conformance clean install dist
 
 all: build
 
@@ -34,13 +34,20 @@ tests/node/node_modules/.package-lock.json: tests/node/package.json tests/node/p
 	npm ci --prefix tests/node --no-audit --no-fund
 
 ## test: every test, with the race detector
-# The fairness test measures throughput, so it runs on its own after the
+# The fairness test measures throughput, and the termination tests measure
+# how soon a runaway guest is stopped, so they run on their own after the
 # rest (go test runs packages in parallel).
-ALONE_TESTS := TestSpinningPluginDoesNotStarveOthers
+ALONE_TESTS := TestSpinningPluginDoesNotStarveOthers|TestRunawayStoppedAtTimeout|TestGCWhileRunaway
 test: plugins node-deps
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 20m -skip '^($(ALONE_TESTS))$$' ./...
-	$(GO) test -race -count=1 -timeout 5m -run '^($(ALONE_TESTS))$$' ./cmd/wasmgate
+	$(GO) test -race -count=1 -timeout 5m -p 1 -run '^($(ALONE_TESTS))$$' ./cmd/wasmgate ./loader
+
+## test-wazero: the patched wazero's own tests (engines, spec suites,
+## integration), also with termination checks forced on for every module;
+## not part of `make test` (see third_party/wazero/PATCHES.md)
+test-wazero:
+	@bash scripts/test-wazero.sh
 
 ## test-packaging: make dist and make install checked, the .deb installed
 ## on this machine (root) and its unit checked with systemd-analyze
@@ -80,6 +87,7 @@ fuzz:
 	$(GO) test ./policy -run '^$$' -fuzz '^FuzzGlob$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./policy -run '^$$' -fuzz '^FuzzPolicy$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./gateway -run '^$$' -fuzz '^FuzzHTTPRequest$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./pdk/args -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 
 ## install: the binary, the unit, /etc/wasmgate/gateway.yaml and the
 ## example plugins, under DESTDIR (staging) and PREFIX (default /usr/local)

@@ -78,3 +78,5 @@ require (
 replace github.com/extism/go-sdk => ./third_party/extism-go-sdk
 
 replace github.com/mark3labs/mcp-go => ./third_party/mcp-go
+
+replace github.com/tetratelabs/wazero => ./third_party/wazero

@@ -90,9 +90,15 @@ func (g *Gateway) callTool(ctx context.Context, s *Snapshot, t *toolEntry, req m
 		return mcp.NewToolResultError(failureMessage("tool", t.name, denied))
 	}
 
-	args, err := json.Marshal(req.Params.Arguments)
-	if err != nil || req.Params.Arguments == nil {
-		args = []byte("{}")
+	// The arguments as the client sent them, when they came over a
+	// transport (mcp-go keeps them), else encoded again.
+	args := []byte(req.Params.RawArguments)
+	if len(args) == 0 || string(args) == "null" {
+		var err error
+		args, err = json.Marshal(req.Params.Arguments)
+		if err != nil || req.Params.Arguments == nil {
+			args = []byte("{}")
+		}
 	}
 	if msg := validateArgs(t.schema, args); msg != "" {
 		outcome = metrics.OutcomeInvalidArgs

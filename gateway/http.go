@@ -221,6 +221,11 @@ func cors(w http.ResponseWriter, r *http.Request, origin string) bool {
 // isInitialize reports whether body is an initialize message, decoded as
 // mcp-go decodes it, and whether it is a request (has an id).
 func isInitialize(body []byte) (init, request bool) {
+	// Its method is "initialize", written out or with escapes: a body with
+	// neither is not one, and is not decoded here.
+	if !bytes.Contains(body, []byte(mcp.MethodInitialize)) && bytes.IndexByte(body, '\\') < 0 {
+		return false, false
+	}
 	var msg struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`

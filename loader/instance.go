@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	extism "github.com/extism/go-sdk"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/sys"
 
 	"github.com/wasmgate/wasmgate/config"
@@ -20,6 +22,9 @@ type Instance struct {
 	stderr   *tailBuffer // what the guest printed, stdout and stderr
 	maxInput int         // half of limits.memory
 	dead     bool
+	// done is the running call's ctx.Done(): a guest sleeping in a host
+	// call wakes up when it is closed.
+	done <-chan struct{}
 }
 
 var _ abi.Instance = (*Instance)(nil)
@@ -49,7 +54,21 @@ func (i *Instance) Call(ctx context.Context, export string, input []byte) ([]byt
 			Msg: fmt.Sprintf("its input of %d bytes does not fit in the plugin's memory (limits.memory is %s; an input may take at most half of it)", len(input), config.ByteSize(2*i.maxInput))}
 	}
 	i.stderr.b = i.stderr.b[:0]
-	rc, out, err := i.p.CallWithContext(ctx, export, input)
+	// One watcher of ctx for the whole call, rather than one per function
+	// call wazero makes (the export, and each Extism kernel function the
+	// guest calls through the host): when ctx ends, it closes the modules
+	// the call ran in, and the running code notices at its next
+	// termination check and fails. Nothing is released under the running
+	// code: that happens in the call's own goroutine.
+	wctx, stop := experimental.WithDoneWatcher(ctx)
+	i.done = ctx.Done()
+	rc, out, err := i.p.CallWithContext(wctx, export, input)
+	i.done = nil
+	if !stop() {
+		// ctx ended during the call, or just after it: its modules are
+		// closed.
+		i.dead = true
+	}
 	if err == nil && rc == 0 {
 		return out, nil
 	}
@@ -84,6 +103,21 @@ func (i *Instance) Call(ctx context.Context, export string, input []byte) ([]byt
 	}
 	// rc != 0 without an error message.
 	return nil, &abi.CallError{Export: export, Kind: abi.KindError, Msg: fmt.Sprintf("export %s returned %d", export, rc)}
+}
+
+// sleep is the guest's nanosleep (WASI poll_oneoff on a clock): it returns
+// after ns nanoseconds, or as soon as the running call's context ends, so
+// that limits.timeout stops a sleeping guest on time.
+func (i *Instance) sleep(ns int64) {
+	if ns <= 0 {
+		return
+	}
+	t := time.NewTimer(time.Duration(ns))
+	select {
+	case <-t.C:
+	case <-i.done:
+		t.Stop()
+	}
 }
 
 func firstLine(s string) string {

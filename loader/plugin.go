@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"errors"
 	"log/slog"
-	"time"
 
 	extism "github.com/extism/go-sdk"
 	"github.com/tetratelabs/wazero"
@@ -39,22 +38,21 @@ func (p *Plugin) Close(ctx context.Context) error {
 
 // NewInstance instantiates the module with the plugin's config and grants.
 func (p *Plugin) NewInstance(ctx context.Context) (*Instance, error) {
-	stderr := &tailBuffer{}
+	i := &Instance{stderr: &tailBuffer{}, maxInput: int(p.Spec.Limits.Memory / 2)}
 	inst, err := p.compiled.Instance(ctx, extism.PluginInstanceConfig{
 		ModuleConfig: p.mounts.Configure(wazero.NewModuleConfig()).
 			WithSysWalltime().WithSysNanotime().
-			// Sleep in short steps so limits.timeout can stop a sleeping
-			// guest between them (wazero checks the deadline on return).
-			WithNanosleep(func(ns int64) { time.Sleep(min(time.Duration(ns), 10*time.Millisecond)) }).
+			WithNanosleep(i.sleep).
 			WithRandSource(rand.Reader).
-			WithStdout(stderr).
-			WithStderr(stderr),
+			WithStdout(i.stderr).
+			WithStderr(i.stderr),
 	})
 	if err != nil {
 		return nil, err
 	}
 	inst.SetLogger(p.log.log)
-	return &Instance{p: inst, stderr: stderr, maxInput: int(p.Spec.Limits.Memory / 2)}, nil
+	i.p = inst
+	return i, nil
 }
 
 func slogLevel(l extism.LogLevel) slog.Level {

@@ -19,7 +19,7 @@ import (
 
 // compile fetches and compiles a test plugin of testdata/plugins, or skips
 // the test if it has not been built.
-func compile(t *testing.T, name string) (*Plugin, *Instance) {
+func compile(t testing.TB, name string) (*Plugin, *Instance) {
 	t.Helper()
 	path, err := filepath.Abs(filepath.Join("..", "testdata", "plugins", name+".wasm"))
 	if err != nil {
@@ -37,7 +37,7 @@ func compile(t *testing.T, name string) (*Plugin, *Instance) {
 	return compileModule(t, spec, mod)
 }
 
-func compileModule(t *testing.T, spec PluginSpec, mod fetch.Module) (*Plugin, *Instance) {
+func compileModule(t testing.TB, spec PluginSpec, mod fetch.Module) (*Plugin, *Instance) {
 	t.Helper()
 	p, first, err := compileErr(t, spec, mod)
 	if err != nil {
@@ -48,7 +48,7 @@ func compileModule(t *testing.T, spec PluginSpec, mod fetch.Module) (*Plugin, *I
 
 // compileErr compiles mod; on success the plugin is closed at the end of
 // the test.
-func compileErr(t *testing.T, spec PluginSpec, mod fetch.Module) (*Plugin, *Instance, error) {
+func compileErr(t testing.TB, spec PluginSpec, mod fetch.Module) (*Plugin, *Instance, error) {
 	t.Helper()
 	ctx := context.Background()
 	// A cache that outlives the test binary, as bench_test.go's, so that

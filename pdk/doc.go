@@ -12,8 +12,9 @@
 //     instance of the plugin;
 //   - [HTTPSend], which sends go-pdk's HTTPRequest through the gateway and
 //     returns its refusals and failures as errors;
-//   - small helpers for writing exports: [Args], [ReadResourceRequest],
-//     [Information], [Text] and [Fail].
+//   - small helpers for writing exports: [Arguments] (the cheap way to read
+//     a call's arguments), [Args], [ReadResourceRequest], [Information],
+//     [Text] and [Fail].
 //
 // Every file of this package is built only for GOOS=wasip1. Plugins are
 // built with the standard Go toolchain:
@@ -37,11 +38,15 @@
 //
 //	//go:wasmexport shout
 //	func shout() int32 {
-//		var in struct{ Text string `json:"text"` }
-//		if err := wasmgate.Args(&in); err != nil {
+//		args, err := wasmgate.Arguments()
+//		if err != nil {
 //			return wasmgate.Fail(err)
 //		}
-//		return wasmgate.Text(strings.ToUpper(in.Text))
+//		text, ok := args.String("text")
+//		if !ok {
+//			return wasmgate.Fail(errors.New(`Invalid argument "text": expected a string`))
+//		}
+//		return wasmgate.Text(strings.ToUpper(text))
 //	}
 //
 // See docs/plugins.md in the wasmgate repository for the whole ABI.

@@ -1,21 +1,54 @@
 #!/usr/bin/env bash
-# make bench: start wasmgate with the calculator and the other examples,
-# report start-to-ready (cold and warm compilation cache), drive tools/call
-# over Streamable HTTP with sessions at 1 and 16 clients, then report the
-# gateway's resident memory. Loopback only; stops by itself.
+# make bench: what a tool call costs, measured in one run on this machine.
+#
+#   1. start-to-ready of wasmgate with the three examples (cold and warm
+#      compilation cache);
+#   2. tools/call over Streamable HTTP with sessions, at 1 and 16 clients,
+#      for mcp-go's own server with a native Go calculate handler (the
+#      ceiling of this stack: `mcpbench -serve`), wasmgate's calculate (the
+#      Go calculator example) and wasmgate's add (the lean test module
+#      written in WebAssembly text), interleaved, and their ratios to the
+#      native server;
+#   3. the same calculate calls while a plugin spins at its limit (a hostile
+#      guest looping until its 1 s timeout, at its concurrency of 1, over
+#      and over);
+#   4. calculate during a reload storm (one reload per second);
+#   5. the in-process cost of one call, serially (go test -bench): through
+#      the loader alone, and through the gateway's call path;
+#   6. the gateway's resident memory.
+#
+# Loopback only; stops by itself. The machine's load average is printed
+# first and last: on a shared machine, read the ratios, not the rates.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${1:-5s}
 BIN=./bin/wasmgate
 BENCH=./bin/mcpbench
 work=$(mktemp -d)
-trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$work"' EXIT
+pid=
+native=
+spinner=
+cleanup() {
+  for p in $spinner $native $pid; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+[[ -f testdata/plugins/lean.wasm && -f testdata/plugins/hostile.wasm ]] || {
+  echo "bench: testdata/plugins/lean.wasm and hostile.wasm are needed (make plugins, with wabt's wat2wasm installed)" >&2
+  exit 1
+}
 
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-pid=
-HTTP=$(port); ADMIN=$(port)
+HTTP=$(port); ADMIN=$(port); NATIVE=$(port)
 root=$(pwd)
-cat >"$work/gateway.yaml" <<YAML
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
+
+examples="  - {name: calculator, path: $root/examples/plugins/calculator.wasm}
+  - {name: storage, path: $root/examples/plugins/storage.wasm}
+  - {name: greeter, path: $root/examples/plugins/greeter.wasm}"
+config() { # config EXTRA-PLUGIN-LINES
+  cat >"$work/gateway.yaml" <<YAML
 server:
   cache_dir: $work/cache
   log: {level: warn}
@@ -24,10 +57,10 @@ transports:
 admin:
   listen: 127.0.0.1:$ADMIN
 plugins:
-  - {name: calculator, path: $root/examples/plugins/calculator.wasm}
-  - {name: storage, path: $root/examples/plugins/storage.wasm}
-  - {name: greeter, path: $root/examples/plugins/greeter.wasm}
+$examples
+$1
 YAML
+}
 
 # start sets pid and ready_ms (milliseconds from exec to /readyz 200).
 start() {
@@ -42,25 +75,70 @@ start() {
   t1=$(date +%s%N)
   ready_ms=$(( (t1 - t0) / 1000000 ))
 }
-stop() { kill -TERM $pid; wait $pid || true; }
+stop() { kill -TERM $pid; wait $pid || true; pid=; }
 
+config ""
 start; cold=$ready_ms; stop
-start; warm=$ready_ms
+start; warm=$ready_ms; stop
 echo "start-to-ready with 3 example plugins: cold cache ${cold} ms, warm cache ${warm} ms"
+
+# The gateway for the calls: the examples, the lean module, and the
+# hostile fixture limited to one instance and 1 s per call.
+config "  - {name: lean, path: $root/testdata/plugins/lean.wasm}
+  - {name: hostile, path: $root/testdata/plugins/hostile.wasm, limits: {timeout: 1s, concurrency: 1}}"
+start
 rss0=$(awk '/VmRSS/{print $2}' /proc/$pid/status)
 
-set +e
-$BENCH -url "http://127.0.0.1:$HTTP/mcp" -tool calculate -args '{"operation":"add","a":5,"b":3}' -expect 8 \
-  -clients 1,16 -duration "$DURATION" -warmup 1s
-status=$?
-set -e
+$BENCH -serve 127.0.0.1:$NATIVE >"$work/native.log" 2>&1 &
+native=$!
+until grep -q serving "$work/native.log" 2>/dev/null; do
+  kill -0 $native 2>/dev/null || { cat "$work/native.log"; exit 1; }
+  sleep 0.01
+done
 
-rss1=$(awk '/VmRSS/{print $2}' /proc/$pid/status)
+status=0
+results="$work/results"
+: >"$results"
+# phase NAME URL TOOL ARGS EXPECT CLIENTS: one mcpbench phase, its JSON
+# summary recorded as "NAME clients calls/s p50 p99 failures".
+phase() {
+  local name=$1 url=$2 tool=$3 args=$4 expect=$5 clients=$6 out
+  set +e
+  out=$($BENCH -url "$url" -tool "$tool" -args "$args" -expect "$expect" \
+    -clients "$clients" -duration "$DURATION" -warmup 1s -json)
+  local st=$?
+  set -e
+  [[ $st == 0 ]] || status=$st
+  printf '%-26s %s\n' "$name" "$(head -1 <<<"$out")"
+  python3 -c 'import json,sys; s=json.loads(sys.argv[2]); print(sys.argv[1], s["clients"], s["calls_per_s"], s["p50_ms"], s["p99_ms"], s["failures"])' \
+    "$name" "$(tail -1 <<<"$out")" >>"$results"
+}
+
+GW="http://127.0.0.1:$HTTP/mcp"
+NAT="http://127.0.0.1:$NATIVE/mcp"
+CALC='{"operation":"add","a":5,"b":3}'
+ADD='{"a":5,"b":3}'
+echo "tools/call over Streamable HTTP with sessions, ${DURATION} per phase:"
+for c in 1 16; do
+  phase native "$NAT" calculate "$CALC" 8 $c
+  phase calculator "$GW" calculate "$CALC" 8 $c
+  phase lean "$GW" add "$ADD" 8 $c
+done
+
+# A plugin at its limit, spinning: one call of hostile's spin at a time,
+# each stopped by its 1 s timeout (they all fail; that is the point).
+$BENCH -url "$GW" -tool spin -args '{}' -clients 1 -duration 1h -warmup 0s >/dev/null 2>&1 &
+spinner=$!
+sleep 1.5
+for c in 1 16; do
+  phase "calculator, spinner" "$GW" calculate "$CALC" 8 $c
+done
+kill $spinner 2>/dev/null || true; wait $spinner 2>/dev/null || true; spinner=
+curl -s "http://127.0.0.1:$ADMIN/metrics" | grep -E '^wasmgate_tool_calls_total\{.*tool="spin"' || true
 
 # The same 16-client load during a reload storm: one reload per second,
 # alternating the calculator's timeout (a real rebuild of the snapshot;
 # the module is unchanged, so it is shared, not recompiled).
-echo "reload storm (one reload per second) during a 16-client phase:"
 (
   i=0
   end=$(( $(date +%s) + 1 + ${DURATION%s} ))
@@ -71,15 +149,42 @@ echo "reload storm (one reload per second) during a 16-client phase:"
   done
 ) &
 storm=$!
-set +e
-$BENCH -url "http://127.0.0.1:$HTTP/mcp" -tool calculate -args '{"operation":"add","a":5,"b":3}' -expect 8 \
-  -clients 16 -duration "$DURATION" -warmup 1s
-storm_status=$?
-set -e
+phase "calculator, reload storm" "$GW" calculate "$CALC" 8 16
 wait $storm
-[ $storm_status -eq 0 ] || status=$storm_status
 curl -s "http://127.0.0.1:$ADMIN/metrics" | grep -E '^wasmgate_config_reloads_total' || true
+
+rss1=$(awk '/VmRSS/{print $2}' /proc/$pid/status)
+
+echo
+echo "ratios to mcp-go's own server with a native handler (calls/s, same run):"
+python3 - "$results" <<'PY'
+import sys
+rows = [l.split() for l in open(sys.argv[1])]
+rate = {}
+for r in rows:
+    name = " ".join(r[:-5])
+    rate[(name, r[-5])] = float(r[-4])
+for clients in ("1", "16"):
+    base = rate.get(("native", clients))
+    if not base:
+        continue
+    parts = [f"native {base:,.0f}/s"]
+    for name in ("calculator", "lean", "calculator, spinner"):
+        v = rate.get((name, clients))
+        if v is not None:
+            parts.append(f"{name} {v:,.0f}/s = {v / base:.2f}x")
+    print(f"  {clients:>2} clients: " + "; ".join(parts))
+PY
+
+echo
+echo "in-process cost of one call, serially (go test -bench, no transport):"
+go test -run '^$' -bench 'BenchmarkCall$' -benchtime 2s ./loader |
+  awk '/^BenchmarkCall\//{split($1, n, "/"); sub(/-[0-9]+$/, "", n[2]); printf "  loader, %-11s %7.1f µs/call\n", n[2] ":", $3 / 1000}'
+go test -run '^$' -bench 'BenchmarkCallToolSerial$' -benchtime 2s ./gateway |
+  awk '/^BenchmarkCallToolSerial/{printf "  gateway call path, calculator: %.1f µs/call\n", $3 / 1000}'
+
+echo
 echo "gateway resident memory: ${rss0} KiB at ready, ${rss1} KiB after the benchmark"
-curl -s "http://127.0.0.1:$ADMIN/metrics" | grep -E '^wasmgate_(tool_calls_total|plugin_instances)' || true
-stop
+curl -s "http://127.0.0.1:$ADMIN/metrics" | grep -E '^wasmgate_(tool_calls_total\{.*tool="(calculate|add)"|plugin_instances)' || true
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 exit $status

@@ -4,9 +4,15 @@
 #
 #   GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o <dir>.wasm ./<dir>
 #
+# and assembles every <name>.wat file there (modules written in WebAssembly
+# text) to <name>.wasm with wabt's wat2wasm (Debian: apt-get install wabt);
+# without wat2wasm it says so and skips them, and the tests that need them
+# skip too.
+#
 # A module is rebuilt only when it is missing or older than one of its
 # sources: the .go files of its directory, of pdk/ and wire/ (which plugins
-# import), or go.mod/go.sum. It prints one line per module it builds.
+# import), or go.mod/go.sum; its .wat file. It prints one line per module it
+# builds.
 #
 # Usage: scripts/build-plugins.sh [-f]    (-f: rebuild everything)
 # Works from any directory.
@@ -38,6 +44,18 @@ for dir in examples/plugins/*/ testdata/plugins/*/; do
   stale "$out" "$dir" || continue
   echo "build $out"
   GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -o "$out" "./$dir"
+  built=$((built + 1))
+done
+for wat in examples/plugins/*.wat testdata/plugins/*.wat; do
+  [[ -f $wat ]] || continue
+  out=${wat%.wat}.wasm
+  [[ $force == 1 || ! -f $out || $wat -nt $out ]] || continue
+  if ! command -v wat2wasm >/dev/null; then
+    echo "skip $out: wat2wasm not found (install wabt)" >&2
+    continue
+  fi
+  echo "assemble $out"
+  wat2wasm "$wat" -o "$out"
   built=$((built + 1))
 done
 if [[ $built == 0 ]]; then

@@ -39,6 +39,7 @@ type config struct {
 	json            bool
 	cpuProfile      string
 	procs           int
+	serve           string // -serve: serve the native baseline instead
 }
 
 // parseConfig parses and validates the command line. getenv resolves
@@ -69,6 +70,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.BoolVar(&cfg.json, "json", false, "also print a JSON summary line per phase")
 	fs.IntVar(&cfg.procs, "procs", 1, "GOMAXPROCS of the driver; 1 keeps it from competing with a server on the same small machine (0: Go's default)")
 	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the driver to this file (optional)")
+	fs.StringVar(&cfg.serve, "serve", "", "instead of driving load, serve mcp-go's own Streamable HTTP server with a native calculate tool on this loopback host:port, at /mcp, until interrupted (the baseline of make bench)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: mcpbench [flags]\n\nLoad-tests one tool of an MCP Streamable HTTP server on this machine.\n\n")
 		fs.PrintDefaults()
@@ -109,6 +111,15 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	if cfg.protocolVersion == "" {
 		return config{}, errors.New("-protocol-version must not be empty")
+	}
+	if cfg.serve != "" {
+		host, _, err := net.SplitHostPort(cfg.serve)
+		if err != nil {
+			return config{}, fmt.Errorf("-serve %q: %w", cfg.serve, err)
+		}
+		if err := checkLoopbackHost(host); err != nil {
+			return config{}, fmt.Errorf("-serve %q: %w", cfg.serve, err)
+		}
 	}
 	if tokenEnv != "" {
 		cfg.token = strings.TrimSpace(getenv(tokenEnv))

@@ -34,6 +34,11 @@
 // dialer re-checks every resolved address, so the driver cannot be pointed at
 // another machine.
 //
+// With -serve ADDR it drives nothing: it serves mcp-go's own Streamable
+// HTTP server on ADDR (loopback only), at /mcp, with one native Go tool,
+// calculate, doing what the calculator example plugin does, until
+// interrupted. `make bench` measures wasmgate against it.
+//
 // Example:
 //
 //	mcpbench -url http://127.0.0.1:8080/mcp -tool calculate \
@@ -79,6 +84,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		fmt.Fprintf(stderr, "mcpbench: %v\n", err)
 		return exitUsage
+	}
+
+	if cfg.serve != "" {
+		if err := serveNative(ctx, cfg.serve, stdout); err != nil {
+			fmt.Fprintf(stderr, "mcpbench: %v\n", err)
+			return exitFailures
+		}
+		return exitOK
 	}
 
 	if cfg.procs > 0 {

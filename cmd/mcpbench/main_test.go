@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -306,9 +308,48 @@ func TestConfigErrors(t *testing.T) {
 		{"-duration", "0s"},
 		{"-token-env", "UNSET_VAR"},
 		{"extra"},
+		{"-serve", "0.0.0.0:0"},
+		{"-serve", "example.com:80"},
+		{"-serve", "127.0.0.1"},
 	} {
 		if _, err := parseConfig(args, func(string) string { return "" }, &bytes.Buffer{}); err == nil {
 			t.Errorf("parseConfig(%q) succeeded, want an error", args)
 		}
+	}
+}
+
+// TestServeNative drives the native baseline server of -serve with the
+// load driver itself.
+func TestServeNative(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	pr, pw := io.Pipe()
+	served := make(chan int, 1)
+	go func() {
+		served <- run(ctx, []string{"-serve", "127.0.0.1:0"}, func(string) string { return "" }, pw, io.Discard)
+		pw.Close()
+	}()
+	first, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the serving line: %v", err)
+	}
+	go io.Copy(io.Discard, pr)
+	url, ok := strings.CutPrefix(strings.TrimSpace(first), "serving ")
+	if !ok {
+		t.Fatalf("first line %q, want serving http://...", first)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(t.Context(), []string{"-url", url, "-expect", "8", "-clients", "2",
+		"-duration", "150ms", "-warmup", "20ms"}, func(string) string { return "" }, &stdout, &stderr)
+	if code != exitOK {
+		t.Fatalf("driving %s: exit = %d, stderr:\n%s", url, code, stderr.String())
+	}
+	code = run(t.Context(), []string{"-url", url, "-args", `{"operation":"divide","a":1,"b":0}`, "-clients", "1",
+		"-duration", "50ms", "-warmup", "0s"}, func(string) string { return "" }, &stdout, &stderr)
+	if code != exitFailures || !strings.Contains(stderr.String(), "Division by zero") {
+		t.Errorf("divide by zero: exit = %d, stderr:\n%s", code, stderr.String())
+	}
+	cancel()
+	if code := <-served; code != exitOK {
+		t.Errorf("-serve exited with %d after its context ended", code)
 	}
 }

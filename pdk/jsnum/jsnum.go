@@ -26,7 +26,16 @@ func Format(f float64) string {
 		return "-Infinity"
 	case f < 0:
 		return "-" + Format(-f)
+	case f < 1<<53 && f == math.Trunc(f):
+		// An integer that a float64 holds exactly is written in full
+		// below 1e21, as strconv writes it: the common case, made cheap.
+		return strconv.FormatInt(int64(f), 10)
 	}
+	return format(f)
+}
+
+// format is Format for positive finite f, by the specification's algorithm.
+func format(f float64) string {
 
 	// Shortest digits that round-trip, as "d.ddde±x". Go's shortest
 	// formatting picks the closest such digit string, as the specification

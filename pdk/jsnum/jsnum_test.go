@@ -128,3 +128,21 @@ func TestFormatRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatIntegers checks that the integers Format writes on its fast
+// path are written as the specification's algorithm writes them.
+func TestFormatIntegers(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	check := func(f float64) {
+		if got, want := Format(f), format(f); got != want {
+			t.Fatalf("Format(%v) = %q, the algorithm gives %q", f, got, want)
+		}
+	}
+	for _, f := range []float64{1, 9, 10, 100, 1e15, 1e16, 1<<53 - 1, 123456789012} {
+		check(f)
+	}
+	for range 100000 {
+		check(float64(r.Int64N(1 << 53)))
+		check(float64(r.Int64N(1 << 20)))
+	}
+}

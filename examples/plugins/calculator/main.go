@@ -11,12 +11,8 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-
-	extism "github.com/extism/go-pdk"
 
 	wasmgate "github.com/wasmgate/wasmgate/pdk"
 	"github.com/wasmgate/wasmgate/pdk/jsnum"
@@ -37,7 +33,11 @@ func toolsInformation() int32 {
 
 //go:wasmexport calculate
 func calculate() int32 {
-	r, err := compute(extism.Input())
+	args, err := wasmgate.Arguments()
+	if err != nil {
+		return wasmgate.Fail(errors.New("Invalid arguments: expected a JSON object with operation, a and b"))
+	}
+	r, err := compute(args)
 	if err != nil {
 		return wasmgate.Fail(err)
 	}
@@ -48,18 +48,12 @@ const operations = "add, subtract, multiply or divide"
 
 // compute evaluates the calculate tool's arguments. It checks them itself
 // rather than trusting the gateway's schema validation.
-func compute(input []byte) (float64, error) {
-	var args map[string]json.RawMessage
-	if err := json.Unmarshal(input, &args); err != nil || args == nil {
-		return 0, errors.New("Invalid arguments: expected a JSON object with operation, a and b")
-	}
-
-	rawOp, ok := args["operation"]
-	if !ok {
+func compute(args wasmgate.Object) (float64, error) {
+	if !args.Has("operation") {
 		return 0, errors.New("Missing operation: expected " + operations)
 	}
-	var op string
-	if err := json.Unmarshal(rawOp, &op); err != nil || rawOp[0] != '"' {
+	op, ok := args.String("operation")
+	if !ok {
 		return 0, errors.New("Invalid operation: expected a string, one of " + operations)
 	}
 	a, err := operand(args, "a")
@@ -90,22 +84,13 @@ func compute(input []byte) (float64, error) {
 
 // operand returns the number args[name]. A JSON number too large for a
 // float64 is ±Infinity, as in JavaScript.
-func operand(args map[string]json.RawMessage, name string) (float64, error) {
-	raw, ok := args[name]
-	if !ok {
+func operand(args wasmgate.Object, name string) (float64, error) {
+	if !args.Has(name) {
 		return 0, fmt.Errorf("Missing operand %q: expected a number", name)
 	}
-	invalid := fmt.Errorf("Invalid operand %q: expected a number", name)
-	if len(raw) == 0 || !(raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
-		return 0, invalid // a string, boolean, null, object or array
-	}
-	f, err := strconv.ParseFloat(string(raw), 64)
-	if err != nil {
-		var numErr *strconv.NumError
-		if errors.As(err, &numErr) && numErr.Err == strconv.ErrRange {
-			return f, nil // ±Inf on overflow, 0 on underflow
-		}
-		return 0, invalid
+	f, ok := args.Number(name)
+	if !ok {
+		return 0, fmt.Errorf("Invalid operand %q: expected a number", name) // a string, boolean, null, object or array
 	}
 	return f, nil
 }

@@ -9,6 +9,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	extism "github.com/extism/go-pdk"
@@ -37,16 +38,18 @@ func toolsInformation() int32 {
 
 //go:wasmexport say_hello
 func sayHello() int32 {
-	var in struct {
-		Name *string `json:"name"`
-	}
-	if err := wasmgate.Args(&in); err != nil {
+	args, err := wasmgate.Arguments()
+	if err != nil {
 		return wasmgate.Fail(err)
 	}
-	if in.Name == nil {
-		return wasmgate.Fail(fmt.Errorf("Missing argument \"name\": expected a string"))
+	if !args.Has("name") {
+		return wasmgate.Fail(errors.New(`Missing argument "name": expected a string`))
 	}
-	return wasmgate.Text(fmt.Sprintf("%s, %s!", greeting(), *in.Name))
+	name, ok := args.String("name")
+	if !ok {
+		return wasmgate.Fail(errors.New(`Invalid argument "name": expected a string`))
+	}
+	return wasmgate.Text(greeting() + ", " + name + "!")
 }
 
 //go:wasmexport resources_information
@@ -83,15 +86,15 @@ func promptsInformation() int32 {
 
 //go:wasmexport greeting_prompt
 func greetingPrompt() int32 {
-	var args map[string]string
-	if err := wasmgate.Args(&args); err != nil {
+	args, err := wasmgate.Arguments()
+	if err != nil {
 		return wasmgate.Fail(err)
 	}
-	name := args["name"]
+	name, _ := args.String("name")
 	if name == "" {
-		return wasmgate.Fail(fmt.Errorf("Missing argument \"name\""))
+		return wasmgate.Fail(errors.New(`Missing argument "name"`))
 	}
-	style := args["style"]
+	style, _ := args.String("style")
 	if style == "" {
 		style = "friendly"
 	}

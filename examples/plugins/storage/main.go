@@ -10,11 +10,8 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
-
-	extism "github.com/extism/go-pdk"
 
 	wasmgate "github.com/wasmgate/wasmgate/pdk"
 )
@@ -42,8 +39,8 @@ func resourcesInformation() int32 {
 
 //go:wasmexport set-storage
 func setStorage() int32 {
-	var args map[string]json.RawMessage
-	if err := json.Unmarshal(extism.Input(), &args); err != nil || args == nil {
+	args, err := wasmgate.Arguments()
+	if err != nil {
 		return wasmgate.Fail(fmt.Errorf("Invalid arguments: expected a JSON object with key and value"))
 	}
 	key, err := stringArg(args, "key")
@@ -60,13 +57,12 @@ func setStorage() int32 {
 	return wasmgate.Text("Stored value at key: " + key)
 }
 
-func stringArg(args map[string]json.RawMessage, name string) (string, error) {
-	raw, ok := args[name]
-	if !ok {
+func stringArg(args wasmgate.Object, name string) (string, error) {
+	if !args.Has(name) {
 		return "", fmt.Errorf("Missing argument %q: expected a string", name)
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil || raw[0] != '"' {
+	s, ok := args.String(name)
+	if !ok {
 		return "", fmt.Errorf("Invalid argument %q: expected a string", name)
 	}
 	return s, nil

@@ -16,23 +16,51 @@ func (s *MCPServer) HandleMessage(
 	ctx context.Context,
 	message json.RawMessage,
 ) (resp mcp.JSONRPCMessage) {
+	return s.handleMessage(ctx, message, nil)
+}
+
+// handleMessage is HandleMessage given the message's envelope when the
+// transport has decoded it already, or nil (wasmgate patch: see
+// messageEnvelope).
+func (s *MCPServer) handleMessage(
+	ctx context.Context,
+	message json.RawMessage,
+	env *messageEnvelope,
+) (resp mcp.JSONRPCMessage) {
 	// Add server to context
 	ctx = context.WithValue(ctx, serverKey{}, s)
 	var err *requestError
 
 	var baseMessage struct {
-		JSONRPC string        `json:"jsonrpc"`
-		Method  mcp.MCPMethod `json:"method"`
-		ID      any           `json:"id,omitempty"`
-		Result  any           `json:"result,omitempty"`
+		JSONRPC string
+		Method  mcp.MCPMethod
+		ID      any
+		Result  any
 	}
 
-	if err := json.Unmarshal(message, &baseMessage); err != nil {
+	if env == nil {
+		var parseErr error
+		if env, parseErr = parseEnvelope(message); parseErr != nil {
+			return createErrorResponse(
+				nil,
+				mcp.PARSE_ERROR,
+				"Failed to parse message",
+			)
+		}
+	}
+	jsonrpc, ok := env.jsonrpc()
+	if !ok {
 		return createErrorResponse(
 			nil,
 			mcp.PARSE_ERROR,
 			"Failed to parse message",
 		)
+	}
+	baseMessage.JSONRPC = jsonrpc
+	baseMessage.Method = env.Method
+	baseMessage.ID = env.id
+	if env.hasResult() {
+		baseMessage.Result = env.Result
 	}
 
 	// Check for valid JSONRPC version
@@ -87,7 +115,7 @@ func (s *MCPServer) HandleMessage(
 	// 2026-07-28 removed the initialize handshake: a modern request carries
 	// its protocol version, client identity, and client capabilities in _meta
 	// (SEP-2575). Anything else is served through the legacy path.
-	protocolInfo, protocolErr := extractRequestProtocolInfo(message)
+	protocolInfo, protocolErr := requestProtocolInfo(env.meta)
 	if protocolErr != nil {
 		return errorResponseForProtocolError(baseMessage.ID, protocolErr)
 	}
@@ -125,16 +153,7 @@ func (s *MCPServer) HandleMessage(
 
 	// Extract trace context from _meta before opening the server span so the span
 	// inherits the correct parent (SEP-414, transport-agnostic propagation).
-	{
-		var metaWrapper struct {
-			Params struct {
-				Meta *mcp.Meta `json:"_meta"`
-			} `json:"params"`
-		}
-		if json.Unmarshal(message, &metaWrapper) == nil {
-			ctx = s.extractMeta(ctx, metaWrapper.Params.Meta)
-		}
-	}
+	ctx = s.extractMeta(ctx, env.meta)
 
 	ctx, endSpan := s.startMessageSpan(ctx, headers, string(baseMessage.Method))
 	defer func() { endSpan(resp) }()
@@ -514,7 +533,7 @@ func (s *MCPServer) HandleMessage(
 				code: mcp.METHOD_NOT_FOUND,
 				err:  fmt.Errorf("tools %w", ErrUnsupported),
 			}
-		} else if unmarshalErr := json.Unmarshal(message, &request); unmarshalErr != nil {
+		} else if unmarshalErr := decodeCallToolRequest(env, &request); unmarshalErr != nil {
 			err = &requestError{
 				id:   baseMessage.ID,
 				code: mcp.INVALID_REQUEST,

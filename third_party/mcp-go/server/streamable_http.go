@@ -564,6 +564,13 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 
 	// Body has already been buffered by the caller (ServeHTTP or Handle).
 	rawData := r.Body
+	// The message's envelope is decoded once, here, and handed to
+	// MCPServer.handleMessage (wasmgate patch: see messageEnvelope).
+	env, err := parseEnvelope(rawData)
+	if err != nil {
+		s.writeJSONRPCError(w, nil, mcp.PARSE_ERROR, "request body is not valid json")
+		return
+	}
 	// First, try to parse as a response (sampling responses don't have a method field)
 	var jsonMessage struct {
 		ID     json.RawMessage `json:"id"`
@@ -571,10 +578,7 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 		Error  json.RawMessage `json:"error,omitempty"`
 		Method mcp.MCPMethod   `json:"method,omitempty"`
 	}
-	if err := json.Unmarshal(rawData, &jsonMessage); err != nil {
-		s.writeJSONRPCError(w, nil, mcp.PARSE_ERROR, "request body is not valid json")
-		return
-	}
+	jsonMessage.ID, jsonMessage.Result, jsonMessage.Error, jsonMessage.Method = env.ID, env.Result, env.Error, env.Method
 
 	isInitializeRequest := jsonMessage.Method == mcp.MethodInitialize
 
@@ -582,7 +586,7 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 	// its shape. Protocol version 2026-07-28 removed protocol-level sessions,
 	// so a modern message never carries, mints, or echoes a session ID
 	// (SEP-2567), and must not reach a session-dependent path.
-	era := detectRequestEra(r.header(), rawData)
+	era := requestEraOf(r.header(), env.meta)
 
 	// The header is only required after initialize, which negotiates the
 	// version itself. Responses posted by the client are checked as well.
@@ -613,10 +617,7 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 	isSamplingResponse := jsonMessage.Method == "" && jsonMessage.ID != nil &&
 		(jsonMessage.Result != nil || jsonMessage.Error != nil)
 
-	var requestID any
-	if len(jsonMessage.ID) > 0 {
-		_ = json.Unmarshal(jsonMessage.ID, &requestID)
-	}
+	requestID := env.id
 
 	// Handle sampling responses separately.
 	//
@@ -938,7 +939,7 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 	}()
 
 	// Process message through MCPServer
-	response := s.server.HandleMessage(ctx, rawData)
+	response := s.server.handleMessage(ctx, rawData, env)
 	if listening {
 		// Stop broadcasts before draining what is already queued.
 		s.server.unregisterListenSession(session)

@@ -69,24 +69,19 @@ type requestEra struct {
 	headerVersion string
 }
 
-// detectRequestEra determines the protocol era of a POST request from the
+// requestEraOf determines the protocol era of a POST request from the
 // version declared in the body's _meta and in the Mcp-Protocol-Version header.
 //
 // A request is modern when either source names 2026-07-28 or later; naming it
 // in only one of the two is a header mismatch, reported separately by
 // [StreamableHTTPServer.validateModernRequest].
-func detectRequestEra(header http.Header, body []byte) requestEra {
+//
+// wasmgate patch: it is given the body's params._meta, decoded with the rest
+// of the message's envelope (see messageEnvelope), where upstream's
+// detectRequestEra decoded the body again.
+func requestEraOf(header http.Header, meta *mcp.Meta) requestEra {
 	era := requestEra{headerVersion: header.Get(mcp.HeaderProtocolVersion)}
-
-	var wrapper struct {
-		Params struct {
-			Meta *mcp.Meta `json:"_meta"`
-		} `json:"params"`
-	}
-	if json.Unmarshal(body, &wrapper) == nil {
-		era.metaVersion = wrapper.Params.Meta.ProtocolVersion()
-	}
-
+	era.metaVersion = meta.ProtocolVersion()
 	era.modern = mcp.IsModernProtocol(era.metaVersion) || mcp.IsModernProtocol(era.headerVersion)
 	return era
 }

@@ -1,0 +1,213 @@
+package loader
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wasmgate/wasmgate/loader/abi"
+)
+
+// The limits.timeout guarantee: a guest that never returns by itself, in
+// each shape that a termination check must catch, is stopped at its
+// deadline, and while it runs the Go runtime can still stop the world.
+
+// runawayCases are the guests that never return by themselves.
+var runawayCases = []struct {
+	name, plugin, export, input string
+}{
+	{"go loop", "hostile", "spin", `{}`},                         // for {} in a Go guest
+	{"bare loop", "runaway", "spin", ``},                         // loop, br 0
+	{"loop-free recursion", "runaway", "fork", ``},               // 2^62 calls, no loop
+	{"sleep in a host call", "hostile", "sleep", `{"ms":60000}`}, // poll_oneoff
+}
+
+// TestRunawayStoppedAtTimeout checks that each runaway guest is stopped at
+// its deadline, within 10%: the call fails as timed out no earlier than the
+// timeout and no later than 10% after it. The median of five calls is
+// taken, so that a scheduling delay of a loaded machine does not decide.
+func TestRunawayStoppedAtTimeout(t *testing.T) {
+	for _, c := range runawayCases {
+		for _, timeout := range []time.Duration{100 * time.Millisecond, 300 * time.Millisecond} {
+			t.Run(c.name+"/"+timeout.String(), func(t *testing.T) {
+				p, _ := compile(t, c.plugin)
+				var took []time.Duration
+				for range 5 {
+					inst, err := p.NewInstance(context.Background())
+					if err != nil {
+						t.Fatal(err)
+					}
+					start := time.Now()
+					ctx, cancel := context.WithTimeout(context.Background(), timeout)
+					_, err = inst.Call(ctx, c.export, []byte(c.input))
+					took = append(took, time.Since(start))
+					cancel()
+					inst.Close(context.Background())
+					var ce *abi.CallError
+					if !errors.As(err, &ce) || ce.Kind != abi.KindTimeout {
+						t.Fatalf("%s: got %v, want a timeout", c.export, err)
+					}
+					if !inst.Dead() {
+						t.Errorf("%s: the instance is not dead after a timeout", c.export)
+					}
+				}
+				slices.Sort(took)
+				t.Logf("%s with a %s timeout: stopped after %s", c.export, timeout, took)
+				if median := took[len(took)/2]; median < timeout || median > timeout+timeout/10 {
+					t.Errorf("%s with a %s timeout stopped after %s (median of %s), want %s to %s",
+						c.export, timeout, median, took, timeout, timeout+timeout/10)
+				}
+			})
+		}
+	}
+}
+
+// TestGCWhileRunaway checks that a runaway guest does not hold up a
+// stop-the-world: runtime.GC, called from another goroutine while the
+// guest runs, returns within 50 ms (median of 20 tries). Without a
+// preemption point in the guest's loops it would wait for the call's
+// deadline.
+func TestGCWhileRunaway(t *testing.T) {
+	for _, c := range runawayCases[:3] {
+		t.Run(c.name, func(t *testing.T) {
+			p, _ := compile(t, c.plugin)
+			inst, err := p.NewInstance(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer inst.Close(context.Background())
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			var wg sync.WaitGroup
+			wg.Add(1)
+			var callErr error
+			go func() {
+				defer wg.Done()
+				_, callErr = inst.Call(ctx, c.export, []byte(c.input))
+			}()
+			time.Sleep(50 * time.Millisecond) // let it start
+
+			var took []time.Duration
+			for range 20 {
+				start := time.Now()
+				runtime.GC()
+				took = append(took, time.Since(start))
+			}
+			stillRunning := ctx.Err() == nil
+			cancel()
+			wg.Wait()
+			slices.Sort(took)
+			t.Logf("runtime.GC while %s ran: median %s, slowest %s", c.export, took[len(took)/2], took[len(took)-1])
+			if median := took[len(took)/2]; median > 50*time.Millisecond {
+				t.Errorf("runtime.GC took %s (median of 20) while %s ran, want at most 50ms; all: %s", median, c.export, took)
+			}
+			var ce *abi.CallError
+			if !stillRunning || !errors.As(callErr, &ce) || ce.Kind != abi.KindCancelled {
+				t.Errorf("the guest was not running until cancelled: %v", callErr)
+			}
+		})
+	}
+}
+
+// A call that ends after its deadline passed (the watcher fired) leaves
+// the instance dead, even when the call itself succeeded; a call that
+// ends before leaves it usable.
+func TestInstanceAfterDeadline(t *testing.T) {
+	p, inst := compile(t, "hostile")
+	for range 3 {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		out, err := inst.Call(ctx, "echo", []byte(`{"x":1}`))
+		cancel()
+		if err != nil || string(out) != `{"x":1}` || inst.Dead() {
+			t.Fatalf("echo = %q, %v (dead %v)", out, err, inst.Dead())
+		}
+	}
+	inst, err := p.NewInstance(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inst.Close(context.Background())
+	// The guest sleeps past the deadline in a host call, which wakes it:
+	// the call fails as timed out.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	_, err = inst.Call(ctx, "sleep", []byte(`{"ms":1000}`))
+	var ce *abi.CallError
+	if !errors.As(err, &ce) || ce.Kind != abi.KindTimeout || !inst.Dead() {
+		t.Fatalf("sleep past the deadline: %v (dead %v)", err, inst.Dead())
+	}
+}
+
+// TestLeanAdd checks the lean test module (testdata/plugins/lean.wat).
+func TestLeanAdd(t *testing.T) {
+	p, inst := compile(t, "lean")
+	if len(p.Info.Tools) != 1 || p.Info.Tools[0].Name != "add" {
+		t.Fatalf("tools: %+v", p.Info.Tools)
+	}
+	for in, want := range map[string]string{
+		`{"a":5,"b":3}`:                                     "8",
+		`{ "b" : -7 , "a" : 2 }`:                            "-5",
+		`{"a":0,"b":0}`:                                     "0",
+		`{"x":"\"a\":9","a":1,"b":2,"c":[1]}`:               "3",
+		`{"a":999999999999999999,"b":1}`:                    "1000000000000000000",
+		`{"a":-999999999999999999,"b":-999999999999999999}`: "-1999999999999999998",
+	} {
+		out, err := p.ABI.CallTool(context.Background(), inst, "add", []byte(in))
+		if err != nil || string(out.Text) != want {
+			t.Errorf("add %s = %q, %v; want %q", in, out.Text, err, want)
+		}
+	}
+	for _, in := range []string{`{"a":1}`, `{"a":1.5,"b":2}`, `{"a":"1","b":2}`, `{"a":1e3,"b":2}`, `{"a":1,"b":1234567890123456789}`, `"a`} {
+		_, err := p.ABI.CallTool(context.Background(), inst, "add", []byte(in))
+		var ce *abi.CallError
+		if !errors.As(err, &ce) || ce.Kind != abi.KindError || ce.Msg != "Invalid arguments: expected an object with integers a and b" {
+			t.Errorf("add %s: got %v, want the invalid-arguments error", in, err)
+		}
+	}
+	if inst.Dead() {
+		t.Error("an argument error left the instance dead")
+	}
+}
+
+// BenchmarkCall is the cost of one tool call through the loader (the ABI,
+// the instance, wazero and the guest), serially: the Go calculator
+// example, the sea-flea fixture's add (a Go guest on the raw go-pdk) and
+// the lean module's add (WebAssembly text).
+func BenchmarkCall(b *testing.B) {
+	for _, c := range []struct{ name, path, tool, args string }{
+		{"calculator", filepath.Join("..", "examples", "plugins", "calculator.wasm"), "calculate", `{"operation":"add","a":5,"b":3}`},
+		{"seaflea", filepath.Join("..", "testdata", "plugins", "seaflea.wasm"), "add", `{"a":5,"b":3}`},
+		{"lean", filepath.Join("..", "testdata", "plugins", "lean.wasm"), "add", `{"a":5,"b":3}`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			if _, err := os.Stat(c.path); err != nil {
+				b.Skipf("%s is not built: run make plugins", c.path)
+			}
+			spec := PluginSpec{Name: c.name, Path: c.path, Key: "plugins[0]"}
+			spec.Limits.fill()
+			mod, err := Fetch(context.Background(), spec)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p, inst := compileModule(b, spec, mod)
+			args := []byte(c.args)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			b.ReportAllocs()
+			for b.Loop() {
+				callCtx, callCancel := context.WithTimeout(ctx, time.Minute) // as the gateway's invoke
+				out, err := p.ABI.CallTool(callCtx, inst, c.tool, args)
+				callCancel()
+				if err != nil || string(out.Text) != "8" {
+					b.Fatalf("%s = %q, %v", c.tool, out.Text, err)
+				}
+			}
+		})
+	}
+}

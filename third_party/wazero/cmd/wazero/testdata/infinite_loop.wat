@@ -1,0 +1,7 @@
+(module $infinite_loop
+  (func $main (export "_start")
+    (loop
+      br 0
+    )
+  )
+)

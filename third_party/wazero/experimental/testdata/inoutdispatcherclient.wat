@@ -1,0 +1,7 @@
+
+(module
+	(import "inoutdispatcher" "dispatch" (func $dispatch))
+    (func (export "dispatch")
+        (call $dispatch)
+    )
+)

@@ -1,0 +1,7 @@
+(module
+  (func (export "infinite_loop")
+    (loop
+      br 0
+    )
+  )
+)
