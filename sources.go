@@ -8,8 +8,8 @@ package wasmgate
 
 import "embed"
 
-// PluginKit is pdk/*.go, wire/*.go and go.sum (for the checksums of the
+// PluginKit is pdk/*.go, pdk/args/*.go, wire/*.go and go.sum (for the checksums of the
 // modules they import), as of this build.
 //
-//go:embed pdk/*.go wire/*.go go.sum
+//go:embed pdk/*.go pdk/args/*.go wire/*.go go.sum
 var PluginKit embed.FS

@@ -304,8 +304,9 @@ func TestRelayUnderPolicy(t *testing.T) {
 	}
 	p.serve(func(map[string]any) string { return "answered" })
 	harness.WaitTools(ctx, t, c, 10*time.Second, "calculate", "demo_calculate")
-	// Hidden from the caller, and refused as an unknown tool.
-	if res, err := harness.CallToolErr(ctx, c, "demo_secret", nil); err == nil || !strings.Contains(err.Error(), "not found") {
+	// Hidden from the caller's list, and refused by policy (the page never
+	// sees the call: the only call it answers is checked below).
+	if res, err := harness.CallToolErr(ctx, c, "demo_secret", nil); err != nil || !res.IsError || !strings.Contains(harness.ResultText(res), "denied by policy") {
 		t.Errorf("demo_secret under a deny rule: %v %v", res, err)
 	}
 	if text, _ := harness.CallTool(ctx, t, c, "demo_calculate", map[string]any{"operation": "add", "a": 1, "b": 1}); text != "answered" {
