@@ -10,6 +10,7 @@ package abi
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/wasmgate/wasmgate/wire"
 )
@@ -146,4 +147,25 @@ type Resource struct {
 	// Template matches concrete URIs of a template; nil for a static
 	// resource.
 	Template *URITemplate `json:"-"`
+}
+
+// MaxInfoBytes bounds what a listing export (tools_information, describe,
+// list_tools, ...) may return.
+const MaxInfoBytes = 4 << 20
+
+// Describe runs a listing export with input at load and decodes its JSON
+// output into v, refusing an output over MaxInfoBytes. Errors name the
+// export.
+func Describe(ctx context.Context, inst Instance, export string, input []byte, v any) error {
+	out, err := inst.Call(ctx, export, input)
+	if err != nil {
+		return fmt.Errorf("%s: %w", export, err)
+	}
+	if len(out) > MaxInfoBytes {
+		return fmt.Errorf("%s: output of %d bytes exceeds %d", export, len(out), MaxInfoBytes)
+	}
+	if err := json.Unmarshal(out, v); err != nil {
+		return fmt.Errorf("%s: invalid JSON: %w", export, err)
+	}
+	return nil
 }

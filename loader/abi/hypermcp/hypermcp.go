@@ -22,8 +22,6 @@ import (
 	"github.com/wasmgate/wasmgate/wire"
 )
 
-const maxInfoBytes = 4 << 20
-
 // call runs export and decodes its JSON output into v (when v is not nil).
 func call(ctx context.Context, inst abi.Instance, export string, input any, v any) error {
 	var in []byte
@@ -54,17 +52,7 @@ func describeCall(ctx context.Context, inst abi.Instance, export string, input a
 		}
 		in = b
 	}
-	out, err := inst.Call(ctx, export, in)
-	if err != nil {
-		return fmt.Errorf("%s: %w", export, err)
-	}
-	if len(out) > maxInfoBytes {
-		return fmt.Errorf("%s: output of %d bytes exceeds %d", export, len(out), maxInfoBytes)
-	}
-	if err := json.Unmarshal(out, v); err != nil {
-		return fmt.Errorf("%s: invalid JSON: %w", export, err)
-	}
-	return nil
+	return abi.Describe(ctx, inst, export, in, v)
 }
 
 // checkTools checks the tools of a listing: each has a name, used once,

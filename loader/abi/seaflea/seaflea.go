@@ -19,7 +19,7 @@ type ABI struct{}
 
 var _ abi.ABI = ABI{}
 
-const maxInfoBytes = 4 << 20
+const maxInfoBytes = abi.MaxInfoBytes
 
 // Name returns "sea-flea".
 func (ABI) Name() string { return "sea-flea" }
@@ -50,17 +50,7 @@ func (ABI) Describe(ctx context.Context, inst abi.Instance) (abi.Descriptor, err
 		if !inst.Has(export) {
 			return nil
 		}
-		out, err := inst.Call(ctx, export, nil)
-		if err != nil {
-			return fmt.Errorf("%s: %w", export, err)
-		}
-		if len(out) > maxInfoBytes {
-			return fmt.Errorf("%s: output of %d bytes exceeds %d", export, len(out), maxInfoBytes)
-		}
-		if err := json.Unmarshal(out, v); err != nil {
-			return fmt.Errorf("%s: invalid JSON: %w", export, err)
-		}
-		return nil
+		return abi.Describe(ctx, inst, export, nil, v)
 	}
 	if err := read("tools_information", &d.Tools); err != nil {
 		return d, err
