@@ -8,28 +8,10 @@ import (
 	"testing"
 
 	"github.com/wasmgate/wasmgate/loader/abi"
+	"github.com/wasmgate/wasmgate/loader/abi/abitest"
 )
 
-// module is an abi.Instance whose exports return fixed outputs and record
-// the input of the last call.
-type module struct {
-	exports map[string]string
-	input   map[string]string
-}
-
-func (m *module) Has(export string) bool { _, ok := m.exports[export]; return ok }
-
-func (m *module) Call(_ context.Context, export string, input []byte) ([]byte, error) {
-	out, ok := m.exports[export]
-	if !ok {
-		return nil, &abi.CallError{Export: export, Kind: abi.KindError, Msg: "no export " + export}
-	}
-	if m.input == nil {
-		m.input = map[string]string{}
-	}
-	m.input[export] = string(input)
-	return []byte(out), nil
-}
+type module = abitest.Module
 
 func TestDetect(t *testing.T) {
 	for _, c := range []struct {
@@ -42,9 +24,9 @@ func TestDetect(t *testing.T) {
 		{[]string{"complete"}, false, true},
 		{[]string{"tools_information"}, false, false},
 	} {
-		m := &module{exports: map[string]string{}}
+		m := &module{Exports: map[string]string{}}
 		for _, e := range c.exports {
-			m.exports[e] = ""
+			m.Exports[e] = ""
 		}
 		if got := (V1{}).Detect(m); got != c.v1 {
 			t.Errorf("V1.Detect(%v) = %v", c.exports, got)
@@ -57,7 +39,7 @@ func TestDetect(t *testing.T) {
 
 func TestV1(t *testing.T) {
 	ctx := context.Background()
-	m := &module{exports: map[string]string{
+	m := &module{Exports: map[string]string{
 		"describe": `{"tools":[{"name":"echo","description":"Echoes","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}]}`,
 		"call":     `{"content":[{"type":"text","text":"hi"}]}`,
 	}}
@@ -65,15 +47,15 @@ func TestV1(t *testing.T) {
 	if err != nil || len(d.Tools) != 1 || d.Tools[0].Name != "echo" || string(d.Tools[0].Annotations) != `{"readOnlyHint":true}` {
 		t.Fatalf("Describe = %+v, %v", d, err)
 	}
-	if m.input["describe"] != "" {
-		t.Errorf("describe input %q, want empty", m.input["describe"])
+	if m.Input["describe"] != "" {
+		t.Errorf("describe input %q, want empty", m.Input["describe"])
 	}
 	res, err := V1{}.CallTool(ctx, m, "echo", json.RawMessage(`{"x":1}`))
-	if err != nil || string(res.Result) != m.exports["call"] || res.Text != nil {
+	if err != nil || string(res.Result) != m.Exports["call"] || res.Text != nil {
 		t.Errorf("CallTool = %+v, %v", res, err)
 	}
-	if want := `{"params":{"name":"echo","arguments":{"x":1}}}`; m.input["call"] != want {
-		t.Errorf("call input %s, want %s", m.input["call"], want)
+	if want := `{"params":{"name":"echo","arguments":{"x":1}}}`; m.Input["call"] != want {
+		t.Errorf("call input %s, want %s", m.Input["call"], want)
 	}
 
 	for out, want := range map[string]string{
@@ -84,7 +66,7 @@ func TestV1(t *testing.T) {
 		`{"tools":[{"name":"a","inputSchema":{}},{"name":"a","inputSchema":{}}]}`: `tool "a" is listed twice`,
 		`nope`: "invalid JSON",
 	} {
-		_, err := V1{}.Describe(ctx, &module{exports: map[string]string{"describe": out, "call": ""}})
+		_, err := V1{}.Describe(ctx, &module{Exports: map[string]string{"describe": out, "call": ""}})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("describe %s: %v, want %q", out, err, want)
 		}
@@ -98,7 +80,7 @@ func TestV1(t *testing.T) {
 		`{"structuredContent":{"a":1}}`:              true,
 		`[]`:                                         false,
 	} {
-		_, err := V1{}.CallTool(ctx, &module{exports: map[string]string{"call": out}}, "t", nil)
+		_, err := V1{}.CallTool(ctx, &module{Exports: map[string]string{"call": out}}, "t", nil)
 		var ce *abi.CallError
 		if ok != (err == nil) || (err != nil && (!errors.As(err, &ce) || ce.Kind != abi.KindError)) {
 			t.Errorf("call returning %s: %v", out, err)
@@ -107,7 +89,7 @@ func TestV1(t *testing.T) {
 }
 
 func TestV2(t *testing.T) {
-	m := &module{exports: map[string]string{
+	m := &module{Exports: map[string]string{
 		"list_tools":              `{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}`,
 		"list_prompts":            `{"prompts":[{"name":"p","arguments":[{"name":"a","required":true}]}]}`,
 		"list_resources":          `{"resources":[{"uri":"x://r","name":"r"}]}`,
@@ -127,8 +109,8 @@ func TestV2(t *testing.T) {
 	if r := d.Resources[1]; r.URI != "x://n/{id}" || r.Template == nil || r.MimeType != "text/plain" {
 		t.Errorf("template %+v", r)
 	}
-	if want := `{"context":{"id":0,"_meta":{}}}`; m.input["list_tools"] != want {
-		t.Errorf("list_tools input %s, want %s", m.input["list_tools"], want)
+	if want := `{"context":{"id":0,"_meta":{}}}`; m.Input["list_tools"] != want {
+		t.Errorf("list_tools input %s, want %s", m.Input["list_tools"], want)
 	}
 	// A template wasmgate cannot match is left out with a warning; a
 	// list whose serving export is missing is a warning too.
@@ -139,15 +121,15 @@ func TestV2(t *testing.T) {
 	if _, err := (V2{}).CallTool(ctx, m, "t", json.RawMessage(`{"a":1}`)); err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"request":{"name":"t","arguments":{"a":1}},"context":{"id":"r1","_meta":{"progressToken":7}}}`; m.input["call_tool"] != want {
-		t.Errorf("call_tool input %s, want %s", m.input["call_tool"], want)
+	if want := `{"request":{"name":"t","arguments":{"a":1}},"context":{"id":"r1","_meta":{"progressToken":7}}}`; m.Input["call_tool"] != want {
+		t.Errorf("call_tool input %s, want %s", m.Input["call_tool"], want)
 	}
 	cs, err := V2{}.ReadResource(ctx, m, d.Resources[1], "x://n/3", map[string]string{"id": "3"})
 	if err != nil || len(cs) != 1 || cs[0].URI != "x://n/3" || cs[0].Text != "body" {
 		t.Errorf("ReadResource = %+v, %v", cs, err)
 	}
-	if want := `{"request":{"uri":"x://n/3"},"context":{"id":"r1","_meta":{"progressToken":7}}}`; m.input["read_resource"] != want {
-		t.Errorf("read_resource input %s, want %s", m.input["read_resource"], want)
+	if want := `{"request":{"uri":"x://n/3"},"context":{"id":"r1","_meta":{"progressToken":7}}}`; m.Input["read_resource"] != want {
+		t.Errorf("read_resource input %s, want %s", m.Input["read_resource"], want)
 	}
 	_, err = V2{}.GetPrompt(ctx, m, "p", map[string]string{"a": "1"})
 	var ce *abi.CallError
@@ -158,10 +140,10 @@ func TestV2(t *testing.T) {
 	if err != nil || len(c.Values) != 2 || c.Total == nil || *c.Total != 2 {
 		t.Errorf("Complete = %+v, %v", c, err)
 	}
-	if want := `{"request":{"ref":{"type":"prompt","name":"p"},"argument":{"name":"a","value":"x"},"context":{"arguments":{"b":"2"}}},"context":{"id":"r1","_meta":{"progressToken":7}}}`; m.input["complete"] != want {
-		t.Errorf("complete input %s, want %s", m.input["complete"], want)
+	if want := `{"request":{"ref":{"type":"prompt","name":"p"},"argument":{"name":"a","value":"x"},"context":{"arguments":{"b":"2"}}},"context":{"id":"r1","_meta":{"progressToken":7}}}`; m.Input["complete"] != want {
+		t.Errorf("complete input %s, want %s", m.Input["complete"], want)
 	}
-	if _, err := (V2{}).Complete(ctx, m, abi.CompleteRequest{URI: "x://n/{id}", Argument: "id"}); err != nil || !strings.Contains(m.input["complete"], `"ref":{"type":"resource","uri":"x://n/{id}"}`) {
-		t.Errorf("complete a template: %v, input %s", err, m.input["complete"])
+	if _, err := (V2{}).Complete(ctx, m, abi.CompleteRequest{URI: "x://n/{id}", Argument: "id"}); err != nil || !strings.Contains(m.Input["complete"], `"ref":{"type":"resource","uri":"x://n/{id}"}`) {
+		t.Errorf("complete a template: %v, input %s", err, m.Input["complete"])
 	}
 }

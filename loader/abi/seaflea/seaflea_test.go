@@ -7,31 +7,13 @@ import (
 	"testing"
 
 	"github.com/wasmgate/wasmgate/loader/abi"
+	"github.com/wasmgate/wasmgate/loader/abi/abitest"
 )
 
-// module is an abi.Instance whose exports return fixed outputs and record
-// the input of the last call.
-type module struct {
-	exports map[string]string
-	input   map[string]string
-}
-
-func (m *module) Has(export string) bool { _, ok := m.exports[export]; return ok }
-
-func (m *module) Call(_ context.Context, export string, input []byte) ([]byte, error) {
-	out, ok := m.exports[export]
-	if !ok {
-		return nil, &abi.CallError{Export: export, Kind: abi.KindError, Msg: "no export " + export}
-	}
-	if m.input == nil {
-		m.input = map[string]string{}
-	}
-	m.input[export] = string(input)
-	return []byte(out), nil
-}
+type module = abitest.Module
 
 func TestDescribe(t *testing.T) {
-	m := &module{exports: map[string]string{
+	m := &module{Exports: map[string]string{
 		"tools_information":     `[{"name":"add","description":"Adds"},{"name":"echo","inputSchema":{"type":"object","required":["x"]}}]`,
 		"resources_information": `[{"uri":"kv://{key}","name":"kv"},{"uri":"a://readme","name":"readme","mimeType":"text/plain"}]`,
 		"prompts_information":   `[{"name":"review","arguments":[{"name":"code","required":true}]}]`,
@@ -58,11 +40,11 @@ func TestDescribe(t *testing.T) {
 
 // Detect takes a module exporting any information export, and no other.
 func TestDetect(t *testing.T) {
-	if (ABI{}).Detect(&module{exports: map[string]string{"add": ""}}) {
+	if (ABI{}).Detect(&module{Exports: map[string]string{"add": ""}}) {
 		t.Error("Detect took a module without information exports")
 	}
 	for _, e := range infoExports {
-		if !(ABI{}).Detect(&module{exports: map[string]string{e: "[]"}}) {
+		if !(ABI{}).Detect(&module{Exports: map[string]string{e: "[]"}}) {
 			t.Errorf("Detect refused a module exporting %s", e)
 		}
 	}
@@ -72,7 +54,7 @@ func TestDetect(t *testing.T) {
 // using it fails with an error saying so; the rest of the plugin works.
 func TestMissingExportIsAWarning(t *testing.T) {
 	ctx := context.Background()
-	m := &module{exports: map[string]string{
+	m := &module{Exports: map[string]string{
 		"tools_information":     `[{"name":"hello"}]`,
 		"resources_information": `[{"uri":"goodbye://bye","name":"bye"}]`,
 		"prompts_information":   `[{"name":"farewell"}]`,
@@ -115,7 +97,7 @@ func TestDescribeErrors(t *testing.T) {
 		{map[string]string{"resources_information": `[{"name":"r","uri":"x://{a"}]`, "r": ""}, `resources_information: resource "r": uri template`},
 		{map[string]string{"prompts_information": strings.Repeat(" ", maxInfoBytes+1)}, "prompts_information: output of"},
 	} {
-		_, err := ABI{}.Describe(context.Background(), &module{exports: c.exports})
+		_, err := ABI{}.Describe(context.Background(), &module{Exports: c.exports})
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%v: got %v, want %s...", c.exports, err, c.want)
 		}
@@ -124,7 +106,7 @@ func TestDescribeErrors(t *testing.T) {
 
 func TestCalls(t *testing.T) {
 	ctx := context.Background()
-	m := &module{exports: map[string]string{
+	m := &module{Exports: map[string]string{
 		"add":    "3",
 		"kv":     `{"text":"dark"}`,
 		"readme": `{"uri":"a://readme","text":"hi"}`,
@@ -133,8 +115,8 @@ func TestCalls(t *testing.T) {
 	}}
 	var a ABI
 
-	if out, err := a.CallTool(ctx, m, "add", nil); err != nil || string(out.Text) != "3" || m.input["add"] != "{}" {
-		t.Errorf("CallTool = %q, %v; input %q", out, err, m.input["add"])
+	if out, err := a.CallTool(ctx, m, "add", nil); err != nil || string(out.Text) != "3" || m.Input["add"] != "{}" {
+		t.Errorf("CallTool = %q, %v; input %q", out, err, m.Input["add"])
 	}
 
 	tpl, err := abi.ParseURITemplate("kv://{key}")
@@ -147,21 +129,21 @@ func TestCalls(t *testing.T) {
 	if err != nil || len(cs) != 1 || cs[0].URI != "kv://theme" || cs[0].MimeType != "text/plain" || cs[0].Text != "dark" {
 		t.Errorf("ReadResource(template) = %+v, %v", cs, err)
 	}
-	if want := `{"uri":"kv://theme","arguments":{"key":"theme"}}`; m.input["kv"] != want {
-		t.Errorf("template input = %s, want %s", m.input["kv"], want)
+	if want := `{"uri":"kv://theme","arguments":{"key":"theme"}}`; m.Input["kv"] != want {
+		t.Errorf("template input = %s, want %s", m.Input["kv"], want)
 	}
 	var readme abi.Resource
 	readme.URI, readme.Name = "a://readme", "readme"
-	if cs, err := a.ReadResource(ctx, m, readme, "a://readme", nil); err != nil || len(cs) != 1 || cs[0].Text != "hi" || m.input["readme"] != "" {
-		t.Errorf("ReadResource(static) = %+v, %v; input %q", cs, err, m.input["readme"])
+	if cs, err := a.ReadResource(ctx, m, readme, "a://readme", nil); err != nil || len(cs) != 1 || cs[0].Text != "hi" || m.Input["readme"] != "" {
+		t.Errorf("ReadResource(static) = %+v, %v; input %q", cs, err, m.Input["readme"])
 	}
 
 	msgs, err := a.GetPrompt(ctx, m, "review", nil)
-	if err != nil || len(msgs) != 1 || msgs[0].Role != "user" || string(msgs[0].Content) != `{"type":"text","text":"look"}` || m.input["review"] != "{}" {
-		t.Errorf("GetPrompt = %+v, %v; input %q", msgs, err, m.input["review"])
+	if err != nil || len(msgs) != 1 || msgs[0].Role != "user" || string(msgs[0].Content) != `{"type":"text","text":"look"}` || m.Input["review"] != "{}" {
+		t.Errorf("GetPrompt = %+v, %v; input %q", msgs, err, m.Input["review"])
 	}
-	if _, err := a.GetPrompt(ctx, m, "review", map[string]string{"code": "x"}); err != nil || m.input["review"] != `{"code":"x"}` {
-		t.Errorf("GetPrompt input %q, %v", m.input["review"], err)
+	if _, err := a.GetPrompt(ctx, m, "review", map[string]string{"code": "x"}); err != nil || m.Input["review"] != `{"code":"x"}` {
+		t.Errorf("GetPrompt input %q, %v", m.Input["review"], err)
 	}
 
 	// Output that is not the ABI's JSON is the plugin's error, not a crash.
