@@ -27,12 +27,12 @@ func (g *Gateway) Reload(ctx context.Context) error { return g.ReloadFrom(ctx, T
 func (g *Gateway) ReloadFrom(ctx context.Context, trigger string) error {
 	g.reloadMu.Lock()
 	defer g.reloadMu.Unlock()
-	g.notify.reloading(trigger)
+	g.notify.Reloading(trigger)
 	start := time.Now()
 	prev := g.cur.Load()
 	err := g.reload(ctx)
-	g.status.reloaded(trigger, start, prev, g.cur.Load(), err)
-	defer func() { g.notify.ready(g.statusLine()) }()
+	g.status.Reloaded(trigger, start, changes(prev, g.cur.Load()), err)
+	defer func() { g.notify.Ready(g.statusLine()) }()
 	m := g.opts.Metrics
 	if err != nil {
 		m.ReloadResult(false, time.Now())

@@ -1,15 +1,10 @@
 package gateway
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/wasmgate/wasmgate/loader"
 )
@@ -40,26 +35,4 @@ func readToken(cfg *loader.Config, key string, a loader.HTTPAuth) (string, error
 		return v, nil
 	}
 	return "", nil
-}
-
-// noLoader refuses every external $ref: a plugin's schema must be
-// self-contained, and resolving it must not touch the network or disk.
-type noLoader struct{}
-
-func (noLoader) Load(u string) (any, error) {
-	return nil, fmt.Errorf("external $ref %q is not allowed", u)
-}
-
-func compileSchema(name string, raw json.RawMessage) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschema.NewCompiler()
-	c.UseLoader(noLoader{})
-	u := "wasmgate:///tools/" + url.PathEscape(name) + ".json"
-	if err := c.AddResource(u, doc); err != nil {
-		return nil, err
-	}
-	return c.Compile(u)
 }

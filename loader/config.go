@@ -18,10 +18,10 @@ import (
 	"github.com/knadh/koanf/providers/rawbytes"
 	"github.com/knadh/koanf/v2"
 
-	"github.com/wasmgate/wasmgate/auth"
+	"github.com/wasmgate/wasmgate/auth/authconfig"
 	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/policy"
-	"github.com/wasmgate/wasmgate/relay"
+	"github.com/wasmgate/wasmgate/relay/relayconfig"
 )
 
 // EnvPrefix starts every environment variable that overrides a key of
@@ -48,14 +48,14 @@ func ParseByteSize(s string) (int64, error) { return config.ParseByteSize(s) }
 // name keys a reload cannot change (config.RestartOnly). Adding a section
 // is adding a field here.
 type Config struct {
-	Server     Server        `koanf:"server"`
-	Transports Transports    `koanf:"transports"`
-	Admin      Admin         `koanf:"admin"`
-	Plugins    Plugins       `koanf:"plugins"`
-	Auth       auth.Config   `koanf:"auth"`
-	Policy     policy.Config `koanf:"policy"`
-	Audit      Audit         `koanf:"audit"`
-	Relay      relay.Config  `koanf:"relay"`
+	Server     Server             `koanf:"server"`
+	Transports Transports         `koanf:"transports"`
+	Admin      Admin              `koanf:"admin"`
+	Plugins    Plugins            `koanf:"plugins"`
+	Auth       authconfig.Config  `koanf:"auth"`
+	Policy     policy.Config      `koanf:"policy"`
+	Audit      Audit              `koanf:"audit"`
+	Relay      relayconfig.Config `koanf:"relay"`
 
 	// File is the absolute path of the file this Config was read from.
 	File string `koanf:"-"`
@@ -207,12 +207,33 @@ func (c *Config) normalize() error {
 			}
 		}
 	}
+	c.checkRelay(env)
 	if h := c.Transports.HTTP; h.On() && !h.Auth.Set() && config.CheckListen(h.Listen) == nil {
-		if err := auth.CheckExposure(c.Auth, h.Listen); err != nil {
+		if err := authconfig.CheckExposure(c.Auth, h.Listen); err != nil {
 			env.Bad("transports.http.listen", "%v", err)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// checkRelay checks what the relay section shares with others: it serves
+// on the MCP HTTP listener, beside the MCP path, and its sites' names
+// label metrics as plugins' do.
+func (c *Config) checkRelay(env *config.Env) {
+	h := c.Transports.HTTP
+	if len(c.Relay.Sites) > 0 && !h.On() {
+		env.Bad("relay.sites", "the relay serves on the MCP HTTP listener: enable transports.http")
+	}
+	if c.Relay.Path == h.Path {
+		env.Bad("relay.path", "%q is transports.http.path; give the relay its own path", c.Relay.Path)
+	}
+	for _, site := range c.Relay.Sites {
+		for _, p := range c.Plugins {
+			if site.Name != "" && p.Name == site.Name {
+				env.Bad(site.Key+".name", "%q is also the name of %s; metrics label both as plugin %q", site.Name, p.Key, site.Name)
+			}
+		}
+	}
 }
 
 // RestartOnly reports every key whose change from prev takes a restart,
