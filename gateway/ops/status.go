@@ -261,6 +261,7 @@ func (s *Tracker) snapshotCalls(now time.Time) []CallStats {
 	})
 	return out
 }
+
 // ReloadStatus is how the last reload went.
 type ReloadStatus struct {
 	At      time.Time `json:"at"`
