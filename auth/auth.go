@@ -121,21 +121,18 @@ func New(ctx context.Context, c Config, opts Options) (*Authenticator, error) {
 				return nil, bad(pk+".token_sha256", "is not 64 hex digits")
 			}
 			copy(sp.digest[:], d)
-		case p.TokenEnv != "":
-			v, ok := opts.LookupEnv(p.TokenEnv)
-			if token = strings.TrimSpace(v); !ok || token == "" {
-				return nil, bad(pk+".token_env", "environment variable %s is not set or empty", p.TokenEnv)
-			}
-			pk += ".token_env"
-		case p.TokenFile != "":
-			b, err := os.ReadFile(p.TokenFile)
+		case p.TokenEnv != "" || p.TokenFile != "":
+			ref := p.TokenRef(pk)
+			v, err := ref.Read(c.File, opts.LookupEnv)
 			if err != nil {
-				return nil, bad(pk+".token_file", "%q: %v", p.TokenFile, errors.Unwrap(err))
+				return nil, err
 			}
-			if token = strings.TrimSpace(string(b)); token == "" {
-				return nil, bad(pk+".token_file", "%q is empty", p.TokenFile)
+			token = v.Value()
+			if ref.Env != "" {
+				pk += "." + ref.EnvKey
+			} else {
+				pk += "." + ref.FileKey
 			}
-			pk += ".token_file"
 		default:
 			return nil, bad(pk, "no token: set one of token_sha256, token_env or token_file")
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/wasmgate/wasmgate/auth"
+	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/gateway/envelope"
 	"github.com/wasmgate/wasmgate/gateway/transport"
 	"github.com/wasmgate/wasmgate/loader"
@@ -31,7 +32,7 @@ type identity struct {
 	authn      *auth.Authenticator // nil: HTTP callers are anonymous
 	pol        *policy.Policy      // nil: no policy section, everything allowed
 	stdio      policy.Principal    // the stdio client
-	adminToken string
+	adminToken config.Secret
 	admin      loader.Admin
 	http       *transport.State
 }
@@ -42,16 +43,16 @@ func (id *identity) Name() string { return "identity" }
 // compiles the policy. transports.http.auth's token is one more
 // principal, named loader.LegacyPrincipal.
 func (id *identity) Provision(ctx context.Context, cfg *loader.Config) error {
-	token, err := readToken(cfg, "transports.http.auth", cfg.Transports.HTTP.Auth)
+	token, err := cfg.Transports.HTTP.Auth.Ref("transports.http.auth").Read(cfg.File, nil)
 	if err != nil {
 		return err
 	}
-	if id.adminToken, err = readToken(cfg, "admin.auth", cfg.Admin.Auth); err != nil {
+	if id.adminToken, err = cfg.Admin.Auth.Ref("admin.auth").Read(cfg.File, nil); err != nil {
 		return err
 	}
 	a := cfg.Auth
-	if token != "" {
-		sum := sha256.Sum256([]byte(token))
+	if token.IsSet() {
+		sum := sha256.Sum256([]byte(token.Value()))
 		a.Principals = append(append([]auth.PrincipalConfig(nil), a.Principals...),
 			auth.PrincipalConfig{Name: loader.LegacyPrincipal, TokenSHA256: hex.EncodeToString(sum[:])})
 	}

@@ -324,7 +324,7 @@ func (g *Gateway) adminHandler(m *metrics.Metrics) http.Handler {
 			if s == nil {
 				return loader.Admin{}, "", false
 			}
-			return s.Config.Admin, s.parts.id.adminToken, true
+			return s.Config.Admin, s.parts.id.adminToken.Value(), true
 		},
 		Reload: func(ctx context.Context) (string, error) {
 			if err := g.ReloadFrom(ctx, TriggerAdmin); err != nil {

@@ -85,6 +85,12 @@ type JWTConfig struct {
 	Refresh              config.Duration `koanf:"refresh"`
 }
 
+// TokenRef is where the principal's token is, for config.SecretRef.Read;
+// key is where the principal sits ("auth.principals[0]").
+func (p PrincipalConfig) TokenRef(key string) config.SecretRef {
+	return config.SecretRef{Key: key, EnvKey: "token_env", Env: p.TokenEnv, FileKey: "token_file", File: p.TokenFile}
+}
+
 // Enabled reports whether HTTP callers must authenticate: some principals
 // or a jwt section are configured.
 func (c Config) Enabled() bool { return len(c.Principals) > 0 || c.JWT != nil }

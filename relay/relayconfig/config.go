@@ -67,6 +67,11 @@ type SiteConfig struct {
 	Key string `koanf:"-"`
 }
 
+// TokenRef is where the site's token is, for config.SecretRef.Read.
+func (s SiteConfig) TokenRef() config.SecretRef {
+	return config.SecretRef{Key: s.Key, EnvKey: "token_env", Env: s.TokenEnv, FileKey: "token_file", File: s.TokenFile}
+}
+
 // Normalize fills defaults and checks the relay section.
 func (c *Config) Normalize(key string, env *config.Env) {
 	if c.Path == "" {
