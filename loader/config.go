@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/knadh/koanf/parsers/yaml"
@@ -89,24 +90,9 @@ func Load(path string, environ []string) (*Config, error) {
 	if err := k.Load(rawbytes.Provider(data), yaml.Parser()); err != nil {
 		return nil, &config.Error{File: abs, Msg: "invalid YAML: " + syntaxError(data, err)}
 	}
-	// The variables holding the bearer tokens and the relay sites' tokens
-	// may themselves start with WASMGATE_; they are secrets, not overrides.
-	secrets := map[string]bool{
-		k.String("transports.http.auth.bearer_token_env"): true,
-		k.String("admin.auth.bearer_token_env"):           true,
-	}
-	for v := range tokenVariables(k) {
-		secrets[v] = true
-	}
-	if sites, ok := k.Get("relay.sites").([]any); ok {
-		for _, s := range sites {
-			if m, ok := s.(map[string]any); ok {
-				if name, ok := m["token_env"].(string); ok {
-					secrets[name] = true
-				}
-			}
-		}
-	}
+	// The variables holding secrets may themselves start with WASMGATE_;
+	// they are secrets, not overrides.
+	secrets := secretVariables(k.Raw())
 	fromEnv := map[string]string{} // key -> variable, to name it in errors
 	if err := k.Load(env.Provider(".", env.Opt{
 		Prefix: EnvPrefix,
@@ -149,25 +135,39 @@ func Load(path string, environ []string) (*Config, error) {
 	return &cfg, nil
 }
 
-// tokenVariables are the environment variables the file names as holding
-// tokens: transports.http.auth and admin.auth's bearer_token_env, and
-// every auth.principals[i].token_env.
-func tokenVariables(k *koanf.Koanf) map[string]bool {
+// secretVariables are the environment variables the file names as
+// holding secrets: the value of every key, at any depth, whose name ends
+// in "_env" (token_env, bearer_token_env, and those of sections to come)
+// and is a string. A section that reads a secret from a variable names
+// its key so; nothing here lists them.
+func secretVariables(v any) map[string]bool {
 	vars := map[string]bool{}
-	for _, key := range []string{"transports.http.auth.bearer_token_env", "admin.auth.bearer_token_env"} {
-		if v := k.String(key); v != "" {
-			vars[v] = true
-		}
-	}
-	if ps, ok := k.Get("auth.principals").([]any); ok {
-		for _, p := range ps {
-			if m, ok := p.(map[string]any); ok {
-				if v, ok := m["token_env"].(string); ok && v != "" {
-					vars[v] = true
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for key, val := range x {
+				if strings.HasSuffix(key, "_env") {
+					switch n := val.(type) {
+					case string: // token_env: NAME
+						vars[n] = true
+					case map[string]any: // headers_env: {Header: NAME}
+						for _, name := range n {
+							if name, ok := name.(string); ok {
+								vars[name] = true
+							}
+						}
+					}
 				}
+				walk(val)
+			}
+		case []any:
+			for _, val := range x {
+				walk(val)
 			}
 		}
 	}
+	walk(v)
 	return vars
 }
 
