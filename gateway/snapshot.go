@@ -24,6 +24,7 @@ type Snapshot struct {
 	parts    *parts              // shared with snapshots indexed again from this one
 	index    *source.Index       // what the sources provide, by exposed name
 	problems map[string][]string // by source: what a dynamic source could not publish
+	srcs     []indexed           // the sources as indexed, in component order
 
 	mu      sync.Mutex
 	refs    int
@@ -61,18 +62,18 @@ func (s *Snapshot) PluginReport() []string { return s.parts.plugins.Report() }
 // ToolNames lists the exposed tool names, sorted.
 func (s *Snapshot) ToolNames() []string { return s.index.ToolNames() }
 
-// sources are every source of s's components, in component order.
+// indexed is a source as a snapshot indexed it.
+type indexed struct {
+	src     source.Source
+	dynamic bool
+}
+
+// sources are the sources s indexed, in component order, and whether
+// each is dynamic.
 func (s *Snapshot) sources(yield func(src source.Source, dynamic bool) bool) {
-	for _, c := range s.parts.list {
-		sp, ok := c.(SourceProvider)
-		if !ok {
-			continue
-		}
-		_, dyn := c.(Dynamic)
-		for _, src := range sp.Sources() {
-			if !yield(src, dyn) {
-				return
-			}
+	for _, x := range s.srcs {
+		if !yield(x.src, x.dynamic) {
+			return
 		}
 	}
 }
@@ -83,6 +84,15 @@ func (s *Snapshot) sources(yield func(src source.Source, dynamic bool) bool) {
 // cannot publish is recorded for it and logged, never an error.
 func (s *Snapshot) indexSources(log *slog.Logger, strict bool) error {
 	s.index = source.NewIndex()
+	s.srcs = nil
+	for _, c := range s.parts.list {
+		if sp, ok := c.(SourceProvider); ok {
+			_, dyn := c.(Dynamic)
+			for _, src := range sp.Sources() {
+				s.srcs = append(s.srcs, indexed{src, dyn})
+			}
+		}
+	}
 	var errs []error
 	for src, dyn := range s.sources {
 		for _, err := range s.index.Add(s.Config.File, src) {

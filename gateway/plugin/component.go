@@ -155,7 +155,6 @@ func (c *Component) Cleanup(ctx context.Context) {
 	for _, p := range c.plugins {
 		p.sh.release(ctx)
 	}
-	c.plugins = nil
 }
 
 // Serves reports whether p is one of c's plugins (the same compiled

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -51,7 +52,7 @@ func (sv *Service) Component() *Component { return &Component{sv: sv} }
 type Component struct {
 	sv   *Service
 	plan *relay.Plan
-	gen  uint64 // the relay generation Sources last saw
+	gen  atomic.Uint64 // the relay generation Sources last saw
 }
 
 func (c *Component) Name() string { return "relay" }
@@ -67,11 +68,12 @@ func (c *Component) Provision(_ context.Context, cfg *loader.Config) error {
 	return nil
 }
 
-// Sources are the sites, each as what its page registers now. What a
+// Sources are the sites, each as what its page registers now; the
+// snapshot calls it when it indexes (only then). What a
 // page registered never fails a build: the gateway reports a name that
 // another source provides to the page instead (Dynamic).
 func (c *Component) Sources() []source.Source {
-	c.gen = c.sv.r.Generation()
+	c.gen.Store(c.sv.r.Generation())
 	sites := c.plan.Sites()
 	out := make([]source.Source, len(sites))
 	for i, s := range sites {
@@ -89,7 +91,7 @@ func (c *Component) Apply(context.Context) { c.sv.r.Apply(c.plan) }
 
 // Stale reports whether a page registered or left since Sources: the
 // snapshot must be indexed again.
-func (c *Component) Stale() bool { return c.sv.r.Generation() != c.gen }
+func (c *Component) Stale() bool { return c.sv.r.Generation() != c.gen.Load() }
 
 // Cleanup has nothing to release: a plan holds no resources.
 func (c *Component) Cleanup(context.Context) {}
