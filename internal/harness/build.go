@@ -184,7 +184,7 @@ func (b *Binaries) warm(rels []string) error {
 		_ = cmd.Wait()
 		close(exited)
 	}()
-	_, err := waitReady(readyFile, exited, 10*time.Minute)
+	_, _, err := waitReady(readyFile, exited, 10*time.Minute)
 	_ = cmd.Process.Signal(os.Interrupt)
 	<-exited
 	if err != nil {

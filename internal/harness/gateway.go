@@ -111,9 +111,9 @@ func (b *Binaries) Start(t testing.TB, opts Options) *Gateway {
 		}
 		close(g.exited)
 	}()
-	rf, err := waitReady(readyFile, g.exited, 90*time.Second)
+	rf, ended, err := waitReady(readyFile, g.exited, 90*time.Second)
 	switch {
-	case errors.Is(err, errExited):
+	case ended:
 		t.Fatalf("wasmgate exited before ready (%v):\n%s", g.exitErr, g.Stderr())
 	case err != nil:
 		g.Cmd.Process.Kill()

@@ -27,36 +27,32 @@ type ReadyFile struct {
 func readyFileIn(dir string) string { return filepath.Join(dir, "ready.json") }
 
 // waitReady waits up to d for the gateway to write its ready file at
-// path, and reads it. It gives up as soon as exited is closed (the
-// gateway ended before it was ready) and says so.
-func waitReady(path string, exited <-chan struct{}, d time.Duration) (ReadyFile, error) {
+// path, and reads it. It gives up as soon as exited is closed, and then
+// reports ended: the gateway ended before it was ready.
+func waitReady(path string, exited <-chan struct{}, d time.Duration) (rf ReadyFile, ended bool, err error) {
 	deadline := time.Now().Add(d)
 	for {
 		// Written to a temporary file and renamed: a file that is there
 		// is complete.
 		if data, err := os.ReadFile(path); err == nil {
-			var rf ReadyFile
 			if err := json.Unmarshal(data, &rf); err != nil {
-				return rf, fmt.Errorf("the ready file %s holds %q: %v", path, data, err)
+				return rf, false, fmt.Errorf("the ready file %s holds %q: %v", path, data, err)
 			}
-			return rf, nil
+			return rf, false, nil
 		} else if !errors.Is(err, os.ErrNotExist) {
-			return ReadyFile{}, err
+			return rf, false, err
 		}
 		select {
 		case <-exited:
-			return ReadyFile{}, errExited
+			return rf, true, errors.New("exited before ready")
 		default:
 		}
 		if time.Now().After(deadline) {
-			return ReadyFile{}, fmt.Errorf("no ready file after %v", d)
+			return rf, false, fmt.Errorf("no ready file after %v", d)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 }
-
-// errExited is waitReady's error when the gateway exited first.
-var errExited = errors.New("exited before ready")
 
 // logPipe is the read end of the pipe a gateway logs to, read line by
 // line, which can tell whether every byte written so far has been
