@@ -15,7 +15,7 @@ func TestChallenge(t *testing.T) {
 	s := newSecrets(t)
 	k1 := rsaKey(t, "k1")
 	p := newIDP(t, k1)
-	withJWT := newAuth(t, s, jwtConfig(t, p.url(), nil), auth.Options{})
+	withJWT := newAuth(t, s, jwtConfig(t, p.URL(), nil), auth.Options{})
 	static := newAuth(t, s, auth.Config{Principals: []auth.PrincipalConfig{{Name: "a", TokenSHA256: digestA}}}, auth.Options{})
 
 	_, noToken := static.Authenticate(request())
@@ -47,7 +47,7 @@ func TestMetadataHandler(t *testing.T) {
 	s := newSecrets(t)
 	k1 := rsaKey(t, "k1")
 	p := newIDP(t, k1)
-	a := newAuth(t, s, jwtConfig(t, p.url(), func(j *auth.JWTConfig) {
+	a := newAuth(t, s, jwtConfig(t, p.URL(), func(j *auth.JWTConfig) {
 		j.Algorithms = []string{"RS256", "ES256"}
 	}), auth.Options{})
 
@@ -109,7 +109,7 @@ func TestMetadataHandler(t *testing.T) {
 	}
 
 	// authorization_servers as configured.
-	b := newAuth(t, s, jwtConfig(t, p.url(), func(j *auth.JWTConfig) {
+	b := newAuth(t, s, jwtConfig(t, p.URL(), func(j *auth.JWTConfig) {
 		j.AuthorizationServers = []string{"https://as1.example.com", "https://as2.example.com/tenant"}
 	}), auth.Options{})
 	if m, _ := b.Metadata(""); !slices.Equal(m.AuthorizationServers, []string{"https://as1.example.com", "https://as2.example.com/tenant"}) {

@@ -1,32 +1,23 @@
 package auth_test
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/x509"
-	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/lestrrat-go/jwx/v3/jwk"
-	"github.com/lestrrat-go/jwx/v3/jws"
 
 	"github.com/wasmgate/wasmgate/auth"
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/internal/jwttest"
 )
 
 const (
@@ -34,100 +25,11 @@ const (
 	audience = "https://mcp.example.com/mcp"
 )
 
-// idp is a test authorization server: it serves a JWKS on 127.0.0.1 and
-// counts the fetches.
-type idp struct {
-	srv  *httptest.Server
-	hits atomic.Int32
+func newIDP(t *testing.T, keys ...jwk.Key) *jwttest.JWKS { return jwttest.NewJWKS(t, keys...) }
 
-	mu     sync.Mutex
-	body   []byte
-	status int
-}
+func rsaKey(t *testing.T, kid string) jwk.Key { return jwttest.NewKey(t, kid, jwa.RS256()) }
 
-func newIDP(t *testing.T, keys ...jwk.Key) *idp {
-	p := &idp{status: http.StatusOK}
-	p.serve(t, keys...)
-	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p.hits.Add(1)
-		p.mu.Lock()
-		status, body := p.status, p.body
-		p.mu.Unlock()
-		w.Header().Set("Content-Type", "application/jwk-set+json")
-		w.WriteHeader(status)
-		w.Write(body)
-	}))
-	t.Cleanup(p.srv.Close)
-	return p
-}
-
-// serve makes the JWKS hold the public halves of keys.
-func (p *idp) serve(t *testing.T, keys ...jwk.Key) {
-	t.Helper()
-	body := jwksJSON(t, keys...)
-	p.mu.Lock()
-	p.body, p.status = body, http.StatusOK
-	p.mu.Unlock()
-}
-
-func (p *idp) fail(status int) {
-	p.mu.Lock()
-	p.status = status
-	p.mu.Unlock()
-}
-
-func (p *idp) url() string { return p.srv.URL + "/jwks.json" }
-
-func jwksJSON(t *testing.T, keys ...jwk.Key) []byte {
-	t.Helper()
-	set := jwk.NewSet()
-	for _, k := range keys {
-		pub, err := k.PublicKey()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := set.AddKey(pub); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := json.Marshal(set)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-// signingKey wraps a private key as a JWK with kid (none if "") and alg.
-func signingKey(t *testing.T, raw any, kid string, alg jwa.SignatureAlgorithm) jwk.Key {
-	t.Helper()
-	k, err := jwk.Import(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if kid != "" {
-		k.Set(jwk.KeyIDKey, kid)
-	}
-	k.Set(jwk.AlgorithmKey, alg)
-	return k
-}
-
-func rsaKey(t *testing.T, kid string) jwk.Key {
-	t.Helper()
-	raw, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return signingKey(t, raw, kid, jwa.RS256())
-}
-
-func ecKey(t *testing.T, kid string) jwk.Key {
-	t.Helper()
-	raw, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return signingKey(t, raw, kid, jwa.ES256())
-}
+func ecKey(t *testing.T, kid string) jwk.Key { return jwttest.NewKey(t, kid, jwa.ES256()) }
 
 // claims are the claims of a valid token at now.
 func claims(now time.Time) map[string]any {
@@ -144,41 +46,17 @@ func claims(now time.Time) map[string]any {
 }
 
 // with returns c with the given claims changed; a nil value deletes one.
-func with(c map[string]any, kv ...any) map[string]any {
-	out := map[string]any{}
-	for k, v := range c {
-		out[k] = v
-	}
-	for i := 0; i < len(kv); i += 2 {
-		if kv[i+1] == nil {
-			delete(out, kv[i].(string))
-		} else {
-			out[kv[i].(string)] = kv[i+1]
-		}
-	}
-	return out
-}
+func with(c map[string]any, kv ...any) map[string]any { return jwttest.With(c, kv...) }
 
 // mint signs claims with key under alg; the kid header comes from the key.
 func mint(t *testing.T, s *secrets, key jwk.Key, alg jwa.SignatureAlgorithm, c map[string]any) string {
 	t.Helper()
-	payload, err := json.Marshal(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, err := jws.Sign(payload, jws.WithKey(alg, key))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s.add(string(tok))
+	return s.add(jwttest.SignAlg(t, key, alg, c))
 }
 
 // unsigned builds an `alg: none`-style token by hand.
 func unsigned(s *secrets, alg string, c map[string]any) string {
-	h, _ := json.Marshal(map[string]any{"alg": alg, "typ": "JWT", "kid": "k1"})
-	p, _ := json.Marshal(c)
-	enc := base64.RawURLEncoding
-	return s.add(enc.EncodeToString(h) + "." + enc.EncodeToString(p) + ".")
+	return s.add(jwttest.Unsigned(alg, "k1", c))
 }
 
 func jwtConfig(t *testing.T, jwksURL string, mod func(*auth.JWTConfig)) auth.Config {
@@ -201,13 +79,13 @@ func TestJWT(t *testing.T) {
 	ec := ecKey(t, "e1")
 	p := newIDP(t, k1, ec)
 	static := s.add("static-token-7c6b5a4d3e2f1")
-	c := jwtConfig(t, p.url(), nil)
+	c := jwtConfig(t, p.URL(), nil)
 	c.Principals = []auth.PrincipalConfig{{Name: "robot", TokenSHA256: sha(static)}}
 	a := newAuth(t, s, c, auth.Options{Now: clock.Now})
 
 	valid := claims(now)
 	impostor := rsaKey(t, "k1") // another key under k1's kid
-	noKid := signingKey(t, mustRaw(t, k1), "", jwa.RS256())
+	noKid := jwttest.Import(t, mustRaw(t, k1), "", jwa.RS256())
 
 	tok := mint(t, s, k1, jwa.RS256(), valid)
 	pr, err := a.Authenticate(bearer(tok))
@@ -246,7 +124,7 @@ func TestJWT(t *testing.T) {
 		{"wrong key", mint(t, s, impostor, jwa.RS256(), valid), "bad signature"},
 		{"tampered claims", s.add(tampered), "bad signature"},
 		{"unknown kid", mint(t, s, rsaKey(t, "k9"), jwa.RS256(), valid), "no key in the JWKS has the token's kid"},
-		{"ES256 under an RSA kid", mint(t, s, signingKey(t, mustRaw(t, ec), "k1", jwa.ES256()), jwa.ES256(), valid), "no key in the JWKS fits algorithm ES256"},
+		{"ES256 under an RSA kid", mint(t, s, jwttest.Import(t, mustRaw(t, ec), "k1", jwa.ES256()), jwa.ES256(), valid), "no key in the JWKS fits algorithm ES256"},
 		{"alg none", unsigned(s, "none", valid), `alg "none" (unsigned JWT) is refused`},
 		{"alg None", unsigned(s, "None", valid), "malformed JWT"}, // jws.Parse knows no such algorithm
 		{"alg NONE", unsigned(s, "NONE", valid), "malformed JWT"},
@@ -308,27 +186,7 @@ func mustRaw(t *testing.T, k jwk.Key) any {
 // HMAC secret under k's kid: the algorithm-confusion attack.
 func hmacConfusion(t *testing.T, s *secrets, k jwk.Key, c map[string]any) string {
 	t.Helper()
-	pub, err := k.PublicKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var raw rsa.PublicKey
-	if err := jwk.Export(pub, &raw); err != nil {
-		t.Fatal(err)
-	}
-	der, err := x509.MarshalPKIXPublicKey(&raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	secret := pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der})
-	h := jws.NewHeaders()
-	h.Set(jws.KeyIDKey, "k1")
-	payload, _ := json.Marshal(c)
-	tok, err := jws.Sign(payload, jws.WithKey(jwa.HS256(), secret, jws.WithProtectedHeaders(h)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s.add(string(tok))
+	return s.add(jwttest.HMACConfusion(t, k, "k1", c))
 }
 
 func TestJWTClaimMapping(t *testing.T) {
@@ -336,7 +194,7 @@ func TestJWTClaimMapping(t *testing.T) {
 	clock := newClock()
 	k1 := rsaKey(t, "k1")
 	p := newIDP(t, k1)
-	a := newAuth(t, s, jwtConfig(t, p.url(), func(j *auth.JWTConfig) {
+	a := newAuth(t, s, jwtConfig(t, p.URL(), func(j *auth.JWTConfig) {
 		j.PrincipalClaim = "email"
 		j.GroupsClaim = "scope"
 	}), auth.Options{Now: clock.Now})
@@ -375,7 +233,7 @@ func TestJWTAlgorithms(t *testing.T) {
 	clock := newClock()
 	k1, ec := rsaKey(t, "k1"), ecKey(t, "e1")
 	p := newIDP(t, k1, ec)
-	a := newAuth(t, s, jwtConfig(t, p.url(), func(j *auth.JWTConfig) { j.Algorithms = []string{"ES256"} }), auth.Options{Now: clock.Now})
+	a := newAuth(t, s, jwtConfig(t, p.URL(), func(j *auth.JWTConfig) { j.Algorithms = []string{"ES256"} }), auth.Options{Now: clock.Now})
 	if _, err := a.Authenticate(bearer(mint(t, s, ec, jwa.ES256(), claims(clock.Now())))); err != nil {
 		t.Errorf("ES256: %v", s.err(err))
 	}
@@ -386,7 +244,7 @@ func TestJWTAlgorithms(t *testing.T) {
 
 	// New refuses none and HS* even in a config that skipped Normalize.
 	for _, alg := range []string{"HS256", "none", "RS257"} {
-		c := auth.Config{JWT: &auth.JWTConfig{Issuer: issuer, Audience: audience, JWKSURL: p.url(), PrincipalClaim: "sub", Algorithms: []string{"RS256", alg}}}
+		c := auth.Config{JWT: &auth.JWTConfig{Issuer: issuer, Audience: audience, JWKSURL: p.URL(), PrincipalClaim: "sub", Algorithms: []string{"RS256", alg}}}
 		_, err := auth.New(t.Context(), c, auth.Options{Logger: s.logger})
 		var ce *config.Error
 		if !errors.As(s.err(err), &ce) || ce.Key != "auth.jwt.algorithms[1]" {
@@ -402,15 +260,15 @@ func TestJWKSUnknownKidRefetch(t *testing.T) {
 	clock := newClock()
 	k1, k2, k3 := rsaKey(t, "k1"), rsaKey(t, "k2"), rsaKey(t, "k3")
 	p := newIDP(t, k1)
-	a := newAuth(t, s, jwtConfig(t, p.url(), nil), auth.Options{Now: clock.Now})
-	if got := p.hits.Load(); got != 1 {
+	a := newAuth(t, s, jwtConfig(t, p.URL(), nil), auth.Options{Now: clock.Now})
+	if got := p.Hits(); got != 1 {
 		t.Fatalf("New fetched the JWKS %d times, want 1", got)
 	}
 	if _, err := a.Authenticate(bearer(mint(t, s, k1, jwa.RS256(), claims(clock.Now())))); err != nil {
 		t.Fatalf("k1: %v", s.err(err))
 	}
 
-	p.serve(t, k2)
+	p.Serve(t, k2)
 	// Just fetched: an unknown kid does not fetch again yet.
 	for range 5 {
 		_, err := a.Authenticate(bearer(mint(t, s, k2, jwa.RS256(), claims(clock.Now()))))
@@ -418,26 +276,26 @@ func TestJWKSUnknownKidRefetch(t *testing.T) {
 			t.Fatalf("k2 within MinRefetch: %v", err)
 		}
 	}
-	if got := p.hits.Load(); got != 1 {
+	if got := p.Hits(); got != 1 {
 		t.Fatalf("%d fetches within MinRefetch, want 1", got)
 	}
 	clock.Add(auth.MinRefetch)
 	if pr, err := a.Authenticate(bearer(mint(t, s, k2, jwa.RS256(), claims(clock.Now())))); err != nil || pr.Name != "user-1" {
 		t.Fatalf("k2 after MinRefetch: %v", s.err(err))
 	}
-	if got := p.hits.Load(); got != 2 {
+	if got := p.Hits(); got != 2 {
 		t.Fatalf("%d fetches, want 2", got)
 	}
 	// k1 is gone from the set, and asking again is rate-limited.
 	if _, err := a.Authenticate(bearer(mint(t, s, k1, jwa.RS256(), claims(clock.Now())))); !errors.Is(s.err(err), auth.ErrInvalidToken) {
 		t.Errorf("k1 after rotation: %v", err)
 	}
-	if got := p.hits.Load(); got != 2 {
+	if got := p.Hits(); got != 2 {
 		t.Fatalf("%d fetches, want 2", got)
 	}
 
 	// Many callers with a new kid at once share one fetch.
-	p.serve(t, k2, k3)
+	p.Serve(t, k2, k3)
 	clock.Add(auth.MinRefetch)
 	tok := mint(t, s, k3, jwa.RS256(), claims(clock.Now()))
 	var wg sync.WaitGroup
@@ -454,7 +312,7 @@ func TestJWKSUnknownKidRefetch(t *testing.T) {
 	for err := range errs {
 		t.Errorf("k3 at once: %v", err)
 	}
-	if got := p.hits.Load(); got != 3 {
+	if got := p.Hits(); got != 3 {
 		t.Errorf("%d fetches after the burst, want 3", got)
 	}
 }
@@ -466,7 +324,7 @@ func TestJWKSPeriodicRefresh(t *testing.T) {
 	clock := newClock() // still: no unknown-kid refetch can happen
 	k1, k2 := rsaKey(t, "k1"), rsaKey(t, "k2")
 	p := newIDP(t, k1)
-	c := jwtConfig(t, p.url(), nil)
+	c := jwtConfig(t, p.URL(), nil)
 	c.JWT.Refresh = config.Duration(20 * time.Millisecond) // below the config minimum, for the test
 	a, err := auth.New(t.Context(), c, auth.Options{Now: clock.Now, Logger: s.logger})
 	if err != nil {
@@ -475,18 +333,18 @@ func TestJWKSPeriodicRefresh(t *testing.T) {
 	defer a.Close()
 
 	// A failing server: the keys already known stay in use.
-	p.fail(http.StatusServiceUnavailable)
-	waitFor(t, "two failed refreshes", func() bool { return p.hits.Load() >= 3 })
+	p.Fail(http.StatusServiceUnavailable)
+	waitFor(t, "two failed refreshes", func() bool { return p.Hits() >= 3 })
 	if _, err := a.Authenticate(bearer(mint(t, s, k1, jwa.RS256(), claims(clock.Now())))); err != nil {
 		t.Errorf("k1 while the JWKS server fails: %v", s.err(err))
 	}
 	waitFor(t, "a warning in the log", func() bool {
 		out := s.log.String()
 		return strings.Contains(out, "level=WARN") && strings.Contains(out, "fetching the JWKS failed") &&
-			strings.Contains(out, "503 Service Unavailable") && strings.Contains(out, p.url())
+			strings.Contains(out, "503 Service Unavailable") && strings.Contains(out, p.URL())
 	})
 
-	p.serve(t, k2)
+	p.Serve(t, k2)
 	tok := mint(t, s, k2, jwa.RS256(), claims(clock.Now()))
 	waitFor(t, "the rotated key", func() bool {
 		_, err := a.Authenticate(bearer(tok))
@@ -498,9 +356,9 @@ func TestJWKSPeriodicRefresh(t *testing.T) {
 
 	a.Close()
 	a.Close()
-	after := p.hits.Load()
+	after := p.Hits()
 	time.Sleep(200 * time.Millisecond) // ten refresh periods
-	if got := p.hits.Load(); got != after {
+	if got := p.Hits(); got != after {
 		t.Errorf("%d fetches after Close", got-after)
 	}
 }
@@ -524,22 +382,20 @@ func TestJWKSFetchErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	down := newIDP(t, k1)
-	down.srv.Close()
+	down.Close()
 	tests := []struct {
 		name  string
-		setup func(p *idp)
-		url   func(p *idp) string
+		setup func(p *jwttest.JWKS)
+		url   func(p *jwttest.JWKS) string
 		msg   string
 	}{
-		{"server error", func(p *idp) { p.fail(http.StatusInternalServerError) }, (*idp).url, "HTTP status 500 Internal Server Error"},
-		{"not a JWKS", func(p *idp) { p.mu.Lock(); p.body = []byte("<html>"); p.mu.Unlock() }, (*idp).url, "not a JWKS"},
-		{"no signing key", func(p *idp) {
+		{"server error", func(p *jwttest.JWKS) { p.Fail(http.StatusInternalServerError) }, (*jwttest.JWKS).URL, "HTTP status 500 Internal Server Error"},
+		{"not a JWKS", func(p *jwttest.JWKS) { p.ServeRaw([]byte("<html>")) }, (*jwttest.JWKS).URL, "not a JWKS"},
+		{"no signing key", func(p *jwttest.JWKS) {
 			b, _ := json.Marshal(map[string]any{"keys": []any{oct}})
-			p.mu.Lock()
-			p.body = b
-			p.mu.Unlock()
-		}, (*idp).url, "no key in the JWKS can verify signatures"},
-		{"server down", func(*idp) {}, func(*idp) string { return down.url() }, "connection refused"},
+			p.ServeRaw(b)
+		}, (*jwttest.JWKS).URL, "no key in the JWKS can verify signatures"},
+		{"server down", func(*jwttest.JWKS) {}, func(*jwttest.JWKS) string { return down.URL() }, "connection refused"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -563,7 +419,7 @@ func TestJWKSFile(t *testing.T) {
 	clock := newClock()
 	k1 := rsaKey(t, "k1")
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "jwks.json"), string(jwksJSON(t, k1)))
+	writeFile(t, filepath.Join(dir, "jwks.json"), string(jwttest.SetJSON(t, k1)))
 	writeFile(t, filepath.Join(dir, "bad.json"), `{"keys": [{"kty": "RSA"}]}`)
 	load := func(file string) (*auth.Authenticator, error) {
 		c := auth.Config{JWT: &auth.JWTConfig{Issuer: issuer, Audience: audience, JWKSFile: file}}

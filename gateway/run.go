@@ -29,6 +29,12 @@ type RunOptions struct {
 	// Reload asks for a reload of ConfigPath (the command sends SIGHUP
 	// here); nil when nothing outside asks.
 	Reload <-chan struct{}
+	// OnReady, when not nil, is called once, when the gateway is ready
+	// (right after it logs "wasmgate ready"), with what it listens on as
+	// /api/status shows it: "http" the MCP URL, "admin" the admin URL,
+	// "stdio"; a listener that is off (or optional and could not bind) is
+	// missing.
+	OnReady func(listeners map[string]string)
 }
 
 // Run loads the config, serves it until ctx ends (or stdin closes in stdio
@@ -105,6 +111,9 @@ func Run(ctx context.Context, o RunOptions) error {
 	g.ready.Store(true)
 	logger.Info("wasmgate ready", "took", time.Since(start).Round(time.Millisecond))
 	g.notify.Ready(g.statusLine())
+	if o.OnReady != nil {
+		o.OnReady(g.Status().Listeners)
+	}
 
 	var runErr error
 	select {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/coder/websocket"
+
+	"github.com/wasmgate/wasmgate/internal/relaytest"
 )
 
 // BenchmarkCallTool is one tool call through the relay to a page written
@@ -15,7 +17,7 @@ func BenchmarkCallTool(b *testing.B) {
 	f := newFixture(b, demo())
 	p := mustDial(b, f.url("demo"))
 	p.auth("demo", testToken)
-	p.register(map[string]any{"tools": []any{calcTool}})
+	p.register(map[string]any{"tools": []any{relaytest.CalcTool()}})
 	<-f.changes
 	go func() {
 		ctx := context.Background()

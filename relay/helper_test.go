@@ -2,11 +2,6 @@ package relay
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -20,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/internal/relaytest"
 	"github.com/wasmgate/wasmgate/metrics"
 )
 
@@ -139,18 +135,10 @@ type page struct {
 // dial connects to url with origin ("" sends none).
 func dial(t testing.TB, url, origin string) (*page, *http.Response, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	h := http.Header{}
-	if origin != "" {
-		h.Set("Origin", origin)
-	}
-	c, resp, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: h})
+	c, resp, err := relaytest.Dial(t, url, origin)
 	if err != nil {
 		return nil, resp, err
 	}
-	c.SetReadLimit(64 << 20)
-	t.Cleanup(func() { c.CloseNow() })
 	return &page{t: t, c: c}, resp, nil
 }
 
@@ -173,91 +161,37 @@ func (p *page) read() map[string]any {
 	return m
 }
 
-func (p *page) readErr() (map[string]any, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_, data, err := p.c.Read(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
+func (p *page) readErr() (map[string]any, error) { return relaytest.Read(p.c) }
 
 // closed waits for the gateway to close the connection and returns the
 // close code and reason.
-func (p *page) closed() (websocket.StatusCode, string) {
-	p.t.Helper()
-	for {
-		_, err := p.readErr()
-		if err == nil {
-			continue
-		}
-		var ce websocket.CloseError
-		if errors.As(err, &ce) {
-			return ce.Code, ce.Reason
-		}
-		return -1, err.Error()
-	}
-}
+func (p *page) closed() (websocket.StatusCode, string) { return relaytest.Closed(p.c) }
 
 func (p *page) send(v any) {
 	p.t.Helper()
-	data, err := json.Marshal(v)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	p.sendRaw(data)
-}
-
-func (p *page) sendRaw(data []byte) {
-	p.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := p.c.Write(ctx, websocket.MessageText, data); err != nil {
+	if err := relaytest.Write(p.c, v); err != nil {
 		p.t.Fatalf("write: %v", err)
 	}
 }
 
-// hmacB64 is the proof formula of docs/relay-protocol.md, written again
-// here rather than calling the package's.
-func hmacB64(token, who, site, gatewayNonce, pageNonce string) string {
-	m := hmac.New(sha256.New, []byte(token))
-	m.Write([]byte("wasmgate-relay/1 " + who + "\n" + site + "\n" + gatewayNonce + "\n" + pageNonce))
-	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
-}
-
-func randomNonce() string {
-	b := make([]byte, 32)
-	rand.Read(b)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-// authFrame is the auth frame answering hello with token.
-func authFrame(hello map[string]any, site, token, nonce string) map[string]any {
-	return map[string]any{"type": "auth", "nonce": nonce,
-		"proof": hmacB64(token, "page", site, hello["nonce"].(string), nonce)}
+func (p *page) sendRaw(data []byte) {
+	p.t.Helper()
+	if err := relaytest.WriteRaw(p.c, data); err != nil {
+		p.t.Fatalf("write: %v", err)
+	}
 }
 
 // auth completes the handshake for site with token and checks the
-// gateway's proof.
+// gateway's proof (relaytest, from docs/relay-protocol.md) and that the
+// hello names ProtocolVersion.
 func (p *page) auth(site, token string) {
 	p.t.Helper()
-	hello := p.read()
-	if hello["type"] != "hello" || hello["protocol"] != ProtocolVersion || hello["site"] != site {
-		p.t.Fatalf("first frame %v, want hello for %s", hello, site)
+	hello, _, err := relaytest.Handshake(p.c, site, token)
+	if err != nil {
+		p.t.Fatalf("handshake with %s: %v", site, err)
 	}
-	nonce := randomNonce()
-	p.send(authFrame(hello, site, token, nonce))
-	w := p.read()
-	if w["type"] != "welcome" {
-		p.t.Fatalf("after auth: %v, want welcome", w)
-	}
-	if want := hmacB64(token, "gateway", site, hello["nonce"].(string), nonce); w["proof"] != want {
-		p.t.Fatalf("gateway proof %v, want %s", w["proof"], want)
+	if hello["protocol"] != ProtocolVersion {
+		p.t.Fatalf("first frame %v, want hello in %s", hello, ProtocolVersion)
 	}
 }
 
@@ -279,9 +213,4 @@ func (p *page) register(frame map[string]any) map[string]any {
 		p.t.Fatalf("after register: %v", ack)
 	}
 	return ack
-}
-
-var calcTool = map[string]any{
-	"name": "calculate", "description": "Performs basic arithmetic",
-	"inputSchema": json.RawMessage(`{"type":"object","properties":{"operation":{"type":"string","enum":["add","subtract","multiply","divide"]},"a":{"type":"number"},"b":{"type":"number"}},"required":["operation","a","b"]}`),
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/internal/relaytest"
 )
 
 func demo() SiteConfig { return SiteConfig{Name: "demo"} }
@@ -55,7 +56,7 @@ func TestCallsThroughAPage(t *testing.T) {
 	if got := testutil.ToFloat64(f.m.RelayBridges.WithLabelValues("demo")); got != 1 {
 		t.Errorf("wasmgate_relay_bridges = %v, want 1", got)
 	}
-	ack := p.register(map[string]any{"id": 1, "tools": []any{calcTool},
+	ack := p.register(map[string]any{"id": 1, "tools": []any{relaytest.CalcTool()},
 		"resourceTemplates": []any{map[string]any{"uriTemplate": "storage://{key}", "name": "storage"}},
 		"prompts":           []any{map[string]any{"name": "greet", "arguments": []any{map[string]any{"name": "who", "required": true}}}}})
 	f.waitChange("demo")
@@ -147,7 +148,7 @@ func TestRegisterWarnings(t *testing.T) {
 	f := newFixture(t, demo())
 	f.warnings = []string{`tool "demo_calculate" is also provided by plugins[0]`}
 	p := f.connect("demo")
-	ack := p.register(map[string]any{"tools": []any{calcTool}})
+	ack := p.register(map[string]any{"tools": []any{relaytest.CalcTool()}})
 	if fmt.Sprint(ack["warnings"]) != fmt.Sprint([]string{f.warnings[0]}) {
 		t.Errorf("registered %v, want the gateway's warnings", ack)
 	}
@@ -200,7 +201,7 @@ func TestAttacks(t *testing.T) {
 	})
 	t.Run("wrong token", func(t *testing.T) {
 		p := mustDial(t, f.url("demo"))
-		p.send(authFrame(p.read(), "demo", "not the token, but long enough", randomNonce()))
+		p.send(relaytest.AuthFrame(p.read(), "demo", "not the token, but long enough", relaytest.Nonce()))
 		if reason := refusedAt(t, p, closeAuthFailed); reason != "authentication failed" {
 			t.Errorf("reason %q", reason)
 		}
@@ -213,7 +214,7 @@ func TestAttacks(t *testing.T) {
 	t.Run("forged proof", func(t *testing.T) {
 		p := mustDial(t, f.url("demo"))
 		p.read()
-		p.send(map[string]any{"type": "auth", "nonce": randomNonce(), "proof": randomNonce()})
+		p.send(map[string]any{"type": "auth", "nonce": relaytest.Nonce(), "proof": relaytest.Nonce()})
 		refusedAt(t, p, closeAuthFailed)
 		if !waitFor(func() bool { return f.handshakes("demo", "bad_proof") == 2 }) {
 			got := f.handshakes("demo", "bad_proof")
@@ -225,7 +226,7 @@ func TestAttacks(t *testing.T) {
 		// Record a good handshake, then replay its auth frame.
 		p := mustDial(t, f.url("demo"))
 		hello := p.read()
-		auth := authFrame(hello, "demo", testToken, randomNonce())
+		auth := relaytest.AuthFrame(hello, "demo", testToken, relaytest.Nonce())
 		p.send(auth)
 		if w := p.read(); w["type"] != "welcome" {
 			t.Fatalf("good handshake: %v", w)
@@ -245,14 +246,14 @@ func TestAttacks(t *testing.T) {
 		// The same proof with a fresh nonce field fails on the proof.
 		r := mustDial(t, f.url("demo"))
 		r.read()
-		r.send(map[string]any{"type": "auth", "nonce": randomNonce(), "proof": auth["proof"]})
+		r.send(map[string]any{"type": "auth", "nonce": relaytest.Nonce(), "proof": auth["proof"]})
 		refusedAt(t, r, closeAuthFailed)
 		nothingServed(t)
 	})
 	t.Run("short nonce", func(t *testing.T) {
 		p := mustDial(t, f.url("demo"))
 		hello := p.read()
-		p.send(authFrame(hello, "demo", testToken, "c2hvcnQ"))
+		p.send(relaytest.AuthFrame(hello, "demo", testToken, "c2hvcnQ"))
 		refusedAt(t, p, closeProtocol)
 		nothingServed(t)
 	})
@@ -302,11 +303,11 @@ func TestAttacks(t *testing.T) {
 	// After authentication.
 	t.Run("second bridge for a busy site", func(t *testing.T) {
 		p := f.connect("demo")
-		p.register(map[string]any{"tools": []any{calcTool}})
+		p.register(map[string]any{"tools": []any{relaytest.CalcTool()}})
 		f.waitChange("demo")
 		q := mustDial(t, f.url("demo"))
 		hello := q.read()
-		q.send(authFrame(hello, "demo", testToken, randomNonce()))
+		q.send(relaytest.AuthFrame(hello, "demo", testToken, relaytest.Nonce()))
 		if _, reason := q.closed(); !strings.Contains(reason, "already has a connected page") {
 			t.Errorf("second page closed with %q", reason)
 		}
@@ -337,7 +338,7 @@ func TestAttacks(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			before := f.rejected("demo", c.reason)
 			p := f.connect("demo")
-			p.register(map[string]any{"tools": []any{calcTool}})
+			p.register(map[string]any{"tools": []any{relaytest.CalcTool()}})
 			f.waitChange("demo")
 			p.sendRaw([]byte(c.frame))
 			refusedAt(t, p, c.code)
@@ -360,7 +361,7 @@ func TestAttacks(t *testing.T) {
 	})
 	t.Run("result for an id never sent", func(t *testing.T) {
 		p := f.connect("demo")
-		p.register(map[string]any{"tools": []any{calcTool}})
+		p.register(map[string]any{"tools": []any{relaytest.CalcTool()}})
 		f.waitChange("demo")
 		p.send(map[string]any{"type": "result", "id": 987654, "result": map[string]any{"content": []any{}}})
 		// Ignored, counted, and the page keeps serving.
@@ -404,7 +405,7 @@ func TestCallEndings(t *testing.T) {
 	f := newFixture(t, short)
 	site := f.site("demo")
 	p := f.connect("demo")
-	p.register(map[string]any{"tools": []any{calcTool}})
+	p.register(map[string]any{"tools": []any{relaytest.CalcTool()}})
 	f.waitChange("demo")
 	kind := func(err error) string {
 		var ce *CallError
@@ -488,7 +489,7 @@ func TestReloads(t *testing.T) {
 	t.Setenv("RELAY_TEST_TOKEN_DEMO", testToken)
 	f := newFixture(t, demo(), SiteConfig{Name: "other"})
 	p := f.connect("demo")
-	p.register(map[string]any{"tools": []any{calcTool}})
+	p.register(map[string]any{"tools": []any{relaytest.CalcTool()}})
 	f.waitChange("demo")
 
 	// A new prefix renames the tools of the next plan's site.
@@ -513,7 +514,7 @@ func TestReloads(t *testing.T) {
 	t.Setenv("RELAY_TEST_TOKEN_OTHER", "a brand new token for other site")
 	f.apply(renamed, SiteConfig{Name: "other"})
 	q := mustDial(t, f.url("other"))
-	q.send(authFrame(q.read(), "other", testToken, randomNonce()))
+	q.send(relaytest.AuthFrame(q.read(), "other", testToken, relaytest.Nonce()))
 	if code, _ := q.closed(); code != closeAuthFailed {
 		t.Errorf("old token: closed with %d, want %d", code, closeAuthFailed)
 	}

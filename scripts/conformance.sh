@@ -48,13 +48,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-port=$("$node" -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 cat >"$work/gateway.yaml" <<EOF
 server:
   watch: false
 transports:
   http:
-    listen: 127.0.0.1:$port
+    listen: 127.0.0.1:0
 admin:
   enabled: false
 plugins:
@@ -64,10 +63,11 @@ plugins:
       timeout: 30s
 EOF
 
-bin/wasmgate serve --config "$work/gateway.yaml" 2>"$work/gateway.log" &
+# --ready-file says, once wasmgate is ready, where it listens.
+bin/wasmgate serve --config "$work/gateway.yaml" --ready-file "$work/ready.json" 2>"$work/gateway.log" &
 gateway=$!
 for _ in $(seq 1 300); do
-  grep -q 'msg="wasmgate ready"' "$work/gateway.log" && break
+  [[ -f $work/ready.json ]] && break
   if ! kill -0 "$gateway" 2>/dev/null; then
     cat "$work/gateway.log" >&2
     echo "conformance: wasmgate exited before it was ready" >&2
@@ -75,15 +75,16 @@ for _ in $(seq 1 300); do
   fi
   sleep 0.2
 done
-if ! grep -q 'msg="wasmgate ready"' "$work/gateway.log"; then
+if [[ ! -f $work/ready.json ]]; then
   cat "$work/gateway.log" >&2
   echo "conformance: wasmgate was not ready after 60s" >&2
   exit 1
 fi
+url=$("$node" -p 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).mcp' "$work/ready.json")
 
 status=0
 "$node" "$dir/node_modules/@modelcontextprotocol/conformance/dist/index.js" server \
-  --url "http://127.0.0.1:$port/mcp" "$@" || status=$?
+  --url "$url" "$@" || status=$?
 if ((status != 0)); then
   echo "conformance: the suite failed (exit $status); the gateway's log:" >&2
   tail -n 50 "$work/gateway.log" >&2

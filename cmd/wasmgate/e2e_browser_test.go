@@ -9,7 +9,10 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -46,10 +49,10 @@ func TestBrowserDemo(t *testing.T) {
 	sc := g.StdioClient(t)
 	harness.WaitTools(ctx, t, hc, 10*time.Second, "calculate")
 
-	b := startBrowser(t)
-	page := b.open(pageURL(static.URL, "/index.html", g, "demo", relayToken))
-	page.waitJS(`document.documentElement.dataset.registered === "demo_calculate,demo_set-storage"`, 30*time.Second)
-	if h := eval[string](page, `location.href`); strings.Contains(h, "token") {
+	b := harness.StartBrowser(t)
+	page := b.Open(t, pageURL(static.URL, "/index.html", g, "demo", relayToken))
+	page.WaitJS(`document.documentElement.dataset.registered === "demo_calculate,demo_set-storage"`, 30*time.Second)
+	if h := harness.Evaluate[string](page, `location.href`); strings.Contains(h, "token") {
 		t.Errorf("the token stayed in the address bar: %s", h)
 	}
 	harness.WaitTools(ctx, t, hc, 10*time.Second, "calculate", "demo_calculate", "demo_set-storage")
@@ -121,7 +124,7 @@ func TestBrowserDemo(t *testing.T) {
 	if v := harness.ReadText(ctx, t, sc, "storage://theme-http"); v != "dark" {
 		t.Errorf("stdio reads storage://theme-http = %q", v)
 	}
-	page.waitJS(`document.getElementById("store").textContent.includes("theme-stdio")`, 5*time.Second)
+	page.WaitJS(`document.getElementById("store").textContent.includes("theme-stdio")`, 5*time.Second)
 
 	m := g.Scrape(t)
 	if v := m.ToolCalls("demo_calculate", "ok"); v != 18 {
@@ -135,7 +138,7 @@ func TestBrowserDemo(t *testing.T) {
 	}
 
 	// Closing the tab removes the tools.
-	page.close()
+	page.Close()
 	harness.WaitTools(ctx, t, hc, 10*time.Second, "calculate")
 }
 
@@ -144,9 +147,9 @@ func TestBrowserFailures(t *testing.T) {
 	g := browserGateway(t, "  sites:\n    - {name: t, token_env: RELAY_T_TOKEN, prefix: t_}\n", "RELAY_T_TOKEN="+relayToken)
 	ctx := harness.Ctx(t, 3*time.Minute)
 	c := g.SessionClient(t)
-	b := startBrowser(t)
-	page := b.open(pageURL(static.URL, "/test/failures.html", g, "t", relayToken))
-	page.waitJS(`document.documentElement.dataset.registered === "t_throws,t_slow"`, 30*time.Second)
+	b := harness.StartBrowser(t)
+	page := b.Open(t, pageURL(static.URL, "/test/failures.html", g, "t", relayToken))
+	page.WaitJS(`document.documentElement.dataset.registered === "t_throws,t_slow"`, 30*time.Second)
 	harness.WaitTools(ctx, t, c, 10*time.Second, "calculate", "t_throws", "t_slow")
 
 	t.Run("a handler that throws", func(t *testing.T) {
@@ -171,11 +174,11 @@ func TestBrowserFailures(t *testing.T) {
 			_, err := harness.CallToolErr(cctx, c, "t_slow", nil)
 			done <- err
 		}()
-		page.waitJS(`window.started === 1`, 10*time.Second)
+		page.WaitJS(`window.started === 1`, 10*time.Second)
 		cancel()
 		<-done
-		page.waitJS(`window.aborted.length === 1`, 10*time.Second)
-		if got := eval[string](page, `window.aborted[0]`); got != "cancelled by the gateway (cancelled)" {
+		page.WaitJS(`window.aborted.length === 1`, 10*time.Second)
+		if got := harness.Evaluate[string](page, `window.aborted[0]`); got != "cancelled by the gateway (cancelled)" {
 			t.Errorf("the page's abort reason: %q", got)
 		}
 		if !harness.WaitFor(5*time.Second, func() bool { return g.Scrape(t).ToolCalls("t_slow", "timeout") == 1 }) {
@@ -187,12 +190,12 @@ func TestBrowserFailures(t *testing.T) {
 			name string
 			do   func()
 		}{
-			{"disconnect()", func() { eval[bool](page, `relayBridge.disconnect(), true`) }},
-			{"closing the tab", func() { page.close() }},
+			{"disconnect()", func() { harness.Evaluate[bool](page, `relayBridge.disconnect(), true`) }},
+			{"closing the tab", func() { page.Close() }},
 		} {
 			if i == 1 {
-				page = b.open(pageURL(static.URL, "/test/failures.html", g, "t", relayToken))
-				page.waitJS(`document.documentElement.dataset.registered === "t_throws,t_slow"`, 30*time.Second)
+				page = b.Open(t, pageURL(static.URL, "/test/failures.html", g, "t", relayToken))
+				page.WaitJS(`document.documentElement.dataset.registered === "t_throws,t_slow"`, 30*time.Second)
 				harness.WaitTools(ctx, t, c, 10*time.Second, "calculate", "t_throws", "t_slow")
 			}
 			type result struct {
@@ -209,7 +212,7 @@ func TestBrowserFailures(t *testing.T) {
 				}
 				out <- result{harness.ResultText(r), r.IsError, time.Now()}
 			}()
-			page.waitJS(`window.started >= 1 && window.aborted.length < window.started`, 10*time.Second)
+			page.WaitJS(`window.started >= 1 && window.aborted.length < window.started`, 10*time.Second)
 			left := time.Now()
 			leave.do()
 			r := <-out
@@ -245,11 +248,11 @@ func TestBrowserWULegacy(t *testing.T) {
 		t.Errorf("wu_status without a page = %q isError=%v", text, isErr)
 	}
 
-	b := startBrowser(t)
-	wrong := b.open(pageURL(static.URL, "/test/wu.html", g, "wu", "a wrong token for the WU site"))
-	wrong.waitJS(`document.documentElement.dataset.wu === "closed 4001"`, 30*time.Second)
-	page := b.open(pageURL(static.URL, "/test/wu.html", g, "wu", relayToken))
-	page.waitJS(`document.documentElement.dataset.wu === "connected"`, 30*time.Second)
+	b := harness.StartBrowser(t)
+	wrong := b.Open(t, pageURL(static.URL, "/test/wu.html", g, "wu", "a wrong token for the WU site"))
+	wrong.WaitJS(`document.documentElement.dataset.wu === "closed 4001"`, 30*time.Second)
+	page := b.Open(t, pageURL(static.URL, "/test/wu.html", g, "wu", relayToken))
+	page.WaitJS(`document.documentElement.dataset.wu === "connected"`, 30*time.Second)
 
 	for _, c2 := range []struct {
 		tool  string
@@ -283,4 +286,15 @@ func TestBrowserWULegacy(t *testing.T) {
 	if v, _ := g.Scrape(t).Value("wasmgate_relay_handshakes_total", map[string]string{"site": "wu", "outcome": "bad_proof"}); v != 1 {
 		t.Errorf("handshakes bad_proof for wu = %v", v)
 	}
+}
+
+// staticServer serves examples/browser at / and the test pages of
+// testdata/browser at /test/, on loopback, as any static server would.
+func staticServer(t testing.TB) *httptest.Server {
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServer(http.Dir(filepath.Join(harness.RepoRoot(), "examples", "browser"))))
+	mux.Handle("/test/", http.StripPrefix("/test/", http.FileServer(http.Dir(filepath.Join(harness.RepoRoot(), "cmd", "wasmgate", "testdata", "browser")))))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
 }

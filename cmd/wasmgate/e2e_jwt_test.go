@@ -6,27 +6,20 @@ package main
 // principals and groups, a CEL condition on a claim, a rotated key.
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/rsa"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/lestrrat-go/jwx/v3/jwk"
-	"github.com/lestrrat-go/jwx/v3/jws"
+
 	"github.com/wasmgate/wasmgate/auth"
 	"github.com/wasmgate/wasmgate/internal/harness"
+	"github.com/wasmgate/wasmgate/internal/jwttest"
 )
 
 const (
@@ -37,129 +30,37 @@ const (
 	jwtMetadata = "https://mcp.example.test/.well-known/oauth-protected-resource/mcp"
 )
 
-// jwksServer is a test authorization server's JWKS endpoint on loopback;
-// it counts the fetches.
-type jwksServer struct {
-	srv  *httptest.Server
-	hits atomic.Int32
-	mu   sync.Mutex
-	body []byte
-}
-
-func newJWKSServer(t *testing.T, keys ...jwk.Key) *jwksServer {
-	t.Helper()
-	s := &jwksServer{}
-	s.serve(t, keys...)
-	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.hits.Add(1)
-		s.mu.Lock()
-		body := s.body
-		s.mu.Unlock()
-		w.Header().Set("Content-Type", "application/jwk-set+json")
-		w.Write(body)
-	}))
-	t.Cleanup(s.srv.Close)
-	return s
-}
-
-// serve publishes the public halves of keys.
-func (s *jwksServer) serve(t *testing.T, keys ...jwk.Key) {
-	t.Helper()
-	set := jwk.NewSet()
-	for _, k := range keys {
-		pub, err := k.PublicKey()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := set.AddKey(pub); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := json.Marshal(set)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.mu.Lock()
-	s.body = b
-	s.mu.Unlock()
-}
-
-// newJWK returns a fresh private key as a JWK with kid and alg.
-func newJWK(t *testing.T, kid string, alg jwa.SignatureAlgorithm) jwk.Key {
-	t.Helper()
-	var raw any
-	var err error
-	if alg == jwa.ES256() {
-		raw, err = ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	} else {
-		raw, err = rsa.GenerateKey(rand.Reader, 2048)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := jwk.Import(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k.Set(jwk.KeyIDKey, kid)
-	k.Set(jwk.AlgorithmKey, alg)
-	return k
-}
-
-// minter signs access tokens and registers each as a secret (the whole
-// token and its signature).
+// minter signs access tokens (internal/jwttest) and registers each as a
+// secret (the whole token and its signature).
 type minter struct {
 	t       *testing.T
 	secrets *harness.Secrets
 }
 
 func (m minter) add(tok string) string {
-	*m.secrets = append(*m.secrets, tok)
-	if parts := strings.Split(tok, "."); len(parts) == 3 && len(parts[2]) >= 16 {
-		*m.secrets = append(*m.secrets, parts[2])
-	}
+	*m.secrets = append(*m.secrets, jwttest.Secrets(tok)...)
 	return tok
 }
 
 // sign signs claims with key under its alg; kid comes from the key.
 func (m minter) sign(key jwk.Key, claims map[string]any) string {
 	m.t.Helper()
-	payload, err := json.Marshal(claims)
-	if err != nil {
-		m.t.Fatal(err)
-	}
-	alg, _ := key.Algorithm()
-	tok, err := jws.Sign(payload, jws.WithKey(alg, key))
-	if err != nil {
-		m.t.Fatal(err)
-	}
-	return m.add(string(tok))
+	return m.add(jwttest.Sign(m.t, key, claims))
 }
 
 // unsigned is an `alg: none` token naming kid.
 func (m minter) unsigned(kid string, claims map[string]any) string {
-	h, _ := json.Marshal(map[string]any{"alg": "none", "typ": "JWT", "kid": kid})
-	p, _ := json.Marshal(claims)
-	enc := base64.RawURLEncoding
-	return m.add(enc.EncodeToString(h) + "." + enc.EncodeToString(p) + ".")
+	return m.add(jwttest.Unsigned("none", kid, claims))
 }
 
 // accessClaims are valid claims for sub, changed by kv (a nil value
 // deletes a claim).
 func accessClaims(sub string, kv ...any) map[string]any {
 	now := time.Now()
-	c := map[string]any{
+	return jwttest.With(map[string]any{
 		"iss": jwtIssuer, "aud": []string{jwtAudience, "account"}, "sub": sub,
 		"iat": now.Unix(), "nbf": now.Unix(), "exp": now.Add(10 * time.Minute).Unix(),
-	}
-	for i := 0; i < len(kv); i += 2 {
-		if kv[i+1] == nil {
-			delete(c, kv[i].(string))
-		} else {
-			c[kv[i].(string)] = kv[i+1]
-		}
-	}
-	return c
+	}, kv...)
 }
 
 // TestJWT: the gateway as an OAuth resource server. Valid access tokens
@@ -172,10 +73,10 @@ func accessClaims(sub string, kv ...any) map[string]any {
 func TestJWT(t *testing.T) {
 	var secrets harness.Secrets
 	mint := minter{t, &secrets}
-	k1 := newJWK(t, "k1", jwa.RS256())
-	k2 := newJWK(t, "k2", jwa.ES256())   // rotated in later
-	evil := newJWK(t, "k1", jwa.RS256()) // same kid, not the server's key
-	idp := newJWKSServer(t, k1)
+	k1 := jwttest.NewKey(t, "k1", jwa.RS256())
+	k2 := jwttest.NewKey(t, "k2", jwa.ES256())   // rotated in later
+	evil := jwttest.NewKey(t, "k1", jwa.RS256()) // same kid, not the server's key
+	idp := jwttest.NewJWKS(t, k1)
 
 	begin := time.Now()
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
@@ -185,7 +86,7 @@ func TestJWT(t *testing.T) {
   jwt:
     issuer: %s
     audience: %s
-    jwks_url: %s/jwks.json
+    jwks_url: %s
     groups_claim: roles
 policy:
   rules:
@@ -196,13 +97,13 @@ policy:
       when: 'principal.claims.tier == "gold"'
     - principals: [carol]
       allow: {prompts: ["*"]}
-`, jwtIssuer, jwtAudience, idp.srv.URL),
+`, jwtIssuer, jwtAudience, idp.URL()),
 	}))
 	g := bins.Start(t, harness.Options{Config: cfg})
 	defer func() { secrets.Watch(t, g) }() // every token minted by then
 	ctx := harness.Ctx(t, 3*time.Minute)
 	base := strings.TrimSuffix(g.MCPURL, "/mcp")
-	if n := idp.hits.Load(); n != 1 {
+	if n := idp.Hits(); n != 1 {
 		t.Errorf("the JWKS was fetched %d times at start, want 1", n)
 	}
 
@@ -334,7 +235,7 @@ policy:
 	})
 
 	t.Run("rotated key", func(t *testing.T) {
-		idp.serve(t, k1, k2)
+		idp.Serve(t, k1, k2)
 		rotated := mint.sign(k2, accessClaims("dave", "roles", []string{"engineers"}))
 		// Within 30 s of the last fetch an unknown kid does not refetch
 		// (made-up kids must not flood the authorization server).
@@ -342,24 +243,24 @@ policy:
 			if code, _, _ := challengeOf(t, g.MCPURL, "Bearer "+rotated); code != http.StatusUnauthorized {
 				t.Errorf("a token with an unknown kid within 30s of the fetch: %d, want 401", code)
 			}
-			if n := idp.hits.Load(); n != 1 {
+			if n := idp.Hits(); n != 1 {
 				t.Errorf("the JWKS was fetched %d times within 30s, want 1", n)
 			}
 		}
 		time.Sleep(time.Until(begin.Add(auth.MinRefetch + time.Second)))
 		c := g.SessionClient(t, withToken(rotated))
 		harness.Calc(ctx, t, c, 7, 8)
-		if n := idp.hits.Load(); n != 2 {
+		if n := idp.Hits(); n != 2 {
 			t.Errorf("the JWKS was fetched %d times, want 2 (start, the unknown kid)", n)
 		}
 		if _, ok := g.WaitLog(0, "JWKS keys changed", 10*time.Second); !ok {
 			t.Errorf("the key change is not logged")
 		}
 		// Another unknown kid right after: no third fetch.
-		if code, _, _ := challengeOf(t, g.MCPURL, "Bearer "+mint.sign(newJWK(t, "k3", jwa.RS256()), accessClaims("eve"))); code != http.StatusUnauthorized {
+		if code, _, _ := challengeOf(t, g.MCPURL, "Bearer "+mint.sign(jwttest.NewKey(t, "k3", jwa.RS256()), accessClaims("eve"))); code != http.StatusUnauthorized {
 			t.Errorf("a token with a made-up kid: %d, want 401", code)
 		}
-		if n := idp.hits.Load(); n != 2 {
+		if n := idp.Hits(); n != 2 {
 			t.Errorf("the JWKS was fetched %d times after a second unknown kid, want still 2", n)
 		}
 	})

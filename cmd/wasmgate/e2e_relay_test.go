@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 
 	"github.com/wasmgate/wasmgate/internal/harness"
+	"github.com/wasmgate/wasmgate/internal/relaytest"
 )
 
 const (
@@ -56,7 +57,7 @@ func TestRelayEndToEnd(t *testing.T) {
 
 	// A page registers calculate: demo_calculate appears, with list_changed.
 	p := startGoPage(t, demoURL, "demo", relayToken)
-	ack := p.register(map[string]any{"id": "r1", "tools": []any{relayCalcTool}})
+	ack := p.register(map[string]any{"id": "r1", "tools": []any{relaytest.CalcTool()}})
 	if fmt.Sprint(ack["tools"]) != "[demo_calculate]" || ack["warnings"] != nil {
 		t.Fatalf("registered %v", ack)
 	}
@@ -88,24 +89,24 @@ func TestRelayEndToEnd(t *testing.T) {
 	}
 
 	t.Run("refusals are counted and serve nothing", func(t *testing.T) {
-		_, resp, err := wsDial(t, demoURL, "https://evil.example")
+		_, resp, err := relaytest.Dial(t, demoURL, "https://evil.example")
 		if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
 			t.Errorf("foreign origin: %v %v", err, resp)
 		}
-		_, resp, err = wsDial(t, demoURL, "")
+		_, resp, err = relaytest.Dial(t, demoURL, "")
 		if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
 			t.Errorf("missing origin: %v %v", err, resp)
 		}
-		q, _, err := wsDial(t, demoURL, "http://localhost:8000")
+		q, _, err := relaytest.Dial(t, demoURL, "http://localhost:8000")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := relayAuth(q, "demo", "a wrong token of some length"); err == nil {
+		if _, _, err := relaytest.Handshake(q, "demo", "a wrong token of some length"); err == nil {
 			t.Error("a wrong token was welcomed")
 		}
 		// A second page with the right token: the site is busy.
-		q, _, _ = wsDial(t, demoURL, "http://localhost:8000")
-		_, err = relayAuth(q, "demo", relayToken)
+		q, _, _ = relaytest.Dial(t, demoURL, "http://localhost:8000")
+		_, _, err = relaytest.Handshake(q, "demo", relayToken)
 		var ce websocket.CloseError
 		if !errors.As(err, &ce) || ce.Code != 4008 || !strings.Contains(ce.Reason, "already has a connected page") {
 			t.Errorf("second page: %v", err)
@@ -127,7 +128,7 @@ func TestRelayEndToEnd(t *testing.T) {
 		harness.WaitTools(ctx, t, c, 10*time.Second, "calculate", "demo_calculate", "o_fail")
 		go func() {
 			call := q.nextCall()
-			wsWrite(q.c, map[string]any{"type": "result", "id": call["id"], "error": map[string]any{"message": "the handler threw: boom"}})
+			relaytest.Write(q.c, map[string]any{"type": "result", "id": call["id"], "error": map[string]any{"message": "the handler threw: boom"}})
 		}()
 		text, isErr := harness.CallTool(ctx, t, c, "o_fail", nil)
 		if !isErr || text != "the handler threw: boom" {
@@ -182,11 +183,11 @@ func TestRelayEndToEnd(t *testing.T) {
 		q.register(map[string]any{"tools": []any{}}) // still connected
 		q.c.Close(websocket.StatusNormalClosure, "")
 		<-q.done
-		r, _, err := wsDial(t, relayURL(g.MCPURL, "other"), "http://localhost:8000")
+		r, _, err := relaytest.Dial(t, relayURL(g.MCPURL, "other"), "http://localhost:8000")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := relayAuth(r, "other", relayToken); websocket.CloseStatus(err) != 4001 {
+		if _, _, err := relaytest.Handshake(r, "other", relayToken); websocket.CloseStatus(err) != 4001 {
 			t.Errorf("old token after the reload: %v, want close 4001", err)
 		}
 		startGoPage(t, relayURL(g.MCPURL, "other"), "other", relayNewToken)
@@ -207,7 +208,7 @@ func TestRelayEndToEnd(t *testing.T) {
 		if !harness.WaitFor(5*time.Second, func() bool { return notes.Lists()[0] > before }) {
 			t.Errorf("no tools list_changed when the site was removed")
 		}
-		if _, resp, err := wsDial(t, demoURL, "http://localhost:8000"); err == nil || resp.StatusCode != http.StatusNotFound {
+		if _, resp, err := relaytest.Dial(t, demoURL, "http://localhost:8000"); err == nil || resp.StatusCode != http.StatusNotFound {
 			t.Errorf("the removed site still accepts pages: %v", err)
 		}
 	})
@@ -227,7 +228,7 @@ func TestRelayPrefixReload(t *testing.T) {
 	c := g.StdioClient(t)
 	notes := harness.CountNotes(c)
 	p := startGoPage(t, relayURL(g.MCPURL, "demo"), "demo", relayToken)
-	p.register(map[string]any{"tools": []any{relayCalcTool}})
+	p.register(map[string]any{"tools": []any{relaytest.CalcTool()}})
 	p.serve(func(map[string]any) string { return "ok" })
 	harness.WaitTools(ctx, t, c, 10*time.Second, "calculate", "web_calculate")
 	before := notes.Lists()[0]
@@ -298,7 +299,7 @@ func TestRelayUnderPolicy(t *testing.T) {
 	ctx := harness.Ctx(t, 2*time.Minute)
 	c := g.SessionClient(t)
 	p := startGoPage(t, relayURL(g.MCPURL, "demo"), "demo", relayToken)
-	ack := p.register(map[string]any{"tools": []any{relayCalcTool, map[string]any{"name": "secret"}}})
+	ack := p.register(map[string]any{"tools": []any{relaytest.CalcTool(), map[string]any{"name": "secret"}}})
 	if fmt.Sprint(ack["tools"]) != "[demo_calculate demo_secret]" {
 		t.Fatalf("registered %v", ack)
 	}

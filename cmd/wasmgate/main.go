@@ -124,6 +124,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs, cfgPath := newFlags("serve", "Run the gateway until SIGINT or SIGTERM (or, with --stdio, until stdin closes).\nLogs go to stderr; stdout belongs to the stdio transport.", stderr)
 	stdio := fs.Bool("stdio", false, "serve MCP on stdin/stdout; HTTP and admin then run only if the config sets their enabled: true")
 	logFormat := fs.String("log-format", "", "override server.log.format: text or json")
+	readyFile := fs.String("ready-file", "", "once ready, write a JSON document saying where the gateway listens (pid, mcp, admin, stdio) to this `path`; removed on exit")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -140,6 +141,19 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	extism.SetLogLevel(extism.LogLevelInfo)
+	if *readyFile != "" {
+		// A file left by a run that did not end cleanly must not pass for
+		// this one's.
+		if err := removeReadyFile(*readyFile); err != nil {
+			logger.Error("wasmgate failed", "error", fmt.Errorf("--ready-file: %w", err))
+			return 1
+		}
+		defer func() {
+			if err := removeReadyFile(*readyFile); err != nil {
+				logger.Warn("removing the ready file", "error", err)
+			}
+		}()
+	}
 
 	// All signal handling lives here. The first SIGINT/SIGTERM starts a
 	// graceful shutdown. Handling stays installed until the process exits,
@@ -153,6 +167,16 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
 	reload := make(chan struct{}, 1)
+	var readyErr error // set by onReady, which Run calls on this goroutine
+	var onReady func(map[string]string)
+	if *readyFile != "" {
+		onReady = func(listeners map[string]string) {
+			if readyErr = writeReadyFile(*readyFile, newReadyDoc(listeners)); readyErr != nil {
+				logger.Error("cannot write the ready file; shutting down", "error", readyErr)
+				cancel()
+			}
+		}
+	}
 	go func() {
 		for {
 			select {
@@ -181,9 +205,13 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Version:    version,
 		Revision:   revision(),
 		Reload:     reload,
+		OnReady:    onReady,
 	})
 	if err != nil {
 		logger.Error("wasmgate failed", "error", err)
+		return 1
+	}
+	if readyErr != nil {
 		return 1
 	}
 	return 0

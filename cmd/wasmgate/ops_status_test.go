@@ -53,7 +53,7 @@ func apiStatus(t *testing.T, g *harness.Gateway) ops.Status {
 }
 
 func TestStatusPage(t *testing.T) {
-	b := startBrowser(t) // browser_test.go
+	b := harness.StartBrowser(t)
 	e := bins.NewDir(t)
 	calc := e.Module("calculator", "examples/plugins/calculator")
 	greeter := e.Module("greeter", "examples/plugins/greeter")
@@ -69,8 +69,8 @@ func TestStatusPage(t *testing.T) {
 		t.Fatalf("divide by zero did not fail")
 	}
 
-	tb := b.open(g.AdminURL + "/")
-	ctx := tb.ctx
+	tb := b.Open(t, g.AdminURL+"/")
+	ctx := tb.Ctx()
 	out := t.ArtifactDir()
 	shot := func(name string) {
 		sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -87,7 +87,7 @@ func TestStatusPage(t *testing.T) {
 		t.Logf("screenshot: %s", p)
 	}
 
-	if err := tb.do(chromedp.WaitVisible(chromedp.CSS("#plugins"))); err != nil {
+	if err := tb.Do(chromedp.WaitVisible(chromedp.CSS("#plugins"))); err != nil {
 		t.Fatalf("load the status page: %v", err)
 	}
 	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -18,8 +19,8 @@ const ChromiumPath = "/usr/bin/chromium"
 
 // Browser is a headless Chromium driven over the DevTools protocol
 // (chromedp), with a fresh profile, closed at the end of the test. Pages
-// run in tabs of their own (Browser.Eval), so a test can open pages on
-// several origins.
+// run in tabs of their own (Browser.Open, Browser.Eval), so a test can
+// open pages on several origins.
 type Browser struct {
 	ctx context.Context // the browser's; every tab derives from it
 }
@@ -31,6 +32,10 @@ func StartBrowser(t testing.TB) *Browser {
 	if _, err := os.Stat(ChromiumPath); err != nil {
 		t.Fatalf("chromium is not installed (apt-get install chromium; .ci/run does): %v", err)
 	}
+	profile, err := os.MkdirTemp("", "wasmgate-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	actx, acancel := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(ChromiumPath),
 		chromedp.Flag("headless", true),
@@ -40,12 +45,19 @@ func StartBrowser(t testing.TB) *Browser {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.NoFirstRun,
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 	)
 	bctx, bcancel := chromedp.NewContext(actx)
 	t.Cleanup(func() {
 		bcancel()
 		acancel() // waits for the browser process to exit
+		// Chromium's children may still write in the profile briefly.
+		for range 50 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
 	})
 	// The first Run starts the browser; it must not carry a timeout (that
 	// would end the browser with it), so a watchdog bounds it instead.
@@ -64,73 +76,143 @@ func StartBrowser(t testing.TB) *Browser {
 	return &Browser{ctx: bctx}
 }
 
-// Eval opens url in a new tab, waits for the page to load, evaluates the
-// JavaScript expression script in it (a promise is awaited) and decodes
-// its value, which must be JSON, into out. It returns what the page wrote
-// to the console (the browser's own messages too, such as a CORS refusal,
-// waited for until the console is quiet for 300 ms), for the test to
-// check or log. The tab closes before Eval returns; the whole run is
-// bounded by 60 s.
-func (b *Browser) Eval(t testing.TB, url, script string, out any) (console []string) {
-	t.Helper()
-	tctx, cancelTab := chromedp.NewContext(b.ctx)
-	defer cancelTab()
-	ctx, cancel := context.WithTimeout(tctx, 60*time.Second)
-	defer cancel()
-	if err := chromedp.Do(ctx); err != nil { // opens the tab
-		t.Fatalf("open a tab: %v", err)
-	}
+// Tab is one page in the browser, with what its console said (the
+// page's console calls and exceptions, and the browser's own messages
+// such as a CORS refusal).
+type Tab struct {
+	t      testing.TB
+	ctx    context.Context
+	cancel context.CancelFunc
+	done   chan struct{} // closed when the console reader returns
 
-	var mu sync.Mutex
-	last := time.Now() // when the last console message came
+	mu      sync.Mutex
+	console []string
+	last    time.Time // when the last console message came
+}
+
+// Open opens url in a new tab and waits for it to load. The tab closes
+// at the end of the test, or before with Close; a failed test logs its
+// console.
+func (b *Browser) Open(t testing.TB, url string) *Tab {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(b.ctx)
+	tb := &Tab{t: t, ctx: ctx, cancel: cancel, done: make(chan struct{}), last: time.Now()}
+	t.Cleanup(func() {
+		tb.Close()
+		if t.Failed() {
+			t.Logf("console of %s:\n%s", url, strings.Join(tb.Console(), "\n"))
+		}
+	})
+	// Subscribing opens the tab: the first call on its context, which must
+	// not carry a timeout (that would close the tab with it).
 	messages := chromedp.Console(ctx)
-	reading, stopReading := context.WithCancel(ctx)
-	done := make(chan struct{})
 	go func() {
-		defer close(done)
+		defer close(tb.done)
 		for m, err := range messages {
-			if err != nil || reading.Err() != nil {
+			if err != nil || ctx.Err() != nil {
 				return
 			}
-			mu.Lock()
-			console = append(console, fmt.Sprintf("%s: %s", m.Type, m.Text))
-			last = time.Now()
-			mu.Unlock()
+			tb.mu.Lock()
+			tb.console = append(tb.console, fmt.Sprintf("%s: %s", m.Type, m.Text))
+			tb.last = time.Now()
+			tb.mu.Unlock()
 		}
 	}()
-	finish := func() []string {
-		// The browser reports some messages (a CORS refusal) a moment
-		// after the script sees the failure: wait until 300 ms have
-		// passed without one since the script ended (3 s at most).
-		mu.Lock()
-		last = time.Now()
-		mu.Unlock()
-		for end := time.Now().Add(3 * time.Second); time.Now().Before(end); {
-			mu.Lock()
-			quiet := time.Since(last)
-			mu.Unlock()
-			if quiet >= 300*time.Millisecond {
-				break
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-		stopReading()
-		cancel() // ends the subscription, so the reader returns
-		<-done
-		mu.Lock()
-		defer mu.Unlock()
-		return console
+	if err := tb.Do(chromedp.Navigate(url)); err != nil {
+		t.Fatalf("open %s: %v\nconsole: %q", url, err, tb.Settle())
 	}
+	return tb
+}
 
-	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
-		t.Fatalf("open %s: %v\nconsole: %q", url, err, finish())
+// Ctx is the tab's context, for chromedp actions a test runs itself.
+func (tb *Tab) Ctx() context.Context { return tb.ctx }
+
+// Do runs a chromedp action in the tab, for at most 30 s.
+func (tb *Tab) Do(a chromedp.Action[chromedp.Void]) error {
+	ctx, cancel := context.WithTimeout(tb.ctx, 30*time.Second)
+	defer cancel()
+	_, err := chromedp.Run(ctx, a)
+	return err
+}
+
+// Console is what the page logged and threw so far, one line a message.
+func (tb *Tab) Console() []string {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	return append([]string(nil), tb.console...)
+}
+
+// Settle waits until the console has been quiet for 300 ms (3 s at
+// most) and returns it: the browser reports some messages (a CORS
+// refusal) a moment after the script sees the failure.
+func (tb *Tab) Settle() []string {
+	tb.mu.Lock()
+	tb.last = time.Now()
+	tb.mu.Unlock()
+	for end := time.Now().Add(3 * time.Second); time.Now().Before(end); {
+		tb.mu.Lock()
+		quiet := time.Since(tb.last)
+		tb.mu.Unlock()
+		if quiet >= 300*time.Millisecond {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
+	return tb.Console()
+}
+
+// Close closes the tab, as a user closing it would, and waits for the
+// console reader to end.
+func (tb *Tab) Close() {
+	tb.cancel()
+	<-tb.done
+}
+
+// Evaluate evaluates a JavaScript expression in the tab (for at most
+// 30 s) and returns its value.
+func Evaluate[T any](tb *Tab, expr string) T {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, 30*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		tb.t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
+// WaitJS polls a JavaScript expression until it is true, for at most d.
+func (tb *Tab) WaitJS(expr string, d time.Duration) {
+	tb.t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		if Evaluate[bool](tb, `Boolean(`+expr+`)`) {
+			return
+		}
+		if time.Now().After(deadline) {
+			tb.t.Fatalf("%s is still false after %v", expr, d)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Eval opens url in a new tab, waits for the page to load, evaluates the
+// JavaScript expression script in it (a promise is awaited) and decodes
+// its value, which must be JSON, into out. It returns what the console
+// said (Tab.Settle), for the test to check or log. The tab closes before
+// Eval returns; the script is bounded by 60 s.
+func (b *Browser) Eval(t testing.TB, url, script string, out any) (console []string) {
+	t.Helper()
+	tb := b.Open(t, url)
+	defer tb.Close()
+	ctx, cancel := context.WithTimeout(tb.ctx, 60*time.Second)
+	defer cancel()
 	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](script, chromedp.EvalAwaitPromise))
 	if err != nil {
-		t.Fatalf("evaluate the script on %s: %v\nconsole: %q", url, err, finish())
+		t.Fatalf("evaluate the script on %s: %v\nconsole: %q", url, err, tb.Settle())
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
-		t.Fatalf("the script on %s returned %s: %v\nconsole: %q", url, raw, err, finish())
+		t.Fatalf("the script on %s returned %s: %v\nconsole: %q", url, raw, err, tb.Settle())
 	}
-	return finish()
+	return tb.Settle()
 }

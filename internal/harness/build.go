@@ -17,10 +17,8 @@
 package harness
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -173,32 +171,44 @@ func (b *Binaries) warm(rels []string) error {
 	if err := os.WriteFile(cfg, []byte(y.String()), 0o644); err != nil {
 		return err
 	}
-	cmd := exec.Command(b.Plain, "serve", "--config", cfg)
+	readyFile := readyFileIn(b.dir)
+	cmd := exec.Command(b.Plain, "serve", "--config", cfg, "--ready-file", readyFile)
 	cmd.Env = CleanEnv()
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		return err
-	}
+	var log syncBuilder
+	cmd.Stderr = &log
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	var log strings.Builder
-	ready := false
-	sc := bufio.NewScanner(stderr)
-	for sc.Scan() {
-		log.WriteString(sc.Text() + "\n")
-		if strings.Contains(sc.Text(), readyMsg) {
-			ready = true
-			break
-		}
-	}
+	exited := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
+	_, _, err := waitReady(readyFile, exited, 10*time.Minute)
 	_ = cmd.Process.Signal(os.Interrupt)
-	go io.Copy(io.Discard, stderr)
-	_ = cmd.Wait()
-	if !ready {
-		return fmt.Errorf("warm-up gateway never got ready:\n%s", log.String())
+	<-exited
+	if err != nil {
+		return fmt.Errorf("warm-up gateway never got ready (%v):\n%s", err, log.String())
 	}
 	return nil
+}
+
+// syncBuilder is a strings.Builder safe for concurrent use.
+type syncBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuilder) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuilder) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // WarmCache compiles a module Build did not warm (relative to the

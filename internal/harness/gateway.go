@@ -1,26 +1,16 @@
 package harness
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"io"
 	"os"
 	"os/exec"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-)
-
-// readyMsg is the log line after which a gateway serves.
-const readyMsg = `msg="wasmgate ready"`
-
-var (
-	httpAddrRE  = regexp.MustCompile(`msg="MCP Streamable HTTP listening" addr=(\S+) path=(\S+)`)
-	adminAddrRE = regexp.MustCompile(`msg="admin listening" addr=(\S+)`)
 )
 
 // Options say how Start runs `wasmgate serve`.
@@ -46,11 +36,13 @@ type Options struct {
 
 // Gateway is a running `wasmgate serve` process.
 type Gateway struct {
-	Cmd      *exec.Cmd
-	MCPURL   string         // http://127.0.0.1:port/path, when HTTP is on
-	AdminURL string         // http://127.0.0.1:port, when admin is on
-	Stdin    io.WriteCloser // only with Options.Stdio
-	Stdout   io.ReadCloser  // only with Options.Stdio
+	Cmd       *exec.Cmd
+	MCPURL    string         // http://127.0.0.1:port/path, when HTTP is on
+	AdminURL  string         // http://127.0.0.1:port, when admin is on
+	Ready     ReadyFile      // what the gateway wrote to its --ready-file
+	ReadyPath string         // the --ready-file
+	Stdin     io.WriteCloser // only with Options.Stdio
+	Stdout    io.ReadCloser  // only with Options.Stdio
 
 	stderrMu sync.Mutex
 	stderr   strings.Builder
@@ -59,11 +51,12 @@ type Gateway struct {
 	exitErr  error
 }
 
-// Start runs `wasmgate serve --config opts.Config` and waits for "wasmgate
-// ready" (90 s at most), reading the listening addresses from the log. At
-// the end of the test the gateway is stopped (Stop), and the test fails if
-// it did not exit 0 or if the race detector reported a race in it; a
-// failed test logs everything the gateway wrote to stderr.
+// Start runs `wasmgate serve --config opts.Config --ready-file F` and
+// waits (90 s at most) for the gateway to write F, which says where it
+// listens; by then Stderr holds everything it logged before it was
+// ready. At the end of the test the gateway is stopped (Stop), and the
+// test fails if it did not exit 0 or if the race detector reported a
+// race in it; a failed test logs everything the gateway wrote to stderr.
 func (b *Binaries) Start(t testing.TB, opts Options) *Gateway {
 	t.Helper()
 	bin := b.Path
@@ -73,11 +66,12 @@ func (b *Binaries) Start(t testing.TB, opts Options) *Gateway {
 	if opts.Binary != "" {
 		bin = opts.Binary
 	}
-	args := append([]string{"serve", "--config", opts.Config}, opts.Args...)
+	readyFile := readyFileIn(t.TempDir())
+	args := append([]string{"serve", "--config", opts.Config, "--ready-file", readyFile}, opts.Args...)
 	if opts.Stdio {
 		args = append(args, "--stdio")
 	}
-	g := &Gateway{exited: make(chan struct{}), logged: make(chan struct{})}
+	g := &Gateway{ReadyPath: readyFile, exited: make(chan struct{}), logged: make(chan struct{})}
 	g.Cmd = exec.Command(bin, args...)
 	g.Cmd.Env = append(CleanEnv(), opts.Env...)
 	if opts.Stdio {
@@ -89,48 +83,45 @@ func (b *Binaries) Start(t testing.TB, opts Options) *Gateway {
 			t.Fatal(err)
 		}
 	}
-	pr, pw := io.Pipe()
-	g.Cmd.Stderr = pw
-	if err := g.Cmd.Start(); err != nil {
+	logs, w, err := newLogPipe()
+	if err != nil {
 		t.Fatal(err)
 	}
-	ready := make(chan struct{})
-	go func() {
-		sc := bufio.NewScanner(pr)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		once := sync.Once{}
-		for sc.Scan() {
-			line := sc.Text()
-			if m := httpAddrRE.FindStringSubmatch(line); m != nil {
-				g.MCPURL = "http://" + m[1] + m[2]
-			}
-			if m := adminAddrRE.FindStringSubmatch(line); m != nil {
-				g.AdminURL = "http://" + m[1]
-			}
-			g.stderrMu.Lock()
-			g.stderr.WriteString(line + "\n")
-			close(g.logged)
-			g.logged = make(chan struct{})
-			g.stderrMu.Unlock()
-			if strings.Contains(line, readyMsg) {
-				once.Do(func() { close(ready) })
-			}
-		}
-		io.Copy(io.Discard, pr)
-	}()
+	g.Cmd.Stderr = w
+	err = g.Cmd.Start()
+	w.Close() // the gateway holds the write end now
+	if err != nil {
+		logs.r.Close()
+		t.Fatal(err)
+	}
+	go logs.lines(func(line string) {
+		g.stderrMu.Lock()
+		g.stderr.WriteString(line + "\n")
+		close(g.logged)
+		g.logged = make(chan struct{})
+		g.stderrMu.Unlock()
+	})
 	go func() {
 		g.exitErr = g.Cmd.Wait()
-		pw.Close()
+		// What it logged last is read before it counts as exited (a
+		// process it started could hold the pipe: not for long).
+		select {
+		case <-logs.done:
+		case <-time.After(10 * time.Second):
+		}
 		close(g.exited)
 	}()
-	select {
-	case <-ready:
-	case <-g.exited:
+	rf, ended, err := waitReady(readyFile, g.exited, 90*time.Second)
+	switch {
+	case ended:
 		t.Fatalf("wasmgate exited before ready (%v):\n%s", g.exitErr, g.Stderr())
-	case <-time.After(90 * time.Second):
+	case err != nil:
 		g.Cmd.Process.Kill()
-		t.Fatalf("wasmgate not ready after 90s:\n%s", g.Stderr())
+		<-g.exited
+		t.Fatalf("wasmgate not ready: %v:\n%s", err, g.Stderr())
 	}
+	g.Ready, g.MCPURL, g.AdminURL = rf, rf.MCP, strings.TrimSuffix(rf.Admin, "/")
+	logs.catchUp(5 * time.Second)
 	t.Cleanup(func() {
 		if err := g.Stop(t); err != nil {
 			t.Errorf("wasmgate did not exit cleanly: %v", err)
