@@ -221,21 +221,21 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg, err := loader.Load(*cfgPath, os.Environ())
 	if err != nil {
-		printErr(stderr, err)
+		printCmdErr(stderr, "validate", configError(err))
 		return 1
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ctx := context.Background()
 	compiler, err := gateway.NewCompiler(cfg, logger)
 	if err != nil {
-		printErr(stderr, err)
+		printCmdErr(stderr, "validate", configError(err))
 		return 1
 	}
 	defer compiler.Close(ctx)
 	g := gateway.New(gateway.Options{Logger: logger, Metrics: metrics.New(version, revision()), Compiler: compiler, Version: version})
 	s, err := g.Build(ctx, cfg)
 	if err != nil {
-		printErr(stderr, err)
+		printCmdErr(stderr, "validate", configError(err))
 		return 1
 	}
 	g.Apply(s)
@@ -249,12 +249,6 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func printErr(w io.Writer, err error) {
-	fmt.Fprintln(w, "wasmgate: invalid configuration:")
-	for _, line := range strings.Split(err.Error(), "\n") {
-		fmt.Fprintf(w, "  %s\n", line)
-	}
-}
 
 func revision() string {
 	if commit != "" {
