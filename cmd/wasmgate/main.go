@@ -249,7 +249,6 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-
 func revision() string {
 	if commit != "" {
 		return commit
