@@ -3,9 +3,16 @@
 # or started: `systemctl enable --now wasmgate` is the operator's call.
 set -e
 if [ "$1" = configure ] || [ "$1" = "" ]; then
+  # Its home is the unit's StateDirectory, /var/lib/wasmgate: adduser
+  # creates it (a home that does not exist makes adduser warn), and systemd
+  # moves it under /var/lib/private when it starts the unit (DynamicUser=).
   if ! getent passwd wasmgate >/dev/null; then
-    adduser --system --group --home /var/lib/wasmgate --no-create-home \
+    adduser --system --group --home /var/lib/wasmgate \
       --gecos "wasmgate MCP gateway" wasmgate >/dev/null
+  fi
+  if [ -d /var/lib/wasmgate ] && [ ! -L /var/lib/wasmgate ]; then
+    chown wasmgate:wasmgate /var/lib/wasmgate
+    chmod 0750 /var/lib/wasmgate
   fi
   if [ -d /run/systemd/system ]; then
     systemctl daemon-reload >/dev/null 2>&1 || true
