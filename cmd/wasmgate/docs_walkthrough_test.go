@@ -10,6 +10,7 @@ package main
 // ports (8080, 9090, 8000) become free ones.
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -97,8 +98,18 @@ func docSteps(t *testing.T, path string, take func(heading string) bool) []docSt
 	return steps
 }
 
-// docRun runs steps in dir with bash and checks each one's output.
-func docRun(t *testing.T, dir string, env []string, steps []docStep, ports map[string]string) {
+// docServers are the commands that serve until stopped, which a reader
+// runs in a terminal of their own: they run in the background, and the
+// walkthrough goes on once they print their ready line.
+var docServers = []struct{ slot, match, ready string }{
+	{"gateway", "wasmgate serve", `msg="wasmgate ready"`},
+	{"static", "http.server", "Serving HTTP"},
+}
+
+// docRun runs steps in dir with bash and checks each one's output. After
+// step i, pause[i] (if any) runs with that step's output, as a reader acts
+// between commands (opens a page).
+func docRun(t *testing.T, dir string, env []string, steps []docStep, ports map[string]string, pause map[int]func([]string)) {
 	t.Helper()
 	sub := func(s string) string {
 		for from, to := range ports {
@@ -107,16 +118,18 @@ func docRun(t *testing.T, dir string, env []string, steps []docStep, ports map[s
 		return s
 	}
 	var script strings.Builder
-	script.WriteString(`BG=
-stop_bg() { if [ -n "$BG" ]; then kill -INT "$BG"; wait "$BG"; BG=; fi; }
-serve_bg() {
-  stop_bg
-  log=$(mktemp)
-  ( eval "exec $1" ) >"$log" 2>&1 & BG=$!
-  for _ in $(seq 900); do grep -q 'msg="wasmgate ready"' "$log" && break; kill -0 "$BG" 2>/dev/null || break; sleep 0.1; done
+	script.WriteString(`declare -A BG
+stop_bg() { local pid=${BG[$1]:-}; if [ -n "$pid" ]; then kill -INT "$pid"; wait "$pid"; BG[$1]=; fi; }
+stop_all() { for slot in "${!BG[@]}"; do stop_bg "$slot"; done; }
+serve_bg() { # SLOT READY CMD
+  stop_bg "$1"
+  local log; log=$(mktemp)
+  ( eval "exec $3" ) >"$log" 2>&1 &
+  BG[$1]=$!
+  for _ in $(seq 900); do grep -q "$2" "$log" && break; kill -0 "${BG[$1]}" 2>/dev/null || break; sleep 0.1; done
   cat "$log"
 }
-trap stop_bg EXIT
+trap stop_all EXIT
 `)
 	for i, s := range steps {
 		cmd := sub(s.cmd)
@@ -124,30 +137,51 @@ trap stop_bg EXIT
 			cmd = "./bin/wasmgate serve --config configs/gateway.yaml" // make run: make build (done), then this
 		}
 		fmt.Fprintf(&script, "echo '@@@STEP %d'\n", i)
-		if strings.Contains(cmd, "wasmgate serve") && !strings.Contains(cmd, "--stdio") {
-			fmt.Fprintf(&script, "serve_bg %q\n", cmd)
-		} else {
+		bg := false
+		for _, srv := range docServers {
+			if strings.Contains(cmd, srv.match) && !strings.Contains(cmd, "--stdio") {
+				fmt.Fprintf(&script, "serve_bg %s %q %q\n", srv.slot, srv.ready, cmd)
+				bg = true
+				break
+			}
+		}
+		if !bg {
 			fmt.Fprintf(&script, "{\n%s\n} 2>&1\n", cmd)
 		}
 		fmt.Fprintf(&script, "echo \"@@@RC $?\"\n")
+		if pause[i] != nil {
+			script.WriteString("echo '@@@PAUSE'; read -r _ <&3\n")
+		}
 	}
 	cmd := exec.Command("bash", "-c", script.String())
 	cmd.Dir = dir
-	cmd.Env = env
-	done := make(chan struct{})
-	var out []byte
-	go func() { out, _ = cmd.CombinedOutput(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Minute):
-		cmd.Process.Kill()
-		<-done
-		t.Fatalf("the walkthrough did not finish in 5 minutes:\n%s", out)
+	cmd.Env = append(env, "PYTHONUNBUFFERED=1")
+	cont, resume, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer resume.Close()
+	cmd.ExtraFiles = []*os.File{cont}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = cmd.Stdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	cont.Close()
+	timer := time.AfterFunc(5*time.Minute, func() { cmd.Process.Kill() })
+	defer timer.Stop()
 	outputs := map[int][]string{}
 	rcs := map[int]string{}
+	var all strings.Builder
 	cur := -1
-	for _, line := range strings.Split(string(out), "\n") {
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		all.WriteString(line + "\n")
 		if _, err := fmt.Sscanf(line, "@@@STEP %d", &cur); err == nil {
 			continue
 		}
@@ -155,7 +189,15 @@ trap stop_bg EXIT
 			rcs[cur] = rc
 			continue
 		}
+		if line == "@@@PAUSE" {
+			pause[cur](outputs[cur])
+			fmt.Fprintln(resume)
+			continue
+		}
 		outputs[cur] = append(outputs[cur], line)
+	}
+	if err := cmd.Wait(); err != nil && !timer.Stop() {
+		t.Fatalf("the walkthrough did not finish in 5 minutes:\n%s", all.String())
 	}
 	for i, s := range steps {
 		got := outputs[i]
@@ -168,7 +210,7 @@ trap stop_bg EXIT
 		}
 	}
 	if t.Failed() || testing.Verbose() {
-		t.Logf("all output:\n%s", out)
+		t.Logf("all output:\n%s", all.String())
 	}
 }
 
@@ -259,7 +301,7 @@ func TestREADMEWalkthrough(t *testing.T) {
 	if len(steps) < 12 {
 		t.Fatalf("README.md: %d commands in the tour, want 12 or more: %q", len(steps), steps)
 	}
-	docRun(t, dir, docEnv(dir), steps, ports)
+	docRun(t, dir, docEnv(dir), steps, ports, nil)
 	// The tour wrote nothing into the clone but the plugin project.
 	entries, _ := os.ReadDir(filepath.Join(dir, "configs"))
 	if len(entries) != 1 {
@@ -279,4 +321,36 @@ func TestDocMatchLines(t *testing.T) {
 	if miss := matchLines(got, []string{"d"}, id); miss != "d" {
 		t.Errorf("missed %q, want d", miss)
 	}
+}
+
+// TestBrowserWalkthrough follows examples/browser/README.md: its commands
+// as written, and at step 4 the page opened in headless Chromium.
+func TestBrowserWalkthrough(t *testing.T) {
+	for _, tool := range []string{"curl", "openssl", "python3"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("the demo walkthrough needs %s", tool)
+		}
+	}
+	ports := docPorts(t, "8080", "9090", "8000")
+	_, static, _ := strings.Cut(ports["127.0.0.1:8000"], ":")
+	ports["http.server 8000"] = "http.server " + static
+	dir := docClone(t, ports)
+	steps := docSteps(t, filepath.Join(harness.RepoRoot(), "examples", "browser", "README.md"), func(h string) bool { return h == "Walkthrough" })
+	open := -1
+	for i, s := range steps {
+		if strings.HasPrefix(s.cmd, "echo \"http://127.0.0.1:8000/index.html") {
+			open = i
+		}
+	}
+	if open < 0 || len(steps) < 8 {
+		t.Fatalf("examples/browser/README.md: no step that prints the page's URL in %q", steps)
+	}
+	b := startBrowser(t)
+	docRun(t, dir, docEnv(dir), steps, ports, map[int]func([]string){open: func(out []string) {
+		if len(out) != 1 {
+			t.Fatalf("step %d printed %q, want the page's URL", open, out)
+		}
+		page := b.open(out[0])
+		page.waitJS(`document.documentElement.dataset.registered === "demo_calculate,demo_set-storage"`, 30*time.Second)
+	}})
 }
