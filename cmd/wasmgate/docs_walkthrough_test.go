@@ -301,11 +301,16 @@ func TestREADMEWalkthrough(t *testing.T) {
 	if len(steps) < 12 {
 		t.Fatalf("README.md: %d commands in the tour, want 12 or more: %q", len(steps), steps)
 	}
+	before := gitStatus(t)
 	docRun(t, dir, docEnv(dir), steps, ports, nil)
-	// The tour wrote nothing into the clone but the plugin project.
+	// The tour wrote nothing into the clone but the plugin project, and
+	// nothing into the repository (examples/ and scripts/ are its own).
 	entries, _ := os.ReadDir(filepath.Join(dir, "configs"))
 	if len(entries) != 1 {
 		t.Errorf("the tour wrote into configs/: %v", entries)
+	}
+	if after := gitStatus(t); after != before {
+		t.Errorf("the tour changed the repository: git status was\n%s\nand is\n%s", before, after)
 	}
 }
 
@@ -346,6 +351,12 @@ func TestBrowserWalkthrough(t *testing.T) {
 		t.Fatalf("examples/browser/README.md: no step that prints the page's URL in %q", steps)
 	}
 	b := startBrowser(t)
+	before := gitStatus(t)
+	defer func() {
+		if after := gitStatus(t); after != before {
+			t.Errorf("the walkthrough changed the repository: git status was\n%s\nand is\n%s", before, after)
+		}
+	}()
 	docRun(t, dir, docEnv(dir), steps, ports, map[int]func([]string){open: func(out []string) {
 		if len(out) != 1 {
 			t.Fatalf("step %d printed %q, want the page's URL", open, out)
@@ -353,4 +364,17 @@ func TestBrowserWalkthrough(t *testing.T) {
 		page := b.open(out[0])
 		page.waitJS(`document.documentElement.dataset.registered === "demo_calculate,demo_set-storage"`, 30*time.Second)
 	}})
+}
+
+// gitStatus is `git status --porcelain --ignored` of examples/ and
+// scripts/, which the walkthroughs' clone shares with the repository.
+func gitStatus(t *testing.T) string {
+	t.Helper()
+	cmd := exec.Command("git", "status", "--porcelain", "--ignored", "--", "examples", "scripts")
+	cmd.Dir = harness.RepoRoot()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("git status: %v (not a git checkout?)", err)
+	}
+	return string(out)
 }
