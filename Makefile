@@ -7,7 +7,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go test-wazero test-packaging node-deps bench bench-relay bench-policy fuzz validate conformance clean install dist
+.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy fuzz validate conformance clean install dist
 
 all: build
 
@@ -53,6 +53,13 @@ test-wazero:
 ## on this machine (root) and its unit checked with systemd-analyze
 test-packaging: plugins
 	TEST_PACKAGING=1 $(GO) test -count=1 -timeout 40m -run '^TestPackaging$$' ./cmd/wasmgate
+
+## check-dashboard: Debian's prometheus (/usr/bin/prometheus) scrapes a
+## gateway under load; every query of examples/grafana/wasmgate.json and
+## every alert of configs/prometheus/alerts.yml is evaluated against it
+## (TestDashboardQueries, also part of `make test`)
+check-dashboard: plugins
+	$(GO) test -count=1 -timeout 5m -run '^TestDashboardQueries$$' ./cmd/wasmgate
 
 ## conformance: the official MCP conformance suite (@modelcontextprotocol/conformance,
 ## tests/conformance) against the gateway serving testdata/plugins/conformance;

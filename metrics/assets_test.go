@@ -44,6 +44,8 @@ func exposed(t *testing.T) map[string]dto.MetricType {
 	m.RelayBridges.WithLabelValues("s")
 	m.RelayHandshakes.WithLabelValues("s", "ok")
 	m.RelayFramesRejected.WithLabelValues("s", "malformed")
+	m.PolicyDenials.WithLabelValues("p", "tool")
+	m.RateLimited.WithLabelValues("p", "tool")
 	mfs, err := m.Registry().Gather()
 	if err != nil {
 		t.Fatalf("gather: %v", err)

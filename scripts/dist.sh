@@ -13,14 +13,9 @@ GO=${GO:-go}
 DOCS=${DOCS:-README.md LICENSE}
 ldflags="-s -w -X main.version=$VERSION -X main.commit=$COMMIT"
 
-# A Debian version starts with a digit: v1.2.3 -> 1.2.3; a bare commit
-# (no tag yet) -> 0.0.0~git.<commit>.
-debver=${VERSION#v}
-case $debver in
-  [0-9]*) ;;
-  *) debver="0.0.0~git.$debver" ;;
-esac
-debver=${debver//-/.}
+# The Debian version (scripts/debversion.sh): the tag, or for an untagged
+# build 0.0.0~git<date>.<hash>, which dpkg orders before any release.
+debver=$(bash scripts/debversion.sh "$VERSION" "$COMMIT")
 
 rm -rf dist
 mkdir -p dist

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,18 +43,23 @@ func flagCode(err error) int {
 // oneCall is what call, read and prompt share: where to call (a config
 // served in-process, or a running gateway's URL) and how to print.
 type oneCall struct {
-	config, url, tokenEnv *string
-	asJSON                *bool
-	timeout               *time.Duration
+	config, url, token, tokenEnv *string
+	asJSON                       *bool
+	timeout                      *time.Duration
+	// last is the last failed HTTP answer (with --url), for the wording
+	// of an error.
+	last *lastResponse
 }
 
 func oneCallFlags(fs *flag.FlagSet) oneCall {
 	return oneCall{
 		config:   fs.String("config", "", "serve this gateway.yaml in-process for the call (default $WASMGATE_CONFIG, else ./gateway.yaml)"),
 		url:      fs.String("url", "", "call a running gateway's Streamable HTTP endpoint instead, e.g. http://127.0.0.1:8080/mcp"),
+		token:    fs.String("token", "", "with --url: a bearer token (visible to other users in the process list; prefer --token-env)"),
 		tokenEnv: fs.String("token-env", "", "with --url: the environment variable holding a bearer token"),
 		asJSON:   fs.Bool("json", false, "print the whole MCP result as JSON"),
 		timeout:  fs.Duration("timeout", time.Minute, "give up after this long"),
+		last:     &lastResponse{base: http.DefaultTransport},
 	}
 }
 
@@ -60,21 +67,23 @@ func oneCallFlags(fs *flag.FlagSet) oneCall {
 // whatever it started.
 func (o oneCall) connect(ctx context.Context, stderr io.Writer) (*client.Client, func(), error) {
 	if *o.url != "" {
-		var opts []transport.StreamableHTTPCOption
+		opts := []transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(&http.Client{Transport: o.last})}
+		tok := *o.token
 		if *o.tokenEnv != "" {
-			tok := strings.TrimSpace(os.Getenv(*o.tokenEnv))
-			if tok == "" {
-				return nil, nil, fmt.Errorf("--token-env: %s is not set or empty", *o.tokenEnv)
+			if tok = strings.TrimSpace(os.Getenv(*o.tokenEnv)); tok == "" {
+				return nil, nil, &cliError{what: "--token-env " + *o.tokenEnv, why: "the variable is not set or empty"}
 			}
+		}
+		if tok != "" {
 			opts = append(opts, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + tok}))
 		}
 		c, err := client.NewStreamableHttpClient(*o.url, opts...)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, &cliError{what: "--url " + *o.url, why: cleanCause(err.Error())}
 		}
 		if err := initialize(ctx, c); err != nil {
 			c.Close()
-			return nil, nil, fmt.Errorf("%s: %w", *o.url, err)
+			return nil, nil, urlError(*o.url, o.last, tok != "", err)
 		}
 		return c, func() { c.Close() }, nil
 	}
@@ -84,12 +93,12 @@ func (o oneCall) connect(ctx context.Context, stderr io.Writer) (*client.Client,
 	}
 	cfg, err := loader.Load(path, os.Environ())
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, configError(err)
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	g, err := gateway.Open(ctx, cfg, gateway.Options{Logger: logger, Version: version, Revision: revision()})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, configError(err)
 	}
 	closeAll := func() {
 		cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -102,7 +111,7 @@ func (o oneCall) connect(ctx context.Context, stderr io.Writer) (*client.Client,
 	}
 	if err != nil {
 		closeAll()
-		return nil, nil, err
+		return nil, nil, &cliError{what: "start the in-process gateway", why: err.Error()}
 	}
 	return c, func() { c.Close(); closeAll() }, nil
 }
@@ -135,13 +144,19 @@ func runOne(name, argsUsage, summary string, nargs [2]int, args []string, stdout
 	defer cancel()
 	c, closeAll, err := o.connect(ctx, stderr)
 	if err != nil {
-		printErr(stderr, err)
+		printCmdErr(stderr, name, err)
 		return 1
 	}
 	defer closeAll()
 	isErr, err := do(ctx, c, fs.Args(), *o.asJSON, stdout)
 	if err != nil {
-		fmt.Fprintf(stderr, "wasmgate %s: %v\n", name, err)
+		var ce *cliError
+		if *o.url != "" && !errors.As(err, &ce) {
+			if status, _ := o.last.get(); status == http.StatusUnauthorized || status == http.StatusForbidden {
+				err = urlError(*o.url, o.last, *o.token != "" || *o.tokenEnv != "", err)
+			}
+		}
+		printCmdErr(stderr, name, err)
 		return 1
 	}
 	if isErr {
@@ -160,13 +175,13 @@ func callCmd(args []string, stdout, stderr io.Writer) int {
 			if len(args) == 2 {
 				var a map[string]any
 				if err := json.Unmarshal([]byte(args[1]), &a); err != nil {
-					return false, fmt.Errorf("arguments are not a JSON object: %w", err)
+					return false, &cliError{what: "arguments of " + args[0], why: "not a JSON object: " + err.Error()}
 				}
 				req.Params.Arguments = a
 			}
 			res, err := c.CallTool(ctx, req)
 			if err != nil {
-				return false, err
+				return false, callError(ctx, c, "tool", args[0], err)
 			}
 			if asJSON {
 				return res.IsError, printJSON(out, res)
@@ -191,7 +206,7 @@ func readCmd(args []string, stdout, stderr io.Writer) int {
 			req.Params.URI = args[0]
 			res, err := c.ReadResource(ctx, req)
 			if err != nil {
-				return false, err
+				return false, callError(ctx, c, "resource", args[0], err)
 			}
 			if asJSON {
 				return false, printJSON(out, res)
@@ -217,13 +232,13 @@ func promptCmd(args []string, stdout, stderr io.Writer) int {
 			if len(args) == 2 {
 				var a map[string]string
 				if err := json.Unmarshal([]byte(args[1]), &a); err != nil {
-					return false, fmt.Errorf("arguments are not a JSON object of strings: %w", err)
+					return false, &cliError{what: "arguments of " + args[0], why: "not a JSON object of strings: " + err.Error()}
 				}
 				req.Params.Arguments = a
 			}
 			res, err := c.GetPrompt(ctx, req)
 			if err != nil {
-				return false, err
+				return false, callError(ctx, c, "prompt", args[0], err)
 			}
 			if asJSON {
 				return false, printJSON(out, res)
@@ -235,6 +250,70 @@ func promptCmd(args []string, stdout, stderr io.Writer) int {
 			}
 			return false, nil
 		})
+}
+
+// callError words a failed tools/call, resources/read or prompts/get: a
+// name the gateway does not list is unknown, with the names it has.
+func callError(ctx context.Context, c *client.Client, kind, name string, err error) error {
+	what := fmt.Sprintf("%s %s", kind, name)
+	msg := err.Error()
+	if errors.Is(err, mcp.ErrResourceNotFound) && strings.Contains(msg, "handler not found") {
+		if have, lerr := listResources(ctx, c); lerr == nil {
+			return unknownName(kind, name, have)
+		}
+	}
+	if kind != "resource" && strings.Contains(msg, "not found") {
+		if have, lerr := listNames(ctx, c, kind); lerr == nil && !slices.Contains(have, name) {
+			return unknownName(kind, name, have)
+		}
+	}
+	return &cliError{what: what, why: cleanCause(msg)}
+}
+
+// listNames lists the gateway's tools or prompts.
+func listNames(ctx context.Context, c *client.Client, kind string) ([]string, error) {
+	var names []string
+	if kind == "tool" {
+		res, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range res.Tools {
+			names = append(names, t.Name)
+		}
+		return names, nil
+	}
+	res, err := c.ListPrompts(ctx, mcp.ListPromptsRequest{})
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range res.Prompts {
+		names = append(names, p.Name)
+	}
+	return names, nil
+}
+
+// listResources lists the URIs of the gateway's resources and the
+// templates of its resource templates.
+func listResources(ctx context.Context, c *client.Client) ([]string, error) {
+	var names []string
+	res, err := c.ListResources(ctx, mcp.ListResourcesRequest{})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range res.Resources {
+		names = append(names, r.URI)
+	}
+	tpl, err := c.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range tpl.ResourceTemplates {
+		if t.URITemplate != nil {
+			names = append(names, t.URITemplate.Raw())
+		}
+	}
+	return names, nil
 }
 
 func printJSON(w io.Writer, v any) error {

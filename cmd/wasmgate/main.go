@@ -248,14 +248,14 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg, err := loader.Load(*cfgPath, os.Environ())
 	if err != nil {
-		printErr(stderr, err)
+		printCmdErr(stderr, "validate", configError(err))
 		return 1
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ctx := context.Background()
 	g, err := gateway.Open(ctx, cfg, gateway.Options{Logger: logger, Version: version})
 	if err != nil {
-		printErr(stderr, err)
+		printCmdErr(stderr, "validate", configError(err))
 		return 1
 	}
 	s := g.Current()
@@ -267,13 +267,6 @@ func validate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "  %s\n", line)
 	}
 	return 0
-}
-
-func printErr(w io.Writer, err error) {
-	fmt.Fprintln(w, "wasmgate: invalid configuration:")
-	for _, line := range strings.Split(err.Error(), "\n") {
-		fmt.Fprintf(w, "  %s\n", line)
-	}
 }
 
 func revision() string {

@@ -30,7 +30,7 @@ import (
 const (
 	distVersion = "v9.9.9-test.1"
 	distCommit  = "0123456789abcdef0123456789abcdef01234567"
-	debVersion  = "9.9.9.test.1"
+	debVersion  = "9.9.9~test.1"
 )
 
 func packaging(t *testing.T) {
@@ -352,7 +352,13 @@ func testInstallDeb(t *testing.T, deb string) {
 			t.Errorf("dpkg --purge wasmgate: %v\n%s", err, out)
 		}
 	})
-	sh(t, "dpkg", "-i", deb)
+	// Installing says nothing worse than dpkg's own progress: no warning.
+	if out := sh(t, "dpkg", "-i", deb); strings.Contains(strings.ToLower(out), "warning") {
+		t.Errorf("dpkg -i printed a warning:\n%s", out)
+	}
+	if out := sh(t, "stat", "-c", "%U:%G %a", "/var/lib/wasmgate"); strings.TrimSpace(out) != "wasmgate:wasmgate 750" {
+		t.Errorf("/var/lib/wasmgate (the user's home) is %s, want wasmgate:wasmgate 750", out)
+	}
 	if out := sh(t, "id", "wasmgate"); !strings.Contains(out, "(wasmgate)") {
 		t.Errorf("id wasmgate: %s", out)
 	}
@@ -364,6 +370,7 @@ func testInstallDeb(t *testing.T, deb string) {
 	}
 
 	const unit = "/usr/lib/systemd/system/wasmgate.service"
+	t.Run("ExecStart as wasmgate", func(t *testing.T) { testRunUnit(t, unit) })
 	if _, err := exec.LookPath("systemd-analyze"); err != nil {
 		t.Skip("systemd-analyze is not installed (apt-get install -y systemd; .ci/run does): the unit is not verified")
 	}

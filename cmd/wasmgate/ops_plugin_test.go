@@ -36,6 +36,24 @@ func TestPluginNewBuildValidateCall(t *testing.T) {
 			t.Errorf("scaffold lacks %s: %v", f, err)
 		}
 	}
+	// Nothing in it names this checkout; its ports are its own.
+	for _, f := range []string{"Makefile", "gateway.yaml", "README.md", "main.go"} {
+		if b, _ := os.ReadFile(filepath.Join(dir, f)); strings.Contains(string(b), harness.RepoRoot()) || strings.Contains(string(b), filepath.Dir(bins.Path)) {
+			t.Errorf("%s names the checkout or the binary's folder:\n%s", f, b)
+		}
+	}
+	yaml, _ := os.ReadFile(filepath.Join(dir, "gateway.yaml"))
+	if strings.Contains(string(yaml), ":8080") || strings.Contains(string(yaml), ":9090") {
+		t.Errorf("the scaffold's gateway.yaml takes make run's ports:\n%s", yaml)
+	}
+	if r := bins.Run(t, harness.RunOptions{Setup: in}, "plugin", "new", "--port", "18500", "other"); r.Code != 0 {
+		t.Errorf("plugin new --port: exit %d %s", r.Code, r.Stderr)
+	} else if b, _ := os.ReadFile(filepath.Join(work, "other", "gateway.yaml")); !strings.Contains(string(b), "listen: 127.0.0.1:18500") || !strings.Contains(string(b), "listen: 127.0.0.1:18501") {
+		t.Errorf("plugin new --port 18500: gateway.yaml\n%s", b)
+	}
+	if r := bins.Run(t, harness.RunOptions{Setup: in}, "plugin", "new", "about"); r.Code != 2 {
+		t.Errorf("plugin new about (a name the scaffold exports already): exit %d, want 2", r.Code)
+	}
 	// A second run into the same folder refuses to overwrite it.
 	if r := bins.Run(t, harness.RunOptions{Setup: in}, "plugin", "new", "shouter"); r.Code == 0 || !strings.Contains(r.Stderr, "not empty") {
 		t.Errorf("plugin new over an existing project: exit %d %s", r.Code, r.Stderr)
@@ -68,13 +86,23 @@ func TestPluginNewBuildValidateCall(t *testing.T) {
 	if r := run("validate", "--config", cfg); r.Code != 0 || !strings.Contains(r.Stdout, "1 plugins (shouter), 1 tools, 1 resources, 0 resource templates, 1 prompts") {
 		t.Fatalf("validate: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
-	if r := run("call", "--config", cfg, "shout", `{"text":"hello"}`); r.Code != 0 || strings.TrimSpace(r.Stdout) != "HELLO!" {
-		t.Errorf("call shout: exit %d, stdout %q\n%s", r.Code, r.Stdout, r.Stderr)
+	// The tool is named after the plugin; make call calls it (the .wasm
+	// is built already), with the wasmgate WASMGATE names.
+	mk := exec.Command("make", "call", "WASMGATE="+bins.Plain)
+	mk.Dir = dir
+	if out, err := mk.CombinedOutput(); err != nil || !strings.Contains(string(out), "HELLO!") {
+		t.Errorf("make call: %v\n%s", err, out)
 	}
-	if r := run("call", "--config", cfg, "shout", `{"text":" "}`); r.Code != 1 || !strings.Contains(r.Stdout, "nothing to shout") {
-		t.Errorf("call shout with empty text: exit %d (want 1), stdout %q", r.Code, r.Stdout)
+	if r := run("call", "--config", cfg, "shouter", `{"text":"hello"}`); r.Code != 0 || strings.TrimSpace(r.Stdout) != "HELLO!" {
+		t.Errorf("call shouter: exit %d, stdout %q\n%s", r.Code, r.Stdout, r.Stderr)
 	}
-	if r := run("call", "--config", cfg, "--json", "shout", `{"text":"x"}`); r.Code != 0 || !strings.Contains(r.Stdout, `"text": "X!"`) {
+	if r := run("call", "--config", cfg, "shouter", `{"text":" "}`); r.Code != 1 || !strings.Contains(r.Stdout, "nothing to shout") {
+		t.Errorf("call shouter with empty text: exit %d (want 1), stdout %q", r.Code, r.Stdout)
+	}
+	if r := run("call", "--config", cfg, "shouter", `{"text":1}`); r.Code != 1 {
+		t.Errorf("call shouter with a number: exit %d (want 1), stdout %q", r.Code, r.Stdout)
+	}
+	if r := run("call", "--config", cfg, "--json", "shouter", `{"text":"x"}`); r.Code != 0 || !strings.Contains(r.Stdout, `"text": "X!"`) {
 		t.Errorf("call --json: exit %d, stdout %q", r.Code, r.Stdout)
 	}
 	if r := run("read", "--config", cfg, "shouter://about"); r.Code != 0 || !strings.Contains(r.Stdout, "shouter shouts") {

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
@@ -28,7 +30,7 @@ const kitDir = "internal/wasmgate"
 
 func pluginCmd(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] != "new" {
-		fmt.Fprint(stderr, "Usage: wasmgate plugin new [--dir DIR] [--module PATH] NAME\n")
+		fmt.Fprint(stderr, "Usage: wasmgate plugin new [--dir DIR] [--module PATH] [--port N] NAME\n")
 		return 2
 	}
 	return pluginNew(args[1:], stdout, stderr)
@@ -38,6 +40,7 @@ func pluginNew(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("plugin new", "NAME", "Create a Go plugin project in ./NAME (or --dir): main.go with a tool, a resource\nand a prompt, a Makefile, a gateway.yaml that serves it, and a copy of the pdk\npackage, so it builds with the standard Go toolchain and no access to this\nrepository. Then: cd NAME && make && make validate && make call.", stderr)
 	dir := fs.String("dir", "", "folder to create (default ./NAME); must not exist or be empty")
 	module := fs.String("module", "", "Go module path of the project (default example.com/NAME)")
+	port := fs.Int("port", 0, "the HTTP port of its gateway.yaml; the admin listener gets the next one (default: two ports free now)")
 	if err := fs.Parse(args); err != nil {
 		return flagCode(err)
 	}
@@ -50,22 +53,76 @@ func pluginNew(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wasmgate plugin new: %q is not a plugin name: use letters, digits, '_' or '-'\n", name)
 		return 2
 	}
+	if reservedExport(name) {
+		fmt.Fprintf(stderr, "wasmgate plugin new: %q is not a plugin name: the scaffold exports a function of that name already\n", name)
+		return 2
+	}
+	if *port < 0 || *port > 65534 {
+		fmt.Fprintf(stderr, "wasmgate plugin new: --port %d: not a port (1-65534)\n", *port)
+		return 2
+	}
+	ports, err := scaffoldPorts(*port)
+	if err != nil {
+		fmt.Fprintf(stderr, "wasmgate plugin new: find free ports: %v\n", err)
+		return 1
+	}
 	if *dir == "" {
 		*dir = name
 	}
 	if *module == "" {
 		*module = "example.com/" + name
 	}
-	if err := scaffold(*dir, name, *module); err != nil {
+	if err := scaffold(*dir, name, *module, ports); err != nil {
 		fmt.Fprintf(stderr, "wasmgate plugin new: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "created %s: a plugin %q (module %s)\n  cd %s && make && make validate && make call\n", *dir, name, *module, *dir)
+	fmt.Fprintf(stdout, "created %s: a plugin %q with a tool %q (module %s), served on 127.0.0.1:%d (status page on :%d)\n  cd %s && make && make validate && make call\n",
+		*dir, name, name, *module, ports[0], ports[1], *dir)
+	if exe, err := os.Executable(); err == nil {
+		if onPath, err := exec.LookPath("wasmgate"); err != nil || !sameFile(onPath, exe) {
+			fmt.Fprintf(stdout, "  (this wasmgate is not the one on PATH: run make with WASMGATE=%s)\n", exe)
+		}
+	}
 	return 0
 }
 
+// reservedExport says whether name is one of the scaffold's exports other
+// than the tool: a plugin of that name would export it twice.
+func reservedExport(name string) bool {
+	switch name {
+	case "about", "announce", "main", "_start", "_initialize", "tools_information", "resources_information", "prompts_information":
+		return true
+	}
+	return false
+}
+
+// scaffoldPorts are the HTTP and admin ports: port and the next, or two
+// ports free on loopback now (so that `make serve` runs beside `make run`
+// and beside other scaffolds).
+func scaffoldPorts(port int) ([2]int, error) {
+	if port != 0 {
+		return [2]int{port, port + 1}, nil
+	}
+	var out [2]int
+	for i := range out {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return out, err
+		}
+		defer l.Close() // both held until both are chosen
+		out[i] = l.Addr().(*net.TCPAddr).Port
+	}
+	return out, nil
+}
+
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
 // scaffold writes the project into dir.
-func scaffold(dir, name, module string) error {
+func scaffold(dir, name, module string, ports [2]int) error {
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
 		return fmt.Errorf("%s exists and is not empty", dir)
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -76,11 +133,9 @@ func scaffold(dir, name, module string) error {
 		return err
 	}
 	data := struct {
-		Name, Module, Version, Kit, GoPDK, GoPDKVersion, Exe string
-	}{name, module, version, kitDir, goPDK, sums.version, "wasmgate"}
-	if exe, err := os.Executable(); err == nil {
-		data.Exe = exe
-	}
+		Name, Module, Version, Kit, GoPDK, GoPDKVersion string
+		HTTPPort, AdminPort                             int
+	}{name, module, version, kitDir, goPDK, sums.version, ports[0], ports[1]}
 	files := map[string]string{
 		"main.go":          scaffoldMain,
 		"go.mod":           scaffoldGoMod,
@@ -180,7 +235,7 @@ const scaffoldMain = `//go:build wasip1
 package main
 
 import (
-	"fmt"
+	"errors"
 	"strings"
 
 	extism "github.com/extism/go-pdk"
@@ -195,24 +250,30 @@ func main() {}
 //go:wasmexport tools_information
 func toolsInformation() int32 {
 	return wasmgate.Information([]wasmgate.Tool{{
-		Name:        "shout",
+		Name:        "[[.Name]]",
 		Description: "Returns the text in capitals, with the configured suffix.",
 		InputSchema: wasmgate.Schema(` + "`" + `{"type":"object","properties":{"text":{"type":"string","description":"What to shout"}},"required":["text"]}` + "`" + `),
 	}})
 }
 
-//go:wasmexport shout
-func shout() int32 {
-	var in struct {
-		Text string ` + "`json:\"text\"`" + `
-	}
-	if err := wasmgate.Args(&in); err != nil {
+// tool is the export of the tool's name. Arguments reads them without
+// reflection (docs/plugins.md, "What a call costs"); wasmgate.Args(&v)
+// decodes them into a struct with encoding/json instead.
+//
+//go:wasmexport [[.Name]]
+func tool() int32 {
+	args, err := wasmgate.Arguments()
+	if err != nil {
 		return wasmgate.Fail(err)
 	}
-	if strings.TrimSpace(in.Text) == "" {
-		return wasmgate.Fail(fmt.Errorf("text is empty: nothing to shout"))
+	text, ok := args.String("text")
+	if !ok {
+		return wasmgate.Fail(errors.New(` + "`" + `Invalid argument "text": expected a string` + "`" + `))
 	}
-	return wasmgate.Text(strings.ToUpper(in.Text) + suffix())
+	if strings.TrimSpace(text) == "" {
+		return wasmgate.Fail(errors.New("text is empty: nothing to shout"))
+	}
+	return wasmgate.Text(strings.ToUpper(text) + suffix())
 }
 
 // suffix comes from gateway.yaml: plugins[].config.suffix.
@@ -240,7 +301,7 @@ func about() int32 {
 	return wasmgate.Information(wasmgate.ResourceContent{
 		URI:      "[[.Name]]://about",
 		MimeType: "text/plain",
-		Text:     "[[.Name]] shouts: the shout tool returns its text in capitals.",
+		Text:     "[[.Name]] shouts: the [[.Name]] tool returns its text in capitals.",
 	})
 }
 
@@ -255,19 +316,21 @@ func promptsInformation() int32 {
 
 //go:wasmexport announce
 func announce() int32 {
-	var args map[string]string
-	if err := wasmgate.Args(&args); err != nil {
+	args, err := wasmgate.Arguments()
+	if err != nil {
 		return wasmgate.Fail(err)
 	}
+	news, _ := args.String("news")
 	return wasmgate.Information([]wasmgate.PromptMessage{
-		wasmgate.UserText("Write a one-line announcement of: " + args["news"]),
+		wasmgate.UserText("Write a one-line announcement of: " + news),
 	})
 }
 `
 
 const scaffoldMakefile = `# [[.Name]]: a wasmgate plugin. make builds [[.Name]].wasm with the standard
 # Go toolchain; make validate loads it in wasmgate; make call calls its tool.
-WASMGATE ?= [[.Exe]]
+# WASMGATE is the wasmgate on PATH; make WASMGATE=/path/to/wasmgate for another.
+WASMGATE ?= wasmgate
 GO ?= go
 
 [[.Name]].wasm: main.go go.mod $(wildcard [[.Kit]]/*/*.go)
@@ -278,7 +341,7 @@ validate: [[.Name]].wasm
 	$(WASMGATE) validate --config gateway.yaml
 
 call: [[.Name]].wasm
-	$(WASMGATE) call --config gateway.yaml shout '{"text":"hello"}'
+	$(WASMGATE) call --config gateway.yaml [[.Name]] '{"text":"hello"}'
 
 serve: [[.Name]].wasm
 	$(WASMGATE) serve --config gateway.yaml
@@ -289,11 +352,13 @@ clean:
 
 const scaffoldConfig = `# Serves this plugin: wasmgate serve --config gateway.yaml (or make serve).
 # Saving this file or rebuilding the module reloads the running gateway.
+# The ports were free when ` + "`wasmgate plugin new`" + ` ran (--port chooses them),
+# so that this serves beside another gateway.
 transports:
   http:
-    listen: 127.0.0.1:8080
+    listen: 127.0.0.1:[[.HTTPPort]]
 admin:
-  listen: 127.0.0.1:9090       # status page: http://127.0.0.1:9090/
+  listen: 127.0.0.1:[[.AdminPort]]       # status page: http://127.0.0.1:[[.AdminPort]]/
 plugins:
   - name: [[.Name]]
     path: ./[[.Name]].wasm
@@ -309,9 +374,10 @@ const scaffoldReadme = "# [[.Name]]\n\n" +
 	"```sh\n" +
 	"make              # GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o [[.Name]].wasm .\n" +
 	"make validate     # wasmgate validate --config gateway.yaml\n" +
-	"make call         # wasmgate call --config gateway.yaml shout '{\"text\":\"hello\"}'\n" +
-	"make serve        # serve it over HTTP; or add it to your own gateway.yaml\n" +
+	"make call         # wasmgate call --config gateway.yaml [[.Name]] '{\"text\":\"hello\"}'\n" +
+	"make serve        # serve it on http://127.0.0.1:[[.HTTPPort]]/mcp; or add it to your own gateway.yaml\n" +
 	"```\n\n" +
+	"The Makefile runs the `wasmgate` on PATH; `make WASMGATE=/path/to/wasmgate validate` runs another.\n\n" +
 	"`[[.Kit]]/` is a copy of wasmgate's `pdk` package (and the `wire` package it\n" +
 	"uses), taken from wasmgate [[.Version]]; `go.mod` points\n" +
 	"`github.com/wasmgate/wasmgate` at it, so the project builds with nothing but\n" +

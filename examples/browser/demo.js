@@ -1,5 +1,5 @@
-// The browser MCP server of seed 000 (calculate, set-storage, storage://{key})
-// served to wasmgate through its relay. Its answers are those of the
+// A browser MCP server (the tools calculate and set-storage, the resource
+// template storage://{key}) served to wasmgate through its relay. Its answers are those of the
 // calculator and storage example plugins (examples/plugins), word for word.
 //
 // The page reads where to connect from its URL fragment, which browsers never
@@ -16,8 +16,8 @@ const relayURL = params.get('url');
 const token = params.get('token');
 let site = params.get('site') || undefined;
 
-// The page's own store: values live as long as the tab (seed 000: no
-// persistent storage between sessions).
+// The page's own store: values live as long as the tab (nothing persists
+// between sessions).
 const store = new Map();
 
 const operations = 'add, subtract, multiply or divide';
