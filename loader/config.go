@@ -207,6 +207,13 @@ func (c *Config) normalize() error {
 			}
 		}
 	}
+	if h := c.Transports.HTTP; h.On() && config.CheckListen(h.Listen) == nil {
+		for _, s := range c.Relay.Sites {
+			if s.Insecure && s.Protocol == relay.ProtocolWULegacy && !(relay.Listener{Addr: h.Listen}).Loopback() {
+				env.Bad(s.Key+".insecure", "pages without a token are allowed only on a loopback listener, where any local process can still be the page (transports.http.listen is %s); set token_env or token_file", h.Listen)
+			}
+		}
+	}
 	if h := c.Transports.HTTP; h.On() && !h.Auth.Set() && config.CheckListen(h.Listen) == nil {
 		if err := auth.CheckExposure(c.Auth, h.Listen); err != nil {
 			env.Bad("transports.http.listen", "%v", err)
