@@ -19,6 +19,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -105,7 +106,16 @@ func TestRelayUnauthenticatedMemory(t *testing.T) {
 	p := startGoPage(t, demoURL, "demo", relayToken)
 	p.register(map[string]any{"tools": []any{relayCalcTool}})
 	p.serve(func(map[string]any) string { return "served" })
-	harness.WaitTools(ctx, t, c, 10*time.Second, "calculate", "demo_calculate")
+	waitTool := func(name string) {
+		t.Helper()
+		if !harness.WaitFor(10*time.Second, func() bool {
+			got, _ := harness.ToolsErr(ctx, c)
+			return slices.Contains(got, name)
+		}) {
+			t.Fatalf("%s is not listed", name)
+		}
+	}
+	waitTool("demo_calculate")
 	hostport := mcpHostPort(t, g)
 	u, _ := url.Parse(demoURL)
 
@@ -229,7 +239,7 @@ func TestRelayUnauthenticatedMemory(t *testing.T) {
 	p2 := startGoPage(t, demoURL, "demo", relayToken)
 	p2.register(map[string]any{"tools": []any{relayCalcTool}})
 	p2.serve(func(map[string]any) string { return "served again" })
-	harness.WaitTools(ctx, t, c, 10*time.Second, "calculate", "demo_calculate")
+	waitTool("demo_calculate")
 	if text, isErr := harness.CallTool(ctx, t, c, "demo_calculate", map[string]any{"operation": "add", "a": 1, "b": 2}); isErr || text != "served again" {
 		t.Errorf("demo_calculate after the attack = %q isError=%v", text, isErr)
 	}
