@@ -116,7 +116,7 @@ func (b *bridge) run() {
 		args := []any{"outcome", outcome, "origin", b.origin, "error", err}
 		switch outcome {
 		case "bad_proof", "no_token", "replay": // a guess at the token
-			args = append(args, "failures_from_client", b.r.failed(b.remote, time.Now()))
+			args = append(args, "failures_from_client", b.r.failed(conf.Name, b.remote, time.Now()))
 		}
 		b.r.refusals.Warn(b.log, "relay: connection refused", args...)
 		b.cutAfterGrace()

@@ -82,6 +82,13 @@ type client struct {
 	seen     time.Time
 }
 
+// clientID is who failed handshakes: a client address on a site, so that
+// guesses at one site's token do not slow another site's page down.
+type clientID struct {
+	site string
+	addr netip.Prefix
+}
+
 // clientKey is the address a connection is counted under: the IP, or the
 // /64 of an IPv6 address (one host usually has a whole /64).
 func clientKey(remote string) netip.Prefix {
@@ -103,11 +110,11 @@ func clientKey(remote string) netip.Prefix {
 }
 
 // throttled reports whether the client at remote has used up its failed
-// handshakes, and when it may try again.
-func (r *Relay) throttled(remote string, now time.Time) (time.Duration, bool) {
+// handshakes on site, and when it may try again.
+func (r *Relay) throttled(site, remote string, now time.Time) (time.Duration, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	c := r.clients[clientKey(remote)]
+	c := r.clients[clientID{site, clientKey(remote)}]
 	if c == nil {
 		return 0, false
 	}
@@ -118,10 +125,10 @@ func (r *Relay) throttled(remote string, now time.Time) (time.Duration, bool) {
 	return time.Duration((1 - tokens) * float64(r.unauth.FailedAuthEvery)), true
 }
 
-// failed records a failed handshake of the client at remote and returns
-// how many it has failed.
-func (r *Relay) failed(remote string, now time.Time) uint64 {
-	key := clientKey(remote)
+// failed records a failed handshake of the client at remote on site and
+// returns how many it has failed there.
+func (r *Relay) failed(site, remote string, now time.Time) uint64 {
+	key := clientID{site, clientKey(remote)}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	c := r.clients[key]
@@ -141,7 +148,7 @@ func (r *Relay) failed(remote string, now time.Time) uint64 {
 // forgetClient drops the clients whose limiter is full again (they are
 // not slowed down), or else the least recently seen one.
 func (r *Relay) forgetClient(now time.Time) {
-	var oldest netip.Prefix
+	var oldest clientID
 	at := time.Time{}
 	burst := float64(r.unauth.FailedAuthBurst)
 	for k, c := range r.clients {

@@ -97,12 +97,12 @@ func TestUnauthenticatedCaps(t *testing.T) {
 
 // TestFailedAuthThrottle: a client address guessing wu-legacy tokens gets
 // failed_auth_burst tries, then 429 with Retry-After until the bucket
-// refills; the right token from another address is not slowed down.
+// refills; the same address is not slowed down on another site.
 func TestFailedAuthThrottle(t *testing.T) {
 	f := newFixture(t)
 	f.applyConfig(Config{
 		Unauthenticated: Unauthenticated{FailedAuthBurst: 3, FailedAuthEvery: config.Duration(300 * time.Millisecond)},
-		Sites:           []SiteConfig{wuSite()},
+		Sites:           []SiteConfig{wuSite(), {Name: "other"}},
 	})
 	for i := range 3 {
 		p := mustDial(t, f.url("wu"))
@@ -122,11 +122,12 @@ func TestFailedAuthThrottle(t *testing.T) {
 		t.Errorf("refused throttled = %v", f.refused("wu", refusedThrottled))
 	}
 	f.r.mu.Lock()
-	c := f.r.clients[clientKey("127.0.0.1:1")]
+	c := f.r.clients[clientID{"wu", clientKey("127.0.0.1:1")}]
 	f.r.mu.Unlock()
 	if c == nil || c.failures != 3 {
 		t.Fatalf("failures of 127.0.0.1 = %+v", c)
 	}
+	f.connect("other") // guesses at wu's token do not slow other's page down
 	time.Sleep(350 * time.Millisecond)
 	p := mustDial(t, f.url("wu"))
 	if r := p.legacyAuth(testToken); r["success"] != true {
@@ -147,7 +148,7 @@ func TestClientKeyAndForget(t *testing.T) {
 	f := newFixture(t)
 	now := time.Now()
 	for i := range maxClients + 10 {
-		f.r.failed("10."+itoa(i>>16&255)+"."+itoa(i>>8&255)+"."+itoa(i&255)+":1", now.Add(time.Duration(i)*time.Microsecond))
+		f.r.failed("s", "10."+itoa(i>>16&255)+"."+itoa(i>>8&255)+"."+itoa(i&255)+":1", now.Add(time.Duration(i)*time.Microsecond))
 	}
 	f.r.mu.Lock()
 	n := len(f.r.clients)
@@ -169,5 +170,29 @@ func (p *page) stall(n int) {
 	}
 	if _, err := w.Write([]byte(`{"type":"auth","nonce":"` + strings.Repeat("A", n))); err != nil {
 		p.t.Fatal(err)
+	}
+}
+
+func TestUnauthenticatedConfig(t *testing.T) {
+	c := Config{Sites: []SiteConfig{{Name: "demo", TokenEnv: "T"}}}
+	if _, err := normalize(&c); err != nil {
+		t.Fatal(err)
+	}
+	if u := c.Unauthenticated; u.MaxUnauthenticated != 64 || u.FailedAuthBurst != 10 || time.Duration(u.FailedAuthEvery) != time.Second ||
+		c.Sites[0].SiteUnauthenticated.MaxUnauthenticated != 16 {
+		t.Errorf("defaults: %+v %+v", u, c.Sites[0].SiteUnauthenticated)
+	}
+	c = Config{Unauthenticated: Unauthenticated{MaxUnauthenticated: 4}, Sites: []SiteConfig{{Name: "demo", TokenEnv: "T"}}}
+	if _, err := normalize(&c); err != nil || c.Sites[0].SiteUnauthenticated.MaxUnauthenticated != 4 {
+		t.Errorf("a site's default follows a lower total: %v %v", c.Sites[0].SiteUnauthenticated, err)
+	}
+	c = Config{Unauthenticated: Unauthenticated{MaxUnauthenticated: -1, FailedAuthBurst: 10001, FailedAuthEvery: config.Duration(time.Millisecond)},
+		Sites: []SiteConfig{{Name: "demo", TokenEnv: "T", SiteUnauthenticated: SiteUnauthenticated{MaxUnauthenticated: -3}}}}
+	_, err := normalize(&c)
+	for _, want := range []string{"relay.max_unauthenticated: -1 is out of range (1..10000)", "relay.failed_auth_burst: 10001 is out of range",
+		"relay.failed_auth_every: 1ms is out of range (10ms..1h)", "relay.sites[0].max_unauthenticated: -3 is out of range"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v does not say %s", err, want)
+		}
 	}
 }

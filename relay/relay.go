@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/netip"
 	"os"
 	"strings"
 	"sync"
@@ -99,7 +98,7 @@ type Relay struct {
 	unauth      Unauthenticated
 	unauthTotal int
 	unauthSite  map[string]int
-	clients     map[netip.Prefix]*client
+	clients     map[clientID]*client
 	// refusals bounds the log lines of refused connections.
 	refusals *lograte.Limiter
 }
@@ -126,7 +125,7 @@ func New(opts Options) *Relay {
 		unauth: Unauthenticated{MaxUnauthenticated: DefaultMaxUnauthenticated, FailedAuthBurst: DefaultFailedAuthBurst,
 			FailedAuthEvery: config.Duration(DefaultFailedAuthEvery)},
 		unauthSite: map[string]int{},
-		clients:    map[netip.Prefix]*client{},
+		clients:    map[clientID]*client{},
 		refusals: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, func() {
 			m.LogSuppressed.WithLabelValues("relay").Inc()
 		}),

@@ -55,7 +55,7 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, "Forbidden: wu-legacy sends the token in clear; connect over loopback or TLS", http.StatusForbidden)
 		return
 	}
-	if wait, ok := r.throttled(req.RemoteAddr, time.Now()); ok {
+	if wait, ok := r.throttled(conf.Name, req.RemoteAddr, time.Now()); ok {
 		r.m.RelayRefused.WithLabelValues(conf.Name, refusedThrottled).Inc()
 		r.refusals.Warn(r.log, "relay: refused a connection from a client that failed too many handshakes", "site", conf.Name,
 			"remote", req.RemoteAddr, "retry_after", wait.Round(time.Millisecond))
