@@ -101,12 +101,12 @@ func New(ctx context.Context, c Config, opts Options) (*Authenticator, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	key := c.key
+	key := c.Key
 	if key == "" {
 		key = "auth"
 	}
 	bad := func(k, format string, args ...any) error {
-		return &config.Error{File: c.file, Key: k, Msg: fmt.Sprintf(format, args...)}
+		return &config.Error{File: c.File, Key: k, Msg: fmt.Sprintf(format, args...)}
 	}
 	a := &Authenticator{log: opts.Logger}
 	seen := map[[sha256.Size]byte]int{}
@@ -121,21 +121,18 @@ func New(ctx context.Context, c Config, opts Options) (*Authenticator, error) {
 				return nil, bad(pk+".token_sha256", "is not 64 hex digits")
 			}
 			copy(sp.digest[:], d)
-		case p.TokenEnv != "":
-			v, ok := opts.LookupEnv(p.TokenEnv)
-			if token = strings.TrimSpace(v); !ok || token == "" {
-				return nil, bad(pk+".token_env", "environment variable %s is not set or empty", p.TokenEnv)
-			}
-			pk += ".token_env"
-		case p.TokenFile != "":
-			b, err := os.ReadFile(p.TokenFile)
+		case p.TokenEnv != "" || p.TokenFile != "":
+			ref := p.TokenRef(pk)
+			v, err := ref.Read(c.File, opts.LookupEnv)
 			if err != nil {
-				return nil, bad(pk+".token_file", "%q: %v", p.TokenFile, errors.Unwrap(err))
+				return nil, err
 			}
-			if token = strings.TrimSpace(string(b)); token == "" {
-				return nil, bad(pk+".token_file", "%q is empty", p.TokenFile)
+			token = v.Value()
+			if ref.Env != "" {
+				pk += "." + ref.EnvKey
+			} else {
+				pk += "." + ref.FileKey
 			}
-			pk += ".token_file"
 		default:
 			return nil, bad(pk, "no token: set one of token_sha256, token_env or token_file")
 		}
@@ -156,7 +153,7 @@ func New(ctx context.Context, c Config, opts Options) (*Authenticator, error) {
 		a.principals = append(a.principals, sp)
 	}
 	if c.JWT != nil {
-		v, err := newJWTVerifier(ctx, *c.JWT, key+".jwt", c.file, opts)
+		v, err := newJWTVerifier(ctx, *c.JWT, key+".jwt", c.File, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -188,12 +185,11 @@ func (a *Authenticator) Authenticate(r *http.Request) (Principal, error) {
 	case len(vals) > 1:
 		return Principal{}, invalid("more than one Authorization header")
 	}
-	scheme, token, _ := strings.Cut(strings.TrimSpace(vals[0]), " ")
-	if !strings.EqualFold(scheme, "Bearer") {
+	token, bearer := BearerToken(vals[0])
+	if !bearer {
 		// RFC 6750 3.1: another scheme is "no authentication information".
 		return Principal{}, fmt.Errorf("%w: the Authorization header does not use the Bearer scheme", ErrNoToken)
 	}
-	token = strings.TrimSpace(token)
 	switch {
 	case token == "":
 		return Principal{}, invalid("empty bearer token")
@@ -225,3 +221,12 @@ func (a *Authenticator) authenticate(ctx context.Context, token string) (Princip
 }
 
 func invalid(reason string) error { return fmt.Errorf("%w: %s", ErrInvalidToken, reason) }
+
+// BearerToken parses an Authorization header value: bearer reports
+// whether it uses the Bearer scheme, whose name is case-insensitive (RFC
+// 9110, 11.1), and token is its credentials, trimmed (empty when none
+// follow). Every bearer token the gateway reads goes through here.
+func BearerToken(header string) (token string, bearer bool) {
+	scheme, token, _ := strings.Cut(strings.TrimSpace(header), " ")
+	return strings.TrimSpace(token), strings.EqualFold(scheme, "Bearer")
+}

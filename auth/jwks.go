@@ -17,6 +17,7 @@ import (
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/lestrrat-go/jwx/v3/jwk"
 
+	"github.com/wasmgate/wasmgate/auth/authconfig"
 	"github.com/wasmgate/wasmgate/config"
 )
 
@@ -101,7 +102,7 @@ func checkedRedirects(c *http.Client) *http.Client {
 		if len(via) >= maxRedirects {
 			return fmt.Errorf("stopped after %d redirects", maxRedirects)
 		}
-		if err := checkURL(req.URL.String(), true); err != nil {
+		if err := authconfig.CheckURL(req.URL.String(), true); err != nil {
 			return fmt.Errorf("refused a redirect to %s: %w", req.URL.Redacted(), err)
 		}
 		if next != nil {

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/wasmgate/wasmgate/gateway/envelope"
 	"github.com/wasmgate/wasmgate/policy"
 )
 
@@ -56,7 +58,7 @@ audit:
 //	go test -run '^$' -bench 'CallToolSerial' -count 6 ./gateway
 func BenchmarkCallToolSerialPolicy(b *testing.B) {
 	g := newTestGatewayWith(b, benchPolicyYAML(b.TempDir()))
-	h := g.toolHandler("calculate")
+	h := g.env.ToolHandler("calculate")
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "calculate"
 	req.Params.Arguments = map[string]any{"operation": "add", "a": 5.0, "b": 3.0}
@@ -66,11 +68,11 @@ func BenchmarkCallToolSerialPolicy(b *testing.B) {
 	defer cancel()
 	b.ReportAllocs()
 	for b.Loop() {
-		c, err := g.cur.Load().authenticate(hr)
-		if err != nil || c.principal.Name != "bench" {
+		c, err := authenticate(g.cur.Load(), hr)
+		if err != nil || c.Principal.Name != "bench" {
 			b.Fatalf("authenticate: %v %+v", err, c)
 		}
-		res, err := h(withCaller(ctx, c), req)
+		res, err := h(envelope.WithCaller(ctx, c), req)
 		if err != nil || res.IsError {
 			b.Fatalf("call failed: %v %+v", err, res)
 		}
@@ -89,16 +91,16 @@ func BenchmarkPolicyOverhead(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		c, err := s.authenticate(hr)
+		c, err := authenticate(s, hr)
 		if err != nil {
 			b.Fatal(err)
 		}
 		start := time.Now()
-		cctx := withCaller(ctx, c)
-		if _, f := g.authorize(cctx, s, policy.Tool, "calculate", args); f != nil {
-			b.Fatalf("refused: %s", f.Msg)
+		cctx := envelope.WithCaller(ctx, c)
+		if _, msg := g.env.Authorize(cctx, s, policy.Tool, "calculate", args); msg != "" {
+			b.Fatalf("refused: %s", msg)
 		}
-		g.audit.record(cctx, c, "tool", "calculate", "ok", start, args)
+		g.audit.Observe(cctx, &envelope.Call{Caller: c, Kind: "tool", Name: "calculate", Outcome: "ok", Start: start, Took: time.Since(start), Args: args})
 	}
 }
 
@@ -116,16 +118,25 @@ func BenchmarkPolicyOverheadParallel(b *testing.B) {
 		hr.Header.Set("Authorization", "Bearer "+benchToken)
 		ctx := context.Background()
 		for pb.Next() {
-			c, err := s.authenticate(hr)
+			c, err := authenticate(s, hr)
 			if err != nil {
 				b.Fatal(err)
 			}
 			start := time.Now()
-			cctx := withCaller(ctx, c)
-			if _, f := g.authorize(cctx, s, policy.Tool, "calculate", args); f != nil {
-				b.Fatalf("refused: %s", f.Msg)
+			cctx := envelope.WithCaller(ctx, c)
+			if _, msg := g.env.Authorize(cctx, s, policy.Tool, "calculate", args); msg != "" {
+				b.Fatalf("refused: %s", msg)
 			}
-			g.audit.record(cctx, c, "tool", "calculate", "ok", start, args)
+			g.audit.Observe(cctx, &envelope.Call{Caller: c, Kind: "tool", Name: "calculate", Outcome: "ok", Start: start, Took: time.Since(start), Args: args})
 		}
 	})
+}
+
+// authenticate is what the HTTP transport does with hr's bearer token.
+func authenticate(s *Snapshot, hr *http.Request) (envelope.Caller, error) {
+	p, err := s.parts.id.authn.Authenticate(hr)
+	if err != nil {
+		return envelope.Caller{}, err
+	}
+	return envelope.Caller{Principal: policy.Principal(p), Transport: envelope.TransportHTTP, JWT: p.Claims != nil}, nil
 }

@@ -40,8 +40,12 @@ func newTestGatewayWith(tb testing.TB, extra string) *Gateway {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	g := New(Options{Logger: logger, Metrics: metrics.New("test", "test"), Compiler: compiler, ConfigPath: cfgPath})
-	if err := g.Reload(context.Background()); err != nil {
+	cfg, err := loader.Load(cfgPath, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g, err := Open(context.Background(), cfg, Options{Logger: logger, Metrics: metrics.New("test", "test"), Compiler: compiler, ConfigPath: cfgPath})
+	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { g.Close(context.Background()); compiler.Close(context.Background()) })
@@ -52,7 +56,7 @@ func newTestGatewayWith(tb testing.TB, extra string) *Gateway {
 // validation, pool, the WebAssembly call, metrics.
 func BenchmarkCallTool(b *testing.B) {
 	g := newTestGateway(b)
-	h := g.toolHandler("calculate")
+	h := g.env.ToolHandler("calculate")
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "calculate"
 	req.Params.Arguments = map[string]any{"operation": "add", "a": 5.0, "b": 3.0}
@@ -71,7 +75,7 @@ func BenchmarkCallTool(b *testing.B) {
 // BenchmarkCallToolSerial is one caller at a time: the latency of a call.
 func BenchmarkCallToolSerial(b *testing.B) {
 	g := newTestGateway(b)
-	h := g.toolHandler("calculate")
+	h := g.env.ToolHandler("calculate")
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "calculate"
 	req.Params.Arguments = map[string]any{"operation": "add", "a": 5.0, "b": 3.0}

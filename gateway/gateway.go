@@ -1,6 +1,13 @@
 // Package gateway is the running core of wasmgate: the serving Snapshot
-// behind an atomic pointer, the MCP server and its transports, instance
-// pools and the call path.
+// behind an atomic pointer, built from components (identity and policy,
+// audit, plugins, relay sites) that each provision, reuse, apply and clean
+// up their part of a config; swapped on reload, with list_changed told to
+// the sessions whose view changed; the MCP server its transports serve;
+// and Run, the one composition of the listeners and tasks.
+//
+// The call path is package envelope, the sources are packages plugin and
+// relaysite, the HTTP transport is package transport, and the operator's
+// surface (admin, status, audit, systemd) is package ops.
 package gateway
 
 import (
@@ -18,11 +25,15 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/wasmgate/wasmgate/gateway/envelope"
+	"github.com/wasmgate/wasmgate/gateway/ops"
+	"github.com/wasmgate/wasmgate/gateway/plugin"
+	"github.com/wasmgate/wasmgate/gateway/relaysite"
+	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/host"
 	"github.com/wasmgate/wasmgate/metrics"
 	"github.com/wasmgate/wasmgate/policy"
-	"github.com/wasmgate/wasmgate/relay"
 )
 
 // Options are what a Gateway is built from.
@@ -42,6 +53,8 @@ type Options struct {
 	// MaxConcurrentCalls bounds the WebAssembly calls running at once
 	// (server.max_concurrent_calls); 0 means the number of CPUs.
 	MaxConcurrentCalls int
+
+	ownCompiler bool // Open made Compiler: Close closes it
 }
 
 // Gateway serves the current Snapshot over MCP. Apply swaps in a new one.
@@ -49,13 +62,15 @@ type Gateway struct {
 	opts Options
 	log  *slog.Logger
 	mcp  *server.MCPServer
+	env  *envelope.Envelope
 
 	cur atomic.Pointer[Snapshot]
 
 	applyMu  sync.Mutex // serializes Apply and the registry updates
 	reloadMu sync.Mutex // serializes Reload
 	watcher  *loader.Watcher
-	relay    *relay.Relay // the browser relay's pages (gateway/relay.go)
+	relay    *relaysite.Service // the browser relay's pages
+	plugins  *plugin.Host       // what plugins use of the gateway
 
 	slots chan struct{} // one per WebAssembly call running, gateway-wide
 	own   []string      // bound listener addresses (set while starting)
@@ -66,10 +81,9 @@ type Gateway struct {
 	limiters *policy.Limiters // rate-limit state, kept across reloads
 	views    *views           // each session's caller, for list_changed
 	subs     *subscriptions   // each session's resources/subscribe
-	audit    *auditLog
-
-	notify *notifier    // systemd notifications
-	status *statusState // for the status page (status.go)
+	audit    *ops.Audit
+	notify   *ops.Notifier // systemd notifications
+	status   *ops.Tracker  // for the status page
 
 	calls    atomic.Int64   // calls running now, for shutdown
 	retiring sync.WaitGroup // goroutines closing retired snapshots
@@ -86,28 +100,37 @@ func New(opts Options) *Gateway {
 
 		limiters: policy.NewLimiters(0),
 		views:    &views{sessions: map[string]viewer{}},
-		notify:   &notifier{log: opts.Logger},
-		status:   newStatusState(),
+		notify:   &ops.Notifier{Log: opts.Logger},
+		status:   ops.NewTracker(opts.Logger),
 		subs:     &subscriptions{m: map[string]map[string]bool{}},
+		audit:    ops.NewAudit(opts.Logger),
 	}
-	g.audit = newAuditLog(opts.Logger)
-	name := opts.Name
-	if name == "" {
-		name = "wasmgate"
-	}
-	g.mcp = server.NewMCPServer(name, opts.Version,
+	g.env = envelope.New(envelope.Options{
+		Begin:    g.begin,
+		Limiters: g.limiters,
+		Metrics:  opts.Metrics,
+		Observer: envelope.Observers{envelope.Metrics{M: opts.Metrics}, g.audit, g.status},
+		Logger:   opts.Logger,
+	})
+	g.mcp = server.NewMCPServer(cmp.Or(opts.Name, "wasmgate"), opts.Version,
 		server.WithToolCapabilities(true),
 		server.WithResourceCapabilities(true, true),
 		server.WithPromptCapabilities(true),
 		server.WithLogging(),
 		server.WithCompletions(),
-		server.WithPromptCompletionProvider(completer{g}),
-		server.WithResourceCompletionProvider(completer{g}),
+		server.WithPromptCompletionProvider(envelope.Completer{E: g.env}),
+		server.WithResourceCompletionProvider(envelope.Completer{E: g.env}),
 		server.WithRecovery(),
 		server.WithResourceRecovery(),
 		server.WithHooks(g.hooks()),
 	)
-	g.relay = g.newRelay()
+	g.relay = relaysite.NewService(g.log, opts.Metrics, g.relayChanged)
+	g.plugins = &plugin.Host{
+		Logger: g.log, MCP: g.mcp, Compiler: opts.Compiler, Metrics: opts.Metrics, Slots: g.slots,
+		Store:           g.store,
+		ResourceUpdated: func(uri string) { g.subs.updated(g.mcp, uri) },
+		Relisted:        g.relisted,
+	}
 	return g
 }
 
@@ -132,37 +155,45 @@ func (g *Gateway) store(plugin string, quota int64) *host.Store {
 }
 
 // Apply makes s the serving snapshot. Calls that start after Apply use s;
-// calls running on the previous snapshot finish there, then its instances
-// close. Sessions are told list_changed only for lists that changed.
+// calls running on the previous snapshot finish there, then its
+// components are cleaned up. Sessions are told list_changed only for
+// lists that changed. Then each component of s that is an Applier
+// applies; one that went stale meanwhile (a page registered while s was
+// built) has s indexed again.
 func (g *Gateway) Apply(s *Snapshot) {
 	g.applyMu.Lock()
 	defer g.applyMu.Unlock()
-	for _, p := range s.plugins {
-		g.store(p.name, int64(p.spec.Limits.KVQuota)).SetQuota(int64(p.spec.Limits.KVQuota))
+	old := g.swap(s)
+	if old != nil && old.parts != s.parts {
+		old.parts.retire(s.parts)
 	}
-	g.limiters.Retain(s.pol)
-	g.audit.apply(s.Config.Audit)
-	g.swap(s)
-	g.applyRelay(s)
+	ctx := context.Background()
+	stale := false
+	for _, c := range s.parts.list {
+		if a, ok := c.(Applier); ok {
+			a.Apply(ctx)
+		}
+		if st, ok := c.(Staler); ok && st.Stale() {
+			stale = true
+		}
+	}
+	if stale {
+		g.swap(g.reindex(s))
+	}
 }
 
 // swap makes s serve, tells sessions what changed and retires the
-// previous snapshot. Call with applyMu.
-func (g *Gateway) swap(s *Snapshot) {
+// previous snapshot, which it returns. Call with applyMu.
+func (g *Gateway) swap(s *Snapshot) *Snapshot {
 	old := g.cur.Swap(s)
 	sent := g.syncRegistry(old, s)
 	g.notifyViews(old, s, sent)
 
 	m := g.opts.Metrics
-	m.Plugins.Set(float64(len(s.plugins)))
-	m.Tools.Set(float64(len(s.tools)))
+	m.Plugins.Set(float64(s.parts.plugins.Count()))
+	m.Tools.Set(float64(len(s.index.Tools)))
 	if old == nil {
-		return
-	}
-	for _, p := range old.plugins {
-		if !slices.ContainsFunc(s.plugins, func(q *pluginRT) bool { return q.name == p.name }) {
-			m.PluginInstances.DeleteLabelValues(p.name)
-		}
+		return nil
 	}
 	old.retire()
 	g.retiring.Add(1)
@@ -171,43 +202,43 @@ func (g *Gateway) swap(s *Snapshot) {
 		<-old.drained
 		old.close(context.Background())
 	}()
+	return old
 }
 
 // syncRegistry updates mcp-go's lists where they differ; each Set* call
 // notifies every session of that list's change. It reports which lists
 // (tools, resources, templates, prompts) it set.
 func (g *Gateway) syncRegistry(old, s *Snapshot) (set [4]bool) {
-	var prev *Snapshot
+	prev := source.NewIndex()
 	if old != nil {
-		prev = old
-	} else {
-		prev = &Snapshot{}
+		prev = old.index
 	}
-	if set[0] = changed(prev.tools, s.tools, func(t *toolEntry) any { return t.def }); set[0] {
-		tools := make([]server.ServerTool, 0, len(s.tools))
-		for _, name := range s.ToolNames() {
-			tools = append(tools, server.ServerTool{Tool: s.tools[name].def, Handler: g.toolHandler(name)})
+	x := s.index
+	if set[0] = changed(prev.Tools, x.Tools, func(t *source.Tool) any { return t.Def }); set[0] {
+		tools := make([]server.ServerTool, 0, len(x.Tools))
+		for _, name := range x.ToolNames() {
+			tools = append(tools, server.ServerTool{Tool: x.Tools[name].Def, Handler: g.env.ToolHandler(name)})
 		}
 		g.mcp.SetTools(tools...)
 	}
-	if set[1] = changed(prev.resources, s.resources, func(r *resourceEntry) any { return r.resource }); set[1] {
+	if set[1] = changed(prev.Resources, x.Resources, func(r *source.Resource) any { return r.Resource }); set[1] {
 		var rs []server.ServerResource
-		for _, uri := range slices.Sorted(maps.Keys(s.resources)) {
-			rs = append(rs, server.ServerResource{Resource: s.resources[uri].resource, Handler: g.resourceHandler(uri, false)})
+		for _, uri := range slices.Sorted(maps.Keys(x.Resources)) {
+			rs = append(rs, server.ServerResource{Resource: x.Resources[uri].Resource, Handler: g.env.ResourceHandler(uri, false)})
 		}
 		g.mcp.SetResources(rs...)
 	}
-	if set[2] = changed(prev.templates, s.templates, func(r *resourceEntry) any { return r.template }); set[2] {
+	if set[2] = changed(prev.Templates, x.Templates, func(r *source.Resource) any { return r.Template }); set[2] {
 		var ts []server.ServerResourceTemplate
-		for _, raw := range slices.Sorted(maps.Keys(s.templates)) {
-			ts = append(ts, server.ServerResourceTemplate{Template: s.templates[raw].template, Handler: server.ResourceTemplateHandlerFunc(g.resourceHandler(raw, true))})
+		for _, raw := range slices.Sorted(maps.Keys(x.Templates)) {
+			ts = append(ts, server.ServerResourceTemplate{Template: x.Templates[raw].Template, Handler: server.ResourceTemplateHandlerFunc(g.env.ResourceHandler(raw, true))})
 		}
 		g.mcp.SetResourceTemplates(ts...)
 	}
-	if set[3] = changed(prev.prompts, s.prompts, func(p *promptEntry) any { return p.def }); set[3] {
+	if set[3] = changed(prev.Prompts, x.Prompts, func(p *source.Prompt) any { return p.Def }); set[3] {
 		var ps []server.ServerPrompt
-		for _, name := range slices.Sorted(maps.Keys(s.prompts)) {
-			ps = append(ps, server.ServerPrompt{Prompt: s.prompts[name].def, Handler: g.promptHandler(name)})
+		for _, name := range slices.Sorted(maps.Keys(x.Prompts)) {
+			ps = append(ps, server.ServerPrompt{Prompt: x.Prompts[name].Def, Handler: g.env.PromptHandler(name)})
 		}
 		g.mcp.SetPrompts(ps...)
 	}
@@ -246,15 +277,18 @@ func changed[E any](a, b map[string]E, def func(E) any) bool {
 	return err1 != nil || err2 != nil || string(ja) != string(jb)
 }
 
-// acquire returns the serving snapshot with a reference held.
-func (g *Gateway) acquire() (*Snapshot, error) {
+// begin marks a call as running (for shutdown) on the serving snapshot
+// (for draining on reload); done ends it. It is the envelope's Begin.
+func (g *Gateway) begin() (envelope.State, func(), error) {
+	g.calls.Add(1)
 	for {
 		s := g.cur.Load()
 		if s == nil {
-			return nil, fmt.Errorf("gateway has no configuration yet")
+			g.calls.Add(-1)
+			return nil, nil, fmt.Errorf("gateway has no configuration yet")
 		}
 		if s.acquire() {
-			return s, nil
+			return s, func() { s.release(); g.calls.Add(-1) }, nil
 		}
 	}
 }
@@ -262,7 +296,10 @@ func (g *Gateway) acquire() (*Snapshot, error) {
 // Close waits (until ctx ends) for running calls, then releases the
 // serving snapshot and every retired one.
 func (g *Gateway) Close(ctx context.Context) error {
-	defer g.audit.close()
+	defer g.audit.Close()
+	if g.opts.ownCompiler {
+		defer g.opts.Compiler.Close(context.WithoutCancel(ctx))
+	}
 	err := g.Drain(ctx)
 	g.applyMu.Lock()
 	s := g.cur.Swap(nil)

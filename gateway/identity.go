@@ -4,191 +4,84 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
-	"fmt"
+	"log/slog"
 	"maps"
-	"net/http"
 	"os"
 	"slices"
-	"sync/atomic"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/wasmgate/wasmgate/auth"
+	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/gateway/envelope"
+	"github.com/wasmgate/wasmgate/gateway/transport"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/policy"
 )
 
-// Who is calling, and how: the HTTP guard authenticates each request and
-// puts its caller in the request's context; stdio calls are the configured
-// stdio principal. The call path asks policy about every call, and the
-// list handlers show each caller only what it may use.
+// Who is calling, and what they see: the identity component holds one
+// snapshot's authenticator, policy, stdio principal and the HTTP
+// transport's checks; the list handlers show each caller only what it
+// may use.
 
-// Transports a caller comes through, as policy's `transport` sees them.
-const (
-	transportHTTP  = "http"
-	transportStdio = "stdio"
-)
+// identity is the component of the auth and policy sections and
+// transports.http's tokens and origins.
+type identity struct {
+	limiters *policy.Limiters // the gateway's, kept across reloads
+	logger   *slog.Logger
 
-type callerKey struct{}
-
-// caller is who makes a call.
-type caller struct {
-	principal policy.Principal
-	transport string
-	jwt       bool // authenticated by an access token, not a configured principal
+	authn      *auth.Authenticator // nil: HTTP callers are anonymous
+	pol        *policy.Policy      // nil: no policy section, everything allowed
+	stdio      policy.Principal    // the stdio client
+	adminToken config.Secret
+	admin      loader.Admin
+	http       *transport.State
 }
 
-func withCaller(ctx context.Context, c caller) context.Context {
-	return context.WithValue(ctx, callerKey{}, c)
-}
+func (id *identity) Name() string { return "identity" }
 
-// callerOf returns the caller of ctx: the HTTP request's, else the stdio
-// principal of s (stdio, and calls made in-process).
-func (s *Snapshot) callerOf(ctx context.Context) caller {
-	if c, ok := ctx.Value(callerKey{}).(caller); ok {
-		return c
+// Provision reads the tokens, sets up the authenticator (JWKS included),
+// compiles the policy. transports.http.auth's token is one more
+// principal, named loader.LegacyPrincipal.
+func (id *identity) Provision(ctx context.Context, cfg *loader.Config) error {
+	token, err := cfg.Transports.HTTP.Auth.Ref("transports.http.auth").Read(cfg.File, nil)
+	if err != nil {
+		return err
 	}
-	return caller{principal: s.stdio, transport: transportStdio}
-}
-
-// label is the principal label of metrics: a configured name, never a
-// name taken from an access token (those are unbounded).
-func (c caller) label() string {
-	if c.jwt {
-		return "jwt"
+	if id.adminToken, err = cfg.Admin.Auth.Ref("admin.auth").Read(cfg.File, nil); err != nil {
+		return err
 	}
-	return c.principal.Name
-}
-
-// anonymous is the caller of an HTTP request when no authentication is
-// configured (only allowed on a loopback listener, or with
-// auth.allow_anonymous).
-var anonymous = policy.Principal{Name: "anonymous"}
-
-// buildIdentity sets up s's authenticator, policy and stdio principal from
-// cfg. transports.http.auth's token is one more principal, named
-// loader.LegacyPrincipal.
-func (s *Snapshot) buildIdentity(ctx context.Context, cfg *loader.Config, opts Options) error {
 	a := cfg.Auth
-	if s.token != "" {
-		sum := sha256.Sum256([]byte(s.token))
+	if token.IsSet() {
+		sum := sha256.Sum256([]byte(token.Value()))
 		a.Principals = append(append([]auth.PrincipalConfig(nil), a.Principals...),
 			auth.PrincipalConfig{Name: loader.LegacyPrincipal, TokenSHA256: hex.EncodeToString(sum[:])})
 	}
 	if a.Enabled() {
-		authn, err := auth.New(ctx, a, auth.Options{LookupEnv: os.LookupEnv, Logger: opts.Logger.With("component", "auth")})
-		if err != nil {
+		if id.authn, err = auth.New(ctx, a, auth.Options{LookupEnv: os.LookupEnv, Logger: id.logger.With("component", "auth")}); err != nil {
 			return err
 		}
-		s.authn = authn
-		s.authnRefs = new(atomic.Int32)
-		s.authnRefs.Store(1)
 	}
-	s.pol = cfg.Policy.Policy()
-	s.stdio = policy.Principal{Name: cfg.Transports.Stdio.Principal}
+	id.pol = cfg.Policy.Policy()
+	id.stdio = policy.Principal{Name: cfg.Transports.Stdio.Principal}
 	for _, p := range cfg.Auth.Principals {
-		if p.Name == s.stdio.Name {
-			s.stdio.Groups = p.Groups
+		if p.Name == id.stdio.Name {
+			id.stdio.Groups = p.Groups
 		}
 	}
+	id.admin = cfg.Admin
+	id.http = &transport.State{HTTP: cfg.Transports.HTTP, Identity: &transport.Identity{
+		Authn: id.authn, JWT: cfg.Auth.JWT, Origins: transport.NewOrigins(cfg.Transports.HTTP.AllowedOrigins)}}
 	return nil
 }
 
-// authenticate returns the caller of r, or an error for a 401.
-func (s *Snapshot) authenticate(r *http.Request) (caller, error) {
-	if s.authn == nil {
-		return caller{principal: anonymous, transport: transportHTTP}, nil
-	}
-	p, err := s.authn.Authenticate(r)
-	if err != nil {
-		return caller{}, err
-	}
-	return caller{principal: policy.Principal(p), transport: transportHTTP, jwt: p.Claims != nil}, nil
-}
+// Apply keeps the rate limiters of the rules that still exist.
+func (id *identity) Apply(context.Context) { id.limiters.Retain(id.pol) }
 
-// challenge answers a request that failed authentication: 401 with the
-// WWW-Authenticate header the MCP authorization specification asks for.
-func (g *Gateway) challenge(w http.ResponseWriter, r *http.Request, s *Snapshot, err error) {
-	g.opts.Metrics.HTTPRejected.WithLabelValues("auth").Inc()
-	metadataURL := ""
-	if j := s.Config.Auth.JWT; j != nil {
-		// The audience is the resource's public URL (behind a proxy that
-		// terminates TLS, the request's own URL is not); when it is not
-		// an http(s) URL, the URL the request reached is.
-		var err error
-		if metadataURL, err = auth.MetadataURL(j.Audience); err != nil {
-			metadataURL, _ = auth.MetadataURL(resourceURL(r))
-		}
+// Cleanup stops the authenticator (its JWKS refresh).
+func (id *identity) Cleanup(context.Context) {
+	if id.authn != nil {
+		id.authn.Close()
 	}
-	w.Header().Set("WWW-Authenticate", s.authn.Challenge(metadataURL, err))
-	msg := "Unauthorized: missing bearer token"
-	if errors.Is(err, auth.ErrInvalidToken) {
-		msg = "Unauthorized: invalid bearer token"
-		g.log.Info("refused a bearer token", "remote", r.RemoteAddr, "reason", err)
-	}
-	http.Error(w, msg, http.StatusUnauthorized)
-}
-
-// resourceURL is the URL a client reached r at: this gateway's MCP
-// endpoint as the protected resource.
-func resourceURL(r *http.Request) string {
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host + r.URL.Path
-}
-
-// metadataHandler serves RFC 9728 protected-resource metadata for the
-// serving snapshot's access-token settings (404 without auth.jwt).
-func (g *Gateway) metadataHandler(mcpPath string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s := g.cur.Load()
-		if s == nil || s.authn == nil || s.Config.Auth.JWT == nil {
-			http.NotFound(w, r)
-			return
-		}
-		// A browser client on an allowed origin discovers the
-		// authorization server from here too. The document is public:
-		// other origins get it without CORS headers, so their pages
-		// cannot read it.
-		if origin := r.Header.Get("Origin"); origin != "" && s.originAllowed(origin) && cors(w, r, origin) {
-			return
-		}
-		resource := s.Config.Auth.JWT.Audience
-		if resource == "" {
-			scheme := "http"
-			if r.TLS != nil {
-				scheme = "https"
-			}
-			resource = scheme + "://" + r.Host + mcpPath
-		}
-		s.authn.MetadataHandler(resource).ServeHTTP(w, r)
-	})
-}
-
-// authorize asks the snapshot's policy whether the caller of ctx may make
-// the call, then takes from its rate limits. It returns the caller and,
-// when the call may not run, the failure to report.
-func (g *Gateway) authorize(ctx context.Context, s *Snapshot, kind policy.Kind, name string, args map[string]any) (caller, *Failure) {
-	c := s.callerOf(ctx)
-	if s.pol == nil {
-		return c, nil
-	}
-	d := s.pol.Decide(policy.Request{Principal: c.principal, Kind: kind, Name: name, Args: args, Transport: c.transport})
-	if !d.Allowed {
-		g.opts.Metrics.PolicyDenials.WithLabelValues(c.label(), kind.String()).Inc()
-		return c, &Failure{Kind: FailDenied, Msg: "is denied by policy"}
-	}
-	if ok, retry := g.limiters.Allow(s.pol, d, c.principal.Name, kind.String()+" "+name); !ok {
-		g.opts.Metrics.RateLimited.WithLabelValues(c.label(), kind.String()).Inc()
-		// Rounded up: a hint of "0s" would have the client retry at once.
-		retry = (retry + time.Millisecond - 1).Truncate(time.Millisecond)
-		return c, &Failure{Kind: FailRateLimited, Msg: fmt.Sprintf("is rate limited: retry in %s", retry)}
-	}
-	return c, nil
 }
 
 // Visibility of lists: each caller sees only what it may use. The lists
@@ -199,13 +92,13 @@ func (g *Gateway) authorize(ctx context.Context, s *Snapshot, kind policy.Kind, 
 
 func (g *Gateway) filterTools(ctx context.Context, _ any, _ *mcp.ListToolsRequest, res *mcp.ListToolsResult) {
 	s := g.cur.Load()
-	if s == nil || s.pol == nil || res == nil {
+	if s == nil || s.Policy() == nil || res == nil {
 		return
 	}
-	p := s.callerOf(ctx).principal
+	p, pol := envelope.CallerOf(ctx, s).Principal, s.Policy()
 	out := make([]mcp.Tool, 0, len(res.Tools)) // never nil: a list is a required array
 	for _, t := range res.Tools {
-		if s.pol.Visible(p, policy.Tool, t.Name) {
+		if pol.Visible(p, policy.Tool, t.Name) {
 			out = append(out, t)
 		}
 	}
@@ -214,13 +107,13 @@ func (g *Gateway) filterTools(ctx context.Context, _ any, _ *mcp.ListToolsReques
 
 func (g *Gateway) filterPrompts(ctx context.Context, _ any, _ *mcp.ListPromptsRequest, res *mcp.ListPromptsResult) {
 	s := g.cur.Load()
-	if s == nil || s.pol == nil || res == nil {
+	if s == nil || s.Policy() == nil || res == nil {
 		return
 	}
-	p := s.callerOf(ctx).principal
+	p, pol := envelope.CallerOf(ctx, s).Principal, s.Policy()
 	out := make([]mcp.Prompt, 0, len(res.Prompts))
 	for _, x := range res.Prompts {
-		if s.pol.Visible(p, policy.Prompt, x.Name) {
+		if pol.Visible(p, policy.Prompt, x.Name) {
 			out = append(out, x)
 		}
 	}
@@ -229,13 +122,13 @@ func (g *Gateway) filterPrompts(ctx context.Context, _ any, _ *mcp.ListPromptsRe
 
 func (g *Gateway) filterResources(ctx context.Context, _ any, _ *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
 	s := g.cur.Load()
-	if s == nil || s.pol == nil || res == nil {
+	if s == nil || s.Policy() == nil || res == nil {
 		return
 	}
-	p := s.callerOf(ctx).principal
+	p, pol := envelope.CallerOf(ctx, s).Principal, s.Policy()
 	out := make([]mcp.Resource, 0, len(res.Resources))
 	for _, r := range res.Resources {
-		if s.pol.Visible(p, policy.Resource, r.URI) {
+		if pol.Visible(p, policy.Resource, r.URI) {
 			out = append(out, r)
 		}
 	}
@@ -244,13 +137,13 @@ func (g *Gateway) filterResources(ctx context.Context, _ any, _ *mcp.ListResourc
 
 func (g *Gateway) filterTemplates(ctx context.Context, _ any, _ *mcp.ListResourceTemplatesRequest, res *mcp.ListResourceTemplatesResult) {
 	s := g.cur.Load()
-	if s == nil || s.pol == nil || res == nil {
+	if s == nil || s.Policy() == nil || res == nil {
 		return
 	}
-	p := s.callerOf(ctx).principal
+	p, pol := envelope.CallerOf(ctx, s).Principal, s.Policy()
 	out := make([]mcp.ResourceTemplate, 0, len(res.ResourceTemplates))
 	for _, t := range res.ResourceTemplates {
-		if t.URITemplate != nil && s.pol.VisibleTemplate(p, t.URITemplate.Raw()) {
+		if t.URITemplate != nil && pol.VisibleTemplate(p, t.URITemplate.Raw()) {
 			out = append(out, t)
 		}
 	}
@@ -269,9 +162,9 @@ func (s *Snapshot) visible(p policy.Principal) [4]string {
 			}
 		}
 	}
-	add(0, slices.Sorted(maps.Keys(s.tools)), func(n string) bool { return s.pol.Visible(p, policy.Tool, n) })
-	add(1, slices.Sorted(maps.Keys(s.resources)), func(n string) bool { return s.pol.Visible(p, policy.Resource, n) })
-	add(2, slices.Sorted(maps.Keys(s.templates)), func(n string) bool { return s.pol.VisibleTemplate(p, n) })
-	add(3, slices.Sorted(maps.Keys(s.prompts)), func(n string) bool { return s.pol.Visible(p, policy.Prompt, n) })
+	add(0, slices.Sorted(maps.Keys(s.index.Tools)), func(n string) bool { return s.Policy().Visible(p, policy.Tool, n) })
+	add(1, slices.Sorted(maps.Keys(s.index.Resources)), func(n string) bool { return s.Policy().Visible(p, policy.Resource, n) })
+	add(2, slices.Sorted(maps.Keys(s.index.Templates)), func(n string) bool { return s.Policy().VisibleTemplate(p, n) })
+	add(3, slices.Sorted(maps.Keys(s.index.Prompts)), func(n string) bool { return s.Policy().Visible(p, policy.Prompt, n) })
 	return v
 }

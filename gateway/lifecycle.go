@@ -8,22 +8,24 @@ import (
 	"sync"
 )
 
-// component is one part of a running gateway that starts and stops: a
+// service is one part of a running gateway that starts and stops: a
 // listener, the stdio transport, the file watcher. start returns once the
-// component serves (a listener is bound); the goroutines it needs are run
-// with lifecycle.goServe. stop ends it within ctx.
-type component struct {
+// service serves (a listener is bound); the goroutines it needs are run
+// with lifecycle.goServe. stop ends it within ctx. (What a config
+// declares is a Component of a snapshot; a service runs for the life of
+// the process.)
+type service struct {
 	name  string
 	start func(ctx context.Context) error
 	stop  func(ctx context.Context)
 }
 
-// lifecycle starts components in order and stops them in reverse. A start
+// lifecycle starts services in order and stops them in reverse. A start
 // that fails stops what already started. It owns the goroutines the
-// components serve on and collects their errors.
+// services serve on and collects their errors.
 type lifecycle struct {
 	log     *slog.Logger
-	started []component
+	started []service
 	wg      sync.WaitGroup
 	errc    chan error
 }
@@ -34,7 +36,7 @@ func newLifecycle(log *slog.Logger) *lifecycle {
 
 // start starts each component in order; on the first failure it stops the
 // started ones in reverse and returns the error.
-func (l *lifecycle) start(ctx context.Context, cs ...component) error {
+func (l *lifecycle) start(ctx context.Context, cs ...service) error {
 	for _, c := range cs {
 		if err := c.start(ctx); err != nil {
 			l.stop(context.WithoutCancel(ctx))
@@ -45,12 +47,12 @@ func (l *lifecycle) start(ctx context.Context, cs ...component) error {
 	return nil
 }
 
-// stop stops the started components in reverse order, then waits for
+// stop stops the started services in reverse order, then waits for
 // their goroutines.
 func (l *lifecycle) stop(ctx context.Context) {
 	for i := len(l.started) - 1; i >= 0; i-- {
 		c := l.started[i]
-		l.log.Debug("stopping", "component", c.name)
+		l.log.Debug("stopping", "service", c.name)
 		c.stop(ctx)
 	}
 	l.started = nil

@@ -27,12 +27,11 @@ func (g *Gateway) Reload(ctx context.Context) error { return g.ReloadFrom(ctx, T
 func (g *Gateway) ReloadFrom(ctx context.Context, trigger string) error {
 	g.reloadMu.Lock()
 	defer g.reloadMu.Unlock()
-	g.notify.reloading(trigger)
+	g.notify.Reloading(trigger)
 	start := time.Now()
-	prev := g.cur.Load()
-	err := g.reload(ctx)
-	g.status.reloaded(trigger, start, prev, g.cur.Load(), err)
-	defer func() { g.notify.ready(g.statusLine()) }()
+	changed, err := g.reload(ctx)
+	g.status.Reloaded(trigger, start, changed, err)
+	defer func() { g.notify.Ready(g.statusLine()) }()
 	m := g.opts.Metrics
 	if err != nil {
 		m.ReloadResult(false, time.Now())
@@ -44,7 +43,9 @@ func (g *Gateway) ReloadFrom(ctx context.Context, trigger string) error {
 	return nil
 }
 
-func (g *Gateway) reload(ctx context.Context) error {
+// reload loads, builds and applies the config; it returns what changed
+// (worked out before the previous snapshot may be cleaned up).
+func (g *Gateway) reload(ctx context.Context) ([]string, error) {
 	cfg, err := loader.Load(g.opts.ConfigPath, g.opts.Environ)
 	if cfg != nil && g.watcher != nil {
 		// Watch what this save names, good or not: a module or folder it
@@ -52,18 +53,20 @@ func (g *Gateway) reload(ctx context.Context) error {
 		defer g.watcher.Track(g.opts.ConfigPath, cfg)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if cur := g.cur.Load(); cur != nil {
+	cur := g.cur.Load()
+	if cur != nil {
 		if err := cfg.RestartOnly(cur.Config); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	s, err := g.Build(ctx, cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	changed := changes(cur, s)
 	g.Apply(s)
 	setLogLevel(g.opts.LogLevel, cfg)
-	return nil
+	return changed, nil
 }

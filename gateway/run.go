@@ -45,23 +45,13 @@ func Run(ctx context.Context, o RunOptions) error {
 	}
 	setLogLevel(o.LogLevel, cfg)
 	start := time.Now()
-	compiler, err := NewCompiler(cfg, logger)
+	g, err := Open(ctx, cfg, Options{Logger: logger, Version: o.Version, Revision: o.Revision,
+		ConfigPath: o.ConfigPath, Environ: o.Environ, LogLevel: o.LogLevel})
 	if err != nil {
 		return err
 	}
-	defer compiler.Close(context.Background())
-	m := metrics.New(o.Version, o.Revision)
-	g := New(Options{Logger: logger, Metrics: m, Compiler: compiler, Name: cfg.Server.Name, Version: o.Version, Revision: o.Revision,
-		ConfigPath: o.ConfigPath, Environ: o.Environ, LogLevel: o.LogLevel, MaxConcurrentCalls: cfg.Server.MaxConcurrentCalls})
-	snap, err := g.Build(ctx, cfg)
-	if err != nil {
-		m.ReloadResult(false, time.Now())
-		return err
-	}
-	g.Apply(snap)
-	m.ReloadResult(true, time.Now())
-	g.status.loaded(start, snap)
-	logger.Info("configuration loaded", "file", cfg.File, "took", time.Since(start).Round(time.Millisecond), "summary", snap.Summary())
+	m := g.opts.Metrics
+	logger.Info("configuration loaded", "file", cfg.File, "took", time.Since(start).Round(time.Millisecond), "summary", g.cur.Load().Summary())
 
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -80,33 +70,33 @@ func Run(ctx context.Context, o RunOptions) error {
 	if stdioMode {
 		httpOn, adminOn = explicit(cfg.Transports.HTTP.Enabled), explicit(cfg.Admin.Enabled)
 	}
-	optional := func(c component) component {
+	optional := func(c service) service {
 		if stdioMode {
-			return optionalComponent(logger, c)
+			return optionalService(logger, c)
 		}
 		return c
 	}
-	var cs []component
+	var cs []service
 	if adminOn {
-		cs = append(cs, optional(g.adminComponent(lc, cfg, m)))
+		cs = append(cs, optional(g.adminService(lc, cfg, m)))
 	}
-	cs = append(cs, component{name: "plugins", start: func(context.Context) error { return nil }, stop: func(ctx context.Context) {
+	cs = append(cs, service{name: "plugins", start: func(context.Context) error { return nil }, stop: func(ctx context.Context) {
 		if err := g.Close(ctx); err != nil {
 			logger.Warn("closing plugins", "error", err)
 		}
 	}})
-	cs = append(cs, g.relayComponent())
+	cs = append(cs, g.relayService())
 	if stdioMode {
-		cs = append(cs, g.stdioComponent(lc, o.Stdin, o.Stdout, stdin))
+		cs = append(cs, g.stdioService(lc, o.Stdin, o.Stdout, stdin))
 	}
 	if httpOn {
-		cs = append(cs, optional(g.httpComponent(lc, cfg)))
+		cs = append(cs, optional(g.httpService(lc, cfg)))
 	}
 	if cfg.Server.WatchOn() {
-		cs = append(cs, g.watchComponent(lc, o.ConfigPath, cfg))
+		cs = append(cs, g.watchService(lc, o.ConfigPath, cfg))
 	}
-	cs = append(cs, g.reloadComponent(lc, o.Reload, o.ConfigPath))
-	cs = append(cs, g.watchdogComponent(lc))
+	cs = append(cs, g.reloadService(lc, o.Reload, o.ConfigPath))
+	cs = append(cs, g.watchdogService(lc))
 	if err := lc.start(ctx, cs...); err != nil {
 		g.Close(context.Background())
 		return err
@@ -114,7 +104,7 @@ func Run(ctx context.Context, o RunOptions) error {
 
 	g.ready.Store(true)
 	logger.Info("wasmgate ready", "took", time.Since(start).Round(time.Millisecond))
-	g.notify.ready(g.statusLine())
+	g.notify.Ready(g.statusLine())
 
 	var runErr error
 	select {
@@ -126,7 +116,7 @@ func Run(ctx context.Context, o RunOptions) error {
 
 	// Graceful shutdown.
 	g.ready.Store(false)
-	g.notify.send(daemon.SdNotifyStopping + "\nSTATUS=shutting down")
+	g.notify.Send(daemon.SdNotifyStopping + "\nSTATUS=shutting down")
 	timeout := time.Duration(g.cur.Load().Config.Server.ShutdownTimeout)
 	logger.Info("shutting down", "timeout", timeout)
 	sctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -134,6 +124,45 @@ func Run(ctx context.Context, o RunOptions) error {
 	lc.stop(sctx)
 	logger.Info("stopped")
 	return runErr
+}
+
+// Open is the one composition of a gateway, for serve, validate and call:
+// it makes what o leaves unset (the compiler, caching in CacheDir(cfg);
+// the metrics registry; the server name and call bound from cfg), builds
+// the first snapshot of cfg and applies it. Close releases all of it,
+// the compiler included when Open made it.
+func Open(ctx context.Context, cfg *loader.Config, o Options) (*Gateway, error) {
+	start := time.Now()
+	if o.Compiler == nil {
+		c, err := NewCompiler(cfg, o.Logger)
+		if err != nil {
+			return nil, err
+		}
+		o.Compiler = c
+		o.ownCompiler = true
+	}
+	if o.Metrics == nil {
+		o.Metrics = metrics.New(o.Version, o.Revision)
+	}
+	if o.Name == "" {
+		o.Name = cfg.Server.Name
+	}
+	if o.MaxConcurrentCalls == 0 {
+		o.MaxConcurrentCalls = cfg.Server.MaxConcurrentCalls
+	}
+	g := New(o)
+	s, err := g.Build(ctx, cfg)
+	if err != nil {
+		o.Metrics.ReloadResult(false, time.Now())
+		if o.ownCompiler {
+			o.Compiler.Close(context.WithoutCancel(ctx))
+		}
+		return nil, err
+	}
+	g.Apply(s)
+	o.Metrics.ReloadResult(true, time.Now())
+	g.status.Loaded(start, s.Summary())
+	return g, nil
 }
 
 // explicit reports whether an enabled key was set to true in the file or
@@ -176,23 +205,4 @@ func setLogLevel(v *slog.LevelVar, cfg *loader.Config) {
 	if v != nil && l.UnmarshalText([]byte(cfg.Server.Log.Level)) == nil {
 		v.Set(l)
 	}
-}
-
-// slogWriter adapts a *log.Logger sink to slog, for libraries that log
-// through the standard logger.
-type slogWriter struct {
-	l    *slog.Logger
-	from string
-}
-
-func (w slogWriter) Write(p []byte) (int, error) {
-	w.l.Warn(string(trimNL(p)), "component", w.from)
-	return len(p), nil
-}
-
-func trimNL(p []byte) []byte {
-	for len(p) > 0 && (p[len(p)-1] == '\n' || p[len(p)-1] == '\r') {
-		p = p[:len(p)-1]
-	}
-	return p
 }

@@ -4,50 +4,27 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
-	"runtime"
-	"sort"
-	"strings"
+	"log/slog"
 	"sync"
-	"sync/atomic"
 
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
-	"github.com/wasmgate/wasmgate/auth"
+	"github.com/wasmgate/wasmgate/gateway/envelope"
+	"github.com/wasmgate/wasmgate/gateway/plugin"
+	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader"
-	"github.com/wasmgate/wasmgate/loader/abi"
-	"github.com/wasmgate/wasmgate/loader/host"
 	"github.com/wasmgate/wasmgate/policy"
 )
 
 // Snapshot is one complete, immutable serving state built from a Config:
-// compiled plugins with their pools and the tools, resources and prompts
-// they expose. Calls hold a reference while they run; a retired snapshot
-// closes its instances once the last call has finished.
+// its provisioned components and the index of what their sources
+// provide. Calls hold a reference while they run; a retired snapshot
+// releases its components once the last call has finished.
 type Snapshot struct {
 	Config *loader.Config
 
-	plugins   []*pluginRT
-	tools     map[string]*toolEntry
-	resources map[string]*resourceEntry // static, by URI
-	templates map[string]*resourceEntry // by raw URI template
-	prompts   map[string]*promptEntry
-	owner     map[string]string // "tool NAME", "resource URI", ... -> who provides it
-
-	// Identity and policy (identity.go).
-	authn *auth.Authenticator // nil: HTTP callers are anonymous
-	// authnRefs counts the snapshots sharing authn (a snapshot derived
-	// from another when a plugin's lists change shares it); the last
-	// one closed closes it.
-	authnRefs *atomic.Int32
-	pol       *policy.Policy   // nil: no policy section, everything allowed
-	stdio     policy.Principal // the stdio client
-
-	token      string
-	adminToken string
-	origins    map[string]bool
-	relay      *relayState // the relay sites (gateway/relay.go)
+	parts    *parts              // shared with snapshots indexed again from this one
+	index    *source.Index       // what the sources provide, by exposed name
+	problems map[string][]string // by source: what a dynamic source could not publish
+	srcs     []indexed           // the sources as indexed, in component order
 
 	mu      sync.Mutex
 	refs    int
@@ -55,73 +32,82 @@ type Snapshot struct {
 	drained chan struct{}
 }
 
-type toolEntry struct {
-	name   string // exposed name
-	export string // the source's own name
-	src    Source
-	def    mcp.Tool
-	schema *jsonschema.Schema
+var _ envelope.State = (*Snapshot)(nil)
+
+func newSnapshot(cfg *loader.Config, p *parts) *Snapshot {
+	return &Snapshot{Config: cfg, parts: p, problems: map[string][]string{}, drained: make(chan struct{})}
 }
 
-type resourceEntry struct {
-	src      Source
-	res      abi.Resource         // as the source describes it, with its own URI
-	uri      string               // exposed URI or URI template
-	match    *abi.URITemplate     // template: the exposed template, matching requested URIs
-	resource mcp.Resource         // static
-	template mcp.ResourceTemplate // template
-}
+// Index is what the snapshot's sources provide.
+func (s *Snapshot) Index() *source.Index { return s.index }
 
-type promptEntry struct {
-	name   string
-	export string
-	src    Source
-	def    mcp.Prompt
-}
+// Policy is the policy section compiled; nil allows everything.
+func (s *Snapshot) Policy() *policy.Policy { return s.parts.id.pol }
+
+// Stdio is the principal of the stdio client.
+func (s *Snapshot) Stdio() policy.Principal { return s.parts.id.stdio }
 
 // Summary describes a snapshot in one line.
 func (s *Snapshot) Summary() string {
-	names := make([]string, 0, len(s.plugins))
-	for _, p := range s.plugins {
-		names = append(names, p.name)
-	}
-	return fmt.Sprintf("%d plugins (%s), %d tools, %d resources, %d resource templates, %d prompts",
-		len(s.plugins), strings.Join(names, ", "), len(s.tools), len(s.resources), len(s.templates), len(s.prompts))
+	x := s.index
+	return fmt.Sprintf("%s, %d tools, %d resources, %d resource templates, %d prompts",
+		s.parts.plugins.Summary(), len(x.Tools), len(x.Resources), len(x.Templates), len(x.Prompts))
 }
 
 // PluginReport describes each plugin in a line: its name, where it is
 // declared, the ABI it was detected as and what it provides, then its
 // warnings, if any.
-func (s *Snapshot) PluginReport() []string {
-	var out []string
-	for _, p := range s.plugins {
-		d := p.Descriptor()
-		var res, tpl int
-		for _, r := range d.Resources {
-			if r.Template != nil {
-				tpl++
-			} else {
-				res++
-			}
-		}
-		line := fmt.Sprintf("plugin %s (%s): %s ABI; %d tools, %d resources, %d resource templates, %d prompts",
-			p.name, p.spec.Key, p.plugin.ABI.Name(), len(d.Tools), res, tpl, len(d.Prompts))
-		for _, w := range d.Warnings {
-			line += "; warning: " + w
-		}
-		out = append(out, line)
-	}
-	return out
-}
+func (s *Snapshot) PluginReport() []string { return s.parts.plugins.Report() }
 
 // ToolNames lists the exposed tool names, sorted.
-func (s *Snapshot) ToolNames() []string {
-	out := make([]string, 0, len(s.tools))
-	for n := range s.tools {
-		out = append(out, n)
+func (s *Snapshot) ToolNames() []string { return s.index.ToolNames() }
+
+// indexed is a source as a snapshot indexed it.
+type indexed struct {
+	src     source.Source
+	dynamic bool
+}
+
+// sources are the sources s indexed, in component order, and whether
+// each is dynamic.
+func (s *Snapshot) sources(yield func(src source.Source, dynamic bool) bool) {
+	for _, x := range s.srcs {
+		if !yield(x.src, x.dynamic) {
+			return
+		}
 	}
-	sort.Strings(out)
-	return out
+}
+
+// indexSources indexes what every source provides now. With strict (a
+// new build), what a static source cannot publish fails the build; else
+// (indexed again after a relist) it is logged. What a dynamic source
+// cannot publish is recorded for it and logged, never an error.
+func (s *Snapshot) indexSources(log *slog.Logger, strict bool) error {
+	s.index = source.NewIndex()
+	s.srcs = nil
+	for _, c := range s.parts.list {
+		if sp, ok := c.(SourceProvider); ok {
+			_, dyn := c.(Dynamic)
+			for _, src := range sp.Sources() {
+				s.srcs = append(s.srcs, indexed{src, dyn})
+			}
+		}
+	}
+	var errs []error
+	for src, dyn := range s.sources {
+		for _, err := range s.index.Add(s.Config.File, src) {
+			switch {
+			case dyn:
+				s.problems[src.Name()] = append(s.problems[src.Name()], err.Error())
+				log.Warn("relay: not published", "site", src.Name(), "problem", err)
+			case strict:
+				errs = append(errs, err)
+			default:
+				log.Warn("plugin lists: not published", "problem", err)
+			}
+		}
+	}
+	return errors.Join(errs...)
 }
 
 func (s *Snapshot) acquire() bool {
@@ -155,205 +141,65 @@ func (s *Snapshot) retire() {
 	}
 }
 
-// close releases the snapshot's hold on every plugin; a plugin no other
-// snapshot serves is closed. Only after drained.
-func (s *Snapshot) close(ctx context.Context) {
-	for _, p := range s.plugins {
-		p.sh.release(ctx)
-	}
-	if s.authn != nil && s.authnRefs.Add(-1) == 0 {
-		s.authn.Close()
-	}
-}
+// close releases the snapshot's hold on its components; the last
+// snapshot holding them cleans them up. Only after drained.
+func (s *Snapshot) close(ctx context.Context) { s.parts.release(ctx) }
 
-// Build compiles every plugin of cfg and indexes what they provide,
-// without touching what is serving. It fails whole: on error everything it created is released.
-func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (_ *Snapshot, err error) {
-	s := &Snapshot{
-		Config:    cfg,
-		tools:     map[string]*toolEntry{},
-		resources: map[string]*resourceEntry{},
-		templates: map[string]*resourceEntry{},
-		prompts:   map[string]*promptEntry{},
-		owner:     map[string]string{},
-		origins:   map[string]bool{},
-		drained:   make(chan struct{}),
-	}
-	defer func() {
-		if err != nil {
-			s.close(context.WithoutCancel(ctx))
-		}
-	}()
-	if s.token, err = readToken(cfg, "transports.http.auth", cfg.Transports.HTTP.Auth); err != nil {
-		return nil, err
-	}
-	if s.adminToken, err = readToken(cfg, "admin.auth", cfg.Admin.Auth); err != nil {
-		return nil, err
-	}
-	if err = s.buildIdentity(ctx, cfg, g.opts); err != nil {
-		return nil, err
-	}
-	for _, o := range cfg.Transports.HTTP.AllowedOrigins {
-		s.origins[normalizeOrigin(o)] = true
-	}
-
-	// Reuse what the serving snapshot already compiled when the module
-	// and its settings are unchanged; compile the rest in parallel.
-	prev := map[string]*shared{}
+// Build provisions every component of cfg (reusing what the serving
+// snapshot has where cfg leaves it unchanged) and indexes what their
+// sources provide, without touching what is serving. It fails whole: on
+// error everything it provisioned is cleaned up.
+func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (*Snapshot, error) {
+	var prev *parts
 	if cur := g.cur.Load(); cur != nil {
-		for _, rt := range cur.plugins {
-			prev[rt.name] = rt.sh
-		}
+		prev = cur.parts
 	}
-	type result struct {
-		sh  *shared
-		err error
+	p, err := g.provision(ctx, cfg, prev)
+	if err != nil {
+		return nil, err
 	}
-	results := make([]result, len(cfg.Plugins))
-	sem := make(chan struct{}, runtime.NumCPU())
-	var wg sync.WaitGroup
-	for i, spec := range cfg.Plugins {
-		mod, err := g.opts.Compiler.Fetch(ctx, spec)
-		if err != nil {
-			results[i].err = err
-			continue
-		}
-		key := reuseKey(spec, mod.SHA256)
-		store := g.store(spec.Name, int64(spec.Limits.KVQuota)) // its quota follows in Apply
-		if sh := prev[spec.Name]; sh != nil && sh.key == key && sh.refs.Add(1) > 1 {
-			results[i].sh = sh
-			continue
-		} else if sh != nil && sh.key == key {
-			sh.refs.Add(-1) // it was closing; compile afresh
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			p, first, err := g.opts.Compiler.Compile(ctx, spec, mod, host.Env{Store: store})
-			if err != nil {
-				results[i].err = err
-				return
-			}
-			sh := &shared{key: key, plugin: p, pool: newPool(p, first, g.opts.Metrics.PluginInstances.WithLabelValues(spec.Name), g.slots)}
-			sh.refs.Store(1)
-			sh.info.Store(&p.Info)
-			results[i].sh = sh
-		}()
-	}
-	wg.Wait()
-	var errs []error
-	for i, r := range results {
-		if r.err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", cfg.File, r.err))
-			continue
-		}
-		// Held by s from here on: on any error below, s.close releases it.
-		spec := cfg.Plugins[i]
-		s.plugins = append(s.plugins, &pluginRT{name: spec.Name, spec: spec, plugin: r.sh.plugin, pool: r.sh.pool, sh: r.sh, g: g})
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-
-	for _, src := range s.sources() {
-		errs = append(errs, s.index(src)...)
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	// Relay sites come after: what a page registers never fails a build.
-	if err := g.buildRelay(s); err != nil {
+	s := newSnapshot(cfg, p)
+	if err := s.indexSources(g.log, true); err != nil {
+		s.close(context.WithoutCancel(ctx))
 		return nil, err
 	}
 	return s, nil
 }
 
-// sources are every tool source of s, indexed the same way whatever
-// their kind: a new kind (a relay site) appends its sources here.
-func (s *Snapshot) sources() []Source {
-	sources := make([]Source, 0, len(s.plugins))
-	for _, rt := range s.plugins {
-		sources = append(sources, rt)
-	}
-	return sources
+// reindex is a snapshot serving cur's components with every source
+// indexed afresh: after a page registered or left, or a plugin's lists
+// changed. Call with applyMu.
+func (g *Gateway) reindex(cur *Snapshot) *Snapshot {
+	s := newSnapshot(cur.Config, cur.parts.retain())
+	_ = s.indexSources(g.log, false) // never strict: it logs what it leaves out
+	return s
 }
 
-// index adds what src provides to the snapshot's tools, resources and
-// prompts, refusing a name or URI another source already provides.
-func (s *Snapshot) index(src Source) []error {
-	var errs []error
-	file := s.Config.File
-	where := fmt.Sprintf("%s (%s %q)", src.Key(), sourceKind(src), src.Name())
-	claim := func(kind, id string) error {
-		key := kind + " " + id
-		if prev, ok := s.owner[key]; ok {
-			return fmt.Errorf("%s: %s: %s %q is also provided by %s", file, where, kind, id, prev)
-		}
-		s.owner[key] = where
+// relisted serves a new snapshot indexing p's lists afresh, if p still
+// serves. It is serialized with reloads, so it never undoes one.
+func (g *Gateway) relisted(p *plugin.Source) {
+	g.reloadMu.Lock()
+	defer g.reloadMu.Unlock()
+	g.applyMu.Lock()
+	defer g.applyMu.Unlock()
+	cur := g.cur.Load()
+	if cur == nil || !cur.parts.plugins.Serves(p) {
+		return
+	}
+	g.swap(g.reindex(cur))
+}
+
+// relayChanged is the relay's OnChange: a site's set changed, so the
+// serving snapshot is indexed again. It returns what of the site could
+// not be published.
+func (g *Gateway) relayChanged(site string) []string {
+	g.applyMu.Lock()
+	defer g.applyMu.Unlock()
+	cur := g.cur.Load()
+	if cur == nil {
 		return nil
 	}
-	d := src.Descriptor()
-	for _, t := range d.Tools {
-		name := exposedName(src.Prefix(), t.Name)
-		if err := claim("tool", name); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		sch, err := compileSchema(name, t.InputSchema)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %s: tool %q: invalid inputSchema: %w", file, where, t.Name, err))
-			continue
-		}
-		def, err := toolDef(name, t)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %s: tool %q: %w", file, where, t.Name, err))
-			continue
-		}
-		s.tools[name] = &toolEntry{name: name, export: t.Name, src: src, schema: sch, def: def}
-	}
-	for _, r := range d.Resources {
-		uri := exposedURI(src.Prefix(), r.URI)
-		if err := claim("resource", uri); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		e := &resourceEntry{src: src, res: r, uri: uri}
-		var err error
-		if r.Template != nil {
-			if e.match, err = abi.ParseURITemplate(uri); err == nil {
-				e.template, err = templateDef(uri, r.Resource)
-			}
-			if err != nil {
-				errs = append(errs, fmt.Errorf("%s: %s: resource template %q: %w", file, where, r.URI, err))
-				continue
-			}
-			s.templates[uri] = e
-			continue
-		}
-		if _, err := url.Parse(uri); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %s: resource %q: invalid uri %q", file, where, r.Name, uri))
-			continue
-		}
-		if e.resource, err = resourceDef(uri, r.Resource); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %s: resource %q: %w", file, where, r.URI, err))
-			continue
-		}
-		s.resources[uri] = e
-	}
-	for _, p := range d.Prompts {
-		name := exposedName(src.Prefix(), p.Name)
-		if err := claim("prompt", name); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		def, err := promptDef(name, p)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %s: prompt %q: %w", file, where, p.Name, err))
-			continue
-		}
-		s.prompts[name] = &promptEntry{name: name, export: p.Name, src: src, def: def}
-	}
-	return errs
+	s := g.reindex(cur)
+	g.swap(s)
+	return s.problems[site]
 }

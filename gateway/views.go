@@ -6,6 +6,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/wasmgate/wasmgate/gateway/envelope"
+	"github.com/wasmgate/wasmgate/gateway/source"
 )
 
 // views remembers who each MCP session belongs to, so that a reload that
@@ -20,14 +22,14 @@ type views struct {
 // viewer is a session's caller as it was authenticated; a stdio session
 // is the stdio principal of whichever snapshot serves.
 type viewer struct {
-	c     caller
+	c     envelope.Caller
 	stdio bool
 }
 
 func (v *views) hooks() *server.Hooks {
 	h := &server.Hooks{}
 	h.AddOnRegisterSession(func(ctx context.Context, session server.ClientSession) {
-		c, ok := ctx.Value(callerKey{}).(caller)
+		c, ok := envelope.CallerFrom(ctx)
 		v.mu.Lock()
 		v.sessions[session.SessionID()] = viewer{c: c, stdio: !ok}
 		v.mu.Unlock()
@@ -45,16 +47,16 @@ func (v *views) hooks() *server.Hooks {
 // credential), or the gateway does not know it (mcp-go answers that).
 // Each request is authorized on its own, but a session's GET stream and
 // DELETE belong to whoever opened it.
-func (v *views) owns(id string, c caller) bool {
+func (v *views) owns(id string, c envelope.Caller) bool {
 	v.mu.Lock()
 	vw, ok := v.sessions[id]
 	v.mu.Unlock()
-	return !ok || vw.stdio || (vw.c.principal.Name == c.principal.Name && vw.c.jwt == c.jwt)
+	return !ok || vw.stdio || (vw.c.Principal.Name == c.Principal.Name && vw.c.JWT == c.JWT)
 }
 
-func (vw viewer) caller(s *Snapshot) caller {
+func (vw viewer) caller(s *Snapshot) envelope.Caller {
 	if vw.stdio {
-		return caller{principal: s.stdio, transport: transportStdio}
+		return envelope.Stdio(s.Stdio())
 	}
 	return vw.c
 }
@@ -70,7 +72,7 @@ var listChanged = [4]string{
 // differs between old and s, for the lists syncRegistry did not already
 // announce to everyone (sent).
 func (g *Gateway) notifyViews(old, s *Snapshot, sent [4]bool) {
-	if old == nil || (old.pol == nil && s.pol == nil) {
+	if old == nil || (old.Policy() == nil && s.Policy() == nil) {
 		return
 	}
 	g.views.mu.Lock()
@@ -80,7 +82,7 @@ func (g *Gateway) notifyViews(old, s *Snapshot, sent [4]bool) {
 	}
 	g.views.mu.Unlock()
 	for id, v := range sessions {
-		before, after := old.visible(v.caller(old).principal), s.visible(v.caller(s).principal)
+		before, after := old.visible(v.caller(old).Principal), s.visible(v.caller(s).Principal)
 		done := map[string]bool{}
 		for i := range before {
 			m := listChanged[i]
@@ -91,6 +93,72 @@ func (g *Gateway) notifyViews(old, s *Snapshot, sent [4]bool) {
 			if err := g.mcp.SendNotificationToSpecificClient(id, m, nil); err != nil {
 				g.log.Debug("list_changed not delivered", "session", id, "method", m, "error", err)
 			}
+		}
+	}
+}
+
+// subscriptions are the resources/subscribe of each session: exposed URI
+// by session id.
+type subscriptions struct {
+	mu sync.Mutex
+	m  map[string]map[string]bool
+}
+
+func (s *subscriptions) hooks(h *server.Hooks) {
+	h.AddAfterSubscribe(func(ctx context.Context, _ any, req *mcp.SubscribeRequest, _ *mcp.EmptyResult) {
+		session := server.ClientSessionFromContext(ctx)
+		if session == nil {
+			return
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.m[session.SessionID()] == nil {
+			s.m[session.SessionID()] = map[string]bool{}
+		}
+		s.m[session.SessionID()][req.Params.URI] = true
+	})
+	h.AddAfterUnsubscribe(func(ctx context.Context, _ any, req *mcp.UnsubscribeRequest, _ *mcp.EmptyResult) {
+		session := server.ClientSessionFromContext(ctx)
+		if session == nil {
+			return
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		delete(s.m[session.SessionID()], req.Params.URI)
+	})
+	h.AddOnUnregisterSession(func(_ context.Context, session server.ClientSession) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		delete(s.m, session.SessionID())
+	})
+}
+
+// updated sends notifications/resources/updated for uri to the sessions
+// subscribed to it.
+func (s *subscriptions) updated(srv *server.MCPServer, uri string) {
+	var to []string
+	s.mu.Lock()
+	for id, uris := range s.m {
+		if uris[uri] {
+			to = append(to, id)
+		}
+	}
+	s.mu.Unlock()
+	for _, id := range to {
+		_ = srv.SendNotificationToSpecificClient(id, mcp.MethodNotificationResourceUpdated, map[string]any{"uri": uri})
+	}
+}
+
+// sessionEnded frees what sources kept for a session (a plugin's
+// instances: session).
+func (g *Gateway) sessionEnded(ctx context.Context, session server.ClientSession) {
+	s := g.cur.Load()
+	if s == nil {
+		return
+	}
+	for src := range s.sources {
+		if e, ok := src.(source.SessionEnder); ok {
+			e.EndSession(ctx, session.SessionID())
 		}
 	}
 }

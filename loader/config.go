@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/knadh/koanf/parsers/yaml"
@@ -18,10 +19,11 @@ import (
 	"github.com/knadh/koanf/providers/rawbytes"
 	"github.com/knadh/koanf/v2"
 
-	"github.com/wasmgate/wasmgate/auth"
+	"github.com/wasmgate/wasmgate/auth/authconfig"
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/internal/netutil"
 	"github.com/wasmgate/wasmgate/policy"
-	"github.com/wasmgate/wasmgate/relay"
+	"github.com/wasmgate/wasmgate/relay/relayconfig"
 )
 
 // EnvPrefix starts every environment variable that overrides a key of
@@ -48,14 +50,14 @@ func ParseByteSize(s string) (int64, error) { return config.ParseByteSize(s) }
 // name keys a reload cannot change (config.RestartOnly). Adding a section
 // is adding a field here.
 type Config struct {
-	Server     Server        `koanf:"server"`
-	Transports Transports    `koanf:"transports"`
-	Admin      Admin         `koanf:"admin"`
-	Plugins    Plugins       `koanf:"plugins"`
-	Auth       auth.Config   `koanf:"auth"`
-	Policy     policy.Config `koanf:"policy"`
-	Audit      Audit         `koanf:"audit"`
-	Relay      relay.Config  `koanf:"relay"`
+	Server     Server             `koanf:"server"`
+	Transports Transports         `koanf:"transports"`
+	Admin      Admin              `koanf:"admin"`
+	Plugins    Plugins            `koanf:"plugins"`
+	Auth       authconfig.Config  `koanf:"auth"`
+	Policy     policy.Config      `koanf:"policy"`
+	Audit      Audit              `koanf:"audit"`
+	Relay      relayconfig.Config `koanf:"relay"`
 
 	// File is the absolute path of the file this Config was read from.
 	File string `koanf:"-"`
@@ -89,24 +91,9 @@ func Load(path string, environ []string) (*Config, error) {
 	if err := k.Load(rawbytes.Provider(data), yaml.Parser()); err != nil {
 		return nil, &config.Error{File: abs, Msg: "invalid YAML: " + syntaxError(data, err)}
 	}
-	// The variables holding the bearer tokens and the relay sites' tokens
-	// may themselves start with WASMGATE_; they are secrets, not overrides.
-	secrets := map[string]bool{
-		k.String("transports.http.auth.bearer_token_env"): true,
-		k.String("admin.auth.bearer_token_env"):           true,
-	}
-	for v := range tokenVariables(k) {
-		secrets[v] = true
-	}
-	if sites, ok := k.Get("relay.sites").([]any); ok {
-		for _, s := range sites {
-			if m, ok := s.(map[string]any); ok {
-				if name, ok := m["token_env"].(string); ok {
-					secrets[name] = true
-				}
-			}
-		}
-	}
+	// The variables holding secrets may themselves start with WASMGATE_;
+	// they are secrets, not overrides.
+	secrets := secretVariables(k.Raw())
 	fromEnv := map[string]string{} // key -> variable, to name it in errors
 	if err := k.Load(env.Provider(".", env.Opt{
 		Prefix: EnvPrefix,
@@ -149,25 +136,39 @@ func Load(path string, environ []string) (*Config, error) {
 	return &cfg, nil
 }
 
-// tokenVariables are the environment variables the file names as holding
-// tokens: transports.http.auth and admin.auth's bearer_token_env, and
-// every auth.principals[i].token_env.
-func tokenVariables(k *koanf.Koanf) map[string]bool {
+// secretVariables are the environment variables the file names as
+// holding secrets: the value of every key, at any depth, whose name ends
+// in "_env" (token_env, bearer_token_env, and those of sections to come)
+// and is a string. A section that reads a secret from a variable names
+// its key so; nothing here lists them.
+func secretVariables(v any) map[string]bool {
 	vars := map[string]bool{}
-	for _, key := range []string{"transports.http.auth.bearer_token_env", "admin.auth.bearer_token_env"} {
-		if v := k.String(key); v != "" {
-			vars[v] = true
-		}
-	}
-	if ps, ok := k.Get("auth.principals").([]any); ok {
-		for _, p := range ps {
-			if m, ok := p.(map[string]any); ok {
-				if v, ok := m["token_env"].(string); ok && v != "" {
-					vars[v] = true
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for key, val := range x {
+				if strings.HasSuffix(key, "_env") {
+					switch n := val.(type) {
+					case string: // token_env: NAME
+						vars[n] = true
+					case map[string]any: // headers_env: {Header: NAME}
+						for _, name := range n {
+							if name, ok := name.(string); ok {
+								vars[name] = true
+							}
+						}
+					}
 				}
+				walk(val)
+			}
+		case []any:
+			for _, val := range x {
+				walk(val)
 			}
 		}
 	}
+	walk(v)
 	return vars
 }
 
@@ -207,19 +208,37 @@ func (c *Config) normalize() error {
 			}
 		}
 	}
-	if h := c.Transports.HTTP; h.On() && config.CheckListen(h.Listen) == nil {
-		for _, s := range c.Relay.Sites {
-			if s.Insecure && s.Protocol == relay.ProtocolWULegacy && !(relay.Listener{Addr: h.Listen}).Loopback() {
-				env.Bad(s.Key+".insecure", "pages without a token are allowed only on a loopback listener, where any local process can still be the page (transports.http.listen is %s); set token_env or token_file", h.Listen)
-			}
-		}
-	}
+	c.checkRelay(env)
 	if h := c.Transports.HTTP; h.On() && !h.Auth.Set() && config.CheckListen(h.Listen) == nil {
-		if err := auth.CheckExposure(c.Auth, h.Listen); err != nil {
+		if err := authconfig.CheckExposure(c.Auth, h.Listen); err != nil {
 			env.Bad("transports.http.listen", "%v", err)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// checkRelay checks what the relay section shares with others: it serves
+// on the MCP HTTP listener, beside the MCP path, and its sites' names
+// label metrics as plugins' do.
+func (c *Config) checkRelay(env *config.Env) {
+	h := c.Transports.HTTP
+	if len(c.Relay.Sites) > 0 && !h.On() {
+		env.Bad("relay.sites", "the relay serves on the MCP HTTP listener: enable transports.http")
+	}
+	if c.Relay.Path == h.Path {
+		env.Bad("relay.path", "%q is transports.http.path; give the relay its own path", c.Relay.Path)
+	}
+	for _, site := range c.Relay.Sites {
+		if site.Insecure && site.Protocol == relayconfig.ProtocolWULegacy && h.On() && config.CheckListen(h.Listen) == nil &&
+			!netutil.LoopbackListen(h.Listen) {
+			env.Bad(site.Key+".insecure", "pages without a token are allowed only on a loopback listener, where any local process can still be the page (transports.http.listen is %s); set token_env or token_file", h.Listen)
+		}
+		for _, p := range c.Plugins {
+			if site.Name != "" && p.Name == site.Name {
+				env.Bad(site.Key+".name", "%q is also the name of %s; metrics label both as plugin %q", site.Name, p.Key, site.Name)
+			}
+		}
+	}
 }
 
 // RestartOnly reports every key whose change from prev takes a restart,

@@ -81,4 +81,8 @@ func (s *Server) RestartOnly(key string, prev any, diff config.Diff) {
 	diff(key+".cache_dir", p.CacheDir, s.CacheDir)
 	diff(key+".log.format", p.Log.Format, s.Log.Format)
 	diff(key+".max_concurrent_calls", p.MaxConcurrentCalls, s.MaxConcurrentCalls)
+	// The MCP server's name is told to clients at initialize, and the
+	// file watcher is started (or not) once.
+	diff(key+".name", p.Name, s.Name)
+	diff(key+".watch", p.WatchOn(), s.WatchOn())
 }

@@ -53,6 +53,12 @@ type HTTPAuth struct {
 	BearerTokenFile string `koanf:"bearer_token_file"`
 }
 
+// Ref is where the token is, for config.SecretRef.Read; key is where
+// the auth keys sit ("transports.http.auth", "admin.auth").
+func (a HTTPAuth) Ref(key string) config.SecretRef {
+	return config.SecretRef{Key: key, EnvKey: "bearer_token_env", Env: a.BearerTokenEnv, FileKey: "bearer_token_file", File: a.BearerTokenFile}
+}
+
 // Set reports whether a bearer token is configured.
 func (a HTTPAuth) Set() bool { return a.BearerTokenEnv != "" || a.BearerTokenFile != "" }
 

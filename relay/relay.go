@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -177,9 +176,9 @@ func (r *Relay) Prepare(file string, cfg Config, ln Listener) (*Plan, error) {
 	current := r.sites
 	r.mu.Unlock()
 	for _, sc := range cfg.Sites {
-		token, err := readToken(sc)
+		token, err := readToken(file, sc)
 		if err != nil {
-			bad(err.key, "%s", err.msg)
+			errs = append(errs, err)
 		}
 		if sc.Protocol == ProtocolWULegacy && !ln.Secure() {
 			bad(sc.Key+".protocol", "wu-legacy pages send the token in clear: the MCP HTTP listener must be loopback or TLS (transports.http.listen is %s)", ln.Addr)
@@ -201,44 +200,26 @@ func (r *Relay) Prepare(file string, cfg Config, ln Listener) (*Plan, error) {
 	return p, nil
 }
 
-type tokenError struct{ key, msg string }
-
-// readToken reads a site's token from where its config points. Messages
-// name the variable or file, never the token.
-func readToken(sc SiteConfig) ([]byte, *tokenError) {
-	var v, key, from string
-	switch {
-	case sc.TokenEnv != "":
-		key, from = sc.Key+".token_env", "environment variable "+sc.TokenEnv
-		s, ok := os.LookupEnv(sc.TokenEnv)
-		if !ok || strings.TrimSpace(s) == "" {
-			return nil, &tokenError{key, from + " is not set or empty"}
-		}
-		v = s
-	case sc.TokenFile != "":
-		key, from = sc.Key+".token_file", fmt.Sprintf("%q", sc.TokenFile)
-		b, err := os.ReadFile(sc.TokenFile)
-		if err != nil {
-			var pe *os.PathError
-			if errors.As(err, &pe) {
-				err = pe.Err
-			}
-			return nil, &tokenError{key, fmt.Sprintf("%s: %v", from, err)}
-		}
-		v = string(b)
-	default:
-		return nil, nil // wu-legacy with insecure: true
+// readToken reads a site's token from where its config points (none:
+// wu-legacy with insecure: true) and checks its length. Messages name the
+// variable or file, never the token.
+func readToken(file string, sc SiteConfig) ([]byte, error) {
+	ref := sc.TokenRef()
+	v, err := ref.Read(file, nil)
+	if err != nil || !v.IsSet() {
+		return nil, err
 	}
-	v = strings.TrimSpace(v)
-	switch {
-	case v == "":
-		return nil, &tokenError{key, from + " is empty"}
-	case len(v) < MinTokenBytes:
-		return nil, &tokenError{key, fmt.Sprintf("the token in %s is %d bytes; use at least %d (e.g. openssl rand -hex 32)", from, len(v), MinTokenBytes)}
-	case len(v) > 4096:
-		return nil, &tokenError{key, fmt.Sprintf("the token in %s is longer than 4096 bytes", from)}
+	key := ref.Key + "." + ref.FileKey
+	if ref.Env != "" {
+		key = ref.Key + "." + ref.EnvKey
 	}
-	return []byte(v), nil
+	switch n := len(v.Value()); {
+	case n < MinTokenBytes:
+		return nil, &config.Error{File: file, Key: key, Msg: fmt.Sprintf("the token in %s is %d bytes; use at least %d (e.g. openssl rand -hex 32)", ref.From(), n, MinTokenBytes)}
+	case n > 4096:
+		return nil, &config.Error{File: file, Key: key, Msg: fmt.Sprintf("the token in %s is longer than 4096 bytes", ref.From())}
+	}
+	return []byte(v.Value()), nil
 }
 
 // Apply makes p current: new sites accept pages, a removed site's page

@@ -18,7 +18,6 @@ import (
 
 	"github.com/wasmgate/wasmgate/gateway"
 	"github.com/wasmgate/wasmgate/loader"
-	"github.com/wasmgate/wasmgate/metrics"
 )
 
 // newFlagSet is a command's flag set whose usage names its arguments.
@@ -88,23 +87,14 @@ func (o oneCall) connect(ctx context.Context, stderr io.Writer) (*client.Client,
 		return nil, nil, err
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	compiler, err := gateway.NewCompiler(cfg, logger)
+	g, err := gateway.Open(ctx, cfg, gateway.Options{Logger: logger, Version: version, Revision: revision()})
 	if err != nil {
 		return nil, nil, err
 	}
-	g := gateway.New(gateway.Options{Logger: logger, Metrics: metrics.New(version, revision()), Compiler: compiler,
-		Name: cfg.Server.Name, Version: version, Revision: revision(), MaxConcurrentCalls: cfg.Server.MaxConcurrentCalls})
-	s, err := g.Build(ctx, cfg)
-	if err != nil {
-		compiler.Close(ctx)
-		return nil, nil, err
-	}
-	g.Apply(s)
 	closeAll := func() {
 		cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		_ = g.Close(cctx)
-		compiler.Close(cctx)
 	}
 	c, err := client.NewInProcessClient(g.MCPServer())
 	if err == nil {

@@ -21,7 +21,6 @@ import (
 	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/gateway"
 	"github.com/wasmgate/wasmgate/loader"
-	"github.com/wasmgate/wasmgate/metrics"
 )
 
 // version and commit are set at build time:
@@ -226,19 +225,12 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ctx := context.Background()
-	compiler, err := gateway.NewCompiler(cfg, logger)
+	g, err := gateway.Open(ctx, cfg, gateway.Options{Logger: logger, Version: version})
 	if err != nil {
 		printErr(stderr, err)
 		return 1
 	}
-	defer compiler.Close(ctx)
-	g := gateway.New(gateway.Options{Logger: logger, Metrics: metrics.New(version, revision()), Compiler: compiler, Version: version})
-	s, err := g.Build(ctx, cfg)
-	if err != nil {
-		printErr(stderr, err)
-		return 1
-	}
-	g.Apply(s)
+	s := g.Current()
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	_ = g.Close(cctx)

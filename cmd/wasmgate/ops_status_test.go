@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/wasmgate/wasmgate/gateway"
+	"github.com/wasmgate/wasmgate/gateway/ops"
 	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
@@ -34,7 +35,7 @@ func text(t *testing.T, ctx context.Context, sel string) string {
 	return s
 }
 
-func apiStatus(t *testing.T, g *harness.Gateway) gateway.Status {
+func apiStatus(t *testing.T, g *harness.Gateway) ops.Status {
 	t.Helper()
 	resp, err := http.Get(g.AdminURL + "/api/status")
 	if err != nil {
@@ -44,7 +45,7 @@ func apiStatus(t *testing.T, g *harness.Gateway) gateway.Status {
 	if resp.StatusCode != 200 {
 		t.Fatalf("GET /api/status: %s", resp.Status)
 	}
-	var s gateway.Status
+	var s ops.Status
 	if err := json.NewDecoder(resp.Body).Decode(&s); err != nil {
 		t.Fatalf("decode /api/status: %v", err)
 	}

@@ -2,24 +2,14 @@ package fetch
 
 import (
 	"fmt"
-	"net"
 	"net/http"
-	"strings"
+
+	"github.com/wasmgate/wasmgate/internal/netutil"
 )
 
 // Loopback reports whether host (a name or an IP, with or without a port)
 // is this machine: localhost, 127.0.0.0/8 or ::1.
-func Loopback(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
+func Loopback(host string) bool { return netutil.Loopback(host) }
 
 // SecureTransport wraps base so that it refuses every plain-http request
 // except to a loopback host: modules and registry tokens travel over TLS,

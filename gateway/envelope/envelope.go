@@ -1,0 +1,206 @@
+// Package envelope is the call path, written once for tools, resources,
+// prompts and completions whatever their source: begin (hold the serving
+// state) -> authorize (policy, rate limits) -> validate -> invoke (under
+// the source's timeout) -> observe (metrics, audit, status page). The MCP
+// handlers it gives mcp-go are thin shells around run.
+package envelope
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/loader/abi"
+	"github.com/wasmgate/wasmgate/metrics"
+	"github.com/wasmgate/wasmgate/policy"
+)
+
+// The kinds of call, as metrics, audit lines and the status page name them.
+const (
+	kindTool       = "tool"
+	kindResource   = "resource"
+	kindPrompt     = "prompt"
+	kindCompletion = "completion"
+)
+
+// State is the serving state a call runs on, held from begin to the end
+// of the call (a snapshot).
+type State interface {
+	Index() *source.Index
+	Policy() *policy.Policy  // nil: no policy section, everything allowed
+	Stdio() policy.Principal // the caller of stdio and in-process calls
+}
+
+// Options are what an Envelope is made of.
+type Options struct {
+	// Begin holds the serving state for one call; done releases it.
+	Begin    func() (st State, done func(), err error)
+	Limiters *policy.Limiters // rate-limit state, kept across reloads
+	Metrics  *metrics.Metrics
+	Observer Observer // every finished call
+	Logger   *slog.Logger
+}
+
+// Envelope runs calls. Safe for concurrent use.
+type Envelope struct{ o Options }
+
+// New returns an Envelope.
+func New(o Options) *Envelope { return &Envelope{o: o} }
+
+// CallerOf is the caller of ctx: the HTTP request's, else st's stdio
+// principal.
+func CallerOf(ctx context.Context, st State) Caller {
+	if c, ok := CallerFrom(ctx); ok {
+		return c
+	}
+	return Stdio(st.Stdio())
+}
+
+// refusal is a call that ended without a result: its outcome, the message
+// a person reads, and whether it is a JSON-RPC invalid-params error.
+type refusal struct {
+	outcome string
+	msg     string
+	params  bool
+}
+
+func (r *refusal) err() error {
+	if r.params {
+		return InvalidParams(r.msg)
+	}
+	return errors.New(r.msg)
+}
+
+// run is the envelope of one call c on st by src: authorize, validate,
+// invoke fn under src's timeout, observe. after, when not nil, reads the
+// outcome and error text of a result (a tool's isError).
+func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.Kind, src source.Source,
+	validate func() *refusal, fn func(context.Context) (T, error), after func(T) (outcome, errMsg string)) (v T, r *refusal) {
+	c.Start = time.Now()
+	c.Source = src.Name()
+	noun := c.Kind
+	if c.noun != "" {
+		noun = c.noun
+	}
+	c.Caller, r = e.authorize(ctx, st, pk, noun, c.Name, c.Args)
+	defer func() {
+		c.Took = time.Since(c.Start)
+		c.Outcome = metrics.OutcomeOK
+		if r != nil {
+			c.Outcome, c.Err = r.outcome, r.msg
+		} else if after != nil {
+			if o, msg := after(v); o != "" {
+				c.Outcome, c.Err = o, msg
+			}
+		}
+		e.o.Observer.Observe(ctx, c)
+	}()
+	if r != nil {
+		return v, r
+	}
+	if validate != nil {
+		if r = validate(); r != nil {
+			return v, r
+		}
+	}
+	tctx, cancel := context.WithTimeout(ctx, src.Timeout())
+	defer cancel()
+	v, err := fn(tctx)
+	if err == nil {
+		return v, nil
+	}
+	var f *source.Failure
+	if !errors.As(err, &f) {
+		f = &source.Failure{Kind: source.FailError, Msg: err.Error()}
+	}
+	if f.Kind == source.FailCrash || f.Kind == source.FailTimeout {
+		e.o.Logger.Warn(c.Kind+" call failed", c.Kind, c.Name, "plugin", c.Source, "outcome", f.Kind.Outcome(), "error", f.Msg)
+	}
+	return v, &refusal{outcome: f.Kind.Outcome(), msg: source.Message(noun, c.Name, f)}
+}
+
+// authorize asks st's policy whether the caller of ctx may make the call,
+// then takes from its rate limits. It returns the caller and, when the
+// call may not run, the refusal.
+// noun names the call in messages ("tool", "completion for prompt").
+func (e *Envelope) authorize(ctx context.Context, st State, kind policy.Kind, noun, name string, args map[string]any) (Caller, *refusal) {
+	c := CallerOf(ctx, st)
+	pol := st.Policy()
+	if pol == nil {
+		return c, nil
+	}
+	what := kind.String()
+	d := pol.Decide(policy.Request{Principal: c.Principal, Kind: kind, Name: name, Args: args, Transport: c.Transport})
+	if !d.Allowed {
+		e.o.Metrics.PolicyDenials.WithLabelValues(c.Label(), what).Inc()
+		return c, &refusal{outcome: metrics.OutcomeDenied, msg: fmt.Sprintf("%s %q is denied by policy", noun, name)}
+	}
+	if ok, retry := e.o.Limiters.Allow(pol, d, c.Principal.Name, what+" "+name); !ok {
+		e.o.Metrics.RateLimited.WithLabelValues(c.Label(), what).Inc()
+		// Rounded up: a hint of "0s" would have the client retry at once.
+		retry = (retry + time.Millisecond - 1).Truncate(time.Millisecond)
+		return c, &refusal{outcome: metrics.OutcomeRateLimited, msg: fmt.Sprintf("%s %q is rate limited: retry in %s", noun, name, retry)}
+	}
+	return c, nil
+}
+
+// Authorize is the authorize step alone, for benchmarks: the caller of
+// ctx and, when policy or a rate limit refuses the call, why.
+func (e *Envelope) Authorize(ctx context.Context, st State, kind policy.Kind, name string, args map[string]any) (Caller, string) {
+	c, r := e.authorize(ctx, st, kind, kind.String(), name, args)
+	if r != nil {
+		return c, r.msg
+	}
+	return c, ""
+}
+
+// InvalidParams is an error a handler returns for params the method does
+// not accept; mcp-go answers it with -32602 (see third_party/mcp-go).
+type InvalidParams string
+
+func (e InvalidParams) Error() string        { return string(e) }
+func (e InvalidParams) Is(target error) bool { return target == mcp.ErrInvalidParams }
+
+// withRequest gives a call's context what ABIs pass on to plugins of the
+// client request: its JSON-RPC id and the _meta of its params.
+func withRequest(ctx context.Context, meta *mcp.Meta) context.Context {
+	var r abi.Request
+	if id, ok := server.RequestIDFromContext(ctx); ok {
+		r.ID, _ = json.Marshal(id)
+	}
+	if meta != nil {
+		r.Meta, _ = json.Marshal(meta)
+	}
+	return abi.WithRequest(ctx, r)
+}
+
+// ArgsOf is a call's arguments as policy and the audit log see them.
+func ArgsOf(v any) map[string]any {
+	switch x := v.(type) {
+	case map[string]any:
+		return x
+	case map[string]string:
+		m := make(map[string]any, len(x))
+		for k, s := range x {
+			m[k] = s
+		}
+		return m
+	case nil:
+		return nil
+	}
+	var m map[string]any
+	if b, err := json.Marshal(v); err == nil {
+		_ = json.Unmarshal(b, &m)
+	}
+	if m == nil {
+		return map[string]any{"arguments": fmt.Sprint(v)}
+	}
+	return m
+}

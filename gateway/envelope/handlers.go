@@ -1,0 +1,253 @@
+package envelope
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/loader/abi"
+	"github.com/wasmgate/wasmgate/metrics"
+	"github.com/wasmgate/wasmgate/policy"
+)
+
+// ToolHandler dispatches a call of tool name to whatever provides it in
+// the state serving when the call starts.
+func (e *Envelope) ToolHandler(name string) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		st, done, err := e.o.Begin()
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		t, ok := st.Index().Tools[name]
+		if !ok {
+			return nil, fmt.Errorf("tool %q not found: %w", name, server.ErrToolNotFound)
+		}
+		return e.callTool(ctx, st, t, req), nil
+	}
+}
+
+func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req mcp.CallToolRequest) *mcp.CallToolResult {
+	inflight := e.o.Metrics.ToolsInFlight.WithLabelValues(t.Src.Name())
+	inflight.Inc()
+	defer inflight.Dec()
+	c := &Call{Kind: kindTool, Name: t.Name, Key: t.Name, Args: ArgsOf(req.Params.Arguments)}
+	var args []byte
+	validate := func() *refusal {
+		// The arguments as the client sent them, when they came over a
+		// transport (mcp-go keeps them), else encoded again.
+		args = []byte(req.Params.RawArguments)
+		if len(args) == 0 || string(args) == "null" {
+			var err error
+			args, err = json.Marshal(req.Params.Arguments)
+			if err != nil || req.Params.Arguments == nil {
+				args = []byte("{}")
+			}
+		}
+		if msg := source.ValidateArgs(t.Schema, args); msg != "" {
+			return &refusal{outcome: metrics.OutcomeInvalidArgs, msg: fmt.Sprintf("invalid arguments for tool %q: %s", t.Name, msg)}
+		}
+		return nil
+	}
+	res, r := run(withRequest(ctx, req.Params.Meta), e, st, c, policy.Tool, t.Src, validate,
+		func(ctx context.Context) (*mcp.CallToolResult, error) { return t.Src.CallTool(ctx, t.Export, args) },
+		func(res *mcp.CallToolResult) (string, string) {
+			if res != nil && res.IsError {
+				return metrics.OutcomeError, resultError(res)
+			}
+			return "", ""
+		})
+	if r != nil {
+		return mcp.NewToolResultError(r.msg)
+	}
+	return res
+}
+
+// resultError is the text of an isError tool result.
+func resultError(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if t, ok := mcp.AsTextContent(c); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// ResourceHandler reads the static resource at key, or (template) a URI
+// matching the resource template key.
+func (e *Envelope) ResourceHandler(key string, template bool) server.ResourceHandlerFunc {
+	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		st, done, err := e.o.Begin()
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		uri := req.Params.URI
+		x := st.Index()
+		r := x.Resources[key]
+		if template {
+			r = x.Templates[key]
+		}
+		if r == nil {
+			return nil, fmt.Errorf("resource %q not found: %w", uri, server.ErrResourceNotFound)
+		}
+		own, vars, ok := r.Own(uri)
+		if !ok {
+			return nil, fmt.Errorf("resource %q does not match template %q", uri, key)
+		}
+		// A template's variables are what a `when` sees as args.
+		c := &Call{Kind: kindResource, Name: uri, Key: key, Args: ArgsOf(vars)}
+		contents, f := run(withRequest(ctx, req.Params.Meta), e, st, c, policy.Resource, r.Src, nil,
+			func(ctx context.Context) ([]mcp.ResourceContents, error) {
+				return r.Src.ReadResource(ctx, r.Res, own, vars)
+			}, nil)
+		c.Args = nil // the audit line of a read has no arguments
+		if f != nil {
+			return nil, f.err()
+		}
+		return exposeContents(contents, own, uri), nil
+	}
+}
+
+// exposeContents gives contents at the source's own URI the URI the
+// client asked for (they differ when the source has a prefix).
+func exposeContents(contents []mcp.ResourceContents, own, uri string) []mcp.ResourceContents {
+	if own == uri {
+		return contents
+	}
+	for i, c := range contents {
+		switch c := c.(type) {
+		case mcp.TextResourceContents:
+			if c.URI == own {
+				c.URI = uri
+				contents[i] = c
+			}
+		case mcp.BlobResourceContents:
+			if c.URI == own {
+				c.URI = uri
+				contents[i] = c
+			}
+		}
+	}
+	return contents
+}
+
+// PromptHandler gets prompt name from whatever provides it.
+func (e *Envelope) PromptHandler(name string) server.PromptHandlerFunc {
+	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		st, done, err := e.o.Begin()
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		p, ok := st.Index().Prompts[name]
+		if !ok {
+			return nil, fmt.Errorf("prompt %q not found", name)
+		}
+		c := &Call{Kind: kindPrompt, Name: name, Key: name, Args: ArgsOf(req.Params.Arguments)}
+		validate := func() *refusal {
+			for _, a := range p.Def.Arguments {
+				if a.Required && req.Params.Arguments[a.Name] == "" {
+					return &refusal{outcome: metrics.OutcomeInvalidArgs, params: true,
+						msg: fmt.Sprintf("prompt %q: missing required argument %q", name, a.Name)}
+				}
+			}
+			return nil
+		}
+		msgs, f := run(withRequest(ctx, req.Params.Meta), e, st, c, policy.Prompt, p.Src, validate,
+			func(ctx context.Context) ([]mcp.PromptMessage, error) {
+				return p.Src.GetPrompt(ctx, p.Export, req.Params.Arguments)
+			}, nil)
+		if f != nil {
+			return nil, f.err()
+		}
+		return mcp.NewGetPromptResult(p.Def.Description, msgs), nil
+	}
+}
+
+// maxCompletions is how many values completion/complete may return.
+const maxCompletions = 100
+
+// Completer answers completion/complete through the envelope: a prompt's
+// or a resource template's argument is completed by the source that
+// provides it, if it can (source.Completer), authorized and rate limited
+// like a get of that prompt or a read under that template, and observed.
+// What the caller may not see, or no source can complete, completes to
+// nothing.
+type Completer struct{ E *Envelope }
+
+var (
+	_ server.PromptCompletionProvider   = Completer{}
+	_ server.ResourceCompletionProvider = Completer{}
+)
+
+func (c Completer) CompletePromptArgument(ctx context.Context, name string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
+	st, done, err := c.E.o.Begin()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	p, ok := st.Index().Prompts[name]
+	if !ok || !visible(ctx, st, policy.Prompt, name) {
+		return &mcp.Completion{Values: []string{}}, nil
+	}
+	return c.E.complete(ctx, st, policy.Prompt, name, p.Src, abi.CompleteRequest{Prompt: p.Export, Argument: arg.Name, Value: arg.Value, Arguments: cc.Arguments})
+}
+
+func (c Completer) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
+	st, done, err := c.E.o.Begin()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	x := st.Index()
+	r, ok := x.Templates[uri]
+	vis := ok && visibleTemplate(ctx, st, uri)
+	if !ok {
+		r, ok = x.Resources[uri]
+		vis = ok && visible(ctx, st, policy.Resource, uri)
+	}
+	if !vis {
+		return &mcp.Completion{Values: []string{}}, nil
+	}
+	return c.E.complete(ctx, st, policy.Resource, uri, r.Src, abi.CompleteRequest{URI: r.Res.URI, Argument: arg.Name, Value: arg.Value, Arguments: cc.Arguments})
+}
+
+func visible(ctx context.Context, st State, kind policy.Kind, name string) bool {
+	pol := st.Policy()
+	return pol == nil || pol.Visible(CallerOf(ctx, st).Principal, kind, name)
+}
+
+func visibleTemplate(ctx context.Context, st State, raw string) bool {
+	pol := st.Policy()
+	return pol == nil || pol.VisibleTemplate(CallerOf(ctx, st).Principal, raw)
+}
+
+// complete runs one completion of what (a prompt or a resource URI or
+// template) named name through the envelope.
+func (e *Envelope) complete(ctx context.Context, st State, kind policy.Kind, name string, src source.Source, req abi.CompleteRequest) (*mcp.Completion, error) {
+	comp, ok := src.(source.Completer)
+	if !ok || !comp.CanComplete() {
+		return &mcp.Completion{Values: []string{}}, nil
+	}
+	c := &Call{Kind: kindCompletion, Name: name, Key: kind.String() + " " + name, Args: ArgsOf(req.Arguments), noun: "completion for " + kind.String()}
+	out, f := run(withRequest(ctx, nil), e, st, c, kind, src, nil,
+		func(ctx context.Context) (abi.Completion, error) { return comp.Complete(ctx, req) }, nil)
+	if f != nil {
+		return nil, f.err()
+	}
+	res := &mcp.Completion{Values: out.Values, HasMore: out.HasMore}
+	if out.Total != nil {
+		res.Total = *out.Total
+	}
+	if len(res.Values) > maxCompletions {
+		res.Values, res.HasMore = res.Values[:maxCompletions], true
+	}
+	return res, nil
+}

@@ -1,0 +1,184 @@
+package ops
+
+import (
+	"context"
+	"crypto/subtle"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wasmgate/wasmgate/auth"
+	"github.com/wasmgate/wasmgate/gateway/transport"
+	"github.com/wasmgate/wasmgate/internal/netutil"
+	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/metrics"
+)
+
+// AdminOptions are what the admin listener serves.
+type AdminOptions struct {
+	Metrics *metrics.Metrics
+	Logger  *slog.Logger
+	// Current is the serving admin section and its bearer token ("" for
+	// none); ok is false before the first snapshot.
+	Current func() (cfg loader.Admin, token string, ok bool)
+	// Reload reloads the config and returns the new summary.
+	Reload func(ctx context.Context) (summary string, err error)
+	Ready  func() bool
+	Status func() Status
+}
+
+type admin struct {
+	o    AdminOptions
+	warn *transport.WarnEvery
+}
+
+// NewAdminServer is the admin listener's server: short timeouts and a
+// small header cap (its clients are Prometheus, health checks and an
+// operator). Serve it on transport.NewLimitListener(ln, transport.AdminMaxConns).
+func NewAdminServer(a loader.Admin, handler http.Handler, logger *slog.Logger) *http.Server {
+	if !netutil.LoopbackListen(a.Listen) && a.Auth.BearerTokenEnv == "" && a.Auth.BearerTokenFile == "" {
+		logger.Warn("the admin listener is not on loopback and has no bearer token: whoever reaches it can read /metrics and reload",
+			"listen", a.Listen, "hint", "set admin.auth.bearer_token_env or admin.auth.bearer_token_file")
+	}
+	return &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		IdleTimeout:       time.Minute,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          transport.ErrorLog(logger, "admin"),
+	}
+}
+
+// adminHandler serves the status page (/ and /api/status), /metrics,
+// /healthz, /readyz and POST /-/reload.
+// With admin.auth, /metrics and /-/reload need the bearer token; /healthz
+// and /readyz stay open for health checks. /-/reload refuses what a browser
+// could be made to send (see sameOrigin).
+func AdminHandler(o AdminOptions) http.Handler {
+	a := &admin{o: o, warn: &transport.WarnEvery{Every: time.Minute}}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", a.adminAuth(o.Metrics.Handler()))
+	mux.Handle("POST /-/reload", a.sameOrigin(a.adminAuth(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		summary, err := o.Reload(r.Context())
+		if err != nil {
+			http.Error(w, "reload failed: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
+		_, _ = io.WriteString(w, "reloaded: "+summary+"\n")
+	}))))
+	mux.Handle("GET /{$}", a.notRebound(a.adminAuth(http.HandlerFunc(a.statusPage))))
+	mux.Handle("GET /api/status", a.notRebound(a.adminAuth(http.HandlerFunc(a.statusJSON))))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, "ok\n")
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		if _, _, ok := o.Current(); !o.Ready() || !ok {
+			http.Error(w, "not ready", http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = io.WriteString(w, "ready\n")
+	})
+	return mux
+}
+
+// adminAuth requires admin.auth's bearer token when one is configured.
+func (a *admin) adminAuth(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, token, ok := a.o.Current()
+		if !ok {
+			http.Error(w, "wasmgate is starting", http.StatusServiceUnavailable)
+			return
+		}
+		if token != "" {
+			got, bearer := auth.BearerToken(r.Header.Get("Authorization"))
+			if !bearer || subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
+				a.o.Metrics.HTTPRejected.WithLabelValues("admin_auth").Inc()
+				w.Header().Set("WWW-Authenticate", `Bearer realm="wasmgate-admin"`)
+				http.Error(w, "Unauthorized: missing or wrong admin bearer token", http.StatusUnauthorized)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// sameOrigin guards a state-changing admin endpoint against browsers: a web
+// page can make a visitor's browser send a "simple" request (an HTML form,
+// or fetch without preflight) to a loopback address, and DNS rebinding can
+// make it look same-origin. Refused (403):
+//   - a Host that is not a loopback name while the listener is bound to
+//     loopback (DNS rebinding);
+//   - an Origin other than the listener's own (http:// + Host);
+//   - Sec-Fetch-Site other than same-origin or none;
+//   - the content types a form or a simple request can send
+//     (application/x-www-form-urlencoded, multipart/form-data, text/plain).
+//
+// `curl -X POST http://127.0.0.1:9090/-/reload` sends none of these.
+func (a *admin) sameOrigin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cfg, _, ok := a.o.Current()
+		if !ok {
+			http.Error(w, "wasmgate is starting", http.StatusServiceUnavailable)
+			return
+		}
+		if msg := crossSite(r, netutil.LoopbackListen(cfg.Listen)); msg != "" {
+			a.o.Metrics.HTTPRejected.WithLabelValues("admin_cross_site").Inc()
+			if a.warn.OK() {
+				a.o.Logger.Warn("refused an admin request a browser could have been made to send (logged at most once a minute)",
+					"path", r.URL.Path, "remote", r.RemoteAddr, "reason", msg)
+			}
+			http.Error(w, "Forbidden: "+msg, http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// notRebound refuses (403) a request whose Host is not a loopback name
+// while the listener is bound to loopback: a page on another site that
+// rebinds its DNS name to 127.0.0.1 must not read the status page.
+func (a *admin) notRebound(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cfg, _, ok := a.o.Current()
+		if ok && netutil.LoopbackListen(cfg.Listen) && !netutil.Loopback(r.Host) {
+			a.o.Metrics.HTTPRejected.WithLabelValues("admin_cross_site").Inc()
+			http.Error(w, "Forbidden: Host "+quote(r.Host)+" is not a loopback name, and the admin listener is bound to loopback", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// crossSite says why r may come from a browser on another site, or "".
+func crossSite(r *http.Request, loopback bool) string {
+	if loopback && !netutil.Loopback(r.Host) {
+		return "Host " + quote(r.Host) + " is not a loopback name, and the admin listener is bound to loopback"
+	}
+	if o := r.Header.Get("Origin"); o != "" {
+		u, err := url.Parse(o)
+		if err != nil || u.Scheme != "http" || !strings.EqualFold(u.Host, r.Host) {
+			return "cross-origin request (Origin " + quote(o) + ")"
+		}
+	}
+	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
+		return "cross-site request (Sec-Fetch-Site " + quote(site) + ")"
+	}
+	ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";")
+	switch strings.ToLower(strings.TrimSpace(ct)) {
+	case "application/x-www-form-urlencoded", "multipart/form-data", "text/plain":
+		return "Content-Type " + quote(ct) + " is what an HTML form sends; send no body (curl -X POST)"
+	}
+	return ""
+}
+
+func quote(s string) string {
+	if len(s) > 100 {
+		s = s[:100] + "..."
+	}
+	return strconv.Quote(s)
+}

@@ -1,0 +1,230 @@
+package ops
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/wasmgate/wasmgate/gateway/envelope"
+	"github.com/wasmgate/wasmgate/loader"
+)
+
+// Audit writes one structured line per call: to the gateway's log, or
+// with audit.file to that file as JSON lines, written in batches (see
+// flushDelay). The file is reopened on every reload, so `mv` by a log
+// rotator followed by SIGHUP starts a new one.
+type Audit struct {
+	log *slog.Logger
+
+	// mu is held for reading while a line is written, so that apply
+	// does not close the file under a write (the line would be lost).
+	mu    sync.RWMutex
+	cfg   loader.Audit
+	file  *os.File
+	lines *lineWriter // to file; nil: to out
+	out   *slog.Logger
+
+	bufs sync.Pool // *bytes.Buffer to format the lines of audit.file in
+}
+
+// NewAudit is an audit log writing to log until Apply names a file.
+func NewAudit(log *slog.Logger) *Audit {
+	return &Audit{log: log, out: log.With("component", "audit")}
+}
+
+// Apply follows the audit section of a snapshot being applied.
+func (a *Audit) Apply(cfg loader.Audit) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.cfg = cfg
+	if a.file != nil {
+		a.lines.close()
+		_ = a.file.Close()
+		a.file, a.lines = nil, nil
+	}
+	a.out = a.log.With("component", "audit")
+	if cfg.File == "" {
+		return
+	}
+	f, err := os.OpenFile(cfg.File, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		a.log.Error("cannot open audit.file; audit lines go to the log", "file", cfg.File, "error", err)
+		return
+	}
+	a.file, a.lines = f, newLineWriter(f)
+}
+
+// Close closes the audit file.
+func (a *Audit) Close() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.file != nil {
+		a.lines.close()
+		_ = a.file.Close()
+		a.file, a.lines = nil, nil
+	}
+}
+
+// Observe writes the audit line of one call.
+func (a *Audit) Observe(ctx context.Context, call *envelope.Call) {
+	c, kind, name, outcome, args := call.Caller, call.Kind, call.Name, call.Outcome, call.Args
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	// In the log, an audit line is an info line: server.log.level warn or
+	// error leaves it out. audit.file has them all.
+	if a.lines == nil && !a.out.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
+	session := ""
+	if cs := server.ClientSessionFromContext(ctx); cs != nil {
+		session = cs.SessionID()
+	}
+	attrs := []any{
+		"principal", c.Principal.Name, "transport", c.Transport, "session", session,
+		"kind", kind, "name", name, "outcome", outcome,
+		"duration_ms", float64(call.Took.Microseconds()) / 1000,
+	}
+	if a.cfg.Arguments && args != nil {
+		b, err := json.Marshal(redact(args))
+		if err == nil {
+			attrs = append(attrs, "arguments", string(b))
+		}
+	}
+	if a.lines == nil {
+		a.out.Info("call", attrs...)
+		return
+	}
+	// The line is formatted here and handed to the file's writer whole.
+	rec := slog.NewRecord(time.Now(), slog.LevelInfo, "call", 0)
+	rec.Add(attrs...)
+	buf, _ := a.bufs.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	buf.Reset()
+	_ = slog.NewJSONHandler(buf, nil).Handle(ctx, rec)
+	a.lines.write(buf.Bytes())
+	if buf.Cap() <= 64<<10 {
+		a.bufs.Put(buf)
+	}
+}
+
+// Audit lines bound for audit.file are buffered for at most flushDelay,
+// or until flushSize bytes wait, and written together: one write(2) then
+// carries every line of those milliseconds instead of one each, which is
+// most of what auditing costs a busy gateway. A reload (apply) and
+// shutdown (close) write what waits first.
+const (
+	flushDelay = 10 * time.Millisecond
+	flushSize  = 64 << 10
+)
+
+// lineWriter appends whole lines to a file in batches (see flushDelay).
+// Lines reach the file in the order write was called.
+type lineWriter struct {
+	f *os.File
+
+	mu      sync.Mutex // buf, spare, timer
+	buf     []byte
+	spare   []byte
+	timer   *time.Timer    // armed while lines wait
+	pending sync.WaitGroup // a timer armed or its flush running
+
+	wmu sync.Mutex // one flush at a time, so that batches stay in order
+}
+
+func newLineWriter(f *os.File) *lineWriter { return &lineWriter{f: f} }
+
+// write queues line; it is in the file within flushDelay.
+func (w *lineWriter) write(line []byte) {
+	w.mu.Lock()
+	w.buf = append(w.buf, line...)
+	full := len(w.buf) >= flushSize
+	if !full && w.timer == nil {
+		w.pending.Add(1)
+		w.timer = time.AfterFunc(flushDelay, func() {
+			defer w.pending.Done()
+			w.flush()
+		})
+	}
+	w.mu.Unlock()
+	if full {
+		w.flush()
+	}
+}
+
+// flush writes every queued line now.
+func (w *lineWriter) flush() {
+	w.wmu.Lock()
+	defer w.wmu.Unlock()
+	w.mu.Lock()
+	if w.timer != nil {
+		if w.timer.Stop() {
+			w.pending.Done() // its func will not run
+		}
+		w.timer = nil
+	}
+	if len(w.buf) == 0 {
+		w.mu.Unlock()
+		return
+	}
+	// Swap the buffers: lines queue in the spare one while b is written.
+	b := w.buf
+	w.buf, w.spare = w.spare[:0], nil
+	w.mu.Unlock()
+	_, _ = w.f.Write(b) // as slog's handlers do, a failed write is dropped
+	if cap(b) <= 4*flushSize {
+		w.mu.Lock()
+		w.spare = b[:0]
+		w.mu.Unlock()
+	}
+}
+
+// close writes what waits and waits for a timer's flush under way; the
+// caller then closes the file. Nothing may call write after close.
+func (w *lineWriter) close() {
+	w.flush()
+	w.pending.Wait()
+}
+
+// secretKeys are the parts of an argument's name that mark its value as a
+// secret in the audit log.
+var secretKeys = []string{"token", "password", "secret", "key", "authorization"}
+
+// redact copies v with the values under secret-looking keys replaced.
+func redact(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, val := range x {
+			lk := strings.ToLower(k)
+			secret := false
+			for _, s := range secretKeys {
+				if strings.Contains(lk, s) {
+					secret = true
+					break
+				}
+			}
+			if secret {
+				out[k] = "[redacted]"
+			} else {
+				out[k] = redact(val)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, val := range x {
+			out[i] = redact(val)
+		}
+		return out
+	}
+	return v
+}

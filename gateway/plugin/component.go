@@ -1,0 +1,268 @@
+package plugin
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/loader/abi"
+	"github.com/wasmgate/wasmgate/loader/host"
+	"github.com/wasmgate/wasmgate/metrics"
+)
+
+// Host is what plugins need of the gateway that serves them; it outlives
+// every snapshot.
+type Host struct {
+	Logger   *slog.Logger
+	MCP      *server.MCPServer // notifications and requests to the calling client
+	Compiler *loader.Compiler
+	Metrics  *metrics.Metrics
+	Slots    chan struct{} // one per WebAssembly call running, gateway-wide
+	// Store is a plugin's key-value store, kept across reloads; a new
+	// one has quota.
+	Store func(plugin string, quota int64) *host.Store
+	// ResourceUpdated tells the subscribers of an exposed URI it changed.
+	ResourceUpdated func(uri string)
+	// Relisted is told that p's lists changed (it said so during a call);
+	// the gateway publishes them if p still serves.
+	Relisted func(p *Source)
+}
+
+// Component is the plugins section of one snapshot: every plugin compiled
+// (or reused from the serving snapshot when its module and the settings
+// baked into it did not change) with its pool. It implements the
+// gateway's component lifecycle.
+type Component struct {
+	h       *Host
+	prev    map[string]*shared // the serving snapshot's, by plugin name
+	plugins []*Source
+}
+
+// New is an empty plugins component for h.
+func New(h *Host) *Component { return &Component{h: h} }
+
+func (c *Component) Name() string { return "plugins" }
+
+// Reuse remembers what the serving snapshot compiled, for Provision.
+func (c *Component) Reuse(prev any) {
+	p, ok := prev.(*Component)
+	if !ok {
+		return
+	}
+	c.prev = map[string]*shared{}
+	for _, rt := range p.plugins {
+		c.prev[rt.name] = rt.sh
+	}
+}
+
+// Provision fetches every plugin of cfg, shares what Reuse found unchanged
+// and compiles the rest in parallel. On error, Cleanup releases what it
+// made.
+func (c *Component) Provision(ctx context.Context, cfg *loader.Config) error {
+	type result struct {
+		sh  *shared
+		err error
+	}
+	results := make([]result, len(cfg.Plugins))
+	sem := make(chan struct{}, runtime.NumCPU())
+	var wg sync.WaitGroup
+	for i, spec := range cfg.Plugins {
+		mod, err := c.h.Compiler.Fetch(ctx, spec)
+		if err != nil {
+			results[i].err = err
+			continue
+		}
+		key := reuseKey(spec, mod.SHA256)
+		store := c.h.Store(spec.Name, int64(spec.Limits.KVQuota)) // its quota follows in Apply
+		if sh := c.prev[spec.Name]; sh != nil && sh.key == key && sh.refs.Add(1) > 1 {
+			results[i].sh = sh
+			continue
+		} else if sh != nil && sh.key == key {
+			sh.refs.Add(-1) // it was closing; compile afresh
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			p, first, err := c.h.Compiler.Compile(ctx, spec, mod, host.Env{Store: store})
+			if err != nil {
+				results[i].err = err
+				return
+			}
+			sh := &shared{key: key, plugin: p, pool: newPool(p, first, c.h.Metrics.PluginInstances.WithLabelValues(spec.Name), c.h.Slots)}
+			sh.refs.Store(1)
+			sh.info.Store(&p.Info)
+			results[i].sh = sh
+		}()
+	}
+	wg.Wait()
+	var errs []error
+	for i, r := range results {
+		if r.err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", cfg.File, r.err))
+			continue
+		}
+		// Held by c from here on: Cleanup releases it.
+		spec := cfg.Plugins[i]
+		c.plugins = append(c.plugins, &Source{name: spec.Name, spec: spec, plugin: r.sh.plugin, pool: r.sh.pool, sh: r.sh, h: c.h})
+	}
+	c.prev = nil
+	return errors.Join(errs...)
+}
+
+// Sources are the plugins, in config order.
+func (c *Component) Sources() []source.Source {
+	out := make([]source.Source, len(c.plugins))
+	for i, p := range c.plugins {
+		out[i] = p
+	}
+	return out
+}
+
+// Apply gives each plugin's key-value store its quota, once c serves.
+func (c *Component) Apply(context.Context) {
+	for _, p := range c.plugins {
+		c.h.Store(p.name, int64(p.spec.Limits.KVQuota)).SetQuota(int64(p.spec.Limits.KVQuota))
+	}
+}
+
+// Retire forgets the metrics of plugins that c serves and next does not.
+func (c *Component) Retire(next any) {
+	n, _ := next.(*Component)
+	for _, p := range c.plugins {
+		if n == nil || !slices.ContainsFunc(n.plugins, func(q *Source) bool { return q.name == p.name }) {
+			c.h.Metrics.PluginInstances.DeleteLabelValues(p.name)
+		}
+	}
+}
+
+// Cleanup releases c's hold on every plugin; a plugin no other snapshot
+// serves is closed. Safe after a failed Provision.
+func (c *Component) Cleanup(ctx context.Context) {
+	for _, p := range c.plugins {
+		p.sh.release(ctx)
+	}
+}
+
+// Serves reports whether p is one of c's plugins (the same compiled
+// module, not a copy of the same name).
+func (c *Component) Serves(p *Source) bool {
+	return slices.ContainsFunc(c.plugins, func(q *Source) bool { return q.sh == p.sh })
+}
+
+// Summary lists the plugins: "3 plugins (calculator, storage, greeter)".
+func (c *Component) Summary() string {
+	names := make([]string, len(c.plugins))
+	for i, p := range c.plugins {
+		names[i] = p.name
+	}
+	return fmt.Sprintf("%d plugins (%s)", len(names), strings.Join(names, ", "))
+}
+
+// Count is how many plugins c serves.
+func (c *Component) Count() int { return len(c.plugins) }
+
+// Report describes each plugin in a line: its name, where it is
+// declared, the ABI it was detected as and what it provides, then its
+// warnings, if any.
+func (c *Component) Report() []string {
+	var out []string
+	for _, p := range c.plugins {
+		d := p.Descriptor()
+		var res, tpl int
+		for _, r := range d.Resources {
+			if r.Template != nil {
+				tpl++
+			} else {
+				res++
+			}
+		}
+		line := fmt.Sprintf("plugin %s (%s): %s ABI; %d tools, %d resources, %d resource templates, %d prompts",
+			p.name, p.spec.Key, p.plugin.ABI.Name(), len(d.Tools), res, tpl, len(d.Prompts))
+		for _, w := range d.Warnings {
+			line += "; warning: " + w
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// Changes says what changed from the plugins of prev to c's, one line
+// per change, for the status page.
+func (c *Component) Changes(prev any) []string {
+	old := map[string]*Source{}
+	if p, ok := prev.(*Component); ok {
+		for _, rt := range p.plugins {
+			old[rt.name] = rt
+		}
+	}
+	var out []string
+	for _, p := range c.plugins {
+		switch q, ok := old[p.name]; {
+		case !ok:
+			out = append(out, fmt.Sprintf("plugin %s added", p.name))
+		case q.sh != p.sh:
+			out = append(out, fmt.Sprintf("plugin %s rebuilt (module or settings changed)", p.name))
+		case !sameLimits(q, p):
+			out = append(out, fmt.Sprintf("plugin %s: limits changed", p.name))
+		}
+		delete(old, p.name)
+	}
+	for _, name := range slices.Sorted(maps.Keys(old)) {
+		out = append(out, fmt.Sprintf("plugin %s removed", name))
+	}
+	return out
+}
+
+func sameLimits(a, b *Source) bool {
+	ja, _ := json.Marshal(a.spec.Limits)
+	jb, _ := json.Marshal(b.spec.Limits)
+	return string(ja) == string(jb)
+}
+
+// shared is a compiled plugin and its pool, reference-counted by the
+// snapshots that serve it.
+type shared struct {
+	key    string
+	plugin *loader.Plugin
+	pool   *pool
+	refs   atomic.Int32
+	// info is what the plugin provides: plugin.Info, until the plugin
+	// says a list changed and is read again (hostcalls.go).
+	info atomic.Pointer[abi.Descriptor]
+}
+
+func (sh *shared) release(ctx context.Context) {
+	if sh.refs.Add(-1) == 0 {
+		sh.pool.close(ctx)
+	}
+}
+
+// reuseKey identifies what a compiled plugin and its pool were built
+// from: the module bytes and every setting baked into them.
+func reuseKey(spec loader.PluginSpec, hash string) string {
+	b, _ := json.Marshal(struct {
+		Hash         string
+		Config       map[string]string
+		Memory       loader.ByteSize
+		Concurrency  int
+		AllowedHosts []string
+		AllowedPaths map[string]string
+		HTTPResponse loader.ByteSize
+		Instances    string
+	}{hash, spec.Config, spec.Limits.Memory, spec.Limits.Concurrency, spec.AllowedHosts, spec.AllowedPaths, spec.Limits.HTTPResponse, spec.Instances})
+	return string(b)
+}

@@ -1,0 +1,192 @@
+package plugin
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/loader/abi"
+	"github.com/wasmgate/wasmgate/loader/host"
+)
+
+// The MCP host functions (loader/host) as the gateway serves them: every
+// plugin call made for a client carries a callState, through which the
+// plugin notifies and asks the client whose request it serves. A plugin's
+// *_list_changed makes the gateway read its lists again when the call
+// ends and publish them, as a reload does.
+
+// callState is one plugin call as its host functions see it.
+type callState struct {
+	h       *Host
+	rt      *Source
+	token   any     // the client's progress token; nil when it sent none
+	changed [3]bool // lists the plugin said changed (host.List)
+}
+
+var _ host.Call = (*callState)(nil)
+
+// newCall is the state of a call made with ctx, which carries the client
+// request (abi.WithRequest) and its mcp-go session.
+func (p *Source) newCall(ctx context.Context) *callState {
+	c := &callState{h: p.h, rt: p}
+	var meta struct {
+		ProgressToken any `json:"progressToken"`
+	}
+	if json.Unmarshal(abi.RequestOf(ctx).Meta, &meta) == nil {
+		c.token = meta.ProgressToken
+	}
+	return c
+}
+
+func (c *callState) ListChanged(l host.List) {
+	if int(l) < len(c.changed) {
+		c.changed[l] = true
+	}
+}
+
+func (c *callState) ResourceUpdated(uri string) {
+	c.h.ResourceUpdated(source.ExposedURI(c.rt.spec.Prefix, uri))
+}
+
+func (c *callState) Progress(ctx context.Context, p host.ProgressParams) error {
+	if c.token == nil {
+		return nil
+	}
+	params := map[string]any{"progressToken": c.token, "progress": p.Progress}
+	if p.Total != nil {
+		params["total"] = *p.Total
+	}
+	if p.Message != "" {
+		params["message"] = p.Message
+	}
+	return c.h.MCP.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
+}
+
+func (c *callState) Log(ctx context.Context, m host.LogParams) error {
+	level := mcp.LoggingLevel(m.Level)
+	switch level {
+	case mcp.LoggingLevelDebug, mcp.LoggingLevelInfo, mcp.LoggingLevelNotice, mcp.LoggingLevelWarning,
+		mcp.LoggingLevelError, mcp.LoggingLevelCritical, mcp.LoggingLevelAlert, mcp.LoggingLevelEmergency:
+	default:
+		return fmt.Errorf("unknown logging level %q", m.Level)
+	}
+	logger := m.Logger
+	if logger == "" {
+		logger = c.rt.name
+	}
+	var data any = m.Data
+	if len(m.Data) == 0 {
+		data = nil
+	}
+	return c.h.MCP.SendLogMessageToClient(ctx, mcp.NewLoggingMessageNotification(level, logger, data))
+}
+
+// capable checks that the calling client can answer a request needing the
+// client capability named what.
+func capable(ctx context.Context, what string) error {
+	session := server.ClientSessionFromContext(ctx)
+	if session == nil {
+		return errors.New("no client session")
+	}
+	if !session.Initialized() {
+		return errors.New("the client has not finished initializing")
+	}
+	ci, ok := session.(server.SessionWithClientInfo)
+	if !ok {
+		return fmt.Errorf("the client's capabilities are unknown, so it cannot be asked for %s", what)
+	}
+	caps := ci.GetClientCapabilities()
+	var has bool
+	switch what {
+	case "sampling":
+		has = caps.Sampling != nil
+	case "elicitation":
+		has = caps.Elicitation != nil
+	case "roots":
+		has = caps.Roots != nil
+	}
+	if !has {
+		return fmt.Errorf("the client does not support %s (it did not declare the capability)", what)
+	}
+	return nil
+}
+
+// answer turns a client's answer (or failure) into what the plugin reads.
+func answer(ctx context.Context, method string, v any, err error) (json.RawMessage, error) {
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%s: the call ended before the client answered (%v)", method, context.Cause(ctx))
+		}
+		return nil, fmt.Errorf("%s: %w", method, err)
+	}
+	return json.Marshal(v)
+}
+
+func (c *callState) CreateMessage(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
+	if err := capable(ctx, "sampling"); err != nil {
+		return nil, err
+	}
+	req := mcp.CreateMessageRequest{Request: mcp.Request{Method: string(mcp.MethodSamplingCreateMessage)}}
+	if err := json.Unmarshal(params, &req.CreateMessageParams); err != nil {
+		return nil, fmt.Errorf("invalid sampling request: %v", err)
+	}
+	if len(req.Messages) == 0 {
+		return nil, errors.New("invalid sampling request: no messages")
+	}
+	res, err := c.h.MCP.RequestSampling(ctx, req)
+	return answer(ctx, "sampling/createMessage", res, err)
+}
+
+func (c *callState) Elicit(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
+	if err := capable(ctx, "elicitation"); err != nil {
+		return nil, err
+	}
+	var in struct {
+		mcp.ElicitationParams
+		Timeout float64 `json:"timeout"` // seconds, as hyper-mcp reads it
+	}
+	// hyper-mcp's PDK writes the date-time format as date_time.
+	params = json.RawMessage(strings.ReplaceAll(string(params), `"format":"date_time"`, `"format":"date-time"`))
+	if err := json.Unmarshal(params, &in); err != nil {
+		return nil, fmt.Errorf("invalid elicitation request: %v", err)
+	}
+	if in.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(in.Timeout*float64(time.Second)))
+		defer cancel()
+	}
+	req := mcp.ElicitationRequest{Request: mcp.Request{Method: string(mcp.MethodElicitationCreate)}, Params: in.ElicitationParams}
+	res, err := c.h.MCP.RequestElicitation(ctx, req)
+	return answer(ctx, "elicitation/create", res, err)
+}
+
+func (c *callState) ListRoots(ctx context.Context) (json.RawMessage, error) {
+	if err := capable(ctx, "roots"); err != nil {
+		return nil, err
+	}
+	res, err := c.h.MCP.RequestRoots(ctx, mcp.ListRootsRequest{Request: mcp.Request{Method: string(mcp.MethodListRoots)}})
+	return answer(ctx, "roots/list", res, err)
+}
+
+// relist reads the plugin's lists again with inst (the instance whose
+// call said they changed, so the one whose state changed) and has the
+// gateway publish them, with list_changed for what changed.
+func (p *Source) relist(inst *loader.Instance) {
+	ctx, cancel := context.WithTimeout(context.Background(), p.Timeout())
+	defer cancel()
+	info, err := p.plugin.ABI.Describe(ctx, inst)
+	if err != nil {
+		p.h.Logger.Warn("plugin said its lists changed, but listing them failed; serving the previous lists", "plugin", p.name, "error", err)
+		return
+	}
+	p.sh.info.Store(&info)
+	p.h.Relisted(p)
+}

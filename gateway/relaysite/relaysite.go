@@ -1,0 +1,137 @@
+// Package relaysite serves the browser relay (package relay) as tool
+// sources: each site of relay.sites is a source indexed with the others.
+// What a site provides changes while the gateway runs (a page registers,
+// or leaves); the relay says so, and the gateway indexes the serving
+// snapshot again, so that sessions get list_changed as on a reload.
+package relaysite
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"sync/atomic"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/loader/abi"
+	"github.com/wasmgate/wasmgate/metrics"
+	"github.com/wasmgate/wasmgate/relay"
+)
+
+// Service is the relay of one gateway: its WebSocket endpoint and pages,
+// across snapshots.
+type Service struct {
+	r *relay.Relay
+}
+
+// NewService returns the relay; changed is called when a site's set
+// changes, and returns what of that site could not be published.
+func NewService(logger *slog.Logger, m *metrics.Metrics, changed func(site string) []string) *Service {
+	return &Service{r: relay.New(relay.Options{Logger: logger, Metrics: m, OnChange: changed})}
+}
+
+// Handler is the relay's WebSocket endpoint and bridge.js; it checks its
+// own origins and tokens.
+func (sv *Service) Handler() http.Handler { return sv.r }
+
+// SetListener records where the relay is served (the MCP HTTP listener).
+func (sv *Service) SetListener(l relay.Listener) { sv.r.SetListener(l) }
+
+// Close disconnects every page (going away), waiting until ctx ends.
+func (sv *Service) Close(ctx context.Context) { sv.r.Close(ctx) }
+
+// Component is a new relay component of a snapshot being built.
+func (sv *Service) Component() *Component { return &Component{sv: sv} }
+
+// Component is the relay section of one snapshot: the plan its sites come
+// from (tokens read, nothing changed until Apply).
+type Component struct {
+	sv   *Service
+	plan *relay.Plan
+	gen  atomic.Uint64 // the relay generation Sources last saw
+}
+
+func (c *Component) Name() string { return "relay" }
+
+// Provision plans cfg's relay section; what serves changes in Apply.
+func (c *Component) Provision(_ context.Context, cfg *loader.Config) error {
+	h := cfg.Transports.HTTP
+	plan, err := c.sv.r.Prepare(cfg.File, cfg.Relay, relay.Listener{Addr: h.Listen})
+	if err != nil {
+		return err
+	}
+	c.plan = plan
+	return nil
+}
+
+// Sources are the sites, each as what its page registers now; the
+// snapshot calls it when it indexes (only then). What a
+// page registered never fails a build: the gateway reports a name that
+// another source provides to the page instead (Dynamic).
+func (c *Component) Sources() []source.Source {
+	c.gen.Store(c.sv.r.Generation())
+	sites := c.plan.Sites()
+	out := make([]source.Source, len(sites))
+	for i, s := range sites {
+		out[i] = site{s}
+	}
+	return out
+}
+
+// Dynamic says that what the sites provide changes while they serve.
+func (c *Component) Dynamic() bool { return true }
+
+// Apply makes the plan current: removed sites' pages closed, new tokens
+// for the next handshake.
+func (c *Component) Apply(context.Context) { c.sv.r.Apply(c.plan) }
+
+// Stale reports whether a page registered or left since Sources: the
+// snapshot must be indexed again.
+func (c *Component) Stale() bool { return c.sv.r.Generation() != c.gen.Load() }
+
+// Cleanup has nothing to release: a plan holds no resources.
+func (c *Component) Cleanup(context.Context) {}
+
+// site is a relay site as a Source: its failures become source.Failures.
+type site struct{ *relay.Site }
+
+var _ source.Kinded = site{}
+
+func (s site) Kind() string { return "relay site" }
+
+func (s site) CallTool(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	res, err := s.Site.CallTool(ctx, tool, args)
+	return res, failure(err)
+}
+
+func (s site) ReadResource(ctx context.Context, res abi.Resource, uri string, vars map[string]string) ([]mcp.ResourceContents, error) {
+	c, err := s.Site.ReadResource(ctx, res, uri, vars)
+	return c, failure(err)
+}
+
+func (s site) GetPrompt(ctx context.Context, prompt string, args map[string]string) ([]mcp.PromptMessage, error) {
+	m, err := s.Site.GetPrompt(ctx, prompt, args)
+	return m, failure(err)
+}
+
+// failure maps a relay.CallError's kind to a source.Failure.
+func failure(err error) error {
+	var fk interface{ FailureKind() string }
+	if err == nil || !errors.As(err, &fk) {
+		return err
+	}
+	kind := source.FailCrash
+	switch fk.FailureKind() {
+	case relay.KindError:
+		kind = source.FailError
+	case relay.KindTimeout:
+		kind = source.FailTimeout
+	case relay.KindCancelled:
+		kind = source.FailCancelled
+	}
+	return &source.Failure{Kind: kind, Msg: err.Error()}
+}

@@ -1,6 +1,0 @@
-//go:build !unix
-
-package gateway
-
-// openFileLimit is 0 (unknown) where there is no RLIMIT_NOFILE.
-func openFileLimit() int { return 0 }

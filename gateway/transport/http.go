@@ -1,0 +1,380 @@
+// Package transport is the MCP Streamable HTTP transport: the checks the
+// MCP specification asks of a server in front of mcp-go, as small
+// http.Handler middlewares (origin, CORS, authentication, session
+// ownership, body and session caps, stream caps), the session ids it
+// issues, and the listener's connection limits.
+package transport
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/wasmgate/wasmgate/auth"
+	"github.com/wasmgate/wasmgate/gateway/envelope"
+	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/metrics"
+)
+
+// retryAfter is what a client refused by a full cap is told to wait, in
+// seconds.
+const retryAfter = "30"
+
+// State is what the checks follow, from the serving snapshot: a reload
+// changes it.
+type State struct {
+	HTTP     loader.HTTP
+	Identity *Identity
+}
+
+// Options are what Handler serves.
+type Options struct {
+	Path    string
+	IdleTTL time.Duration // transports.http.session_idle_timeout
+	MCP     *server.MCPServer
+	// Current is the serving state, nil before the first snapshot.
+	Current func() *State
+	// Owns reports whether caller c may use session id (see
+	// views.owns in package gateway).
+	Owns    func(id string, c envelope.Caller) bool
+	Metrics *metrics.Metrics
+	Logger  *slog.Logger
+	// Mount are more handlers on the same listener, by pattern (the
+	// browser relay).
+	Mount map[string]http.Handler
+	// IDs issues and tracks session ids; nil: a new SessionIDs.
+	IDs *SessionIDs
+}
+
+// Handler serves MCP Streamable HTTP at o.Path behind the checks the MCP
+// specification asks of a server: a present Origin must be allowed
+// (default: loopback origins only) or the request gets 403; with
+// authentication configured, requests without it get 401. It also bounds
+// what one client can hold: the body (max_body, read_timeout), sessions
+// (max_sessions) and GET streams (max_streams_per_session, max_streams),
+// and only session ids the gateway issued are accepted. All of it follows
+// the serving state, so a reload changes it.
+func Handler(o Options) (http.Handler, *server.StreamableHTTPServer) {
+	if o.IDs == nil {
+		o.IDs = NewSessionIDs()
+	}
+	sh := server.NewStreamableHTTPServer(o.MCP,
+		server.WithEndpointPath(o.Path),
+		// Track sessions: unknown or ended ids get 404, DELETE ends one,
+		// and session_idle_timeout ends idle ones.
+		server.WithSessionIdManager(o.IDs),
+		server.WithHeartbeatInterval(30*time.Second),
+		server.WithSessionIdleTTL(o.IdleTTL),
+		server.WithStreamableHTTPLogger(o.Logger.With("component", "mcp-http")),
+	)
+	c := &checks{o: o, capWarn: &WarnEvery{Every: time.Minute}}
+	mux := http.NewServeMux()
+	mux.Handle(o.Path, chain(sh, c.serving, c.origin, c.authenticate, c.ownSession, c.body, c.sessions, c.streams))
+	// RFC 9728 protected-resource metadata, at the root and under the
+	// endpoint's path, as OAuth clients look for it.
+	meta := c.metadataHandler()
+	mux.Handle(auth.MetadataPath, meta)
+	mux.Handle(auth.MetadataPath+o.Path, meta)
+	for pattern, h := range o.Mount {
+		mux.Handle(pattern, h)
+	}
+	return mux, sh
+}
+
+// NewServer is the MCP listener's server: transports.http's timeouts
+// (header, whole request, keep-alive idle) and header size cap. Serve it
+// on LimitConns(ln, ...) so that the connections are bounded too.
+func NewServer(h loader.HTTP, handler http.Handler, logger *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: time.Duration(h.ReadHeaderTimeout),
+		// The whole request, body included. net/http lifts the read
+		// deadline once the body is in, so a call may run longer and a
+		// GET stream lasts as long as the client keeps it.
+		ReadTimeout:    time.Duration(h.ReadTimeout),
+		IdleTimeout:    time.Duration(h.IdleTimeout),
+		MaxHeaderBytes: int(h.MaxHeaderBytes),
+		ErrorLog:       ErrorLog(logger, "http"),
+	}
+}
+
+// ErrorLog is a standard logger writing to logger at warn level, for
+// libraries that log through one (net/http, mcp-go's stdio server).
+func ErrorLog(logger *slog.Logger, from string) *log.Logger {
+	return log.New(slogWriter{logger, from}, "", 0)
+}
+
+// slogWriter adapts a *log.Logger sink to slog.
+type slogWriter struct {
+	l    *slog.Logger
+	from string
+}
+
+func (w slogWriter) Write(p []byte) (int, error) {
+	w.l.Warn(strings.TrimRight(string(p), "\r\n"), "component", w.from)
+	return len(p), nil
+}
+
+// middleware is one check in front of mcp-go.
+type middleware func(st *State, next http.Handler) http.Handler
+
+// stateKey carries the request's State from serving to the checks after.
+type stateKey struct{}
+
+// chain runs the checks in order, each with the state serving when the
+// request arrived, then next.
+func chain(next http.Handler, serving func(http.Handler) http.Handler, mws ...middleware) http.Handler {
+	h := next
+	for i := len(mws) - 1; i >= 0; i-- {
+		mw, inner := mws[i], h
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mw(r.Context().Value(stateKey{}).(*State), inner).ServeHTTP(w, r)
+		})
+	}
+	return serving(h)
+}
+
+// checks are the middlewares of one Handler.
+type checks struct {
+	o       Options
+	capWarn *WarnEvery
+}
+
+func (c *checks) reject(reason string) { c.o.Metrics.HTTPRejected.WithLabelValues(reason).Inc() }
+
+// refuse answers a request refused by a full cap (and logs the cap at
+// most once a minute).
+func (c *checks) refuse(w http.ResponseWriter, reason string, code int, msg string) {
+	c.reject(reason)
+	if code == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", retryAfter)
+	}
+	if reason != "timeout" && c.capWarn.OK() {
+		c.o.Logger.Warn("transports.http cap reached; refusing requests", "status", code, "error", msg,
+			"hint", "raise the cap in gateway.yaml if the load is legitimate (logged at most once a minute)")
+	}
+	http.Error(w, msg, code)
+}
+
+// serving puts the serving state in the request's context (503 before
+// the first snapshot).
+func (c *checks) serving(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		st := c.o.Current()
+		if st == nil {
+			http.Error(w, "wasmgate is starting", http.StatusServiceUnavailable)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(contextWith(r, st)))
+	})
+}
+
+// origin refuses a foreign Origin (403) and answers CORS for an allowed one.
+func (c *checks) origin(st *State, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if origin := r.Header.Get("Origin"); origin != "" {
+			if !st.Identity.Origins.Allowed(origin) {
+				c.reject("origin")
+				c.o.Logger.Warn("refused request from a foreign origin", "origin", origin, "remote", r.RemoteAddr,
+					"hint", "add it to transports.http.allowed_origins")
+				http.Error(w, "Forbidden: origin not allowed", http.StatusForbidden)
+				return
+			}
+			if cors(w, r, origin) {
+				return // a preflight, answered
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// authenticate puts the request's caller in its context, or answers 401.
+func (c *checks) authenticate(st *State, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		caller, err := st.Identity.authenticate(r)
+		if err != nil {
+			c.challenge(w, r, st.Identity, err)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(envelope.WithCaller(r.Context(), caller)))
+	})
+}
+
+// ownSession answers someone else's session as if it did not exist.
+func (c *checks) ownSession(_ *State, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		caller, _ := envelope.CallerFrom(r.Context())
+		if id := r.Header.Get(server.HeaderKeySessionID); id != "" && !c.o.Owns(id, caller) {
+			http.Error(w, "Not Found: no such session", http.StatusNotFound)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// body reads a POST body whole, within max_body and read_timeout.
+func (c *checks) body(st *State, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := &st.HTTP
+		max := int64(h.MaxBody)
+		if r.ContentLength > max {
+			c.reject("too_large")
+			http.Error(w, "Request body too large (transports.http.max_body)", http.StatusRequestEntityTooLarge)
+			return
+		}
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+		if err != nil {
+			var tooLarge *http.MaxBytesError
+			var netErr net.Error
+			switch {
+			case errors.As(err, &tooLarge):
+				c.reject("too_large")
+				http.Error(w, "Request body too large (transports.http.max_body)", http.StatusRequestEntityTooLarge)
+			case errors.As(err, &netErr) && netErr.Timeout():
+				w.Header().Set("Connection", "close")
+				c.refuse(w, "timeout", http.StatusRequestTimeout,
+					fmt.Sprintf("Request Timeout: the request did not arrive within %s (transports.http.read_timeout)", h.ReadTimeout))
+			default:
+				http.Error(w, "Bad request: reading body: "+err.Error(), http.StatusBadRequest)
+			}
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r = r.WithContext(contextWithBody(r, body))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// sessions admits an initialize within max_sessions.
+func (c *checks) sessions(st *State, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := bodyOf(r)
+		if !ok {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if init, request := IsInitialize(body); init {
+			if !request {
+				// mcp-go would make a session whose id it never tells.
+				http.Error(w, "Bad Request: initialize must be a request (with an id), not a notification", http.StatusBadRequest)
+				return
+			}
+			h := &st.HTTP
+			release, ok := c.o.IDs.admit(h.MaxSessions)
+			if !ok {
+				c.refuse(w, "sessions", http.StatusServiceUnavailable,
+					fmt.Sprintf("Service Unavailable: %d sessions are open, the most this gateway serves (transports.http.max_sessions); retry later, and end unused sessions with DELETE", h.MaxSessions))
+				return
+			}
+			defer release()
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// streams checks the session of a GET or DELETE and holds a GET stream
+// within max_streams_per_session and max_streams.
+func (c *checks) streams(st *State, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if (r.Method != http.MethodGet && r.Method != http.MethodDelete) || mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) {
+			next.ServeHTTP(w, r) // 2026-07-28 has no sessions; mcp-go answers 405
+			return
+		}
+		id := r.Header.Get(server.HeaderKeySessionID)
+		if id == "" {
+			http.Error(w, "Bad Request: Mcp-Session-Id header required (initialize first)", http.StatusBadRequest)
+			return
+		}
+		if r.Method == http.MethodDelete {
+			if ended, err := c.o.IDs.Validate(id); err != nil || ended {
+				http.Error(w, "Not Found: no such session", http.StatusNotFound)
+				return
+			}
+			next.ServeHTTP(w, r)
+			return
+		}
+		h := &st.HTTP
+		release, err := c.o.IDs.openStream(id, h.MaxStreamsPerSession, h.MaxStreams)
+		switch {
+		case errors.Is(err, errSessionStreams):
+			c.refuse(w, "streams", http.StatusConflict,
+				fmt.Sprintf("Conflict: this session already has %d GET streams open (transports.http.max_streams_per_session)", h.MaxStreamsPerSession))
+			return
+		case errors.Is(err, errStreamsFull):
+			c.refuse(w, "streams", http.StatusServiceUnavailable,
+				fmt.Sprintf("Service Unavailable: %d GET streams are open, the most this gateway serves (transports.http.max_streams); retry later", h.MaxStreams))
+			return
+		case err != nil:
+			http.Error(w, "Not Found: no such session", http.StatusNotFound)
+			return
+		}
+		defer release()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// cors answers CORS for a browser page on an allowed origin: a preflight
+// (OPTIONS with Access-Control-Request-Method) gets the methods and
+// headers MCP needs and is answered here (true); any other request gets
+// the headers that let the page read the response and Mcp-Session-Id.
+func cors(w http.ResponseWriter, r *http.Request, origin string) bool {
+	h := w.Header()
+	h.Set("Access-Control-Allow-Origin", origin)
+	h.Add("Vary", "Origin")
+	if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+		h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
+		h.Set("Access-Control-Allow-Headers", "Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID")
+		h.Set("Access-Control-Max-Age", "600")
+		w.WriteHeader(http.StatusNoContent)
+		return true
+	}
+	h.Set("Access-Control-Expose-Headers", "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate")
+	return false
+}
+
+// IsInitialize reports whether body is an initialize message, decoded as
+// mcp-go decodes it, and whether it is a request (has an id).
+func IsInitialize(body []byte) (init, request bool) {
+	// Its method is "initialize", written out or with escapes: a body with
+	// neither is not one, and is not decoded here.
+	if !bytes.Contains(body, []byte(mcp.MethodInitialize)) && bytes.IndexByte(body, '\\') < 0 {
+		return false, false
+	}
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(body, &msg) != nil || msg.Method != string(mcp.MethodInitialize) {
+		return false, false
+	}
+	id := bytes.TrimSpace(msg.ID)
+	return true, len(id) > 0 && !bytes.Equal(id, []byte("null"))
+}
+
+// WarnEvery lets one log line through per period.
+type WarnEvery struct {
+	Every time.Duration
+	last  atomic.Int64 // unix nanoseconds
+}
+
+// OK reports whether a line may be logged now.
+func (w *WarnEvery) OK() bool {
+	now, last := time.Now().UnixNano(), w.last.Load()
+	return now-last >= int64(w.Every) && w.last.CompareAndSwap(last, now)
+}

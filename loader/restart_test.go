@@ -1,0 +1,40 @@
+package loader
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRestartOnlyServerKeys: server.name (told to clients at initialize)
+// and server.watch (the watcher starts once) cannot change on reload; the
+// refusal names the key and both values.
+func TestRestartOnlyServerKeys(t *testing.T) {
+	dir := t.TempDir()
+	load := func(yaml string) *Config {
+		t.Helper()
+		p := filepath.Join(dir, "gateway.yaml")
+		if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := Load(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	prev := load("server: {name: one}\n")
+	for yaml, want := range map[string]string{
+		"server: {name: two}\n":               "server.name: changed from one to two",
+		"server: {name: one, watch: false}\n": "server.watch: changed from true to false",
+	} {
+		err := load(yaml).RestartOnly(prev)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: RestartOnly = %v, want %q", yaml, err, want)
+		}
+	}
+	if err := load("server: {name: one}\n").RestartOnly(prev); err != nil {
+		t.Errorf("same config: %v", err)
+	}
+}
