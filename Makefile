@@ -95,6 +95,7 @@ fuzz:
 	$(GO) test ./policy -run '^$$' -fuzz '^FuzzPolicy$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./gateway -run '^$$' -fuzz '^FuzzHTTPRequest$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./pdk/args -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/canon -run '^$$' -fuzz '^FuzzArgs$$' -fuzztime $(FUZZTIME)
 
 ## install: the binary, the unit, /etc/wasmgate/gateway.yaml and the
 ## example plugins, under DESTDIR (staging) and PREFIX (default /usr/local)

@@ -17,6 +17,7 @@ import (
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/lestrrat-go/jwx/v3/jwk"
 
+	"github.com/wasmgate/wasmgate/auth/authconfig"
 	"github.com/wasmgate/wasmgate/config"
 )
 
@@ -57,7 +58,7 @@ type keySet struct {
 }
 
 func newKeySource(ctx context.Context, j JWTConfig, key, file string, opts Options) (*keySource, error) {
-	k := &keySource{url: j.JWKSURL, client: opts.HTTPClient, log: opts.Logger, now: opts.Now}
+	k := &keySource{url: j.JWKSURL, client: checkedRedirects(opts.HTTPClient), log: opts.Logger, now: opts.Now}
 	switch {
 	case j.JWKSFile != "":
 		b, err := os.ReadFile(j.JWKSFile)
@@ -85,6 +86,31 @@ func newKeySource(ctx context.Context, j JWTConfig, key, file string, opts Optio
 		return k, nil
 	}
 	return nil, &config.Error{File: file, Key: key, Msg: "no keys: set jwks_url or jwks_file"}
+}
+
+// maxRedirects bounds the redirects one fetch of jwks_url follows.
+const maxRedirects = 5
+
+// checkedRedirects returns a copy of c that applies jwks_url's own rule
+// (https, or http to a loopback host; no user info) to every redirect,
+// so a JWKS server cannot hand the fetch to a target jwks_url could not
+// name. A CheckRedirect c already had still runs after the rule.
+func checkedRedirects(c *http.Client) *http.Client {
+	cc := *c
+	next := c.CheckRedirect
+	cc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) >= maxRedirects {
+			return fmt.Errorf("stopped after %d redirects", maxRedirects)
+		}
+		if err := authconfig.CheckURL(req.URL.String(), true); err != nil {
+			return fmt.Errorf("refused a redirect to %s: %w", req.URL.Redacted(), err)
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		return nil
+	}
+	return &cc
 }
 
 // current returns the key set in use.

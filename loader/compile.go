@@ -35,8 +35,8 @@ type Compiler struct {
 }
 
 // SetListenAddrs records the gateway's own listen addresses (ip:port, as
-// net.Listener.Addr writes them). Plugin HTTP never connects to them, in
-// plugins compiled before or after the call.
+// net.Listener.Addr writes them). Plugin HTTP and module fetches never
+// connect to them, in plugins compiled before or after the call.
 func (c *Compiler) SetListenAddrs(addrs ...string) error { return c.own.Set(addrs...) }
 
 // NewCompiler returns a Compiler caching compiled code in dir, or in memory
@@ -55,8 +55,9 @@ func NewCompiler(dir string, logger *slog.Logger) (*Compiler, error) {
 	} else {
 		cache = wazero.NewCompilationCache()
 	}
-	fetchers := builtinFetchers(fetch.Options{CacheDir: moduleCacheDir(dir), Logger: logger})
-	return &Compiler{cache: cache, abis: builtinABIs(), fetchers: fetchers, logger: logger}, nil
+	c := &Compiler{cache: cache, abis: builtinABIs(), logger: logger}
+	c.fetchers = builtinFetchers(fetch.Options{CacheDir: moduleCacheDir(dir), Logger: logger, Listeners: &c.own})
+	return c, nil
 }
 
 // Close releases the compilation cache.

@@ -21,6 +21,7 @@ import (
 
 	"github.com/wasmgate/wasmgate/auth/authconfig"
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/internal/netutil"
 	"github.com/wasmgate/wasmgate/policy"
 	"github.com/wasmgate/wasmgate/relay/relayconfig"
 )
@@ -228,6 +229,10 @@ func (c *Config) checkRelay(env *config.Env) {
 		env.Bad("relay.path", "%q is transports.http.path; give the relay its own path", c.Relay.Path)
 	}
 	for _, site := range c.Relay.Sites {
+		if site.Insecure && site.Protocol == relayconfig.ProtocolWULegacy && h.On() && config.CheckListen(h.Listen) == nil &&
+			!netutil.LoopbackListen(h.Listen) {
+			env.Bad(site.Key+".insecure", "pages without a token are allowed only on a loopback listener, where any local process can still be the page (transports.http.listen is %s); set token_env or token_file", h.Listen)
+		}
 		for _, p := range c.Plugins {
 			if site.Name != "" && p.Name == site.Name {
 				env.Bad(site.Key+".name", "%q is also the name of %s; metrics label both as plugin %q", site.Name, p.Key, site.Name)

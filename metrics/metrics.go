@@ -47,6 +47,12 @@ type Metrics struct {
 	RelayBridges        *prometheus.GaugeVec
 	RelayHandshakes     *prometheus.CounterVec
 	RelayFramesRejected *prometheus.CounterVec
+	// Connections not authenticated yet, and those refused before the
+	// handshake (issue 16).
+	RelayUnauthenticated *prometheus.GaugeVec
+	RelayRefused         *prometheus.CounterVec
+	// LogSuppressed counts log lines of refusals left out by a rate limit.
+	LogSuppressed *prometheus.CounterVec
 	// Identity and policy.
 	PolicyDenials *prometheus.CounterVec
 	RateLimited   *prometheus.CounterVec
@@ -118,6 +124,18 @@ func New(version, revision string) *Metrics {
 			Name: "wasmgate_relay_frames_rejected_total",
 			Help: "Frames from relay pages refused, by site and reason (too_large, malformed, binary, unexpected, unknown_id, late).",
 		}, []string{"site", "reason"}),
+		RelayUnauthenticated: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "wasmgate_relay_unauthenticated_connections",
+			Help: "Relay WebSocket connections that have not completed the handshake yet, by site.",
+		}, []string{"site"}),
+		RelayRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_relay_connections_refused_total",
+			Help: "Relay connections refused before the WebSocket upgrade, by site and reason (site_cap: the site's max_unauthenticated; total_cap: relay.max_unauthenticated; throttled: the client address failed too many handshakes).",
+		}, []string{"site", "reason"}),
+		LogSuppressed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_log_lines_suppressed_total",
+			Help: "Log lines about refused unauthenticated requests left out by the log rate limit, by component (relay, http).",
+		}, []string{"component"}),
 		PolicyDenials: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_policy_denials_total",
 			Help: "Calls refused by policy, by principal (a configured name, or jwt for access-token callers) and kind (tool, resource, prompt).",
@@ -138,6 +156,7 @@ func New(version, revision string) *Metrics {
 		m.Plugins, m.PluginInstances, m.Tools,
 		m.ReloadSuccess, m.ReloadTimestamp, m.Reloads, m.HTTPRejected,
 		m.RelayBridges, m.RelayHandshakes, m.RelayFramesRejected,
+		m.RelayUnauthenticated, m.RelayRefused, m.LogSuppressed,
 		m.PolicyDenials, m.RateLimited,
 		buildInfo,
 		collectors.NewGoCollector(),

@@ -32,16 +32,18 @@ func Arguments() (Object, error) {
 	return o, nil
 }
 
-// Args decodes the export's JSON input into v with encoding/json. An empty
-// input leaves v unchanged and is not an error (an export may be called
-// with no arguments). [Arguments] reads a flat object for a tenth of the
-// cost.
+// Args decodes the export's JSON input into v with encoding/json, except
+// that members fill struct fields only when named exactly like them
+// (args.Unmarshal): {"PATH": …} does not fill `json:"path"`, so the
+// plugin reads the arguments policy evaluated. An empty input leaves v
+// unchanged and is not an error (an export may be called with no
+// arguments). [Arguments] reads a flat object for a tenth of the cost.
 func Args(v any) error {
 	in := extism.Input()
 	if len(in) == 0 {
 		return nil
 	}
-	if err := json.Unmarshal(in, v); err != nil {
+	if err := args.Unmarshal(in, v); err != nil {
 		return fmt.Errorf("invalid arguments: %w", err)
 	}
 	return nil

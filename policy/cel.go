@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -34,6 +35,24 @@ const (
 
 type celEnv struct{ env *cel.Env }
 
+// pathClean is the CEL function path.clean(string) -> string: Go's
+// path.Clean, the shortest path naming the same file lexically ("." and
+// ".." elements resolved, repeated and trailing slashes dropped;
+// "/public/../secret" is "/secret", "public/../../x" is "../x", "" is
+// "."). A condition on a path argument should test the cleaned path:
+// path.clean(args.path).startsWith("/public/").
+func pathClean() cel.EnvOption {
+	return cel.Function("path.clean",
+		cel.Overload("path_clean_string", []*cel.Type{cel.StringType}, cel.StringType,
+			cel.UnaryBinding(func(v ref.Val) ref.Val {
+				s, ok := v.(types.String)
+				if !ok {
+					return types.MaybeNoSuchOverloadErr(v)
+				}
+				return types.String(path.Clean(string(s)))
+			})))
+}
+
 func newCELEnv() (*celEnv, error) {
 	env, err := cel.NewEnv(
 		cel.Variable(varPrincipal, cel.MapType(cel.StringType, cel.DynType)),
@@ -45,6 +64,7 @@ func newCELEnv() (*celEnv, error) {
 		cel.CrossTypeNumericComparisons(true),
 		cel.OptionalTypes(),
 		ext.Strings(),
+		pathClean(),
 		cel.ParserExpressionSizeLimit(MaxWhenLen),
 	)
 	if err != nil {

@@ -6,10 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"sync"
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/wasmgate/wasmgate/config"
 )
 
 // Close codes the gateway sends (docs/relay-protocol.md).
@@ -48,6 +51,23 @@ type bridge struct {
 
 	done    chan struct{}
 	closers sync.WaitGroup
+
+	// slot is the unauthenticated slot the connection holds until it
+	// authenticates or ends (Relay.admit); releaseSlot gives it back once.
+	slot     func()
+	slotOnce sync.Once
+	// raw is the network connection under conn (nil in tests that build
+	// a bridge without one), for cutAfterGrace.
+	raw net.Conn
+}
+
+// releaseSlot gives the connection's unauthenticated slot back, once.
+func (b *bridge) releaseSlot() {
+	b.slotOnce.Do(func() {
+		if b.slot != nil {
+			b.slot()
+		}
+	})
 }
 
 // reply is a page's answer to a call: a result object, or the error its
@@ -93,10 +113,19 @@ func (b *bridge) run() {
 	b.mu.Unlock()
 	b.r.handshake(conf.Name, outcome)
 	if outcome != "ok" {
-		b.log.Warn("relay: connection refused", "outcome", outcome, "origin", b.origin, "error", err)
+		args := []any{"outcome", outcome, "origin", b.origin, "error", err}
+		switch outcome {
+		case "bad_proof", "no_token", "replay": // a guess at the token
+			args = append(args, "failures_from_client", b.r.failed(conf.Name, b.remote, time.Now()))
+		}
+		b.r.refusals.Warn(b.log, "relay: connection refused", args...)
+		b.cutAfterGrace()
 		b.finish("handshake failed")
+		b.releaseSlot()
 		return
 	}
+	b.releaseSlot()
+	b.conn.SetReadLimit(int64(conf.MaxFrame))
 	b.r.m.RelayBridges.WithLabelValues(conf.Name).Set(1)
 	b.log.Info("relay: page connected", "origin", b.origin, "protocol", conf.Protocol)
 
@@ -105,6 +134,7 @@ func (b *bridge) run() {
 	hadSet := b.st.release(b)
 	b.r.m.RelayBridges.WithLabelValues(conf.Name).Set(0)
 	b.finish(why)
+	b.releaseSlot()
 	if hadSet {
 		b.r.changed(b.st.name)
 	}
@@ -121,6 +151,32 @@ func (b *bridge) authExpired() {
 	b.timedOut = true
 	b.mu.Unlock()
 	b.shutdown(closeAuthTimeout, "authentication timed out")
+	b.cutAfterGrace()
+}
+
+// preAuthCloseGrace is how long a connection refused before it
+// authenticated may take to answer the close, instead of the close
+// handshake's 5 seconds: a client that stalls does not keep its slot.
+const preAuthCloseGrace = 500 * time.Millisecond
+
+// cutAfterGrace cuts the connection preAuthCloseGrace from now, whatever
+// the close handshake is doing (finish waits for it): the WebSocket's own
+// Close would wait for the peer up to 5 seconds more, so the network
+// connection under it is closed.
+func (b *bridge) cutAfterGrace() {
+	b.closers.Add(1)
+	go func() {
+		defer b.closers.Done()
+		t := time.NewTimer(preAuthCloseGrace)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-b.r.ctx.Done():
+		}
+		if b.raw != nil {
+			_ = b.raw.Close()
+		}
+	}()
 }
 
 // authenticate marks the handshake done; false if auth_timeout won.
@@ -205,8 +261,16 @@ func (b *bridge) readFrame() ([]byte, string, error) {
 	typ, data, err := b.conn.Read(b.r.ctx)
 	if err != nil {
 		if errors.Is(err, websocket.ErrMessageTooBig) {
-			conf, _ := b.st.settings()
+			conf, token := b.st.settings()
 			b.reject("too_large")
+			b.mu.Lock()
+			authed := b.authed
+			b.mu.Unlock()
+			if !authed {
+				limit := config.ByteSize(preAuthLimit(conf, token))
+				b.fail(fmt.Sprintf("the page sent a frame larger than the %s allowed before authentication", limit))
+				return nil, "too_large", fmt.Errorf("frame larger than the %s allowed before authentication", limit)
+			}
 			b.fail(fmt.Sprintf("the page sent a frame larger than %s.max_frame (%s)", conf.Key, conf.MaxFrame))
 			return nil, "too_large", fmt.Errorf("frame larger than %s.max_frame (%s)", conf.Key, conf.MaxFrame)
 		}

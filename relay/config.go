@@ -5,8 +5,10 @@ import "github.com/wasmgate/wasmgate/relay/relayconfig"
 // The relay section's types and defaults live in the leaf package
 // relayconfig, which the config loader imports; these are their names here.
 type (
-	Config     = relayconfig.Config
-	SiteConfig = relayconfig.SiteConfig
+	Config              = relayconfig.Config
+	SiteConfig          = relayconfig.SiteConfig
+	Unauthenticated     = relayconfig.Unauthenticated
+	SiteUnauthenticated = relayconfig.SiteUnauthenticated
 )
 
 const (
@@ -18,4 +20,9 @@ const (
 	ProtocolWasmgate   = relayconfig.ProtocolWasmgate
 	ProtocolWULegacy   = relayconfig.ProtocolWULegacy
 	bridgeJS           = relayconfig.BridgeJS
+
+	DefaultMaxUnauthenticated     = relayconfig.DefaultMaxUnauthenticated
+	DefaultSiteMaxUnauthenticated = relayconfig.DefaultSiteMaxUnauthenticated
+	DefaultFailedAuthBurst        = relayconfig.DefaultFailedAuthBurst
+	DefaultFailedAuthEvery        = relayconfig.DefaultFailedAuthEvery
 )

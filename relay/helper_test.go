@@ -66,7 +66,12 @@ func newFixture(t testing.TB, sites ...SiteConfig) *fixture {
 // apply normalizes and applies a relay section with sites.
 func (f *fixture) apply(sites ...SiteConfig) {
 	f.t.Helper()
-	cfg := Config{Sites: sites}
+	f.applyConfig(Config{Sites: sites})
+}
+
+// applyConfig normalizes and applies a relay section (see apply).
+func (f *fixture) applyConfig(cfg Config) {
+	f.t.Helper()
 	var errs []error
 	env := config.NewEnv("/test/gateway.yaml", &errs)
 	for i := range cfg.Sites {

@@ -30,6 +30,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/internal/lograte"
 	"github.com/wasmgate/wasmgate/metrics"
 )
 
@@ -90,6 +91,15 @@ type Relay struct {
 	conns    sync.WaitGroup // ServeHTTP calls holding a WebSocket
 
 	gen atomic.Uint64 // bumped whenever a site's registered set changes
+
+	// Before the handshake (limits.go), under mu: the caps, the slots
+	// taken in total and by site, the clients that failed handshakes.
+	unauth      Unauthenticated
+	unauthTotal int
+	unauthSite  map[string]int
+	clients     map[clientID]*client
+	// refusals bounds the log lines of refused connections.
+	refusals *lograte.Limiter
 }
 
 // New returns a Relay with no sites; Apply a Plan to serve some.
@@ -101,15 +111,23 @@ func New(opts Options) *Relay {
 		opts.Metrics = metrics.New("", "")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	m := opts.Metrics
 	return &Relay{
 		opts:   opts,
 		log:    opts.Logger.With("component", "relay"),
-		m:      opts.Metrics,
+		m:      m,
 		ctx:    ctx,
 		cancel: cancel,
 		path:   DefaultPath,
 		sites:  map[string]*siteState{},
 		live:   map[*bridge]struct{}{},
+		unauth: Unauthenticated{MaxUnauthenticated: DefaultMaxUnauthenticated, FailedAuthBurst: DefaultFailedAuthBurst,
+			FailedAuthEvery: config.Duration(DefaultFailedAuthEvery)},
+		unauthSite: map[string]int{},
+		clients:    map[clientID]*client{},
+		refusals: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, func() {
+			m.LogSuppressed.WithLabelValues("relay").Inc()
+		}),
 	}
 }
 
@@ -210,6 +228,9 @@ func readToken(file string, sc SiteConfig) ([]byte, error) {
 func (r *Relay) Apply(p *Plan) {
 	r.mu.Lock()
 	r.path = p.cfg.Path
+	if u := p.cfg.Unauthenticated; u.MaxUnauthenticated > 0 && u.FailedAuthBurst > 0 && u.FailedAuthEvery > 0 {
+		r.unauth = u
+	}
 	old := r.sites
 	r.sites = make(map[string]*siteState, len(p.states))
 	for _, st := range p.states {

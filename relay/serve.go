@@ -1,10 +1,13 @@
 package relay
 
 import (
+	"bufio"
 	_ "embed"
+	"errors"
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -37,32 +40,57 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, "Not Found: no relay site "+name, http.StatusNotFound)
 		return
 	}
-	conf, _ := st.settings()
+	conf, token := st.settings()
 	origin := req.Header.Get("Origin")
 	if origin == "" || !originAllowed(conf.AllowedOrigins, origin) {
 		r.handshake(conf.Name, "origin")
-		r.log.Warn("relay: refused a connection from a missing or foreign origin", "site", conf.Name, "origin", origin,
+		r.refusals.Warn(r.log, "relay: refused a connection from a missing or foreign origin", "site", conf.Name, "origin", origin,
 			"remote", req.RemoteAddr, "hint", "add the page's origin to "+conf.Key+".allowed_origins")
 		http.Error(w, "Forbidden: origin not allowed for this relay site", http.StatusForbidden)
 		return
 	}
 	if conf.Protocol == ProtocolWULegacy && req.TLS == nil && !localLoopback(req) {
 		r.handshake(conf.Name, "insecure")
-		r.log.Warn("relay: refused a wu-legacy connection that is neither TLS nor loopback", "site", conf.Name, "remote", req.RemoteAddr)
+		r.refusals.Warn(r.log, "relay: refused a wu-legacy connection that is neither TLS nor loopback", "site", conf.Name, "remote", req.RemoteAddr)
 		http.Error(w, "Forbidden: wu-legacy sends the token in clear; connect over loopback or TLS", http.StatusForbidden)
 		return
 	}
-	c, err := websocket.Accept(w, req, &websocket.AcceptOptions{
+	if wait, ok := r.throttled(conf.Name, req.RemoteAddr, time.Now()); ok {
+		r.m.RelayRefused.WithLabelValues(conf.Name, refusedThrottled).Inc()
+		r.refusals.Warn(r.log, "relay: refused a connection from a client that failed too many handshakes", "site", conf.Name,
+			"remote", req.RemoteAddr, "retry_after", wait.Round(time.Millisecond))
+		w.Header().Set("Retry-After", strconv.Itoa(retryAfter(wait)))
+		http.Error(w, "Too Many Requests: too many failed relay handshakes from this address", http.StatusTooManyRequests)
+		return
+	}
+	release, refused := r.admit(conf)
+	if release == nil {
+		r.m.RelayRefused.WithLabelValues(conf.Name, refused).Inc()
+		key := conf.Key + ".max_unauthenticated"
+		if refused == refusedTotalCap {
+			key = "relay.max_unauthenticated"
+		}
+		r.refusals.Warn(r.log, "relay: refused a connection: too many connections not authenticated yet", "site", conf.Name,
+			"remote", req.RemoteAddr, "limit", key)
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, "Service Unavailable: too many relay connections waiting to authenticate", http.StatusServiceUnavailable)
+		return
+	}
+	hj := &hijackRecorder{ResponseWriter: w}
+	c, err := websocket.Accept(hj, req, &websocket.AcceptOptions{
 		InsecureSkipVerify: true, // the Origin was checked above, against the site's list
 		CompressionMode:    websocket.CompressionDisabled,
 	})
 	if err != nil {
+		release()
 		r.handshake(conf.Name, "malformed")
 		return // Accept has answered
 	}
-	c.SetReadLimit(int64(conf.MaxFrame))
+	c.SetReadLimit(preAuthLimit(conf, token)) // raised to max_frame once authenticated
 	b := newBridge(r, st, c, origin, req.RemoteAddr, conf.Protocol == ProtocolWULegacy)
+	b.slot, b.raw = release, hj.conn
 	if !r.track(b) {
+		b.releaseSlot()
 		c.Close(websocket.StatusGoingAway, "gateway shutting down")
 		return
 	}
@@ -121,3 +149,23 @@ func localLoopback(req *http.Request) bool {
 	}
 	return Listener{Addr: addr.String()}.Loopback()
 }
+
+// hijackRecorder keeps the network connection websocket.Accept takes over,
+// so that a connection refused before its handshake can be cut at once.
+type hijackRecorder struct {
+	http.ResponseWriter
+	conn net.Conn
+}
+
+func (h *hijackRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	hj, ok := h.ResponseWriter.(http.Hijacker)
+	if !ok {
+		return nil, nil, errors.New("the connection cannot be taken over (http.Hijacker)")
+	}
+	c, rw, err := hj.Hijack()
+	h.conn = c
+	return c, rw, err
+}
+
+// Unwrap lets http.ResponseController reach the wrapped writer.
+func (h *hijackRecorder) Unwrap() http.ResponseWriter { return h.ResponseWriter }

@@ -293,3 +293,8 @@ func CheckExposure(c Config, listen string) error {
 		"add auth.principals (a token per caller) or auth.jwt (OAuth access tokens), "+
 		"or listen on 127.0.0.1, or set auth.allow_anonymous: true if the network in front is trusted", what)
 }
+
+// CheckURL applies jwks_url's rule (an absolute http(s) URL without user
+// info; with httpsOnly, plain http only to a loopback host) to s: the
+// JWKS client checks every redirect with it.
+func CheckURL(s string, httpsOnly bool) error { return checkURL(s, httpsOnly) }

@@ -176,58 +176,72 @@ func (t checkedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return t.next.RoundTrip(req)
 }
 
-// dial connects for a request to addr (the URL's host:port): it resolves
-// the host itself and connects only to addresses CheckAddr accepts, each
-// checked again on the socket before it connects.
+// dial connects for a request to addr (the URL's host:port); see
+// Policy.DialContext.
 func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, error) {
-	h, p, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, err
+	return c.policy.DialContext(c.own, c.resolver)(ctx, network, addr)
+}
+
+// DialContext returns a dial function for an http.Transport that connects
+// for a request to addr (the URL's host:port) only under p: the host:port
+// must be granted, the host is resolved here (r; nil means
+// net.DefaultResolver) and only addresses CheckAddr accepts are dialled,
+// each checked again on the socket before it connects. own are the
+// gateway's listeners (nil for none).
+func (p *Policy) DialContext(own *Listeners, r Resolver) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	if r == nil {
+		r = net.DefaultResolver
 	}
-	n, err := strconv.ParseUint(p, 10, 16)
-	if err != nil {
-		return nil, fmt.Errorf("port %q: %w", p, err)
-	}
-	host, port := normalizeHost(h), uint16(n)
-	if !c.policy.allows(host, port) {
-		return nil, &RefusedError{Reason: fmt.Sprintf("%s is not in allowed_hosts", addr)}
-	}
-	var ips []netip.Addr
-	if ip, err := netip.ParseAddr(host); err == nil {
-		ips = []netip.Addr{ip}
-	} else if ips, err = c.resolver.LookupNetIP(ctx, "ip", host); err != nil {
-		return nil, err
-	} else if len(ips) == 0 {
-		return nil, fmt.Errorf("lookup %s: no addresses", host)
-	}
-	var refused, failed error
-	for _, ip := range ips {
-		if err := c.policy.CheckAddr(host, port, ip, c.own); err != nil {
-			if refused == nil {
-				refused = err
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		h, ps, err := net.SplitHostPort(addr)
+		if err != nil {
+			return nil, err
+		}
+		n, err := strconv.ParseUint(ps, 10, 16)
+		if err != nil {
+			return nil, fmt.Errorf("port %q: %w", ps, err)
+		}
+		host, port := normalizeHost(h), uint16(n)
+		if !p.allows(host, port) {
+			return nil, &RefusedError{Reason: fmt.Sprintf("%s is not in allowed_hosts", addr)}
+		}
+		var ips []netip.Addr
+		if ip, err := netip.ParseAddr(host); err == nil {
+			ips = []netip.Addr{ip}
+		} else if ips, err = r.LookupNetIP(ctx, "ip", host); err != nil {
+			return nil, err
+		} else if len(ips) == 0 {
+			return nil, fmt.Errorf("lookup %s: no addresses", host)
+		}
+		var refused, failed error
+		for _, ip := range ips {
+			if err := p.CheckAddr(host, port, ip, own); err != nil {
+				if refused == nil {
+					refused = err
+				}
+				continue
 			}
-			continue
-		}
-		d := net.Dialer{ControlContext: func(_ context.Context, _, address string, _ syscall.RawConn) error {
-			ap, err := netip.ParseAddrPort(address)
-			if err != nil {
-				return &RefusedError{Reason: fmt.Sprintf("cannot check address %q: %v", address, err)}
+			d := net.Dialer{ControlContext: func(_ context.Context, _, address string, _ syscall.RawConn) error {
+				ap, err := netip.ParseAddrPort(address)
+				if err != nil {
+					return &RefusedError{Reason: fmt.Sprintf("cannot check address %q: %v", address, err)}
+				}
+				return p.CheckAddr(host, ap.Port(), ap.Addr(), own)
+			}}
+			conn, err := d.DialContext(ctx, network, netip.AddrPortFrom(ip, port).String())
+			if err == nil {
+				return conn, nil
 			}
-			return c.policy.CheckAddr(host, ap.Port(), ap.Addr(), c.own)
-		}}
-		conn, err := d.DialContext(ctx, network, netip.AddrPortFrom(ip, port).String())
-		if err == nil {
-			return conn, nil
+			failed = err
+			if ctx.Err() != nil {
+				break
+			}
 		}
-		failed = err
-		if ctx.Err() != nil {
-			break
+		if failed != nil {
+			return nil, failed
 		}
+		return nil, refused
 	}
-	if failed != nil {
-		return nil, failed
-	}
-	return nil, refused
 }
 
 // formatBytes writes n the way gateway.yaml sizes are written.

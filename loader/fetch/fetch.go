@@ -8,6 +8,7 @@ package fetch
 import (
 	"context"
 	"crypto/sha256"
+	"crypto/tls"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/loader/egress"
 )
 
 // Spec names the module to fetch.
@@ -66,6 +68,12 @@ type Options struct {
 	// Logger receives a line per module fetched from the network and the
 	// cache's problems; nil discards them.
 	Logger *slog.Logger
+	// Listeners are the gateway's own listeners, which no fetch (nor any
+	// redirect) reaches; nil for none.
+	Listeners *egress.Listeners
+	// TLSConfig is the TLS configuration of fetches (a private CA's
+	// roots); nil means the system's.
+	TLSConfig *tls.Config
 }
 
 // Defaults returns o with every zero field set to its default.

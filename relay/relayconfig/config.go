@@ -39,6 +39,8 @@ type Config struct {
 	// Restart-only.
 	Path  string       `koanf:"path"`
 	Sites []SiteConfig `koanf:"sites"`
+
+	Unauthenticated `koanf:",squash"` // the caps of the block at the end of this file
 }
 
 // SiteConfig is one entry of relay.sites: a name pages connect to, the token
@@ -65,6 +67,8 @@ type SiteConfig struct {
 
 	// Key is where the site is declared, e.g. "relay.sites[0]".
 	Key string `koanf:"-"`
+
+	SiteUnauthenticated `koanf:",squash"` // the caps of the block at the end of this file
 }
 
 // TokenRef is where the site's token is, for config.SecretRef.Read.
@@ -92,6 +96,7 @@ func (c *Config) Normalize(key string, env *config.Env) {
 		}
 		s.normalize(env)
 	}
+	c.normalizeUnauthenticated(key, env)
 }
 
 func (s *SiteConfig) normalize(env *config.Env) {
@@ -174,4 +179,53 @@ func validPrefix(p string) bool {
 func (c *Config) RestartOnly(key string, prev any, diff config.Diff) {
 	p := prev.(*Config)
 	diff(key+".path", p.Path, c.Path)
+}
+
+// ---- Caps on connections not authenticated yet (issue 16) ----
+
+// Defaults of the caps on unauthenticated connections.
+const (
+	DefaultMaxUnauthenticated     = 64
+	DefaultSiteMaxUnauthenticated = 16
+	DefaultFailedAuthBurst        = 10
+	DefaultFailedAuthEvery        = time.Second
+)
+
+// Unauthenticated are the relay section's caps on connections that have
+// not completed the handshake: relay.max_unauthenticated (every site
+// together), and the failed handshakes a client address may make
+// (failed_auth_burst at once, then one per failed_auth_every).
+type Unauthenticated struct {
+	MaxUnauthenticated int             `koanf:"max_unauthenticated"`
+	FailedAuthBurst    int             `koanf:"failed_auth_burst"`
+	FailedAuthEvery    config.Duration `koanf:"failed_auth_every"`
+}
+
+// SiteUnauthenticated is a site's cap on its unauthenticated connections:
+// relay.sites[i].max_unauthenticated.
+type SiteUnauthenticated struct {
+	MaxUnauthenticated int `koanf:"max_unauthenticated"`
+}
+
+func (c *Config) normalizeUnauthenticated(key string, env *config.Env) {
+	u := &c.Unauthenticated
+	intKey := func(k string, v *int, def, max int) {
+		if *v == 0 {
+			*v = def
+		} else if *v < 1 || *v > max {
+			env.Bad(k, "%d is out of range (1..%d)", *v, max)
+		}
+	}
+	intKey(key+".max_unauthenticated", &u.MaxUnauthenticated, DefaultMaxUnauthenticated, 10000)
+	intKey(key+".failed_auth_burst", &u.FailedAuthBurst, DefaultFailedAuthBurst, 10000)
+	if u.FailedAuthEvery == 0 {
+		u.FailedAuthEvery = config.Duration(DefaultFailedAuthEvery)
+	} else if d := time.Duration(u.FailedAuthEvery); d < 10*time.Millisecond || d > time.Hour {
+		env.Bad(key+".failed_auth_every", "%s is out of range (10ms..1h)", u.FailedAuthEvery)
+	}
+	for i := range c.Sites {
+		s := &c.Sites[i]
+		def := min(DefaultSiteMaxUnauthenticated, u.MaxUnauthenticated)
+		intKey(s.Key+".max_unauthenticated", &s.SiteUnauthenticated.MaxUnauthenticated, max(def, 1), 10000)
+	}
 }

@@ -1,7 +1,9 @@
 // Package https fetches plugin modules by URL: a source https://HOST/PATH
 // is downloaded with one GET (redirects followed, never from https down to
-// http), bounded in time and size (fetch.Options). Plain http:// is
-// allowed only to a loopback host (tests, a local mirror).
+// http, and each connection checked as fetch.Transport says), bounded in
+// time and size (fetch.Options). Plain http:// is allowed only to a
+// loopback host (tests, a local mirror). A download its sha256 pin
+// refuses is not cached.
 //
 // Downloads are cached by the SHA-256 of their bytes (see fetch.Cache): a
 // source pinned by sha256 whose module is cached needs no network at all;
@@ -25,30 +27,27 @@ const maxRedirects = 10
 
 // Fetcher downloads modules over https.
 type Fetcher struct {
-	opts   fetch.Options
-	cache  fetch.Cache
-	client *http.Client
+	opts  fetch.Options
+	cache fetch.Cache
 }
 
 // New returns a Fetcher with opts (see fetch.Options).
 func New(opts fetch.Options) *Fetcher {
 	opts = opts.Defaults()
-	return &Fetcher{
-		opts:  opts,
-		cache: fetch.NewCache(opts.CacheDir),
-		client: &http.Client{
-			Transport: fetch.SecureTransport(http.DefaultTransport),
-			CheckRedirect: func(req *http.Request, via []*http.Request) error {
-				if len(via) >= maxRedirects {
-					return fmt.Errorf("more than %d redirects", maxRedirects)
-				}
-				if req.URL.Scheme != "https" && via[0].URL.Scheme == "https" {
-					return fmt.Errorf("refusing a redirect from https to %s", req.URL.Redacted())
-				}
-				return nil
-			},
-		},
+	return &Fetcher{opts: opts, cache: fetch.NewCache(opts.CacheDir)}
+}
+
+// checkRedirect bounds the redirects of a download and refuses one from
+// https down to http; where a redirect may connect is the transport's
+// (fetch.Transport).
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= maxRedirects {
+		return fmt.Errorf("more than %d redirects", maxRedirects)
 	}
+	if req.URL.Scheme != "https" && via[0].URL.Scheme == "https" {
+		return fmt.Errorf("refusing a redirect from https to %s", req.URL.Redacted())
+	}
+	return nil
 }
 
 // Check reports whether source is a well-formed https:// URL (or http://
@@ -97,13 +96,13 @@ func (f *Fetcher) Fetch(ctx context.Context, spec fetch.Spec) (fetch.Module, err
 		return fetch.Module{}, fmt.Errorf("plugin %q (%s): %s: %w", spec.Plugin, spec.Key, spec.Source, err)
 	}
 	sum := fetch.Sum(data)
-	if err := f.cache.PutModule(data, sum); err != nil {
-		f.opts.Logger.Warn("cannot cache module", "plugin", spec.Plugin, "source", spec.Source, "error", err)
-	}
 	f.opts.Logger.Info("downloaded plugin module", "plugin", spec.Plugin, "source", spec.Source,
 		"sha256", sum, "bytes", len(data), "duration", time.Since(start).Round(time.Millisecond))
 	if err := fetch.CheckPin(spec, sum); err != nil {
-		return fetch.Module{}, err
+		return fetch.Module{}, err // refused: nothing is cached
+	}
+	if err := f.cache.PutModule(data, sum); err != nil {
+		f.opts.Logger.Warn("cannot cache module", "plugin", spec.Plugin, "source", spec.Source, "error", err)
 	}
 	return fetch.Module{Data: data, SHA256: sum}, nil
 }
@@ -117,7 +116,13 @@ func (f *Fetcher) get(ctx context.Context, u *url.URL) ([]byte, error) {
 		return nil, err
 	}
 	req.Header.Set("User-Agent", "wasmgate")
-	resp, err := f.client.Do(req)
+	rt, closeIdle, err := fetch.Transport(u.Host, f.opts)
+	if err != nil {
+		return nil, err
+	}
+	defer closeIdle()
+	client := &http.Client{Transport: rt, CheckRedirect: checkRedirect}
+	resp, err := client.Do(req)
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {

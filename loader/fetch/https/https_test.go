@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/wasmgate/wasmgate/internal/harness"
+	"github.com/wasmgate/wasmgate/loader/egress"
 	"github.com/wasmgate/wasmgate/loader/fetch"
 )
 
@@ -53,7 +54,8 @@ func newFetcher(t *testing.T, srv *httptest.Server, opts fetch.Options) *Fetcher
 	}
 	f := New(opts)
 	if srv != nil && srv.TLS != nil {
-		f.client.Transport = fetch.SecureTransport(srv.Client().Transport)
+		opts.TLSConfig = srv.Client().Transport.(*http.Transport).TLSClientConfig
+		f = New(opts)
 	}
 	return f
 }
@@ -153,5 +155,55 @@ func TestErrors(t *testing.T) {
 		if _, err := f.Fetch(context.Background(), spec(c.source, c.pin)); err == nil || err.Error() != c.want {
 			t.Errorf("%s: got %v\nwant %s", c.source, err, c.want)
 		}
+	}
+}
+
+// TestRedirectTargets: a redirect is checked like plugin HTTP: the
+// source's own host and port may be reached, another loopback service
+// never receives the GET, nor does the gateway's own listener; a download
+// its pin refuses is not cached.
+func TestRedirectTargets(t *testing.T) {
+	module := []byte("\x00asm\x01\x00\x00\x00")
+	other, otherHits := serve(t, false, map[string][]byte{"/m.wasm": module})
+	src, _ := serve(t, false, map[string][]byte{"/m.wasm": module})
+	mux := http.NewServeMux()
+	mux.HandleFunc("/self", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/m.wasm", http.StatusFound) })
+	mux.HandleFunc("/other", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/m.wasm", http.StatusFound)
+	})
+	mux.HandleFunc("/m.wasm", func(w http.ResponseWriter, r *http.Request) { w.Write(module) })
+	redirector := httptest.NewServer(mux)
+	t.Cleanup(redirector.Close)
+	ctx := context.Background()
+
+	f := newFetcher(t, nil, fetch.Options{})
+	if m, err := f.Fetch(ctx, spec(redirector.URL+"/self", "")); err != nil || !bytes.Equal(m.Data, module) {
+		t.Fatalf("redirect to the source's own host: %v", err)
+	}
+	_, err := f.Fetch(ctx, spec(redirector.URL+"/other", ""))
+	otherAddr := strings.TrimPrefix(other.URL, "http://")
+	if err == nil || !strings.Contains(err.Error(), "refused: "+otherAddr+" is a loopback address") {
+		t.Errorf("redirect to another loopback service: %v, want refused: %s is a loopback address", err, otherAddr)
+	}
+	if n := otherHits.Load(); n != 0 {
+		t.Errorf("the other loopback service received %d requests", n)
+	}
+
+	var own egress.Listeners
+	if err := own.Set(strings.TrimPrefix(src.URL, "http://")); err != nil {
+		t.Fatal(err)
+	}
+	f = newFetcher(t, nil, fetch.Options{Listeners: &own})
+	if _, err := f.Fetch(ctx, spec(src.URL+"/m.wasm", "")); err == nil || !strings.Contains(err.Error(), "is the gateway's own listener") {
+		t.Errorf("the gateway's own listener: %v", err)
+	}
+
+	f = newFetcher(t, nil, fetch.Options{})
+	pin := strings.Repeat("0", 64)
+	if _, err := f.Fetch(ctx, spec(redirector.URL+"/m.wasm", pin)); err == nil || !strings.Contains(err.Error(), "pinned "+pin) {
+		t.Fatalf("pin mismatch: %v", err)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(f.cache.Dir(), "sha256")); len(entries) != 0 {
+		t.Errorf("a module its pin refused was cached: %v", entries)
 	}
 }

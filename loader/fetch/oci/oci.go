@@ -8,7 +8,9 @@
 // Credentials come from the standard Docker config file
 // ($DOCKER_CONFIG/config.json, else ~/.docker/config.json, with its
 // credential helpers; see authn.DefaultKeychain). Registries are reached
-// over https; plain http only to a loopback registry.
+// over https; plain http only to a loopback registry. Every connection,
+// redirects to blob storage included, is checked as fetch.Transport says.
+// A module its sha256 pin refuses is not cached.
 //
 // Modules are cached by digest (see fetch.Cache): the module by the
 // SHA-256 of its bytes and the manifest digest by the module it holds. A
@@ -62,7 +64,6 @@ func New(opts fetch.Options) *Fetcher {
 		cache: fetch.NewCache(opts.CacheDir),
 		remote: []remote.Option{
 			remote.WithAuthFromKeychain(authn.DefaultKeychain),
-			remote.WithTransport(fetch.SecureTransport(remote.DefaultTransport)),
 			remote.WithUserAgent("wasmgate"),
 		},
 	}
@@ -131,7 +132,12 @@ func (f *Fetcher) Fetch(ctx context.Context, spec fetch.Spec) (fetch.Module, err
 
 	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
 	defer cancel()
-	opts := append(slices.Clip(f.remote), remote.WithContext(ctx))
+	rt, closeIdle, err := fetch.Transport(ref.Context().RegistryStr(), f.opts)
+	if err != nil {
+		return fail("get manifest", err)
+	}
+	defer closeIdle()
+	opts := append(slices.Clip(f.remote), remote.WithContext(ctx), remote.WithTransport(rt))
 	start := time.Now()
 	desc, err := remote.Get(ref, opts...)
 	if err != nil {
@@ -146,6 +152,9 @@ func (f *Fetcher) Fetch(ctx context.Context, spec fetch.Spec) (fetch.Module, err
 		return fail("pull "+digest, err)
 	}
 	sum := fetch.Sum(data)
+	if err := fetch.CheckPin(spec, sum); err != nil {
+		return fetch.Module{}, err // refused: nothing is cached
+	}
 	if err := f.cache.PutModule(data, sum); err != nil {
 		f.opts.Logger.Warn("cannot cache module", "plugin", spec.Plugin, "source", spec.Source, "error", err)
 	} else if err := f.cache.PutLink(linkKind, digest, sum); err != nil {

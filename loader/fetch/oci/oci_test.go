@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -163,7 +164,7 @@ func TestCacheWithoutNetwork(t *testing.T) {
 // TestPinMismatch: a sha256 pin that is not the module's is refused, and
 // so is a manifest digest the registry does not have.
 func TestPinMismatch(t *testing.T) {
-	module, f, _ := setup(t, fetch.Options{})
+	module, f, dir := setup(t, fetch.Options{})
 	reg := harness.NewOCIRegistry(t, nil)
 	reg.Push(t, "plugins/calculator:1", harness.WasmImage(t, module))
 	ctx := context.Background()
@@ -174,9 +175,12 @@ func TestPinMismatch(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("sha256 mismatch: got %v\nwant %s", err, want)
 	}
-	// Cached now, and still refused.
+	// Refused, so not cached: nothing under the cache, and refused again.
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a module its pin refused left %v in the cache", entries)
+	}
 	if _, err := f.Fetch(ctx, spec(src, pin)); err == nil || err.Error() != want {
-		t.Errorf("sha256 mismatch, cached: got %v\nwant %s", err, want)
+		t.Errorf("sha256 mismatch, again: got %v\nwant %s", err, want)
 	}
 
 	src = reg.Source("plugins/calculator@sha256:" + strings.Repeat("ab", 32))
@@ -404,4 +408,34 @@ func untar(t *testing.T, tgz []byte) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestBlobRedirectToAnotherLoopbackService: a registry that redirects a
+// blob to another service on this machine does not make the fetch reach
+// it (plugin HTTP's address rules apply to every redirect).
+func TestBlobRedirectToAnotherLoopbackService(t *testing.T) {
+	module, f, dir := setup(t, fetch.Options{})
+	var hits atomic.Int64
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	t.Cleanup(other.Close)
+	reg := harness.NewOCIRegistry(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.Contains(r.URL.Path, "/blobs/") && r.Method == http.MethodGet {
+				http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
+				return
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	reg.Push(t, "plugins/calculator:1", harness.WasmImage(t, module))
+	_, err := f.Fetch(context.Background(), spec(reg.Source("plugins/calculator:1"), ""))
+	if err == nil || !strings.Contains(err.Error(), "is a loopback address") {
+		t.Fatalf("Fetch = %v, want a refused redirect", err)
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the other service received %d requests", n)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("cached %v", entries)
+	}
 }

@@ -1,0 +1,72 @@
+package lograte
+
+import (
+	"bytes"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestLimiter: 600 refusals in a burst write the burst's lines; the rest
+// are counted, and the next line let through says how many it follows.
+func TestLimiter(t *testing.T) {
+	var buf bytes.Buffer
+	var mu sync.Mutex
+	log := slog.New(slog.NewTextHandler(lockedWriter{&buf, &mu}, nil))
+	var drops atomic.Int64
+	l := New(5, 50*time.Millisecond, func() { drops.Add(1) })
+	var wg sync.WaitGroup
+	var written atomic.Int64
+	for range 600 {
+		wg.Go(func() {
+			if l.Warn(log, "refused", "remote", "192.0.2.1:1") {
+				written.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if w := written.Load(); w < 5 || w > 7 || w+drops.Load() != 600 {
+		t.Fatalf("written %d, dropped %d: want 5 (or a refill more) written, the rest dropped", w, drops.Load())
+	}
+	time.Sleep(60 * time.Millisecond)
+	if !l.Warn(log, "refused again") {
+		t.Fatal("no line after the interval")
+	}
+	mu.Lock()
+	out := buf.String()
+	mu.Unlock()
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	last := lines[len(lines)-1]
+	if want := "suppressed=" + itoa(drops.Load()); !strings.Contains(last, want) {
+		t.Errorf("last line %q does not say %s", last, want)
+	}
+	if strings.Contains(lines[0], "suppressed") {
+		t.Errorf("first line %q claims suppressed lines", lines[0])
+	}
+	var nilL *Limiter
+	if !nilL.Warn(log, "unlimited") {
+		t.Error("a nil Limiter dropped a line")
+	}
+	quiet := slog.New(slog.NewTextHandler(&bytes.Buffer{}, &slog.HandlerOptions{Level: slog.LevelError}))
+	if l.Warn(quiet, "below the level") {
+		t.Error("a line below the logger's level counts as written")
+	}
+}
+
+type lockedWriter struct {
+	b  *bytes.Buffer
+	mu *sync.Mutex
+}
+
+func (w lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func itoa(n int64) string {
+	return strings.TrimSpace(strings.ReplaceAll(slog.Int64Value(n).String(), " ", ""))
+}
