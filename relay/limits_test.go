@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/internal/relaytest"
 )
 
 func (f *fixture) refused(site, reason string) float64 {
@@ -36,7 +37,7 @@ func TestPreAuthReadLimit(t *testing.T) {
 	}
 
 	p = f.connect("big")
-	ack := p.register(map[string]any{"tools": []any{calcTool, map[string]any{"name": "pad", "description": strings.Repeat("x", 100<<10)}}})
+	ack := p.register(map[string]any{"tools": []any{relaytest.CalcTool(), map[string]any{"name": "pad", "description": strings.Repeat("x", 100<<10)}}})
 	if ack["ok"] == false {
 		t.Fatalf("a 100 KiB register frame after auth: %v", ack)
 	}
