@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/wasmgate/wasmgate/internal/harness"
+	"github.com/wasmgate/wasmgate/internal/relaytest"
 )
 
 // rawUpgrade opens a WebSocket to path on hostport by hand and returns the
@@ -104,7 +105,7 @@ func TestRelayUnauthenticatedMemory(t *testing.T) {
 	c := g.SessionClient(t)
 	demoURL := relayURL(g.MCPURL, "demo")
 	p := startGoPage(t, demoURL, "demo", relayToken)
-	p.register(map[string]any{"tools": []any{relayCalcTool}})
+	p.register(map[string]any{"tools": []any{relaytest.CalcTool()}})
 	p.serve(func(map[string]any) string { return "served" })
 	waitTool := func(name string) {
 		t.Helper()
@@ -242,7 +243,7 @@ func TestRelayUnauthenticatedMemory(t *testing.T) {
 	p.c.CloseNow()
 	<-p.done
 	p2 := startGoPage(t, demoURL, "demo", relayToken)
-	p2.register(map[string]any{"tools": []any{relayCalcTool}})
+	p2.register(map[string]any{"tools": []any{relaytest.CalcTool()}})
 	p2.serve(func(map[string]any) string { return "served again" })
 	waitTool("demo_calculate")
 	if text, isErr := harness.CallTool(ctx, t, c, "demo_calculate", map[string]any{"operation": "add", "a": 1, "b": 2}); isErr || text != "served again" {
