@@ -43,22 +43,22 @@ func TestJWKSRedirectsFollowURLRules(t *testing.T) {
 		})
 	}
 	t.Run("loopback to loopback is followed", func(t *testing.T) {
-		target = good.url()
+		target = good.URL()
 		a, err := auth.New(t.Context(), jwtConfig(t, redirector.URL+"/jwks.json", nil), auth.Options{Logger: s.logger})
 		if err != nil {
 			t.Fatalf("New: %v", s.err(err))
 		}
 		a.Close()
-		if good.hits.Load() == 0 {
+		if good.Hits() == 0 {
 			t.Error("the redirect target was not fetched")
 		}
 	})
 	t.Run("a caller's CheckRedirect still runs", func(t *testing.T) {
-		target = good.url()
-		before := good.hits.Load()
+		target = good.URL()
+		before := good.Hits()
 		c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return errors.New("caller says no") }}
 		_, err := auth.New(t.Context(), jwtConfig(t, redirector.URL+"/jwks.json", nil), auth.Options{Logger: s.logger, HTTPClient: c})
-		if err == nil || !strings.Contains(err.Error(), "caller says no") || good.hits.Load() != before {
+		if err == nil || !strings.Contains(err.Error(), "caller says no") || good.Hits() != before {
 			t.Fatalf("New = %v, want the caller's CheckRedirect refusal", err)
 		}
 		if c.CheckRedirect == nil {

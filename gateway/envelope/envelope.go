@@ -89,7 +89,11 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 	if c.noun != "" {
 		noun = c.noun
 	}
-	c.Caller, r = e.authorize(ctx, st, pk, noun, c.Name, c.Args)
+	if c.malformed != nil { // the request itself is refused, before policy looks at it
+		c.Caller, r = CallerOf(ctx, st), c.malformed
+	} else {
+		c.Caller, r = e.authorize(ctx, st, pk, noun, c.Name, c.Args)
+	}
 	defer func() {
 		c.Took = time.Since(c.Start)
 		c.Outcome = metrics.OutcomeOK

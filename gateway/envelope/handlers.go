@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/internal/canon"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/metrics"
 	"github.com/wasmgate/wasmgate/policy"
@@ -36,19 +37,30 @@ func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req m
 	inflight := e.o.Metrics.ToolsInFlight.WithLabelValues(t.Src.Name())
 	inflight.Inc()
 	defer inflight.Dec()
-	c := &Call{Kind: kindTool, Name: t.Name, Key: t.Name, Args: ArgsOf(req.Params.Arguments)}
-	var args []byte
-	validate := func() *refusal {
-		// The arguments as the client sent them, when they came over a
-		// transport (mcp-go keeps them), else encoded again.
-		args = []byte(req.Params.RawArguments)
-		if len(args) == 0 || string(args) == "null" {
-			var err error
-			args, err = json.Marshal(req.Params.Arguments)
-			if err != nil || req.Params.Arguments == nil {
-				args = []byte("{}")
-			}
+	// The arguments as the client sent them, when they came over a
+	// transport (mcp-go keeps them), else encoded again; then in their one
+	// canonical form, which policy sees (decoded) and the source gets
+	// (bytes): an object whose keys collide (repeated, or equal but for
+	// case or escapes) is refused, so no decoder can read other arguments
+	// than the ones policy allowed.
+	raw := []byte(req.Params.RawArguments)
+	if len(raw) == 0 || string(raw) == "null" {
+		var err error
+		raw, err = json.Marshal(req.Params.Arguments)
+		if err != nil || req.Params.Arguments == nil {
+			raw = []byte("{}")
 		}
+	}
+	c := &Call{Kind: kindTool, Name: t.Name, Key: t.Name}
+	args, err := canon.Args(raw)
+	if err != nil {
+		c.malformed = &refusal{outcome: metrics.OutcomeInvalidArgs, msg: fmt.Sprintf("invalid arguments for tool %q: %v", t.Name, err)}
+	} else {
+		// Without repeated or colliding keys, the map mcp-go decoded is
+		// the canonical object decoded.
+		c.Args = ArgsOf(req.Params.Arguments)
+	}
+	validate := func() *refusal {
 		if msg := source.ValidateArgs(t.Schema, args); msg != "" {
 			return &refusal{outcome: metrics.OutcomeInvalidArgs, msg: fmt.Sprintf("invalid arguments for tool %q: %s", t.Name, msg)}
 		}

@@ -20,7 +20,8 @@ type Call struct {
 	Err     string         // what failed, for a call whose outcome is not ok
 	Args    map[string]any // the arguments, when the kind has them
 
-	noun string // names the call in messages when Kind does not
+	noun      string   // names the call in messages when Kind does not
+	malformed *refusal // a request refused before it is authorized
 }
 
 // Observer hears of every finished call: metrics, the audit log, the

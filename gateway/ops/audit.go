@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"log/slog"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wasmgate/wasmgate/gateway/envelope"
+	"github.com/wasmgate/wasmgate/internal/redact"
 	"github.com/wasmgate/wasmgate/loader"
 )
 
@@ -31,12 +31,14 @@ type Audit struct {
 	lines *lineWriter // to file; nil: to out
 	out   *slog.Logger
 
+	redactor redact.Matcher // audit.redact: argument names whose values are left out
+
 	bufs sync.Pool // *bytes.Buffer to format the lines of audit.file in
 }
 
 // NewAudit is an audit log writing to log until Apply names a file.
 func NewAudit(log *slog.Logger) *Audit {
-	return &Audit{log: log, out: log.With("component", "audit")}
+	return &Audit{log: log, out: log.With("component", "audit"), redactor: redact.New(nil)}
 }
 
 // Apply follows the audit section of a snapshot being applied.
@@ -44,6 +46,7 @@ func (a *Audit) Apply(cfg loader.Audit) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.cfg = cfg
+	a.redactor = redact.New(cfg.Redact)
 	if a.file != nil {
 		a.lines.close()
 		_ = a.file.Close()
@@ -92,7 +95,7 @@ func (a *Audit) Observe(ctx context.Context, call *envelope.Call) {
 		"duration_ms", float64(call.Took.Microseconds()) / 1000,
 	}
 	if a.cfg.Arguments && args != nil {
-		b, err := json.Marshal(redact(args))
+		b, err := json.Marshal(a.redactor.Redact(args))
 		if err == nil {
 			attrs = append(attrs, "arguments", string(b))
 		}
@@ -192,39 +195,4 @@ func (w *lineWriter) flush() {
 func (w *lineWriter) close() {
 	w.flush()
 	w.pending.Wait()
-}
-
-// secretKeys are the parts of an argument's name that mark its value as a
-// secret in the audit log.
-var secretKeys = []string{"token", "password", "secret", "key", "authorization"}
-
-// redact copies v with the values under secret-looking keys replaced.
-func redact(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, val := range x {
-			lk := strings.ToLower(k)
-			secret := false
-			for _, s := range secretKeys {
-				if strings.Contains(lk, s) {
-					secret = true
-					break
-				}
-			}
-			if secret {
-				out[k] = "[redacted]"
-			} else {
-				out[k] = redact(val)
-			}
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, val := range x {
-			out[i] = redact(val)
-		}
-		return out
-	}
-	return v
 }

@@ -24,6 +24,7 @@ import (
 
 	"github.com/wasmgate/wasmgate/auth"
 	"github.com/wasmgate/wasmgate/gateway/envelope"
+	"github.com/wasmgate/wasmgate/internal/lograte"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/metrics"
 )
@@ -79,7 +80,8 @@ func Handler(o Options) (http.Handler, *server.StreamableHTTPServer) {
 		server.WithSessionIdleTTL(o.IdleTTL),
 		server.WithStreamableHTTPLogger(o.Logger.With("component", "mcp-http")),
 	)
-	c := &checks{o: o, capWarn: &WarnEvery{Every: time.Minute}}
+	c := &checks{o: o, capWarn: &WarnEvery{Every: time.Minute},
+		refusals: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, func() { o.Metrics.LogSuppressed.WithLabelValues("http").Inc() })}
 	mux := http.NewServeMux()
 	mux.Handle(o.Path, chain(sh, c.serving, c.origin, c.authenticate, c.ownSession, c.body, c.sessions, c.streams))
 	// RFC 9728 protected-resource metadata, at the root and under the
@@ -148,8 +150,9 @@ func chain(next http.Handler, serving func(http.Handler) http.Handler, mws ...mi
 
 // checks are the middlewares of one Handler.
 type checks struct {
-	o       Options
-	capWarn *WarnEvery
+	o        Options
+	capWarn  *WarnEvery
+	refusals *lograte.Limiter // unauthenticated refusals are logged at a bounded rate
 }
 
 func (c *checks) reject(reason string) { c.o.Metrics.HTTPRejected.WithLabelValues(reason).Inc() }
@@ -187,7 +190,7 @@ func (c *checks) origin(st *State, next http.Handler) http.Handler {
 		if origin := r.Header.Get("Origin"); origin != "" {
 			if !st.Identity.Origins.Allowed(origin) {
 				c.reject("origin")
-				c.o.Logger.Warn("refused request from a foreign origin", "origin", origin, "remote", r.RemoteAddr,
+				c.refusals.Warn(c.o.Logger, "refused request from a foreign origin", "origin", origin, "remote", r.RemoteAddr,
 					"hint", "add it to transports.http.allowed_origins")
 				http.Error(w, "Forbidden: origin not allowed", http.StatusForbidden)
 				return

@@ -3,6 +3,7 @@ package transport
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -50,7 +51,7 @@ func (c *checks) challenge(w http.ResponseWriter, r *http.Request, id *Identity,
 	msg := "Unauthorized: missing bearer token"
 	if errors.Is(err, auth.ErrInvalidToken) {
 		msg = "Unauthorized: invalid bearer token"
-		c.o.Logger.Info("refused a bearer token", "remote", r.RemoteAddr, "reason", err)
+		c.refusals.Log(r.Context(), c.o.Logger, slog.LevelInfo, "refused a bearer token", "remote", r.RemoteAddr, "reason", err)
 	}
 	http.Error(w, msg, http.StatusUnauthorized)
 }
