@@ -11,6 +11,7 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/plugin"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/metrics"
 	"github.com/wasmgate/wasmgate/policy"
 )
 
@@ -80,10 +81,12 @@ func (s *Snapshot) sources(yield func(src source.Source, dynamic bool) bool) {
 
 // indexSources indexes what every source provides now. With strict (a
 // new build), what a static source cannot publish fails the build; else
-// (indexed again after a relist) it is logged. What a dynamic source
-// cannot publish is recorded for it and logged, never an error.
-func (s *Snapshot) indexSources(log *slog.Logger, strict bool) error {
-	s.index = source.NewIndex()
+// (indexed again after a relist or a page's registration) prev's owners
+// keep their names and URIs (source.Index.Reserve), and what a source
+// cannot publish is refused for it alone: recorded for the status page
+// and the page, counted and logged. What a dynamic source cannot publish
+// is never an error.
+func (s *Snapshot) indexSources(log *slog.Logger, m *metrics.Metrics, strict bool, prev *source.Index) error {
 	s.srcs = nil
 	for _, c := range s.parts.list {
 		if sp, ok := c.(SourceProvider); ok {
@@ -93,17 +96,29 @@ func (s *Snapshot) indexSources(log *slog.Logger, strict bool) error {
 			}
 		}
 	}
+	s.index = source.NewIndex()
+	if prev != nil {
+		s.index.Reserve(prev)
+		for src := range s.sources {
+			s.index.Add(s.Config.File, src) // the owners first; what is refused here is seen below
+		}
+		s.index.Release()
+	}
 	var errs []error
 	for src, dyn := range s.sources {
 		for _, err := range s.index.Add(s.Config.File, src) {
 			switch {
-			case dyn:
-				s.problems[src.Name()] = append(s.problems[src.Name()], err.Error())
-				log.Warn("relay: not published", "site", src.Name(), "problem", err)
-			case strict:
+			case strict && !dyn:
 				errs = append(errs, err)
+				continue
+			case dyn:
+				log.Warn("relay: not published", "site", src.Name(), "problem", err)
 			default:
-				log.Warn("plugin lists: not published", "problem", err)
+				log.Warn("plugin lists: not published", "plugin", src.Name(), "problem", err)
+			}
+			s.problems[src.Name()] = append(s.problems[src.Name()], err.Error())
+			if !strict {
+				m.ClaimsRefused.WithLabelValues(src.Name()).Inc()
 			}
 		}
 	}
@@ -159,7 +174,7 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (*Snapshot, err
 		return nil, err
 	}
 	s := newSnapshot(cfg, p)
-	if err := s.indexSources(g.log, true); err != nil {
+	if err := s.indexSources(g.log, g.opts.Metrics, true, nil); err != nil {
 		s.close(context.WithoutCancel(ctx))
 		return nil, err
 	}
@@ -171,7 +186,7 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (*Snapshot, err
 // changed. Call with applyMu.
 func (g *Gateway) reindex(cur *Snapshot) *Snapshot {
 	s := newSnapshot(cur.Config, cur.parts.retain())
-	_ = s.indexSources(g.log, false) // never strict: it logs what it leaves out
+	_ = s.indexSources(g.log, g.opts.Metrics, false, cur.index) // never strict: it refuses newcomers, logs and counts
 	return s
 }
 

@@ -88,6 +88,11 @@ func (s *Snapshot) sourceStatus() []ops.SourceStatus {
 		ss := get(x.Prompts[n].Src)
 		ss.Prompts = append(ss.Prompts, n)
 	}
+	for name, problems := range s.problems {
+		if ss, ok := byName[name]; ok {
+			ss.Problems = problems
+		}
+	}
 	out := make([]ops.SourceStatus, 0, len(order))
 	for _, n := range order {
 		out = append(out, *byName[n])

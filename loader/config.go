@@ -228,6 +228,7 @@ func (c *Config) checkRelay(env *config.Env) {
 	if c.Relay.Path == h.Path {
 		env.Bad("relay.path", "%q is transports.http.path; give the relay its own path", c.Relay.Path)
 	}
+	c.checkPrefixes(env)
 	for _, site := range c.Relay.Sites {
 		if site.Insecure && site.Protocol == relayconfig.ProtocolWULegacy && h.On() && config.CheckListen(h.Listen) == nil &&
 			!netutil.LoopbackListen(h.Listen) {
@@ -236,6 +237,32 @@ func (c *Config) checkRelay(env *config.Env) {
 		for _, p := range c.Plugins {
 			if site.Name != "" && p.Name == site.Name {
 				env.Bad(site.Key+".name", "%q is also the name of %s; metrics label both as plugin %q", site.Name, p.Key, site.Name)
+			}
+		}
+	}
+}
+
+// checkPrefixes refuses two prefixes of which one starts with the other
+// (relay sites app_ and app_admin_): the name app_admin_delete would be
+// the first source's admin_delete and the second's delete, so a policy
+// written for one would reach the other.
+func (c *Config) checkPrefixes(env *config.Env) {
+	type owned struct{ key, prefix string }
+	var all []owned
+	for _, p := range c.Plugins {
+		if p.Prefix != "" {
+			all = append(all, owned{p.Key, config.NamePrefix(p.Prefix)})
+		}
+	}
+	for _, s := range c.Relay.Sites {
+		if s.Prefix != "" {
+			all = append(all, owned{s.Key, config.NamePrefix(s.Prefix)})
+		}
+	}
+	for _, a := range all {
+		for _, b := range all {
+			if a.key != b.key && len(a.prefix) < len(b.prefix) && strings.HasPrefix(b.prefix, a.prefix) {
+				env.Bad(b.key+".prefix", "names under %q also start with %q, the prefix of %s: a name could belong to either; choose prefixes of which neither starts with the other", b.prefix, a.prefix, a.key)
 			}
 		}
 	}

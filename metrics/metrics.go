@@ -43,6 +43,9 @@ type Metrics struct {
 	ReloadTimestamp prometheus.Gauge
 	Reloads         *prometheus.CounterVec
 	HTTPRejected    *prometheus.CounterVec
+	// ClaimsRefused counts names and URIs a source asked for and did not
+	// get: another source owns them (or overlaps them) since before.
+	ClaimsRefused *prometheus.CounterVec
 
 	RelayBridges        *prometheus.GaugeVec
 	RelayHandshakes     *prometheus.CounterVec
@@ -108,6 +111,10 @@ func New(version, revision string) *Metrics {
 			Name: "wasmgate_config_reloads_total",
 			Help: "Configuration reload attempts by outcome (success, failure).",
 		}, []string{"outcome"}),
+		ClaimsRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_claims_refused_total",
+			Help: "Tools, resources, templates and prompts a source listed at run time (a plugin's relist, a relay page's registration) and was refused: another source provides that name or URI, or a URI inside its template.",
+		}, []string{"source"}),
 		HTTPRejected: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_http_rejected_total",
 			Help: "HTTP requests refused before reaching MCP or the admin endpoints, by reason (origin, auth, too_large, timeout, sessions, streams, admin_auth, admin_cross_site).",
@@ -154,7 +161,7 @@ func New(version, revision string) *Metrics {
 	reg.MustRegister(
 		m.ToolCalls, m.ToolDuration, m.ToolsInFlight, m.ResourceReads, m.PromptGets,
 		m.Plugins, m.PluginInstances, m.Tools,
-		m.ReloadSuccess, m.ReloadTimestamp, m.Reloads, m.HTTPRejected,
+		m.ReloadSuccess, m.ReloadTimestamp, m.Reloads, m.HTTPRejected, m.ClaimsRefused,
 		m.RelayBridges, m.RelayHandshakes, m.RelayFramesRejected,
 		m.RelayUnauthenticated, m.RelayRefused, m.LogSuppressed,
 		m.PolicyDenials, m.RateLimited,

@@ -38,6 +38,10 @@ type Config struct {
 	Default   string     `koanf:"default"`
 	Rules     []Rule     `koanf:"rules"`
 	RateLimit *RateLimit `koanf:"rate_limit"`
+	// RevealHidden answers a call of a tool, resource or prompt the caller
+	// may not see with "denied by policy". By default (false) it gets the
+	// answer an unknown name gets, so that names cannot be enumerated.
+	RevealHidden bool `koanf:"reveal_hidden"`
 
 	compiled *Policy
 }
@@ -161,7 +165,7 @@ func compile(c *Config, key string, bad config.Bad) (p *Policy, ok bool) {
 		ok = false
 		bad(k, format, args...)
 	}
-	p = &Policy{}
+	p = &Policy{revealHidden: c.RevealHidden}
 	switch c.Default {
 	case "", "deny":
 		c.Default = "deny"

@@ -98,9 +98,15 @@ type RuleLimit struct {
 // concurrent use.
 type Policy struct {
 	allowByDefault bool
+	revealHidden   bool
 	rules          []rule
 	global         *RuleLimit
 }
+
+// RevealHidden reports whether a call of what the caller may not see is
+// answered "denied by policy" (policy.reveal_hidden) rather than as an
+// unknown name.
+func (p *Policy) RevealHidden() bool { return p != nil && p.revealHidden }
 
 type rule struct {
 	index       int

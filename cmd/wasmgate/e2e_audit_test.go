@@ -138,6 +138,7 @@ func TestAudit(t *testing.T) {
   principals:
     - {name: auditor, token_sha256: %s}
 policy:
+  reveal_hidden: true # these tests read the refusal of a hidden name
   rules:
     - principals: [auditor, local]
       allow: {tools: [calculate, say_hello], resources: ["*"], prompts: ["*"]}

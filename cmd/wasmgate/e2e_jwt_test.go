@@ -89,6 +89,7 @@ func TestJWT(t *testing.T) {
     jwks_url: %s
     groups_claim: roles
 policy:
+  reveal_hidden: true # these tests read the refusal of a hidden name
   rules:
     - principals: [group:engineers]
       allow: {tools: [calculate]}

@@ -229,6 +229,7 @@ func TestPolicyPrincipals(t *testing.T) {
     - {name: ci, token_env: E2E_CI_TOKEN, groups: [automation]}
     - {name: reader, token_file: %s}
 policy:
+  reveal_hidden: true # these tests read the refusal of a hidden name
   default: deny
   rules:
     - principals: [group:admins]
@@ -376,6 +377,7 @@ func TestPolicyRateLimit(t *testing.T) {
     - {name: ci, token_sha256: %s}
     - {name: other, token_sha256: %s}
 policy:
+  reveal_hidden: true # these tests read the refusal of a hidden name
   rules:
     - principals: [ci, other]
       allow: {tools: [calculate]}
@@ -533,6 +535,7 @@ func TestPolicyReload(t *testing.T) {
     - {name: ops, token_sha256: %s}
     - {name: dev, token_file: dev.token}
 policy:
+  reveal_hidden: true # these tests read the refusal of a hidden name
   rules:
     - principals: [ops]
       allow: {tools: ["*"]}
@@ -663,6 +666,7 @@ func TestPolicyStdioPrincipal(t *testing.T) {
 		cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 			Plugins: harness.ExamplePlugins(t),
 			Sections: `policy:
+  reveal_hidden: true # these tests read the refusal of a hidden name
   rules:
     - principals: [local]
       allow: {tools: [calculate], prompts: ["*"]}
@@ -698,6 +702,7 @@ func TestPolicyStdioPrincipal(t *testing.T) {
   principals:
     - {name: robot, token_sha256: %s, groups: [bots]}
 policy:
+  reveal_hidden: true # these tests read the refusal of a hidden name
   rules:
     - principals: [group:bots]
       allow: {tools: [say_hello], resources: ["greeter://*"]}
@@ -735,6 +740,7 @@ func TestPolicyBearerPrincipal(t *testing.T) {
 		HTTP:    "    auth: {bearer_token_env: E2E_LEGACY_TOKEN}\n",
 		Plugins: harness.ExamplePlugins(t),
 		Sections: `policy:
+  reveal_hidden: true # these tests read the refusal of a hidden name
   rules:
     - principals: [bearer]
       allow: {tools: [calculate]}

@@ -294,7 +294,7 @@ func TestRelayConfigRefusals(t *testing.T) {
 func TestRelayUnderPolicy(t *testing.T) {
 	e := bins.NewDir(t)
 	harness.WriteFile(t, e.Config, append(relayConfig(t, e, "  sites:\n    - {name: demo, token_env: RELAY_DEMO_TOKEN}\n"),
-		"policy:\n  default: allow\n  rules:\n    - principals: [\"*\"]\n      deny: {tools: [\"demo_secret*\"]}\n"...))
+		"policy:\n  reveal_hidden: true\n  default: allow\n  rules:\n    - principals: [\"*\"]\n      deny: {tools: [\"demo_secret*\"]}\n"...))
 	g := bins.Start(t, harness.Options{Config: e.Config, Env: []string{"RELAY_DEMO_TOKEN=" + relayToken}})
 	ctx := harness.Ctx(t, 2*time.Minute)
 	c := g.SessionClient(t)

@@ -69,10 +69,14 @@ type refusal struct {
 	outcome string
 	msg     string
 	params  bool
+	hidden  error // the caller may not see the name: answer as if unknown
 }
 
 func (r *refusal) err() error {
-	if r.params {
+	switch {
+	case r.hidden != nil:
+		return r.hidden
+	case r.params:
 		return InvalidParams(r.msg)
 	}
 	return errors.New(r.msg)
@@ -144,7 +148,11 @@ func (e *Envelope) authorize(ctx context.Context, st State, kind policy.Kind, no
 	d := pol.Decide(policy.Request{Principal: c.Principal, Kind: kind, Name: name, Args: args, Transport: c.Transport})
 	if !d.Allowed {
 		e.o.Metrics.PolicyDenials.WithLabelValues(c.Label(), what).Inc()
-		return c, &refusal{outcome: metrics.OutcomeDenied, msg: fmt.Sprintf("%s %q is denied by policy", noun, name)}
+		r := &refusal{outcome: metrics.OutcomeDenied, msg: fmt.Sprintf("%s %q is denied by policy", noun, name)}
+		if !pol.RevealHidden() && !visibleTo(pol, c.Principal, kind, name) {
+			r.hidden = unknown(kind, name) // counted and audited as denied; told as unknown
+		}
+		return c, r
 	}
 	if ok, retry := e.o.Limiters.Allow(pol, d, c.Principal.Name, what+" "+name); !ok {
 		e.o.Metrics.RateLimited.WithLabelValues(c.Label(), what).Inc()
@@ -153,6 +161,24 @@ func (e *Envelope) authorize(ctx context.Context, st State, kind policy.Kind, no
 		return c, &refusal{outcome: metrics.OutcomeRateLimited, msg: fmt.Sprintf("%s %q is rate limited: retry in %s", noun, name, retry)}
 	}
 	return c, nil
+}
+
+// visibleTo reports whether p sees name in its lists. A resource read
+// names a URI; it is visible when a listed resource or template is.
+func visibleTo(pol *policy.Policy, p policy.Principal, kind policy.Kind, name string) bool {
+	return pol.Visible(p, kind, name)
+}
+
+// unknown is the error mcp-go gives a name nobody provides, word for word
+// and with the same code (third_party/mcp-go: handlerError).
+func unknown(kind policy.Kind, name string) error {
+	switch kind {
+	case policy.Tool:
+		return fmt.Errorf("tool '%s' not found: %w", name, server.ErrToolNotFound)
+	case policy.Resource:
+		return fmt.Errorf("handler not found for resource URI '%s': %w", name, server.ErrResourceNotFound)
+	}
+	return fmt.Errorf("prompt '%s' not found: %w", name, server.ErrPromptNotFound)
 }
 
 // Authorize is the authorize step alone, for benchmarks: the caller of

@@ -29,11 +29,11 @@ func (e *Envelope) ToolHandler(name string) server.ToolHandlerFunc {
 		if !ok {
 			return nil, fmt.Errorf("tool %q not found: %w", name, server.ErrToolNotFound)
 		}
-		return e.callTool(ctx, st, t, req), nil
+		return e.callTool(ctx, st, t, req)
 	}
 }
 
-func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req mcp.CallToolRequest) *mcp.CallToolResult {
+func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	inflight := e.o.Metrics.ToolsInFlight.WithLabelValues(t.Src.Name())
 	inflight.Inc()
 	defer inflight.Dec()
@@ -75,9 +75,12 @@ func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req m
 			return "", ""
 		})
 	if r != nil {
-		return mcp.NewToolResultError(r.msg)
+		if r.hidden != nil {
+			return nil, r.hidden
+		}
+		return mcp.NewToolResultError(r.msg), nil
 	}
-	return res
+	return res, nil
 }
 
 // resultError is the text of an isError tool result.

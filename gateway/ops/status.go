@@ -170,6 +170,9 @@ type SourceStatus struct {
 	Resources []string `json:"resources"`
 	Templates []string `json:"resource_templates"`
 	Prompts   []string `json:"prompts"`
+	// Problems are what the source listed and could not publish (a
+	// name or URI another source owns).
+	Problems []string `json:"problems,omitempty"`
 }
 
 // SectionStatus is a section added with AddStatusSection.

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"net/url"
@@ -20,7 +21,14 @@ type Index struct {
 	Resources map[string]*Resource // static, by URI
 	Templates map[string]*Resource // by raw URI template
 	Prompts   map[string]*Prompt
-	owner     map[string]string // "tool NAME", "resource URI", ... -> who provides it
+	owner     map[string]claim  // "tool NAME", "resource URI", ... -> who provides it
+	reserved  map[string]string // the same keys -> the source that owned them before (Reserve)
+}
+
+// claim is who provides a name or URI.
+type claim struct {
+	where  string // Where(src)
+	source string // src.Name()
 }
 
 // Tool is a published tool.
@@ -57,9 +65,31 @@ func NewIndex() *Index {
 		Resources: map[string]*Resource{},
 		Templates: map[string]*Resource{},
 		Prompts:   map[string]*Prompt{},
-		owner:     map[string]string{},
+		owner:     map[string]claim{},
 	}
 }
+
+// Reserve gives every name and URI that prev published to the source
+// that published it: until Release, Add leaves a name reserved for
+// another source out, without an error. Indexing the same sources again
+// after one of them relisted or registered anew, the gateway adds them
+// all once with the reservations (the owners take their names back),
+// releases, and adds them all again (the rest claim what is free, and a
+// newcomer that asks for an owned name is refused): a name claimed by
+// one source cannot be taken over at run time, whatever the order of
+// the sources.
+func (x *Index) Reserve(prev *Index) {
+	x.reserved = map[string]string{}
+	for key, c := range prev.owner {
+		x.reserved[key] = c.source
+	}
+}
+
+// Release ends the reservations of Reserve.
+func (x *Index) Release() { x.reserved = nil }
+
+// errReserved is a claim of a name reserved for another source.
+var errReserved = errors.New("reserved")
 
 // ToolNames lists the exposed tool names, sorted.
 func (x *Index) ToolNames() []string { return slices.Sorted(maps.Keys(x.Tools)) }
@@ -75,19 +105,34 @@ func Where(src Source) string {
 func (x *Index) Add(file string, src Source) []error {
 	var errs []error
 	where := Where(src)
-	claim := func(kind, id string) error {
+	// free checks that key may be claimed by src: mine is true when src
+	// already has it (adding a source again is a no-op for what it has).
+	free := func(kind, id string) (mine bool, err error) {
 		key := kind + " " + id
 		if prev, ok := x.owner[key]; ok {
-			return fmt.Errorf("%s: %s: %s %q is also provided by %s", file, where, kind, id, prev)
+			if prev.where == where {
+				return true, nil
+			}
+			return false, fmt.Errorf("%s: %s: %s %q is also provided by %s", file, where, kind, id, prev.where)
 		}
-		x.owner[key] = where
-		return nil
+		if r, ok := x.reserved[key]; ok && r != src.Name() {
+			return false, errReserved
+		}
+		return false, nil
+	}
+	take := func(kind, id string) { x.owner[kind+" "+id] = claim{where, src.Name()} }
+	report := func(err error) {
+		if err != errReserved {
+			errs = append(errs, err)
+		}
 	}
 	d := src.Descriptor()
 	for _, t := range d.Tools {
 		name := ExposedName(src.Prefix(), t.Name)
-		if err := claim("tool", name); err != nil {
-			errs = append(errs, err)
+		if mine, err := free("tool", name); mine || err != nil {
+			if err != nil {
+				report(err)
+			}
 			continue
 		}
 		sch, err := CompileSchema(name, t.InputSchema)
@@ -100,12 +145,15 @@ func (x *Index) Add(file string, src Source) []error {
 			errs = append(errs, fmt.Errorf("%s: %s: tool %q: %w", file, where, t.Name, err))
 			continue
 		}
+		take("tool", name)
 		x.Tools[name] = &Tool{Name: name, Export: t.Name, Src: src, Schema: sch, Def: def}
 	}
 	for _, r := range d.Resources {
 		uri := ExposedURI(src.Prefix(), r.URI)
-		if err := claim("resource", uri); err != nil {
-			errs = append(errs, err)
+		if mine, err := free("resource", uri); mine || err != nil {
+			if err != nil {
+				report(err)
+			}
 			continue
 		}
 		e := &Resource{Src: src, Res: r, URI: uri}
@@ -114,10 +162,14 @@ func (x *Index) Add(file string, src Source) []error {
 			if e.Match, err = abi.ParseURITemplate(uri); err == nil {
 				e.Template, err = templateDef(uri, r.Resource)
 			}
+			if err == nil {
+				err = x.overlapsStatic(e)
+			}
 			if err != nil {
 				errs = append(errs, fmt.Errorf("%s: %s: resource template %q: %w", file, where, r.URI, err))
 				continue
 			}
+			take("resource", uri)
 			x.Templates[uri] = e
 			continue
 		}
@@ -125,16 +177,22 @@ func (x *Index) Add(file string, src Source) []error {
 			errs = append(errs, fmt.Errorf("%s: %s: resource %q: invalid uri %q", file, where, r.Name, uri))
 			continue
 		}
-		if e.Resource, err = resourceDef(uri, r.Resource); err != nil {
+		if e.Resource, err = resourceDef(uri, r.Resource); err == nil {
+			err = x.insideTemplate(e)
+		}
+		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %s: resource %q: %w", file, where, r.URI, err))
 			continue
 		}
+		take("resource", uri)
 		x.Resources[uri] = e
 	}
 	for _, p := range d.Prompts {
 		name := ExposedName(src.Prefix(), p.Name)
-		if err := claim("prompt", name); err != nil {
-			errs = append(errs, err)
+		if mine, err := free("prompt", name); mine || err != nil {
+			if err != nil {
+				report(err)
+			}
 			continue
 		}
 		def, err := promptDef(name, p)
@@ -142,9 +200,37 @@ func (x *Index) Add(file string, src Source) []error {
 			errs = append(errs, fmt.Errorf("%s: %s: prompt %q: %w", file, where, p.Name, err))
 			continue
 		}
+		take("prompt", name)
 		x.Prompts[name] = &Prompt{Name: name, Export: p.Name, Src: src, Def: def}
 	}
 	return errs
+}
+
+// insideTemplate refuses a static resource whose URI another source's
+// template matches: reads of it would reach the static resource (static
+// resources are tried first), taking the template owner's URIs.
+func (x *Index) insideTemplate(e *Resource) error {
+	for raw, t := range x.Templates {
+		if t.Src.Name() != e.Src.Name() {
+			if _, ok := t.Match.Match(e.URI); ok {
+				return fmt.Errorf("its URI is inside resource template %q of %s", raw, Where(t.Src))
+			}
+		}
+	}
+	return nil
+}
+
+// overlapsStatic refuses a template that matches another source's static
+// resource.
+func (x *Index) overlapsStatic(e *Resource) error {
+	for uri, r := range x.Resources {
+		if r.Src.Name() != e.Src.Name() {
+			if _, ok := e.Match.Match(uri); ok {
+				return fmt.Errorf("it matches resource %q of %s", uri, Where(r.Src))
+			}
+		}
+	}
+	return nil
 }
 
 // Own is the source's own URI of uri, a URI the client asked for, with

@@ -27,6 +27,15 @@ func handlerError(ctx context.Context, id any, err error) *requestError {
 	if errors.Is(err, mcp.ErrInvalidParams) {
 		return &requestError{id: id, code: mcp.INVALID_PARAMS, err: err}
 	}
+	// wasmgate patch: a handler that finds nothing under the name (a
+	// gateway's name the caller may not see) answers with the code an
+	// unknown name gets.
+	switch {
+	case errors.Is(err, ErrToolNotFound), errors.Is(err, ErrPromptNotFound):
+		return &requestError{id: id, code: mcp.INVALID_PARAMS, err: err}
+	case errors.Is(err, ErrResourceNotFound):
+		return &requestError{id: id, code: resourceNotFoundCode(ctx), err: err}
+	}
 	return &requestError{id: id, code: mcp.INTERNAL_ERROR, err: err}
 }
 

@@ -1,0 +1,106 @@
+package source
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/wasmgate/wasmgate/loader/abi"
+	"github.com/wasmgate/wasmgate/wire"
+)
+
+// fake is a Source with a fixed descriptor.
+type fake struct {
+	name string
+	d    abi.Descriptor
+}
+
+func (f *fake) Name() string               { return f.name }
+func (f *fake) Key() string                { return "plugins[" + f.name + "]" }
+func (f *fake) Prefix() string             { return "" }
+func (f *fake) Descriptor() abi.Descriptor { return f.d }
+func (f *fake) Timeout() time.Duration     { return time.Second }
+func (f *fake) CallTool(context.Context, string, json.RawMessage) (*mcp.CallToolResult, error) {
+	return nil, nil
+}
+func (f *fake) ReadResource(context.Context, abi.Resource, string, map[string]string) ([]mcp.ResourceContents, error) {
+	return nil, nil
+}
+func (f *fake) GetPrompt(context.Context, string, map[string]string) ([]mcp.PromptMessage, error) {
+	return nil, nil
+}
+
+func tools(names ...string) abi.Descriptor {
+	var d abi.Descriptor
+	for _, n := range names {
+		d.Tools = append(d.Tools, wire.Tool{Name: n, InputSchema: json.RawMessage(`{"type":"object"}`)})
+	}
+	return d
+}
+
+// index adds srcs the way the gateway does: reserving prev's owners
+// first when prev is given.
+func index(prev *Index, srcs ...Source) (*Index, []error) {
+	x := NewIndex()
+	if prev != nil {
+		x.Reserve(prev)
+		for _, s := range srcs {
+			x.Add("g.yaml", s)
+		}
+		x.Release()
+	}
+	var errs []error
+	for _, s := range srcs {
+		errs = append(errs, x.Add("g.yaml", s)...)
+	}
+	return x, errs
+}
+
+// A name owned before stays with its owner when another source, earlier
+// in order, lists it later; the newcomer alone is refused.
+func TestReserveKeepsOwners(t *testing.T) {
+	a, b := &fake{name: "a", d: tools("a1")}, &fake{name: "b", d: tools("calculate")}
+	prev, errs := index(nil, a, b)
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	a.d = tools("a1", "calculate") // a relists with b's name
+	x, errs := index(prev, a, b)
+	if got := x.Tools["calculate"].Src.Name(); got != "b" {
+		t.Errorf("calculate is served by %s, want its owner b", got)
+	}
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), `plugins[a] (source "a"): tool "calculate" is also provided by plugins[b] (source "b")`) {
+		t.Errorf("errors %v, want one refusal of a's claim", errs)
+	}
+	if x.Tools["a1"] == nil {
+		t.Error("a's own tool was dropped")
+	}
+	// b gives the name up: a may take it now.
+	b.d = tools()
+	x, errs = index(x, a, b)
+	if len(errs) != 0 || x.Tools["calculate"].Src.Name() != "a" {
+		t.Errorf("after b let go: %v, calculate by %v", errs, x.Tools["calculate"])
+	}
+}
+
+// A static URI inside another source's template is refused, in either
+// order; the same source may have both.
+func TestStaticInsideTemplate(t *testing.T) {
+	tmpl, _ := abi.ParseURITemplate("storage://{key}")
+	store := &fake{name: "storage", d: abi.Descriptor{Resources: []abi.Resource{{Resource: wire.Resource{URI: "storage://{key}", Name: "s"}, Template: tmpl}}}}
+	evil := &fake{name: "evil", d: abi.Descriptor{Resources: []abi.Resource{{Resource: wire.Resource{URI: "storage://public", Name: "p"}}}}}
+	for _, order := range [][]Source{{store, evil}, {evil, store}} {
+		_, errs := index(nil, order...)
+		if len(errs) != 1 || !strings.Contains(errs[0].Error(), "storage://") {
+			t.Errorf("order %s,%s: %v, want one overlap error", order[0].Name(), order[1].Name(), errs)
+		}
+	}
+	own := &fake{name: "own", d: abi.Descriptor{Resources: append(store.d.Resources, abi.Resource{Resource: wire.Resource{URI: "storage://readme", Name: "r"}})}}
+	if _, errs := index(nil, own); len(errs) != 0 {
+		t.Errorf("one source's static URI inside its own template: %v", errs)
+	}
+}
