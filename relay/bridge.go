@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"golang.org/x/time/rate"
 )
 
 // Close codes the gateway sends (docs/relay-protocol.md).
@@ -48,6 +49,8 @@ type bridge struct {
 
 	done    chan struct{}
 	closers sync.WaitGroup
+
+	registers *rate.Limiter // the page's register frames (max_registrations_per_minute)
 }
 
 // reply is a page's answer to a call: a result object, or the error its
@@ -58,8 +61,11 @@ type reply struct {
 }
 
 func newBridge(r *Relay, st *siteState, c *websocket.Conn, origin, remote string, legacy bool) *bridge {
+	conf, _ := st.settings()
+	perMinute := max(conf.MaxRegistrations, 1)
 	return &bridge{
-		r: r, st: st, conn: c, origin: origin, remote: remote, legacy: legacy,
+		registers: rate.NewLimiter(rate.Limit(float64(perMinute)/60), max(1, perMinute/10)),
+		r:         r, st: st, conn: c, origin: origin, remote: remote, legacy: legacy,
 		log:     r.log.With("site", st.name, "remote", remote),
 		pending: map[uint64]chan reply{},
 		done:    make(chan struct{}),
