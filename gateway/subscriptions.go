@@ -149,6 +149,7 @@ func (g *Gateway) updated(uri string) {
 		}
 	}
 	g.subs.mu.Unlock()
+	g.log.Debug("resource updated", "uri", short(uri), "subscribers", len(to))
 	if len(to) == 0 {
 		return
 	}
@@ -162,6 +163,7 @@ func (g *Gateway) updated(uri string) {
 		vw, known := g.views.sessions[id]
 		g.views.mu.Unlock()
 		if !known {
+			g.log.Debug("resource update not sent: the session is gone", "session", id, "uri", short(uri))
 			continue
 		}
 		req := policy.Request{Principal: vw.caller(s).Principal, Kind: policy.Resource, Name: uri, Args: envelope.ArgsOf(vars)}

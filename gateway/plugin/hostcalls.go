@@ -43,7 +43,7 @@ func (c *callState) spend(kind string) error {
 			c.h.Logger.Warn("plugin call sent too many notifications; refusing the rest of this call's", "plugin", c.rt.name, "kind", kind, "max", max,
 				"hint", "raise limits.max_notifications if the plugin needs more")
 		}
-		return fmt.Errorf("%s notification refused: this call already sent %d notifications, the most it may (limits.max_notifications)", kind, max)
+		return fmt.Errorf("plugin %q sent more than %d notifications in one call, the most it may (limits.max_notifications); the call was stopped at a %s notification: %w", c.rt.name, max, kind, host.ErrStop)
 	}
 	return nil
 }
@@ -69,11 +69,12 @@ func (c *callState) ListChanged(l host.List) {
 	}
 }
 
-func (c *callState) ResourceUpdated(uri string) {
-	if c.spend("resource_updated") != nil {
-		return
+func (c *callState) ResourceUpdated(uri string) error {
+	if err := c.spend("resource_updated"); err != nil {
+		return err
 	}
 	c.h.ResourceUpdated(source.ExposedURI(c.rt.spec.Prefix, uri))
+	return nil
 }
 
 func (c *callState) Progress(ctx context.Context, p host.ProgressParams) error {
