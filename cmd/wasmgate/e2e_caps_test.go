@@ -384,3 +384,59 @@ func TestPerPrincipalShares(t *testing.T) {
 	c.Close()
 	nearBaseline(t, g, base)
 }
+
+// TestRelayRegistrationFlood: a page sending 1,100 register frames at once
+// gets an error frame for each one past max_registrations_per_minute's
+// burst, counted as rate_limited; it stays connected, its tool keeps
+// serving, the gateway answers other clients meanwhile, and heap and
+// goroutines come back.
+func TestRelayRegistrationFlood(t *testing.T) {
+	e := bins.NewDir(t)
+	harness.WriteFile(t, e.Config, relayConfig(t, e, "  sites:\n    - {name: demo, token_env: RELAY_DEMO_TOKEN}\n"))
+	g := bins.Start(t, harness.Options{Config: e.Config, Env: append([]string{"RELAY_DEMO_TOKEN=" + relayToken}, abuseEnv...)})
+	ctx := harness.Ctx(t, 3*time.Minute)
+	c := g.SessionClient(t)
+	p := startGoPage(t, relayURL(g.MCPURL, "demo"), "demo", relayToken)
+	p.register(map[string]any{"id": "first", "tools": []any{relayCalcTool}})
+	p.serve(func(call map[string]any) string {
+		a := call["arguments"].(map[string]any)
+		return fmt.Sprint(a["a"].(float64) + a["b"].(float64))
+	})
+	harness.WaitTools(ctx, t, c, 10*time.Second, "calculate", "demo_calculate")
+	base := settledMin(t, g, nil)
+
+	const flood = 1100
+	start := time.Now()
+	for i := range flood {
+		if err := wsWrite(p.c, map[string]any{"type": "register", "id": i, "tools": []any{relayCalcTool}}); err != nil {
+			t.Fatalf("register frame %d: %v", i, err)
+		}
+	}
+	harness.Calc(ctx, t, c, 2, 3) // served while the page floods
+	refused, published := 0, 0
+	deadline := time.After(30 * time.Second)
+	for refused+published < flood {
+		select {
+		case f := <-p.refused:
+			if f["reason"] != "rate_limited" || !strings.Contains(fmt.Sprint(f["message"]), "max_registrations_per_minute") {
+				t.Fatalf("error frame %v", f)
+			}
+			refused++
+		case <-p.registered:
+			published++
+		case <-deadline:
+			t.Fatalf("after 30 s: %d refused, %d published of %d", refused, published, flood)
+		}
+	}
+	t.Logf("%d register frames answered in %v: %d refused, %d published", flood, time.Since(start), refused, published)
+	if published > 10 {
+		t.Errorf("%d registrations published of a flood of %d, want at most the burst (6) and what refilled", published, flood)
+	}
+	if got, _ := g.Metric(t, "wasmgate_relay_frames_rejected_total", map[string]string{"site": "demo", "reason": "rate_limited"}); got != float64(refused) {
+		t.Errorf("rate_limited counted %v, want %d", got, refused)
+	}
+	if text, isErr := harness.CallTool(ctx, t, c, "demo_calculate", map[string]any{"operation": "add", "a": 5, "b": 3}); isErr || text != "8" {
+		t.Fatalf("the page's tool after the flood: %q isError=%v", text, isErr)
+	}
+	nearBaseline(t, g, base)
+}

@@ -125,6 +125,7 @@ type goPage struct {
 	t          testing.TB
 	c          *websocket.Conn
 	registered chan map[string]any
+	refused    chan map[string]any // error frames
 	calls      chan map[string]any
 	cancels    chan map[string]any
 	done       chan struct{}
@@ -142,7 +143,7 @@ func startGoPage(t testing.TB, url, site, token string) *goPage {
 	if _, err := relayAuth(c, site, token); err != nil {
 		t.Fatalf("handshake with %s: %v", url, err)
 	}
-	p := &goPage{t: t, c: c, registered: make(chan map[string]any, 16), calls: make(chan map[string]any, 1024),
+	p := &goPage{t: t, c: c, registered: make(chan map[string]any, 16), refused: make(chan map[string]any, 4096), calls: make(chan map[string]any, 1024),
 		cancels: make(chan map[string]any, 1024), done: make(chan struct{})}
 	go p.read()
 	t.Cleanup(func() {
@@ -168,6 +169,8 @@ func (p *goPage) read() {
 		switch f["type"] {
 		case "registered":
 			p.registered <- f
+		case "error":
+			p.refused <- f
 		case "call":
 			p.calls <- f
 		case "cancel":
