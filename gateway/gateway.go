@@ -123,12 +123,13 @@ func New(opts Options) *Gateway {
 		server.WithRecovery(),
 		server.WithResourceRecovery(),
 		server.WithHooks(g.hooks()),
+		server.WithSubscribeFilter(g.subscribeFilter),
 	)
 	g.relay = relaysite.NewService(g.log, opts.Metrics, g.relayChanged)
 	g.plugins = &plugin.Host{
 		Logger: g.log, MCP: g.mcp, Compiler: opts.Compiler, Metrics: opts.Metrics, Slots: g.slots,
 		Store:           g.store,
-		ResourceUpdated: func(uri string) { g.subs.updated(g.mcp, uri) },
+		ResourceUpdated: g.updated,
 		Relisted:        g.relisted,
 	}
 	return g

@@ -97,58 +97,6 @@ func (g *Gateway) notifyViews(old, s *Snapshot, sent [4]bool) {
 	}
 }
 
-// subscriptions are the resources/subscribe of each session: exposed URI
-// by session id.
-type subscriptions struct {
-	mu sync.Mutex
-	m  map[string]map[string]bool
-}
-
-func (s *subscriptions) hooks(h *server.Hooks) {
-	h.AddAfterSubscribe(func(ctx context.Context, _ any, req *mcp.SubscribeRequest, _ *mcp.EmptyResult) {
-		session := server.ClientSessionFromContext(ctx)
-		if session == nil {
-			return
-		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.m[session.SessionID()] == nil {
-			s.m[session.SessionID()] = map[string]bool{}
-		}
-		s.m[session.SessionID()][req.Params.URI] = true
-	})
-	h.AddAfterUnsubscribe(func(ctx context.Context, _ any, req *mcp.UnsubscribeRequest, _ *mcp.EmptyResult) {
-		session := server.ClientSessionFromContext(ctx)
-		if session == nil {
-			return
-		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		delete(s.m[session.SessionID()], req.Params.URI)
-	})
-	h.AddOnUnregisterSession(func(_ context.Context, session server.ClientSession) {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		delete(s.m, session.SessionID())
-	})
-}
-
-// updated sends notifications/resources/updated for uri to the sessions
-// subscribed to it.
-func (s *subscriptions) updated(srv *server.MCPServer, uri string) {
-	var to []string
-	s.mu.Lock()
-	for id, uris := range s.m {
-		if uris[uri] {
-			to = append(to, id)
-		}
-	}
-	s.mu.Unlock()
-	for _, id := range to {
-		_ = srv.SendNotificationToSpecificClient(id, mcp.MethodNotificationResourceUpdated, map[string]any{"uri": uri})
-	}
-}
-
 // sessionEnded frees what sources kept for a session (a plugin's
 // instances: session).
 func (g *Gateway) sessionEnded(ctx context.Context, session server.ClientSession) {

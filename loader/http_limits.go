@@ -47,6 +47,19 @@ func (h *HTTP) bounds(key string, bad config.Bad) {
 	count("max_sessions", &h.MaxSessions, DefaultMaxSessions, 1, 1<<20)
 	count("max_streams", &h.MaxStreams, DefaultMaxStreams, 1, 1<<20)
 	count("max_streams_per_session", &h.MaxStreamsPerSession, DefaultMaxStreamsPerSession, 1, 1<<10)
+	// A principal's share: a quarter of the whole by default, so one
+	// caller cannot take every session or stream.
+	share := func(k string, v *int, whole int, wholeKey string) {
+		if *v == 0 {
+			*v = max(1, whole/4)
+		} else if *v < 1 {
+			bad(key+"."+k, "%d is out of range (1..%s)", *v, wholeKey)
+		} else if *v > whole {
+			bad(key+"."+k, "%d must not exceed %s (%d)", *v, wholeKey, whole)
+		}
+	}
+	share("max_sessions_per_principal", &h.MaxSessionsPerPrincipal, h.MaxSessions, "max_sessions")
+	share("max_streams_per_principal", &h.MaxStreamsPerPrincipal, h.MaxStreams, "max_streams")
 	if h.ReadTimeout < h.ReadHeaderTimeout {
 		bad(key+".read_timeout", "%s is shorter than read_header_timeout (%s); it bounds the whole request, headers included", h.ReadTimeout, h.ReadHeaderTimeout)
 	}

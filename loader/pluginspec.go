@@ -23,6 +23,9 @@ const (
 	DefaultKVQuota   = 16 << 20
 	// DefaultHTTPResponse bounds each HTTP response body a plugin gets.
 	DefaultHTTPResponse = 4 << 20
+	// DefaultMaxNotifications bounds the notifications (progress, log,
+	// resource updated) one call of a plugin may send.
+	DefaultMaxNotifications = 1000
 )
 
 // Plugins is the plugins section: one entry per module or dir: folder.
@@ -73,6 +76,10 @@ type Limits struct {
 	KVQuota     config.ByteSize `koanf:"kv_quota"`
 	// HTTPResponse bounds the body of each HTTP response the plugin gets.
 	HTTPResponse config.ByteSize `koanf:"http_response"`
+	// MaxNotifications bounds the notifications one call may send
+	// (progress, log, resource updated); beyond it the host function
+	// fails and the refusal is counted.
+	MaxNotifications int `koanf:"max_notifications"`
 }
 
 // DefaultConcurrency is limits.concurrency when a plugin does not set it:
@@ -230,6 +237,9 @@ func (l *Limits) fill() {
 	if l.HTTPResponse == 0 {
 		l.HTTPResponse = DefaultHTTPResponse
 	}
+	if l.MaxNotifications == 0 {
+		l.MaxNotifications = DefaultMaxNotifications
+	}
 }
 
 func (l Limits) check(key string, bad config.Bad) {
@@ -250,6 +260,9 @@ func (l Limits) check(key string, bad config.Bad) {
 	}
 	if l.HTTPResponse < 1<<10 || l.HTTPResponse > 256<<20 {
 		bad(key+".http_response", "%s is out of range (1KiB..256MiB)", l.HTTPResponse)
+	}
+	if l.MaxNotifications < 1 || l.MaxNotifications > 1_000_000 {
+		bad(key+".max_notifications", "%d is out of range (1..1000000)", l.MaxNotifications)
 	}
 }
 

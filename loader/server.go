@@ -12,6 +12,12 @@ import (
 // server.shutdown_timeout is not set.
 const DefaultShutdownTimeout = 10 * time.Second
 
+// Defaults of what one MCP session may subscribe to (resources/subscribe).
+const (
+	DefaultMaxSubscriptions   = 100
+	DefaultMaxSubscriptionURI = 2 << 10
+)
+
 // Server holds process-wide settings.
 type Server struct {
 	Name            string          `koanf:"name"`
@@ -29,6 +35,11 @@ type Server struct {
 	// (limits.concurrency) defaults to half of it, so one plugin's
 	// runaway calls leave room for the others.
 	MaxConcurrentCalls int `koanf:"max_concurrent_calls"`
+	// MaxSubscriptions bounds the resources/subscribe one MCP session
+	// holds (and the resource subscriptions of one subscriptions/listen);
+	// MaxSubscriptionURI bounds each subscribed URI's length.
+	MaxSubscriptions   int             `koanf:"max_subscriptions_per_session"`
+	MaxSubscriptionURI config.ByteSize `koanf:"max_subscription_uri"`
 }
 
 // Log configures the slog output on stderr.
@@ -69,6 +80,16 @@ func (s *Server) Normalize(key string, env *config.Env) {
 		s.MaxConcurrentCalls = runtime.NumCPU()
 	} else if s.MaxConcurrentCalls < 1 || s.MaxConcurrentCalls > 4096 {
 		env.Bad(key+".max_concurrent_calls", "%d is out of range (1..4096)", s.MaxConcurrentCalls)
+	}
+	if s.MaxSubscriptions == 0 {
+		s.MaxSubscriptions = DefaultMaxSubscriptions
+	} else if s.MaxSubscriptions < 1 || s.MaxSubscriptions > 100_000 {
+		env.Bad(key+".max_subscriptions_per_session", "%d is out of range (1..100000)", s.MaxSubscriptions)
+	}
+	if s.MaxSubscriptionURI == 0 {
+		s.MaxSubscriptionURI = DefaultMaxSubscriptionURI
+	} else if s.MaxSubscriptionURI < 64 || s.MaxSubscriptionURI > 64<<10 {
+		env.Bad(key+".max_subscription_uri", "%s is out of range (64B..64KiB)", s.MaxSubscriptionURI)
 	}
 	if s.CacheDir != "" && s.CacheDir != "off" {
 		s.CacheDir = env.Path(s.CacheDir)

@@ -41,6 +41,10 @@ type HTTP struct {
 	MaxSessions          int             `koanf:"max_sessions"`
 	MaxStreams           int             `koanf:"max_streams"`
 	MaxStreamsPerSession int             `koanf:"max_streams_per_session"`
+	// Each authenticated principal's share (defaults: a quarter of
+	// max_sessions and of max_streams, at least 1).
+	MaxSessionsPerPrincipal int `koanf:"max_sessions_per_principal"`
+	MaxStreamsPerPrincipal  int `koanf:"max_streams_per_principal"`
 }
 
 // On reports whether the HTTP transport is enabled (the default).

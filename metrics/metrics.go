@@ -59,6 +59,9 @@ type Metrics struct {
 	// Identity and policy.
 	PolicyDenials *prometheus.CounterVec
 	RateLimited   *prometheus.CounterVec
+	// Per-caller and per-call caps.
+	PluginNotificationsRefused *prometheus.CounterVec
+	SubscriptionsRefused       *prometheus.CounterVec
 }
 
 // New registers every collector on a fresh registry.
@@ -117,7 +120,7 @@ func New(version, revision string) *Metrics {
 		}, []string{"source"}),
 		HTTPRejected: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_http_rejected_total",
-			Help: "HTTP requests refused before reaching MCP or the admin endpoints, by reason (origin, auth, too_large, timeout, sessions, streams, admin_auth, admin_cross_site).",
+			Help: "HTTP requests refused before reaching MCP or the admin endpoints, by reason (origin, auth, too_large, timeout, sessions, principal_sessions, streams, principal_streams, admin_auth, admin_cross_site).",
 		}, []string{"reason"}),
 		RelayBridges: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "wasmgate_relay_bridges",
@@ -129,7 +132,7 @@ func New(version, revision string) *Metrics {
 		}, []string{"site", "outcome"}),
 		RelayFramesRejected: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_relay_frames_rejected_total",
-			Help: "Frames from relay pages refused, by site and reason (too_large, malformed, binary, unexpected, unknown_id, late).",
+			Help: "Frames from relay pages refused, by site and reason (too_large, malformed, binary, unexpected, unknown_id, late, rate_limited).",
 		}, []string{"site", "reason"}),
 		RelayUnauthenticated: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "wasmgate_relay_unauthenticated_connections",
@@ -151,6 +154,14 @@ func New(version, revision string) *Metrics {
 			Name: "wasmgate_rate_limited_total",
 			Help: "Calls refused by a policy rate limit, by principal and kind.",
 		}, []string{"principal", "kind"}),
+		PluginNotificationsRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_plugin_notifications_refused_total",
+			Help: "Notifications a plugin tried to send beyond its limits.max_notifications for one call, by plugin and kind (progress, log, resource_updated).",
+		}, []string{"plugin", "kind"}),
+		SubscriptionsRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_subscriptions_refused_total",
+			Help: "resources/subscribe refused, by reason (uri_too_long, too_many, not_served, denied).",
+		}, []string{"reason"}),
 	}
 	buildInfo := prometheus.NewGauge(prometheus.GaugeOpts{
 		Name:        "wasmgate_build_info",
@@ -165,6 +176,7 @@ func New(version, revision string) *Metrics {
 		m.RelayBridges, m.RelayHandshakes, m.RelayFramesRejected,
 		m.RelayUnauthenticated, m.RelayRefused, m.LogSuppressed,
 		m.PolicyDenials, m.RateLimited,
+		m.PluginNotificationsRefused, m.SubscriptionsRefused,
 		buildInfo,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"golang.org/x/time/rate"
 
 	"github.com/wasmgate/wasmgate/config"
 )
@@ -52,6 +53,8 @@ type bridge struct {
 	done    chan struct{}
 	closers sync.WaitGroup
 
+	registers *rate.Limiter // the page's register frames (max_registrations_per_minute)
+
 	// slot is the unauthenticated slot the connection holds until it
 	// authenticates or ends (Relay.admit); releaseSlot gives it back once.
 	slot     func()
@@ -78,8 +81,11 @@ type reply struct {
 }
 
 func newBridge(r *Relay, st *siteState, c *websocket.Conn, origin, remote string, legacy bool) *bridge {
+	conf, _ := st.settings()
+	perMinute := max(conf.MaxRegistrations, 1)
 	return &bridge{
-		r: r, st: st, conn: c, origin: origin, remote: remote, legacy: legacy,
+		registers: rate.NewLimiter(rate.Limit(float64(perMinute)/60), max(1, perMinute/10)),
+		r:         r, st: st, conn: c, origin: origin, remote: remote, legacy: legacy,
 		log:     r.log.With("site", st.name, "remote", remote),
 		pending: map[uint64]chan reply{},
 		done:    make(chan struct{}),

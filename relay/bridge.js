@@ -248,6 +248,11 @@ export class Bridge extends EventTarget {
       case 'registered':
         this.dispatchEvent(new CustomEvent('registered', { detail: f }));
         return;
+      case 'error':
+        // A frame refused without closing (a registration over the rate
+        // limit); what was registered before still serves.
+        this.dispatchEvent(new CustomEvent('refused', { detail: f }));
+        return;
       case 'call': return this._call(ws, f);
       case 'cancel':
         this._inflight.get(f.id)?.abort(new DOMException(`cancelled by the gateway (${f.reason})`, 'AbortError'));
@@ -370,7 +375,7 @@ export class Bridge extends EventTarget {
 // function returning it (so that it can be fetched when needed rather than
 // kept in a bundle). It returns the Bridge at once; listen to its 'status'
 // events ('connecting', 'authenticating', 'connected', 'disconnected',
-// 'failed', 'closed') and 'registered' events.
+// 'failed', 'closed'), 'registered' and 'refused' events.
 export function connect(url, options) {
   return new Bridge(url, options).connect();
 }

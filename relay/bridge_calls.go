@@ -12,6 +12,15 @@ import (
 // register replaces what the page provides and acknowledges it once the
 // gateway publishes it.
 func (b *bridge) register(f *inFrame) {
+	if !b.registers.Allow() {
+		b.reject("rate_limited")
+		conf, _ := b.st.settings()
+		if err := b.send(errorFrame{Type: typeError, ID: f.ID, Reason: "rate_limited",
+			Message: fmt.Sprintf("registration refused: more than %d register frames a minute (max_registrations_per_minute); what the page registered before still serves", conf.MaxRegistrations)}); err != nil {
+			b.log.Debug("relay: could not refuse a registration", "error", err)
+		}
+		return
+	}
 	reg := registration{tools: f.Tools, resources: f.Resources, templates: f.ResourceTemplates, prompts: f.Prompts}
 	if !b.st.register(b, reg) {
 		return

@@ -33,6 +33,7 @@ const (
 	typeRegistered = "registered"
 	typeCall       = "call"
 	typeCancel     = "cancel"
+	typeError      = "error"
 	// page -> gateway
 	typeAuth     = "auth"
 	typeRegister = "register"
@@ -310,6 +311,15 @@ type callFrame struct {
 	URI       string            `json:"uri,omitempty"`
 	Template  string            `json:"template,omitempty"`
 	Variables map[string]string `json:"variables,omitempty"`
+}
+
+// errorFrame refuses a page's frame without closing the connection (a
+// registration beyond max_registrations_per_minute).
+type errorFrame struct {
+	Type    string          `json:"type"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Reason  string          `json:"reason"`
+	Message string          `json:"message"`
 }
 
 type cancelFrame struct {

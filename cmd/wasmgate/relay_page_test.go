@@ -28,6 +28,7 @@ type goPage struct {
 	t          testing.TB
 	c          *websocket.Conn
 	registered chan map[string]any
+	refused    chan map[string]any // error frames
 	calls      chan map[string]any
 	cancels    chan map[string]any
 	done       chan struct{}
@@ -45,7 +46,7 @@ func startGoPage(t testing.TB, url, site, token string) *goPage {
 	if _, _, err := relaytest.Handshake(c, site, token); err != nil {
 		t.Fatalf("handshake with %s: %v", url, err)
 	}
-	p := &goPage{t: t, c: c, registered: make(chan map[string]any, 16), calls: make(chan map[string]any, 1024),
+	p := &goPage{t: t, c: c, registered: make(chan map[string]any, 16), refused: make(chan map[string]any, 4096), calls: make(chan map[string]any, 1024),
 		cancels: make(chan map[string]any, 1024), done: make(chan struct{})}
 	go p.read()
 	t.Cleanup(func() {
@@ -71,6 +72,8 @@ func (p *goPage) read() {
 		switch f["type"] {
 		case "registered":
 			p.registered <- f
+		case "error":
+			p.refused <- f
 		case "call":
 			p.calls <- f
 		case "cancel":

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -29,6 +30,22 @@ type callState struct {
 	rt      *Source
 	token   any     // the client's progress token; nil when it sent none
 	changed [3]bool // lists the plugin said changed (host.List)
+	sent    atomic.Int64
+}
+
+// spend counts one notification of kind toward limits.max_notifications,
+// or refuses it (counted) once the call has sent that many.
+func (c *callState) spend(kind string) error {
+	max := int64(c.rt.spec.Limits.MaxNotifications)
+	if n := c.sent.Add(1); n > max {
+		c.h.Metrics.PluginNotificationsRefused.WithLabelValues(c.rt.name, kind).Inc()
+		if n == max+1 {
+			c.h.Logger.Warn("plugin call sent too many notifications; refusing the rest of this call's", "plugin", c.rt.name, "kind", kind, "max", max,
+				"hint", "raise limits.max_notifications if the plugin needs more")
+		}
+		return fmt.Errorf("plugin %q sent more than %d notifications in one call, the most it may (limits.max_notifications); the call was stopped at a %s notification: %w", c.rt.name, max, kind, host.ErrStop)
+	}
+	return nil
 }
 
 var _ host.Call = (*callState)(nil)
@@ -52,13 +69,20 @@ func (c *callState) ListChanged(l host.List) {
 	}
 }
 
-func (c *callState) ResourceUpdated(uri string) {
+func (c *callState) ResourceUpdated(uri string) error {
+	if err := c.spend("resource_updated"); err != nil {
+		return err
+	}
 	c.h.ResourceUpdated(source.ExposedURI(c.rt.spec.Prefix, uri))
+	return nil
 }
 
 func (c *callState) Progress(ctx context.Context, p host.ProgressParams) error {
 	if c.token == nil {
 		return nil
+	}
+	if err := c.spend("progress"); err != nil {
+		return err
 	}
 	params := map[string]any{"progressToken": c.token, "progress": p.Progress}
 	if p.Total != nil {
@@ -77,6 +101,9 @@ func (c *callState) Log(ctx context.Context, m host.LogParams) error {
 		mcp.LoggingLevelError, mcp.LoggingLevelCritical, mcp.LoggingLevelAlert, mcp.LoggingLevelEmergency:
 	default:
 		return fmt.Errorf("unknown logging level %q", m.Level)
+	}
+	if err := c.spend("log"); err != nil {
+		return err
 	}
 	logger := m.Logger
 	if logger == "" {

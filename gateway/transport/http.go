@@ -7,7 +7,6 @@ package transport
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,7 +18,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wasmgate/wasmgate/auth"
@@ -264,74 +262,6 @@ func (c *checks) body(st *State, next http.Handler) http.Handler {
 	})
 }
 
-// sessions admits an initialize within max_sessions.
-func (c *checks) sessions(st *State, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, ok := bodyOf(r)
-		if !ok {
-			next.ServeHTTP(w, r)
-			return
-		}
-		if init, request := IsInitialize(body); init {
-			if !request {
-				// mcp-go would make a session whose id it never tells.
-				http.Error(w, "Bad Request: initialize must be a request (with an id), not a notification", http.StatusBadRequest)
-				return
-			}
-			h := &st.HTTP
-			release, ok := c.o.IDs.admit(h.MaxSessions)
-			if !ok {
-				c.refuse(w, "sessions", http.StatusServiceUnavailable,
-					fmt.Sprintf("Service Unavailable: %d sessions are open, the most this gateway serves (transports.http.max_sessions); retry later, and end unused sessions with DELETE", h.MaxSessions))
-				return
-			}
-			defer release()
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-// streams checks the session of a GET or DELETE and holds a GET stream
-// within max_streams_per_session and max_streams.
-func (c *checks) streams(st *State, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if (r.Method != http.MethodGet && r.Method != http.MethodDelete) || mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) {
-			next.ServeHTTP(w, r) // 2026-07-28 has no sessions; mcp-go answers 405
-			return
-		}
-		id := r.Header.Get(server.HeaderKeySessionID)
-		if id == "" {
-			http.Error(w, "Bad Request: Mcp-Session-Id header required (initialize first)", http.StatusBadRequest)
-			return
-		}
-		if r.Method == http.MethodDelete {
-			if ended, err := c.o.IDs.Validate(id); err != nil || ended {
-				http.Error(w, "Not Found: no such session", http.StatusNotFound)
-				return
-			}
-			next.ServeHTTP(w, r)
-			return
-		}
-		h := &st.HTTP
-		release, err := c.o.IDs.openStream(id, h.MaxStreamsPerSession, h.MaxStreams)
-		switch {
-		case errors.Is(err, errSessionStreams):
-			c.refuse(w, "streams", http.StatusConflict,
-				fmt.Sprintf("Conflict: this session already has %d GET streams open (transports.http.max_streams_per_session)", h.MaxStreamsPerSession))
-			return
-		case errors.Is(err, errStreamsFull):
-			c.refuse(w, "streams", http.StatusServiceUnavailable,
-				fmt.Sprintf("Service Unavailable: %d GET streams are open, the most this gateway serves (transports.http.max_streams); retry later", h.MaxStreams))
-			return
-		case err != nil:
-			http.Error(w, "Not Found: no such session", http.StatusNotFound)
-			return
-		}
-		defer release()
-		next.ServeHTTP(w, r)
-	})
-}
-
 // cors answers CORS for a browser page on an allowed origin: a preflight
 // (OPTIONS with Access-Control-Request-Method) gets the methods and
 // headers MCP needs and is answered here (true); any other request gets
@@ -349,25 +279,6 @@ func cors(w http.ResponseWriter, r *http.Request, origin string) bool {
 	}
 	h.Set("Access-Control-Expose-Headers", "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate")
 	return false
-}
-
-// IsInitialize reports whether body is an initialize message, decoded as
-// mcp-go decodes it, and whether it is a request (has an id).
-func IsInitialize(body []byte) (init, request bool) {
-	// Its method is "initialize", written out or with escapes: a body with
-	// neither is not one, and is not decoded here.
-	if !bytes.Contains(body, []byte(mcp.MethodInitialize)) && bytes.IndexByte(body, '\\') < 0 {
-		return false, false
-	}
-	var msg struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-	}
-	if json.Unmarshal(body, &msg) != nil || msg.Method != string(mcp.MethodInitialize) {
-		return false, false
-	}
-	id := bytes.TrimSpace(msg.ID)
-	return true, len(id) > 0 && !bytes.Equal(id, []byte("null"))
 }
 
 // WarnEvery lets one log line through per period.

@@ -15,8 +15,11 @@ import (
 // session costs O(1) however many ended before it.
 //
 // It also counts what the listener caps: sessions (live ones plus
-// initialize requests in flight, see admit) and GET streams, per session and
-// in total (see openStream).
+// initialize requests in flight, see admit) in total and per principal,
+// and long-lived streams (GET streams and subscriptions/listen POSTs) per
+// session, per principal and in total (see openStream, openListen). A
+// principal is a caller's key (see principalKey); "" is no one's share
+// (anonymous callers share only the totals).
 type SessionIDs struct {
 	mu      sync.Mutex
 	live    map[string]*liveSession
@@ -24,12 +27,16 @@ type SessionIDs struct {
 	queue   []endedID // ended ids, oldest first, from queue[head]
 	head    int
 	pending int // initialize requests admitted and not finished
-	streams int // GET streams open, all sessions
-	now     func() time.Time
+	streams int // long-lived streams open, all sessions
+	// By principal: sessions live or being created, streams open.
+	sessionsOf map[string]int
+	streamsOf  map[string]int
+	now        func() time.Time
 }
 
 type liveSession struct {
-	streams int // GET streams open on this session
+	streams   int    // GET streams open on this session
+	principal string // whose share it counts in ("": none)
 }
 
 type endedID struct {
@@ -43,7 +50,8 @@ const (
 )
 
 func NewSessionIDs() *SessionIDs {
-	return &SessionIDs{live: map[string]*liveSession{}, ended: map[string]struct{}{}, now: time.Now}
+	return &SessionIDs{live: map[string]*liveSession{}, ended: map[string]struct{}{},
+		sessionsOf: map[string]int{}, streamsOf: map[string]int{}, now: time.Now}
 }
 
 var (
@@ -51,7 +59,29 @@ var (
 	errSessionEnded   = errors.New("session terminated")
 	errSessionStreams = errors.New("too many GET streams on this session")
 	errStreamsFull    = errors.New("too many GET streams")
+	errSessionsFull   = errors.New("too many sessions")
+	// A principal's share is spent.
+	errPrincipalSessions = errors.New("too many sessions of this principal")
+	errPrincipalStreams  = errors.New("too many streams of this principal")
 )
+
+// Quota is what one request may take: the totals, and the share of its
+// principal Who ("": none).
+type Quota struct {
+	Total, PerSession, PerPrincipal int
+	Who                             string
+}
+
+// add changes principal who's count in m by d, forgetting zeros. Callers
+// hold mu.
+func add(m map[string]int, who string, d int) {
+	if who == "" {
+		return
+	}
+	if m[who] += d; m[who] <= 0 {
+		delete(m, who)
+	}
+}
 
 // Generate returns a new live session id.
 func (s *SessionIDs) Generate() string {
@@ -91,6 +121,7 @@ func (s *SessionIDs) Terminate(id string) (isNotAllowed bool, err error) {
 		}
 		return false, nil
 	}
+	add(s.sessionsOf, s.live[id].principal, -1)
 	delete(s.live, id)
 	s.ended[id] = struct{}{}
 	s.queue = append(s.queue, endedID{id, s.now()})
@@ -120,27 +151,41 @@ func (s *SessionIDs) expire() {
 	}
 }
 
-// admit reserves a place for one new session (an initialize request) when
-// fewer than max sessions are live or being created; release gives the
-// reservation back once the request is done (the session it created, if
-// any, is live by then).
-func (s *SessionIDs) admit(max int) (release func(), ok bool) {
+// admit reserves a place for one new session (an initialize request)
+// when fewer than q.Total sessions are live or being created, and fewer
+// than q.PerPrincipal of them are q.Who's; release gives the reservation
+// back once the request is done, binding the session it created (id, ""
+// if none) to q.Who.
+func (s *SessionIDs) admit(q Quota) (release func(id string), err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.live)+s.pending >= max {
-		return nil, false
+	switch {
+	case len(s.live)+s.pending >= q.Total:
+		return nil, errSessionsFull
+	case q.Who != "" && s.sessionsOf[q.Who] >= q.PerPrincipal:
+		return nil, errPrincipalSessions
 	}
 	s.pending++
-	return sync.OnceFunc(func() {
-		s.mu.Lock()
-		s.pending--
-		s.mu.Unlock()
-	}), true
+	add(s.sessionsOf, q.Who, 1)
+	var once sync.Once
+	return func(id string) {
+		once.Do(func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.pending--
+			if ls, ok := s.live[id]; ok && ls.principal == "" && q.Who != "" {
+				ls.principal = q.Who // the reservation becomes the session's
+				return
+			}
+			add(s.sessionsOf, q.Who, -1)
+		})
+	}, nil
 }
 
 // openStream counts one more GET stream on live session id, if that keeps
-// it within perSession and all sessions within total; release ends it.
-func (s *SessionIDs) openStream(id string, perSession, total int) (release func(), err error) {
+// it within q.PerSession, its principal within q.PerPrincipal and all
+// streams within q.Total; release ends it.
+func (s *SessionIDs) openStream(id string, q Quota) (release func(), err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ls, ok := s.live[id]
@@ -150,18 +195,44 @@ func (s *SessionIDs) openStream(id string, perSession, total int) (release func(
 		}
 		return nil, errUnknownSession
 	}
-	switch {
-	case ls.streams >= perSession:
+	if ls.streams >= q.PerSession {
 		return nil, errSessionStreams
-	case s.streams >= total:
-		return nil, errStreamsFull
+	}
+	rel, err := s.hold(q)
+	if err != nil {
+		return nil, err
 	}
 	ls.streams++
-	s.streams++
 	return sync.OnceFunc(func() {
 		s.mu.Lock()
 		ls.streams-- // also right when the session ended meanwhile
+		s.mu.Unlock()
+		rel()
+	}), nil
+}
+
+// openListen counts one more stream that belongs to no session (a
+// 2026-07-28 subscriptions/listen POST) within q.Total and q.PerPrincipal.
+func (s *SessionIDs) openListen(q Quota) (release func(), err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hold(q)
+}
+
+// hold counts a stream in the total and q.Who's share. Callers hold mu.
+func (s *SessionIDs) hold(q Quota) (release func(), err error) {
+	switch {
+	case s.streams >= q.Total:
+		return nil, errStreamsFull
+	case q.Who != "" && s.streamsOf[q.Who] >= q.PerPrincipal:
+		return nil, errPrincipalStreams
+	}
+	s.streams++
+	add(s.streamsOf, q.Who, 1)
+	return sync.OnceFunc(func() {
+		s.mu.Lock()
 		s.streams--
+		add(s.streamsOf, q.Who, -1)
 		s.mu.Unlock()
 	}), nil
 }

@@ -47,7 +47,7 @@ func TestSessionIDs(t *testing.T) {
 	for i := range 1000 {
 		s.Validate(fmt.Sprintf("mcp-session-forged-%d", i))
 		s.Terminate(fmt.Sprintf("mcp-session-forged-%d", i))
-		s.openStream(fmt.Sprintf("mcp-session-forged-%d", i), 1, 1)
+		s.openStream(fmt.Sprintf("mcp-session-forged-%d", i), Quota{Total: 1, PerSession: 1})
 	}
 	if len(s.ended) != 1 || len(s.live) != 0 {
 		t.Fatalf("after forged lookups: live %d ended %d", len(s.live), len(s.ended))
@@ -90,48 +90,53 @@ func TestSessionIDsEndedQueue(t *testing.T) {
 
 func TestSessionIDsCaps(t *testing.T) {
 	s := NewSessionIDs()
-	r1, ok1 := s.admit(2)
-	r2, ok2 := s.admit(2)
-	if _, ok := s.admit(2); !ok1 || !ok2 || ok {
-		t.Fatalf("admit with max 2: %v %v, third %v", ok1, ok2, ok)
+	q := Quota{Total: 2}
+	r1, err1 := s.admit(q)
+	r2, err2 := s.admit(q)
+	if _, err := s.admit(q); err1 != nil || err2 != nil || !errors.Is(err, errSessionsFull) {
+		t.Fatalf("admit with max 2: %v %v, third %v", err1, err2, err)
 	}
 	a := s.Generate() // r1's session
-	r1()
-	r1() // releasing twice is harmless
-	if _, ok := s.admit(2); ok {
+	r1(a)
+	r1(a) // releasing twice is harmless
+	if _, err := s.admit(q); err == nil {
 		t.Fatal("admitted a third session: one live, one pending")
 	}
-	r2() // its initialize failed: no session
-	r3, ok := s.admit(2)
-	if !ok {
+	r2("") // its initialize failed: no session
+	r3, err := s.admit(q)
+	if err != nil {
 		t.Fatal("a released reservation was not given back")
 	}
-	r3()
+	r3("")
 
-	rel1, err := s.openStream(a, 2, 3)
+	sq := Quota{Total: 3, PerSession: 2}
+	rel1, err := s.openStream(a, sq)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rel2, err := s.openStream(a, 2, 3)
+	rel2, err := s.openStream(a, sq)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.openStream(a, 2, 3); !errors.Is(err, errSessionStreams) {
+	if _, err := s.openStream(a, sq); !errors.Is(err, errSessionStreams) {
 		t.Fatalf("third stream on a session with max 2: %v", err)
 	}
 	b := s.Generate()
-	rel3, err := s.openStream(b, 2, 3)
+	rel3, err := s.openStream(b, sq)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.openStream(b, 2, 3); !errors.Is(err, errStreamsFull) {
+	if _, err := s.openStream(b, sq); !errors.Is(err, errStreamsFull) {
 		t.Fatalf("fourth stream with max 3 in total: %v", err)
 	}
-	if _, err := s.openStream("mcp-session-forged", 2, 3); !errors.Is(err, errUnknownSession) {
+	if _, err := s.openListen(sq); !errors.Is(err, errStreamsFull) {
+		t.Fatalf("a listen stream beyond max 3 in total: %v", err)
+	}
+	if _, err := s.openStream("mcp-session-forged", sq); !errors.Is(err, errUnknownSession) {
 		t.Fatalf("stream on a forged id: %v", err)
 	}
 	s.Terminate(a)
-	if _, err := s.openStream(a, 2, 3); !errors.Is(err, errSessionEnded) {
+	if _, err := s.openStream(a, sq); !errors.Is(err, errSessionEnded) {
 		t.Fatalf("stream on an ended session: %v", err)
 	}
 	rel1()
@@ -140,5 +145,86 @@ func TestSessionIDsCaps(t *testing.T) {
 	rel3()
 	if s.streams != 0 || s.pending != 0 {
 		t.Fatalf("streams %d pending %d after every release", s.streams, s.pending)
+	}
+}
+
+// TestSessionIDsShares: a principal holds at most its share of sessions
+// (live and being created) and of streams (GET and listen); others are
+// not held back by it, anonymous callers ("") only by the totals; ending
+// a session gives its place back.
+func TestSessionIDsShares(t *testing.T) {
+	s := NewSessionIDs()
+	alice := Quota{Total: 10, PerSession: 5, PerPrincipal: 2, Who: "alice"}
+	bob, anon := alice, alice
+	bob.Who, anon.Who = "bob", ""
+	ra, err := s.admit(alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a1 := s.Generate()
+	ra(a1)
+	rb, err := s.admit(alice) // pending: counts in alice's share
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.admit(alice); !errors.Is(err, errPrincipalSessions) {
+		t.Fatalf("alice's third session with a share of 2: %v", err)
+	}
+	rb("")
+	if r, err := s.admit(bob); err != nil {
+		t.Fatalf("bob held back by alice: %v", err)
+	} else {
+		r("")
+	}
+	for i := range 5 {
+		r, err := s.admit(anon)
+		if err != nil {
+			t.Fatalf("anonymous session %d: %v", i, err)
+		}
+		r("")
+	}
+	r, err := s.admit(alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a2 := s.Generate()
+	r(a2)
+	if _, err := s.admit(alice); !errors.Is(err, errPrincipalSessions) {
+		t.Fatalf("alice's third session: %v", err)
+	}
+	s.Terminate(a2)
+	r, err = s.admit(alice)
+	if err != nil {
+		t.Fatalf("an ended session's place was not given back: %v", err)
+	}
+	r("")
+
+	st1, err := s.openStream(a1, alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l1, err := s.openListen(alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.openListen(alice); !errors.Is(err, errPrincipalStreams) {
+		t.Fatalf("alice's third stream: %v", err)
+	}
+	if _, err := s.openStream(a1, alice); !errors.Is(err, errPrincipalStreams) {
+		t.Fatalf("alice's third stream (GET): %v", err)
+	}
+	l2, err := s.openListen(bob)
+	if err != nil {
+		t.Fatalf("bob held back by alice: %v", err)
+	}
+	st1()
+	l1()
+	l2()
+	if len(s.streamsOf) != 0 || s.streams != 0 {
+		t.Fatalf("streams left: %v %d", s.streamsOf, s.streams)
+	}
+	s.Terminate(a1)
+	if len(s.sessionsOf) != 0 {
+		t.Fatalf("sessions left by principal: %v", s.sessionsOf)
 	}
 }

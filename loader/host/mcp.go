@@ -30,13 +30,17 @@ const (
 //
 // Every method is called on the goroutine running the call, and returns
 // when the call's context ends at the latest.
+//
+// A method's error wrapping ErrStop ends the plugin's call: the notify
+// functions, which return nothing to the plugin, trap with it, so the
+// call fails with its message (a call past limits.max_notifications).
 type Call interface {
 	// ListChanged records that the plugin's list changed; the gateway
 	// reads the plugin's lists again once the call has finished.
 	ListChanged(l List)
 	// ResourceUpdated tells the sessions subscribed to the plugin's
 	// resource uri (the plugin's own URI) that it changed.
-	ResourceUpdated(uri string)
+	ResourceUpdated(uri string) error
 	// Progress sends notifications/progress for the request, with the
 	// client's progress token; nothing when the client sent none.
 	Progress(ctx context.Context, p ProgressParams) error
@@ -49,6 +53,18 @@ type Call interface {
 	Elicit(ctx context.Context, params json.RawMessage) (json.RawMessage, error)
 	// ListRoots asks the client for its roots (roots/list).
 	ListRoots(ctx context.Context) (json.RawMessage, error)
+}
+
+// ErrStop, wrapped in the error of a Call's method, ends the plugin's
+// call with that error.
+var ErrStop = errors.New("the gateway stopped the call")
+
+// stop traps the running call with err when err wraps ErrStop; other
+// errors of a notification are not the plugin's to see.
+func stop(err error) {
+	if errors.Is(err, ErrStop) {
+		panic(err)
+	}
 }
 
 // ProgressParams is the input of notify_progress. ProgressToken, when a
@@ -159,19 +175,19 @@ func mcpFunctions() []extism.HostFunction {
 				URI string `json:"uri"`
 			}
 			if c := CallOf(ctx); c != nil && input(p, stack[0], &in) == nil && in.URI != "" {
-				c.ResourceUpdated(in.URI)
+				stop(c.ResourceUpdated(in.URI))
 			}
 		}, i64, none),
 		extism.NewHostFunctionWithStack("notify_progress", func(ctx context.Context, p *extism.CurrentPlugin, stack []uint64) {
 			var in ProgressParams
 			if c := CallOf(ctx); c != nil && input(p, stack[0], &in) == nil {
-				_ = c.Progress(ctx, in)
+				stop(c.Progress(ctx, in))
 			}
 		}, i64, none),
 		extism.NewHostFunctionWithStack("notify_logging_message", func(ctx context.Context, p *extism.CurrentPlugin, stack []uint64) {
 			var in LogParams
 			if c := CallOf(ctx); c != nil && input(p, stack[0], &in) == nil {
-				_ = c.Log(ctx, in)
+				stop(c.Log(ctx, in))
 			}
 		}, i64, none),
 		request("create_message", true, func(ctx context.Context, c Call, in json.RawMessage) (json.RawMessage, error) {

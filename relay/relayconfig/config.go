@@ -17,6 +17,9 @@ const (
 	DefaultAuthTimeout = 5 * time.Second
 	DefaultCallTimeout = 30 * time.Second
 	DefaultMaxFrame    = 1 << 20
+	// DefaultMaxRegistrations is max_registrations_per_minute: how many
+	// register frames a page may send a minute (in bursts of a tenth).
+	DefaultMaxRegistrations = 60
 	// MinTokenBytes is the shortest token a site accepts (as WU's relay).
 	MinTokenBytes = 16
 )
@@ -61,6 +64,9 @@ type SiteConfig struct {
 	AuthTimeout config.Duration `koanf:"auth_timeout"`
 	CallTimeout config.Duration `koanf:"call_timeout"`
 	MaxFrame    config.ByteSize `koanf:"max_frame"`
+	// MaxRegistrations bounds the register frames a page may send a
+	// minute; beyond it the page gets an error frame.
+	MaxRegistrations int `koanf:"max_registrations_per_minute"`
 	// Insecure lets a wu-legacy page connect without a token when the
 	// site has none and the listener is loopback.
 	Insecure bool `koanf:"insecure"`
@@ -165,6 +171,11 @@ func (s *SiteConfig) normalize(env *config.Env) {
 		s.MaxFrame = DefaultMaxFrame
 	} else if s.MaxFrame < 1<<10 || s.MaxFrame > 16<<20 {
 		env.Bad(k+".max_frame", "%s is out of range (1KiB..16MiB)", s.MaxFrame)
+	}
+	if s.MaxRegistrations == 0 {
+		s.MaxRegistrations = DefaultMaxRegistrations
+	} else if s.MaxRegistrations < 1 || s.MaxRegistrations > 6000 {
+		env.Bad(k+".max_registrations_per_minute", "%d is out of range (1..6000)", s.MaxRegistrations)
 	}
 }
 

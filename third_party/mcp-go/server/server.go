@@ -215,6 +215,7 @@ type MCPServer struct {
 	promptHandlerMiddlewares   []PromptHandlerMiddleware
 	toolFilters                []ToolFilterFunc
 	promptFilters              []PromptFilterFunc
+	subscribeFilter            SubscribeFilter // wasmgate patch
 	notificationHandlers       map[string]NotificationHandlerFunc
 	promptCompletionProvider   PromptCompletionProvider
 	resourceCompletionProvider ResourceCompletionProvider
@@ -1375,6 +1376,9 @@ func (s *MCPServer) handleSubscribe(
 			code: mcp.INVALID_PARAMS,
 			err:  errors.New("uri is required"),
 		}
+	}
+	if err := s.checkSubscribe(ctx, id, []string{request.Params.URI}, false); err != nil {
+		return nil, err
 	}
 
 	if session := ClientSessionFromContext(ctx); session != nil {

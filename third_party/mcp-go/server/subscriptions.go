@@ -77,6 +77,9 @@ func (s *MCPServer) handleSubscriptionsListen(
 	}
 
 	allowed := s.allowedSubscriptions(request.Params.Notifications)
+	if err := s.checkSubscribe(ctx, id, allowed.ResourceSubscriptions, true); err != nil {
+		return nil, err
+	}
 
 	// Record the filter so notification fan-out can honour the opt-in.
 	if filtered, ok := session.(SessionWithSubscriptionFilter); ok {
