@@ -73,10 +73,11 @@ func (s *Tracker) Loaded(start time.Time, summary string) {
 		Changes: []string{"loaded " + summary}}
 }
 
-// Reloaded records a reload that started at start and made changes, or
-// failed with err.
-func (s *Tracker) Reloaded(trigger string, start time.Time, changes []string, err error) {
-	r := &ReloadStatus{At: time.Now(), Trigger: trigger, OK: err == nil, TookMS: ms(time.Since(start))}
+// Reloaded records a reload that trigger started at start (files: the
+// files whose save triggered it, as shown) and made changes, or failed
+// with err.
+func (s *Tracker) Reloaded(trigger string, files []string, start time.Time, changes []string, err error) {
+	r := &ReloadStatus{At: time.Now(), Trigger: trigger, Files: files, OK: err == nil, TookMS: ms(time.Since(start))}
 	if err != nil {
 		r.Error = err.Error()
 	} else {
@@ -266,6 +267,7 @@ func (s *Tracker) snapshotCalls(now time.Time) []CallStats {
 type ReloadStatus struct {
 	At      time.Time `json:"at"`
 	Trigger string    `json:"trigger"`
+	Files   []string  `json:"files,omitempty"` // the saved files of a file save
 	OK      bool      `json:"ok"`
 	TookMS  float64   `json:"took_ms"`
 	Changes []string  `json:"changes"`
