@@ -160,7 +160,7 @@ func TestReloadSaveStyles(t *testing.T) {
 
 		harness.RenameOver(t, e.Config, cfg("c"))
 		code, body := g.PostReload(t)
-		if code != http.StatusOK || !strings.Contains(body, "calculator") || !strings.Contains(body, "1 tools") {
+		if code != http.StatusOK || !strings.Contains(body, "calculator") || !strings.Contains(body, "1 tool,") {
 			t.Errorf("POST /-/reload: %d %q, want 200 with a summary naming the plugins and tools", code, body)
 		}
 		// The answer comes after the swap: the change is already visible.

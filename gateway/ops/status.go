@@ -151,6 +151,8 @@ type Status struct {
 	Listeners    map[string]string `json:"listeners"`
 	Summary      string            `json:"summary"`
 	Sources      []SourceStatus    `json:"sources"`
+	InForce      InForce           `json:"in_force"`
+	RelaySites   []RelaySiteStatus `json:"relay_sites"`
 	LastReload   *ReloadStatus     `json:"last_reload"`
 	LastApplied  time.Time         `json:"last_applied"`
 	Sessions     map[string]int    `json:"sessions"`
