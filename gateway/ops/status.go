@@ -183,17 +183,22 @@ type SectionStatus struct {
 
 // CallStats counts the calls of one tool, resource or prompt.
 type CallStats struct {
-	Kind        string           `json:"kind"`
-	Name        string           `json:"name"`
-	Source      string           `json:"source"`
-	Total       int64            `json:"total"`
-	Errors      int64            `json:"errors"`
-	Outcomes    map[string]int64 `json:"outcomes"`
-	Recent      int64            `json:"recent"`
-	RecentErrs  int64            `json:"recent_errors"`
-	AvgMS       float64          `json:"avg_ms"`
-	LastError   string           `json:"last_error,omitempty"`
-	LastErrorAt *time.Time       `json:"last_error_at,omitempty"`
+	Kind       string           `json:"kind"`
+	Name       string           `json:"name"`
+	Source     string           `json:"source"`
+	Total      int64            `json:"total"`
+	Errors     int64            `json:"errors"`
+	Outcomes   map[string]int64 `json:"outcomes"`
+	Recent     int64            `json:"recent"`
+	RecentErrs int64            `json:"recent_errors"`
+	AvgMS      float64          `json:"avg_ms"`
+	// P50MS, P95MS and P99MS are quantiles of the durations of the
+	// recent calls (latency.go); 0 without any.
+	P50MS       float64    `json:"p50_ms"`
+	P95MS       float64    `json:"p95_ms"`
+	P99MS       float64    `json:"p99_ms"`
+	LastError   string     `json:"last_error,omitempty"`
+	LastErrorAt *time.Time `json:"last_error_at,omitempty"`
 
 	sumMS   float64
 	minutes [6]minuteCount // a ring by minute, for Recent
@@ -202,6 +207,7 @@ type CallStats struct {
 type minuteCount struct {
 	minute        int64 // unix minute
 	calls, errors int64
+	lat           latencyHist
 }
 
 // record counts one call.
@@ -235,6 +241,7 @@ func (s *Tracker) record(kind, name, source, outcome string, took time.Duration,
 		*b = minuteCount{minute: minute}
 	}
 	b.calls++
+	b.lat[latBucket(took)]++
 	if failed {
 		b.errors++
 	}
@@ -251,12 +258,15 @@ func (s *Tracker) snapshotCalls(now time.Time) []CallStats {
 		cp := *c
 		cp.Outcomes = maps.Clone(c.Outcomes)
 		cp.AvgMS = c.sumMS / float64(c.Total)
-		for _, b := range c.minutes {
-			if b.minute > from {
+		var lat latencyHist
+		for i := range c.minutes {
+			if b := &c.minutes[i]; b.minute > from {
 				cp.Recent += b.calls
 				cp.RecentErrs += b.errors
+				lat.add(&b.lat)
 			}
 		}
+		cp.P50MS, cp.P95MS, cp.P99MS = lat.quantile(.5), lat.quantile(.95), lat.quantile(.99)
 		out = append(out, cp)
 	}
 	slices.SortFunc(out, func(a, b CallStats) int {
