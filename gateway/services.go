@@ -178,7 +178,7 @@ func (g *Gateway) watchService(lc *lifecycle, path string, cfg *loader.Config) s
 			w.Track(path, cfg)
 			lc.goServe("file watcher", func() error {
 				defer w.Close()
-				w.Run(ctx, watchDebounce, func(ctx context.Context) { _ = g.ReloadFrom(ctx, TriggerFile) })
+				w.Run(ctx, watchDebounce, func(ctx context.Context, changed []string) { _ = g.ReloadFrom(ctx, TriggerFile, changed...) })
 				return nil
 			})
 			return nil

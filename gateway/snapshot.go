@@ -10,6 +10,7 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/envelope"
 	"github.com/wasmgate/wasmgate/gateway/plugin"
 	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/internal/plural"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/metrics"
 	"github.com/wasmgate/wasmgate/policy"
@@ -48,11 +49,15 @@ func (s *Snapshot) Policy() *policy.Policy { return s.parts.id.pol }
 // Stdio is the principal of the stdio client.
 func (s *Snapshot) Stdio() policy.Principal { return s.parts.id.stdio }
 
-// Summary describes a snapshot in one line.
+// Summary describes a snapshot in one line: the plugins and what the
+// sources provide, then every other section in force: "3 plugins
+// (calculator, storage, greeter), 3 tools, 1 resource, 1 resource
+// template, 1 prompt; auth: off; policy: off; audit: log".
 func (s *Snapshot) Summary() string {
 	x := s.index
-	return fmt.Sprintf("%s, %d tools, %d resources, %d resource templates, %d prompts",
-		s.parts.plugins.Summary(), len(x.Tools), len(x.Resources), len(x.Templates), len(x.Prompts))
+	return fmt.Sprintf("%s, %s, %s, %s, %s; %s", s.parts.plugins.Summary(), plural.N(len(x.Tools), "tool"),
+		plural.N(len(x.Resources), "resource"), plural.N(len(x.Templates), "resource template"),
+		plural.N(len(x.Prompts), "prompt"), sectionsSummary(s.Config))
 }
 
 // PluginReport describes each plugin in a line: its name, where it is

@@ -14,6 +14,7 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/envelope"
 	"github.com/wasmgate/wasmgate/gateway/ops"
 	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/internal/plural"
 )
 
 // AddStatusSection shows fn's value (anything that marshals to JSON) on
@@ -31,6 +32,7 @@ func (g *Gateway) Status() ops.Status {
 		Sessions:     map[string]int{envelope.TransportHTTP: 0, envelope.TransportStdio: 0},
 		CallsRunning: g.calls.Load(),
 		Sources:      []ops.SourceStatus{},
+		RelaySites:   g.relayStatus(),
 	}
 	g.status.Report(&out)
 	g.views.mu.Lock()
@@ -46,6 +48,7 @@ func (g *Gateway) Status() ops.Status {
 		out.ConfigFile = s.Config.File
 		out.Summary = s.Summary()
 		out.Sources = s.sourceStatus()
+		out.InForce = inForce(s.Config)
 	}
 	return out
 }
@@ -149,7 +152,8 @@ func (g *Gateway) statusLine() string {
 	var b strings.Builder
 	if s := g.cur.Load(); s != nil {
 		x := s.index
-		fmt.Fprintf(&b, "serving %d plugins, %d tools, %d resources, %d prompts", s.parts.plugins.Count(), len(x.Tools), len(x.Resources)+len(x.Templates), len(x.Prompts))
+		fmt.Fprintf(&b, "serving %s, %s, %s, %s", plural.N(s.parts.plugins.Count(), "plugin"), plural.N(len(x.Tools), "tool"),
+			plural.N(len(x.Resources)+len(x.Templates), "resource"), plural.N(len(x.Prompts), "prompt"))
 	} else {
 		b.WriteString("no configuration")
 	}

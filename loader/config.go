@@ -269,13 +269,18 @@ func (c *Config) checkPrefixes(env *config.Env) {
 }
 
 // RestartOnly reports every key whose change from prev takes a restart,
-// naming both values; nil when a reload may apply c.
-func (c *Config) RestartOnly(prev *Config) error {
+// naming both values and how to restart (howToRestart, e.g. "systemctl
+// restart wasmgate" under systemd: the caller knows, the loader does not
+// look at the process); nil when a reload may apply c.
+func (c *Config) RestartOnly(prev *Config, howToRestart string) error {
+	if howToRestart == "" {
+		howToRestart = "restart wasmgate"
+	}
 	var errs []error
 	diff := func(key string, a, b any) {
 		if fmt.Sprint(a) != fmt.Sprint(b) {
 			errs = append(errs, &config.Error{File: c.File, Key: key,
-				Msg: fmt.Sprintf("changed from %v to %v; this takes a restart (systemctl restart wasmgate), the rest of the file was not applied", a, b)})
+				Msg: fmt.Sprintf("changed from %v to %v; this takes a restart (%s), the rest of the file was not applied", a, b, howToRestart)})
 		}
 	}
 	old := map[string]any{}

@@ -29,12 +29,44 @@ func TestRestartOnlyServerKeys(t *testing.T) {
 		"server: {name: two}\n":               "server.name: changed from one to two",
 		"server: {name: one, watch: false}\n": "server.watch: changed from true to false",
 	} {
-		err := load(yaml).RestartOnly(prev)
+		err := load(yaml).RestartOnly(prev, "systemctl restart wasmgate")
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: RestartOnly = %v, want %q", yaml, err, want)
 		}
 	}
-	if err := load("server: {name: one}\n").RestartOnly(prev); err != nil {
+	if err := load("server: {name: one}\n").RestartOnly(prev, ""); err != nil {
 		t.Errorf("same config: %v", err)
+	}
+}
+
+// TestRestartOnlyHint: the refusal suggests the restart its caller names
+// (systemctl only under systemd), and "restart wasmgate" without one.
+func TestRestartOnlyHint(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "gateway.yaml")
+	load := func(yaml string) *Config {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := Load(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	prev, next := load("server: {name: one}\n"), load("server: {name: two}\n")
+	for hint, want := range map[string]string{
+		"systemctl restart wasmgate": "(systemctl restart wasmgate)",
+		"restart wasmgate":           "takes a restart (restart wasmgate)",
+		"":                           "takes a restart (restart wasmgate)",
+	} {
+		err := next.RestartOnly(prev, hint)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("hint %q: %v, want %q", hint, err, want)
+		}
+		if hint != "systemctl restart wasmgate" && strings.Contains(err.Error(), "systemctl") {
+			t.Errorf("hint %q: %v names systemctl", hint, err)
+		}
 	}
 }

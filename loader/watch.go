@@ -4,14 +4,20 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
 )
+
+// maxChangedPaths bounds the paths one burst of changes reports (a
+// checkout touching thousands of files reloads once, naming the first).
+const maxChangedPaths = 16
 
 // Watcher reports changes to the files a config depends on: the config
 // file itself, every plugin module, every dir: folder and the bearer token
@@ -170,10 +176,13 @@ func (w *Watcher) relevant(ev fsnotify.Event) bool {
 }
 
 // Run calls reload after each burst of relevant changes has been quiet for
-// debounce, until ctx ends. Changes during a reload cause one more.
-func (w *Watcher) Run(ctx context.Context, debounce time.Duration, reload func(ctx context.Context)) {
+// debounce, until ctx ends, with the absolute paths that changed in the
+// burst, sorted (none when a folder the config waited for appeared and
+// only needs one more look). Changes during a reload cause one more.
+func (w *Watcher) Run(ctx context.Context, debounce time.Duration, reload func(ctx context.Context, changed []string)) {
 	var timer *time.Timer
 	var fire <-chan time.Time
+	changed := map[string]bool{}
 	for {
 		select {
 		case <-ctx.Done():
@@ -189,6 +198,9 @@ func (w *Watcher) Run(ctx context.Context, debounce time.Duration, reload func(c
 				continue
 			}
 			w.logger.Debug("file changed", "path", ev.Name, "op", ev.Op.String())
+			if len(changed) < maxChangedPaths {
+				changed[ev.Name] = true
+			}
 			if timer == nil {
 				timer = time.NewTimer(debounce)
 			} else {
@@ -209,7 +221,9 @@ func (w *Watcher) Run(ctx context.Context, debounce time.Duration, reload func(c
 			fire = timer.C
 		case <-fire:
 			fire = nil
-			reload(ctx)
+			paths := slices.Sorted(maps.Keys(changed))
+			clear(changed)
+			reload(ctx, paths)
 		}
 	}
 }

@@ -119,6 +119,7 @@ func (b *bridge) run() {
 	b.mu.Unlock()
 	b.r.handshake(conf.Name, outcome)
 	if outcome != "ok" {
+		b.st.refused(outcome, b.origin, b.remote, err)
 		args := []any{"outcome", outcome, "origin", b.origin, "error", err}
 		switch outcome {
 		case "bad_proof", "no_token", "replay": // a guess at the token

@@ -85,6 +85,7 @@ type Relay struct {
 	mu       sync.Mutex
 	path     string
 	sites    map[string]*siteState // the applied sites, by name
+	order    []string              // their names in configuration order
 	live     map[*bridge]struct{}  // every connection, authenticated or not
 	listener Listener
 	closing  bool
@@ -233,8 +234,10 @@ func (r *Relay) Apply(p *Plan) {
 	}
 	old := r.sites
 	r.sites = make(map[string]*siteState, len(p.states))
+	r.order = r.order[:0]
 	for _, st := range p.states {
 		r.sites[st.name] = st
+		r.order = append(r.order, st.name)
 	}
 	r.mu.Unlock()
 	for i, st := range p.states {

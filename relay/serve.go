@@ -44,6 +44,7 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	origin := req.Header.Get("Origin")
 	if origin == "" || !originAllowed(conf.AllowedOrigins, origin) {
 		r.handshake(conf.Name, "origin")
+		st.refused("origin", origin, req.RemoteAddr, errors.New("origin not in "+conf.Key+".allowed_origins"))
 		r.refusals.Warn(r.log, "relay: refused a connection from a missing or foreign origin", "site", conf.Name, "origin", origin,
 			"remote", req.RemoteAddr, "hint", "add the page's origin to "+conf.Key+".allowed_origins")
 		http.Error(w, "Forbidden: origin not allowed for this relay site", http.StatusForbidden)
@@ -51,12 +52,14 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	if conf.Protocol == ProtocolWULegacy && req.TLS == nil && !localLoopback(req) {
 		r.handshake(conf.Name, "insecure")
+		st.refused("insecure", origin, req.RemoteAddr, errors.New("wu-legacy over a connection neither TLS nor loopback"))
 		r.refusals.Warn(r.log, "relay: refused a wu-legacy connection that is neither TLS nor loopback", "site", conf.Name, "remote", req.RemoteAddr)
 		http.Error(w, "Forbidden: wu-legacy sends the token in clear; connect over loopback or TLS", http.StatusForbidden)
 		return
 	}
 	if wait, ok := r.throttled(conf.Name, req.RemoteAddr, time.Now()); ok {
 		r.m.RelayRefused.WithLabelValues(conf.Name, refusedThrottled).Inc()
+		st.refused(refusedThrottled, origin, req.RemoteAddr, errors.New("too many failed handshakes from this address"))
 		r.refusals.Warn(r.log, "relay: refused a connection from a client that failed too many handshakes", "site", conf.Name,
 			"remote", req.RemoteAddr, "retry_after", wait.Round(time.Millisecond))
 		w.Header().Set("Retry-After", strconv.Itoa(retryAfter(wait)))
@@ -66,6 +69,7 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	release, refused := r.admit(conf)
 	if release == nil {
 		r.m.RelayRefused.WithLabelValues(conf.Name, refused).Inc()
+		st.refused(refused, origin, req.RemoteAddr, errors.New("too many connections not authenticated yet"))
 		key := conf.Key + ".max_unauthenticated"
 		if refused == refusedTotalCap {
 			key = "relay.max_unauthenticated"

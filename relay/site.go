@@ -49,6 +49,11 @@ type siteState struct {
 	token  []byte
 	bridge *bridge
 	reg    registration
+	// since is when bridge connected or, without one, when the site
+	// was applied or its last page left; refusal the last connection it
+	// refused (status.go).
+	since   time.Time
+	refusal *Refusal
 
 	nonces nonceCache
 }
@@ -66,7 +71,7 @@ func (g registration) empty() bool {
 }
 
 func newSiteState(r *Relay, name string) *siteState {
-	return &siteState{r: r, name: name}
+	return &siteState{r: r, name: name, since: time.Now()}
 }
 
 // settings returns the applied settings and token.
@@ -128,6 +133,7 @@ func (st *siteState) claim(b *bridge) bool {
 	}
 	st.bridge = b
 	st.reg = registration{}
+	st.since = time.Now()
 	return true
 }
 
@@ -140,6 +146,7 @@ func (st *siteState) release(b *bridge) (hadSet bool) {
 		return false
 	}
 	st.bridge = nil
+	st.since = time.Now()
 	hadSet = !st.reg.empty()
 	st.reg = registration{}
 	return hadSet

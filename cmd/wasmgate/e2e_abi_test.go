@@ -54,7 +54,7 @@ func TestPluginWithMissingExportsLoads(t *testing.T) {
 		t.Fatalf("validate exited %d:\n%s", r.Code, r.Stderr)
 	}
 	for _, w := range []string{
-		"plugin goodbye (plugins[0]): sea-flea ABI; 2 tools, 1 resources, 0 resource templates, 1 prompts",
+		"plugin goodbye (plugins[0]): sea-flea ABI; 2 tools, 1 resource, 0 resource templates, 1 prompt",
 		`warning: resource "farewell" has no export of that name`,
 		`warning: prompt "parting" has no export of that name`,
 	} {

@@ -37,7 +37,7 @@ func TestValidateNamesHyperMCPABIs(t *testing.T) {
 	}
 	for _, w := range []string{
 		"plugin hyperv1 (plugins[0]): hyper-mcp v1 ABI; 10 tools, 0 resources, 0 resource templates, 0 prompts",
-		"plugin hyperv2 (plugins[1]): hyper-mcp v2 ABI; 11 tools, 2 resources, 1 resource templates, 1 prompts",
+		"plugin hyperv2 (plugins[1]): hyper-mcp v2 ABI; 11 tools, 2 resources, 1 resource template, 1 prompt",
 		`warning: resource template "hyper://files/{+path}" is left out`,
 		"plugin second (plugins[2]): hyper-mcp v2 ABI",
 	} {

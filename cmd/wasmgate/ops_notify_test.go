@@ -134,7 +134,7 @@ func TestSystemdNotify(t *testing.T) {
 	if ready["READY"] != "1" {
 		t.Fatalf("first notification %v, want READY=1", ready)
 	}
-	if !strings.Contains(ready["STATUS"], "serving 1 plugins, 1 tools") {
+	if !strings.Contains(ready["STATUS"], "serving 1 plugin, 1 tool") {
 		t.Errorf("STATUS at start = %q", ready["STATUS"])
 	}
 

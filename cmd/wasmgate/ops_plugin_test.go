@@ -83,7 +83,7 @@ func TestPluginNewBuildValidateCall(t *testing.T) {
 	run := func(args ...string) harness.Result {
 		return bins.Run(t, harness.RunOptions{Plain: true, Timeout: 2 * time.Minute, Setup: func(c *exec.Cmd) { c.Dir = dir }}, args...)
 	}
-	if r := run("validate", "--config", cfg); r.Code != 0 || !strings.Contains(r.Stdout, "1 plugins (shouter), 1 tools, 1 resources, 0 resource templates, 1 prompts") {
+	if r := run("validate", "--config", cfg); r.Code != 0 || !strings.Contains(r.Stdout, "1 plugin (shouter), 1 tool, 1 resource, 0 resource templates, 1 prompt") {
 		t.Fatalf("validate: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	// The tool is named after the plugin; make call calls it (the .wasm

@@ -160,7 +160,7 @@ func TestReloadSaveStyles(t *testing.T) {
 
 		harness.RenameOver(t, e.Config, cfg("c"))
 		code, body := g.PostReload(t)
-		if code != http.StatusOK || !strings.Contains(body, "calculator") || !strings.Contains(body, "1 tools") {
+		if code != http.StatusOK || !strings.Contains(body, "calculator") || !strings.Contains(body, "1 tool,") {
 			t.Errorf("POST /-/reload: %d %q, want 200 with a summary naming the plugins and tools", code, body)
 		}
 		// The answer comes after the swap: the change is already visible.
@@ -236,6 +236,28 @@ func TestReloadModuleFiles(t *testing.T) {
 	if text, isErr := harness.CallTool(ctx, t, c, "p_sleep", map[string]any{"ms": 1}); isErr || text != "slept 1ms" {
 		t.Errorf("p_sleep = %q (isError %v)", text, isErr)
 	}
+	// The reload's log line names the saved file (relative to the config's
+	// folder), its plugin, and what changed.
+	rel, err := filepath.Rel(filepath.Dir(e.Config), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	if !harness.WaitFor(10*time.Second, func() bool {
+		for _, l := range strings.Split(g.Stderr(), "\n") {
+			if strings.Contains(l, `msg="configuration reloaded"`) && strings.Contains(l, "files="+rel) && strings.Contains(l, "plugins=p ") {
+				line = l
+				return true
+			}
+		}
+		return false
+	}) {
+		t.Fatalf("no reload line names files=%s plugins=p:\n%s", rel, g.Stderr())
+	}
+	if !strings.Contains(line, `trigger="file save"`) || !strings.Contains(line, "tool p_sleep added") || strings.Contains(line, " file=") {
+		t.Errorf("the reload line after rewriting p.wasm: %s", line)
+	}
+	t.Logf("%s", line)
 	harness.Calc(ctx, t, c, 20, 22)
 	if g.LastReloadOK(t) != 1 {
 		t.Errorf("wasmgate_config_last_reload_successful is not 1 at the end:\n%s", g.Stderr())

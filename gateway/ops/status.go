@@ -73,10 +73,11 @@ func (s *Tracker) Loaded(start time.Time, summary string) {
 		Changes: []string{"loaded " + summary}}
 }
 
-// Reloaded records a reload that started at start and made changes, or
-// failed with err.
-func (s *Tracker) Reloaded(trigger string, start time.Time, changes []string, err error) {
-	r := &ReloadStatus{At: time.Now(), Trigger: trigger, OK: err == nil, TookMS: ms(time.Since(start))}
+// Reloaded records a reload that trigger started at start (files: the
+// files whose save triggered it, as shown) and made changes, or failed
+// with err.
+func (s *Tracker) Reloaded(trigger string, files []string, start time.Time, changes []string, err error) {
+	r := &ReloadStatus{At: time.Now(), Trigger: trigger, Files: files, OK: err == nil, TookMS: ms(time.Since(start))}
 	if err != nil {
 		r.Error = err.Error()
 	} else {
@@ -150,6 +151,8 @@ type Status struct {
 	Listeners    map[string]string `json:"listeners"`
 	Summary      string            `json:"summary"`
 	Sources      []SourceStatus    `json:"sources"`
+	InForce      InForce           `json:"in_force"`
+	RelaySites   []RelaySiteStatus `json:"relay_sites"`
 	LastReload   *ReloadStatus     `json:"last_reload"`
 	LastApplied  time.Time         `json:"last_applied"`
 	Sessions     map[string]int    `json:"sessions"`
@@ -183,17 +186,22 @@ type SectionStatus struct {
 
 // CallStats counts the calls of one tool, resource or prompt.
 type CallStats struct {
-	Kind        string           `json:"kind"`
-	Name        string           `json:"name"`
-	Source      string           `json:"source"`
-	Total       int64            `json:"total"`
-	Errors      int64            `json:"errors"`
-	Outcomes    map[string]int64 `json:"outcomes"`
-	Recent      int64            `json:"recent"`
-	RecentErrs  int64            `json:"recent_errors"`
-	AvgMS       float64          `json:"avg_ms"`
-	LastError   string           `json:"last_error,omitempty"`
-	LastErrorAt *time.Time       `json:"last_error_at,omitempty"`
+	Kind       string           `json:"kind"`
+	Name       string           `json:"name"`
+	Source     string           `json:"source"`
+	Total      int64            `json:"total"`
+	Errors     int64            `json:"errors"`
+	Outcomes   map[string]int64 `json:"outcomes"`
+	Recent     int64            `json:"recent"`
+	RecentErrs int64            `json:"recent_errors"`
+	AvgMS      float64          `json:"avg_ms"`
+	// P50MS, P95MS and P99MS are quantiles of the durations of the
+	// recent calls (latency.go); 0 without any.
+	P50MS       float64    `json:"p50_ms"`
+	P95MS       float64    `json:"p95_ms"`
+	P99MS       float64    `json:"p99_ms"`
+	LastError   string     `json:"last_error,omitempty"`
+	LastErrorAt *time.Time `json:"last_error_at,omitempty"`
 
 	sumMS   float64
 	minutes [6]minuteCount // a ring by minute, for Recent
@@ -202,6 +210,7 @@ type CallStats struct {
 type minuteCount struct {
 	minute        int64 // unix minute
 	calls, errors int64
+	lat           latencyHist
 }
 
 // record counts one call.
@@ -235,6 +244,7 @@ func (s *Tracker) record(kind, name, source, outcome string, took time.Duration,
 		*b = minuteCount{minute: minute}
 	}
 	b.calls++
+	b.lat[latBucket(took)]++
 	if failed {
 		b.errors++
 	}
@@ -251,12 +261,15 @@ func (s *Tracker) snapshotCalls(now time.Time) []CallStats {
 		cp := *c
 		cp.Outcomes = maps.Clone(c.Outcomes)
 		cp.AvgMS = c.sumMS / float64(c.Total)
-		for _, b := range c.minutes {
-			if b.minute > from {
+		var lat latencyHist
+		for i := range c.minutes {
+			if b := &c.minutes[i]; b.minute > from {
 				cp.Recent += b.calls
 				cp.RecentErrs += b.errors
+				lat.add(&b.lat)
 			}
 		}
+		cp.P50MS, cp.P95MS, cp.P99MS = lat.quantile(.5), lat.quantile(.95), lat.quantile(.99)
 		out = append(out, cp)
 	}
 	slices.SortFunc(out, func(a, b CallStats) int {
@@ -269,6 +282,7 @@ func (s *Tracker) snapshotCalls(now time.Time) []CallStats {
 type ReloadStatus struct {
 	At      time.Time `json:"at"`
 	Trigger string    `json:"trigger"`
+	Files   []string  `json:"files,omitempty"` // the saved files of a file save
 	OK      bool      `json:"ok"`
 	TookMS  float64   `json:"took_ms"`
 	Changes []string  `json:"changes"`

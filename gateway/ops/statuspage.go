@@ -4,9 +4,12 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"net/http"
 	"time"
+
+	"github.com/wasmgate/wasmgate/internal/plural"
 )
 
 //go:embed statuspage/status.html
@@ -24,11 +27,28 @@ var statusTmpl = template.Must(template.New("status").Funcs(template.FuncMap{
 		}
 		return string(b)
 	},
+	"plural": plural.N,
+	"ago":    func(t, now time.Time) string { return now.Sub(t).Round(time.Second).String() },
 }).Parse(statusHTML))
 
 // statusPage serves the status page: server-rendered, no external assets.
 func (a *admin) statusPage(w http.ResponseWriter, r *http.Request) {
-	s := a.o.Status()
+	page, err := renderStatus(a.o.Status())
+	if err != nil {
+		a.o.Logger.Error("rendering the status page", "error", err)
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	_, _ = w.Write(page)
+}
+
+// renderStatus is the status page showing s.
+func renderStatus(s Status) ([]byte, error) {
 	data := struct {
 		S         Status
 		Version   string
@@ -38,16 +58,9 @@ func (a *admin) statusPage(w http.ResponseWriter, r *http.Request) {
 	}{s, s.Version, time.Duration(s.UptimeS * float64(time.Second)).Round(time.Second).String(), int(statusRefresh / time.Second), s.RecentS / 60}
 	var buf bytes.Buffer
 	if err := statusTmpl.Execute(&buf, data); err != nil {
-		a.o.Logger.Error("rendering the status page", "error", err)
-		http.Error(w, "rendering the status page: "+err.Error(), http.StatusInternalServerError)
-		return
+		return nil, fmt.Errorf("render the status page: %w", err)
 	}
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'")
-	h.Set("X-Content-Type-Options", "nosniff")
-	_, _ = w.Write(buf.Bytes())
+	return buf.Bytes(), nil
 }
 
 // statusJSON serves /api/status, the status page's JSON twin.

@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/internal/plural"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/loader/host"
@@ -169,7 +170,10 @@ func (c *Component) Summary() string {
 	for i, p := range c.plugins {
 		names[i] = p.name
 	}
-	return fmt.Sprintf("%d plugins (%s)", len(names), strings.Join(names, ", "))
+	if len(names) == 0 {
+		return "0 plugins"
+	}
+	return fmt.Sprintf("%s (%s)", plural.N(len(names), "plugin"), strings.Join(names, ", "))
 }
 
 // Count is how many plugins c serves.
@@ -190,8 +194,8 @@ func (c *Component) Report() []string {
 				res++
 			}
 		}
-		line := fmt.Sprintf("plugin %s (%s): %s ABI; %d tools, %d resources, %d resource templates, %d prompts",
-			p.name, p.spec.Key, p.plugin.ABI.Name(), len(d.Tools), res, tpl, len(d.Prompts))
+		line := fmt.Sprintf("plugin %s (%s): %s ABI; %s, %s, %s, %s", p.name, p.spec.Key, p.plugin.ABI.Name(),
+			plural.N(len(d.Tools), "tool"), plural.N(res, "resource"), plural.N(tpl, "resource template"), plural.N(len(d.Prompts), "prompt"))
 		for _, w := range d.Warnings {
 			line += "; warning: " + w
 		}

@@ -135,3 +135,7 @@ func failure(err error) error {
 	}
 	return &source.Failure{Kind: kind, Msg: err.Error()}
 }
+
+// SiteStatus is every applied site's live state (relay.SiteStatus), in
+// configuration order, connected or not.
+func (sv *Service) SiteStatus() []relay.SiteStatus { return sv.r.SiteStatus() }

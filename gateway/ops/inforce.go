@@ -1,0 +1,58 @@
+package ops
+
+import "time"
+
+// InForce says what guards the gateway, as the status page's "In force"
+// table and /api/status's in_force show it.
+type InForce struct {
+	Auth   AuthStatus   `json:"auth"`
+	Policy PolicyStatus `json:"policy"`
+	Audit  AuditStatus  `json:"audit"`
+}
+
+// AuthStatus is the auth section in force: Enabled when callers over
+// HTTP must present a bearer token (static principals or a JWT).
+type AuthStatus struct {
+	Enabled        bool   `json:"enabled"`
+	Principals     int    `json:"principals"`
+	JWT            bool   `json:"jwt"`
+	JWTIssuer      string `json:"jwt_issuer,omitempty"`
+	AllowAnonymous bool   `json:"allow_anonymous"`
+}
+
+// PolicyStatus is the policy section in force: without one (Enabled
+// false) every caller may call everything.
+type PolicyStatus struct {
+	Enabled   bool   `json:"enabled"`
+	Default   string `json:"default"` // allow or deny
+	Rules     int    `json:"rules"`
+	RateLimit bool   `json:"rate_limit"` // a global policy.rate_limit
+}
+
+// AuditStatus is where audit lines go: File, or the log when "".
+type AuditStatus struct {
+	File      string `json:"file,omitempty"`
+	Arguments bool   `json:"arguments"`
+}
+
+// RelaySiteStatus is one configured relay site: whether a page serves
+// it, the page's origin, since when, and the last connection it refused.
+type RelaySiteStatus struct {
+	Name        string        `json:"name"`
+	Declared    string        `json:"declared"`
+	Protocol    string        `json:"protocol"`
+	Connected   bool          `json:"connected"`
+	Origin      string        `json:"origin,omitempty"`
+	Since       time.Time     `json:"since"`
+	LastRefusal *RelayRefusal `json:"last_refusal,omitempty"`
+}
+
+// RelayRefusal is a connection a relay site refused: the handshake
+// outcome (bad_proof, origin, replay, busy, timeout, ...) and when.
+type RelayRefusal struct {
+	Outcome string    `json:"outcome"`
+	At      time.Time `json:"at"`
+	Origin  string    `json:"origin,omitempty"`
+	Remote  string    `json:"remote,omitempty"`
+	Error   string    `json:"error,omitempty"`
+}
