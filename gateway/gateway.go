@@ -130,6 +130,7 @@ func New(opts Options) *Gateway {
 		Store:           g.store,
 		ResourceUpdated: func(uri string) { g.subs.updated(g.mcp, uri) },
 		Relisted:        g.relisted,
+		Kept:            plugin.NewKept(plugin.KeptLimits{}, g.log),
 	}
 	return g
 }
@@ -321,6 +322,7 @@ func (g *Gateway) Close(ctx context.Context) error {
 	case <-retired:
 	case <-ctx.Done():
 	}
+	g.plugins.Kept.Close(ctx) // a snapshot retired later releases its modules itself
 	return err
 }
 
