@@ -11,8 +11,9 @@
 #            memory, since issue 21; before, it was compiled again from the
 #            disk cache).
 #
-# Each phase prints calls/s, p50 and p99 and the reloads it caused; then
-# the ratios to quiet. BIN and BENCH choose the binaries (to compare two
+# Each phase prints calls/s, p50 and p99, the reloads it caused and their
+# median duration (the "took" of the gateway's log lines); then the ratios
+# to quiet. BIN and BENCH choose the binaries (to compare two
 # builds); loopback only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,7 @@ BIN=${BIN:-./bin/wasmgate}
 BENCH=${BENCH:-./bin/mcpbench}
 SAVES_PER_S=${SAVES_PER_S:-9}
 work=$(mktemp -d)
+GATEWAY_LOG=${GATEWAY_LOG:-$work/gateway.log}
 pid=
 storm=
 cleanup() {
@@ -40,7 +42,7 @@ config() {
   cat >"$work/next.yaml" <<YAML
 server:
   cache_dir: $work/cache
-  log: {level: ${LOG_LEVEL:-warn}}
+  log: {level: ${LOG_LEVEL:-info}}
 transports:
   http: {listen: 127.0.0.1:$HTTP}
 admin:
@@ -55,7 +57,7 @@ YAML
 greeter() { echo "  - {name: greeter, path: $root/examples/plugins/greeter.wasm, limits: {timeout: ${1}s}}"; }
 
 config "$(greeter 5)"
-$BIN serve --config "$work/gateway.yaml" >/dev/null 2>>"${GATEWAY_LOG:-$work/gateway.log}" &
+$BIN serve --config "$work/gateway.yaml" >/dev/null 2>>"$GATEWAY_LOG" &
 pid=$!
 until curl -sf "http://127.0.0.1:$ADMIN/readyz" >/dev/null 2>&1; do
   kill -0 $pid 2>/dev/null || { cat "$work/gateway.log"; exit 1; }
@@ -84,13 +86,27 @@ saves() {
 status=0
 results="$work/results"
 : >"$results"
+# took FROM-LINE: the median reload duration in the log after line FROM-LINE.
+took() {
+  tail -n +"$(( $1 + 1 ))" "$GATEWAY_LOG" | python3 -c '
+import re, statistics, sys
+ms = []
+for l in sys.stdin:
+    m = re.search(r"configuration reloaded.* took=([0-9.]+)(µs|us|ms|s)\b", l)
+    if m:
+        v = float(m.group(1))
+        ms.append({"s": v * 1000, "ms": v}.get(m.group(2), v / 1000))
+print(f"{statistics.median(ms):.0f} ms" if ms else "-")'
+}
+
 phase() { # phase NAME [SAVES-KIND]
-  local name=$1 out st r0 r1
+  local name=$1 out st r0 r1 l0
   if [[ -n ${2:-} ]]; then
     saves "$2" &
     storm=$!
   fi
   r0=$(reloads)
+  l0=$(wc -l <"$GATEWAY_LOG")
   set +e
   out=$($BENCH -url "http://127.0.0.1:$HTTP/mcp" -tool calculate -args '{"operation":"add","a":5,"b":3}' -expect 8 \
     -clients 8 -duration "$DURATION" -warmup 1s -json)
@@ -99,7 +115,7 @@ phase() { # phase NAME [SAVES-KIND]
   r1=$(reloads)
   if [[ -n $storm ]]; then kill $storm; wait $storm 2>/dev/null || true; storm=; fi
   [[ $st == 0 ]] || status=$st
-  printf '%-8s %s; %d reloads\n' "$name" "$(head -1 <<<"$out")" $((r1 - r0))
+  printf '%-8s %s; %d reloads, median %s\n' "$name" "$(head -1 <<<"$out")" $((r1 - r0)) "$(took "$l0")"
   python3 -c 'import json,sys; s=json.loads(sys.argv[2]); print(sys.argv[1], s["calls_per_s"], s["p50_ms"], s["p99_ms"], s["failures"])' \
     "$name" "$(tail -1 <<<"$out")" >>"$results"
   config "$(greeter 5)" # the starting point again
