@@ -140,13 +140,20 @@ func (k *Kept) expire(m *keptModule) {
 // Stats are how many modules k holds, their bytes, and how many reloads
 // took one back.
 func (k *Kept) Stats() (modules int, bytes int64, hits int64) {
+	if k == nil {
+		return 0, 0, 0
+	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	return k.lru.Len(), k.bytes, k.hits
 }
 
 // Close releases every kept module; later ones are released as they come.
+// A nil Kept (keeping nothing) has nothing to close.
 func (k *Kept) Close(ctx context.Context) {
+	if k == nil {
+		return
+	}
 	k.mu.Lock()
 	k.closed = true
 	var out []*keptModule
