@@ -90,13 +90,3 @@ type Diff func(key string, a, b any)
 type RestartOnly interface {
 	RestartOnly(key string, prev any, diff Diff)
 }
-
-// NamePrefix is what a source's prefix puts before the names of its tools
-// and prompts: the prefix and "_", unless it already ends in "_", "-" or
-// ".".
-func NamePrefix(prefix string) string {
-	if prefix == "" || strings.HasSuffix(prefix, "_") || strings.HasSuffix(prefix, "-") || strings.HasSuffix(prefix, ".") {
-		return prefix
-	}
-	return prefix + "_"
-}

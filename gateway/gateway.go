@@ -131,6 +131,7 @@ func New(opts Options) *Gateway {
 		Store:           g.store,
 		ResourceUpdated: g.updated,
 		Relisted:        g.relisted,
+		Kept:            plugin.NewKept(plugin.KeptLimits{}, g.log),
 	}
 	return g
 }
@@ -322,6 +323,7 @@ func (g *Gateway) Close(ctx context.Context) error {
 	case <-retired:
 	case <-ctx.Done():
 	}
+	g.plugins.Kept.Close(ctx) // a snapshot retired later releases its modules itself
 	return err
 }
 

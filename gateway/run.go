@@ -163,6 +163,7 @@ func Open(ctx context.Context, cfg *loader.Config, o Options) (*Gateway, error) 
 	s, err := g.Build(ctx, cfg)
 	if err != nil {
 		o.Metrics.ReloadResult(false, time.Now())
+		g.plugins.Kept.Close(ctx) // what the failed build compiled
 		if o.ownCompiler {
 			o.Compiler.Close(context.WithoutCancel(ctx))
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	extism "github.com/extism/go-sdk"
@@ -32,7 +33,12 @@ type Compiler struct {
 	// fetchers get modules (Fetch), caching those from the network
 	// beside the compiled code.
 	fetchers fetch.Registry
+
+	compiles atomic.Int64 // Compile calls, for tests and the status of reuse
 }
+
+// Compiles is how many times Compile was called.
+func (c *Compiler) Compiles() int64 { return c.compiles.Load() }
 
 // SetListenAddrs records the gateway's own listen addresses (ip:port, as
 // net.Listener.Addr writes them). Plugin HTTP and module fetches never
@@ -68,6 +74,7 @@ func (c *Compiler) Close(ctx context.Context) error { return c.cache.Close(ctx) 
 // ABI that detects it. first is a ready instance the caller may keep (it
 // was used to describe the plugin), or close.
 func (c *Compiler) Compile(ctx context.Context, spec PluginSpec, mod fetch.Module, env host.Env) (p *Plugin, first *Instance, err error) {
+	c.compiles.Add(1)
 	manifest := extism.Manifest{
 		Wasm:         []extism.Wasm{extism.WasmData{Data: mod.Data, Name: "main"}},
 		Memory:       &extism.ManifestMemory{MaxPages: uint32(int64(spec.Limits.Memory) / 65536), MaxVarBytes: 1 << 20},

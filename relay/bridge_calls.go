@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/coder/websocket"
+
+	"github.com/wasmgate/wasmgate/config"
 )
 
 // register replaces what the page provides and acknowledges it once the
@@ -29,7 +31,7 @@ func (b *bridge) register(f *inFrame) {
 	conf, _ := b.st.settings()
 	ack := registeredFrame{Type: typeRegistered, ID: f.ID, Tools: []string{}, Resources: []string{}, Prompts: []string{}, Warnings: warnings}
 	for _, t := range reg.tools {
-		ack.Tools = append(ack.Tools, conf.Prefix+t.Name)
+		ack.Tools = append(ack.Tools, config.PrefixedName(conf.Prefix, t.Name))
 	}
 	for _, r := range reg.resources {
 		ack.Resources = append(ack.Resources, r.URI)
@@ -38,7 +40,7 @@ func (b *bridge) register(f *inFrame) {
 		ack.Resources = append(ack.Resources, r.URITemplate)
 	}
 	for _, p := range reg.prompts {
-		ack.Prompts = append(ack.Prompts, conf.Prefix+p.Name)
+		ack.Prompts = append(ack.Prompts, config.PrefixedName(conf.Prefix, p.Name))
 	}
 	b.log.Info("relay: page registered", "tools", len(reg.tools), "resources", len(reg.resources)+len(reg.templates), "prompts", len(reg.prompts))
 	for _, w := range warnings {

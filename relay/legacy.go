@@ -12,6 +12,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/wire"
 )
@@ -66,6 +67,7 @@ var legacyCommands = []struct{ name, description, schema string }{
 
 // legacyDescriptor is the wu_* catalog under prefix, plus conexion.
 func legacyDescriptor(prefix string) abi.Descriptor {
+	prefix = config.NamePrefix(prefix)
 	d := abi.Descriptor{Tools: []wire.Tool{{
 		Name:        prefix + legacyConexion,
 		Description: "The relay's connection: {puerto, host, requiere_token, app_conectada}. Needs no connected page.",

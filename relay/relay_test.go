@@ -492,9 +492,15 @@ func TestReloads(t *testing.T) {
 	p.register(map[string]any{"tools": []any{relaytest.CalcTool()}})
 	f.waitChange("demo")
 
-	// A new prefix renames the tools of the next plan's site.
+	// A new prefix renames the tools of the next plan's site; one without
+	// a trailing separator is joined with "_" (config.PrefixedName).
 	renamed := demo()
-	renamed.Prefix = "web_"
+	renamed.Prefix = "v2-"
+	f.apply(renamed, SiteConfig{Name: "other"})
+	if d := f.site("demo").Descriptor(); len(d.Tools) != 1 || d.Tools[0].Name != "v2-calculate" {
+		t.Fatalf("after the prefix change to v2-: %+v", d.Tools)
+	}
+	renamed.Prefix = "web"
 	f.apply(renamed, SiteConfig{Name: "other"})
 	if d := f.site("demo").Descriptor(); len(d.Tools) != 1 || d.Tools[0].Name != "web_calculate" {
 		t.Fatalf("after the prefix change: %+v", d.Tools)

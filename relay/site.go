@@ -12,6 +12,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/wire"
 )
@@ -167,8 +168,9 @@ func (st *siteState) register(b *bridge, reg registration) bool {
 // Site is one site of a Plan as a tool source: the settings it was
 // planned with over the site's live state. It has the methods of
 // gateway.Source. Its Prefix is "": the site's prefix is already part of
-// the names its Descriptor returns (a site's prefix is prepended as is,
-// "demo_" + "calculate"), and calls take those names.
+// the names its Descriptor returns (joined by config.PrefixedName, as for
+// every source: "demo_" or "demo" and "calculate" are "demo_calculate"),
+// and calls take those names. Resource URIs are the page's own.
 type Site struct {
 	st   *siteState
 	conf SiteConfig
@@ -193,7 +195,7 @@ func (s *Site) Descriptor() abi.Descriptor {
 	s.st.mu.Unlock()
 	var d abi.Descriptor
 	for _, t := range reg.tools {
-		d.Tools = append(d.Tools, wire.Tool{Name: s.conf.Prefix + t.Name, Description: t.Description, InputSchema: t.InputSchema})
+		d.Tools = append(d.Tools, wire.Tool{Name: config.PrefixedName(s.conf.Prefix, t.Name), Description: t.Description, InputSchema: t.InputSchema})
 	}
 	for _, r := range reg.resources {
 		d.Resources = append(d.Resources, abi.Resource{Resource: wire.Resource{URI: r.URI, Name: r.Name, Description: r.Description, MimeType: r.MimeType}})
@@ -206,7 +208,7 @@ func (s *Site) Descriptor() abi.Descriptor {
 		d.Resources = append(d.Resources, abi.Resource{Resource: wire.Resource{URI: r.URITemplate, Name: r.Name, Description: r.Description, MimeType: r.MimeType}, Template: tmpl})
 	}
 	for _, p := range reg.prompts {
-		wp := wire.Prompt{Name: s.conf.Prefix + p.Name, Description: p.Description}
+		wp := wire.Prompt{Name: config.PrefixedName(s.conf.Prefix, p.Name), Description: p.Description}
 		for _, a := range p.Arguments {
 			wp.Arguments = append(wp.Arguments, wire.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
 		}
@@ -216,7 +218,9 @@ func (s *Site) Descriptor() abi.Descriptor {
 }
 
 // own turns an exposed name back into the page's.
-func (s *Site) own(name string) string { return strings.TrimPrefix(name, s.conf.Prefix) }
+func (s *Site) own(name string) string {
+	return strings.TrimPrefix(name, config.NamePrefix(s.conf.Prefix))
+}
 
 // CallTool forwards a tool call to the page. A handler that threw is a
 // result with isError and its message.

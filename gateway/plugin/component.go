@@ -39,6 +39,9 @@ type Host struct {
 	// Relisted is told that p's lists changed (it said so during a call);
 	// the gateway publishes them if p still serves.
 	Relisted func(p *Source)
+	// Kept holds the compiled modules of plugins no snapshot serves, for
+	// a reload that restores one; nil keeps none.
+	Kept *Kept
 }
 
 // Component is the plugins section of one snapshot: every plugin compiled
@@ -91,7 +94,12 @@ func (c *Component) Provision(ctx context.Context, cfg *loader.Config) error {
 			results[i].sh = sh
 			continue
 		} else if sh != nil && sh.key == key {
-			sh.refs.Add(-1) // it was closing; compile afresh
+			sh.refs.Add(-1) // it was closing; take it back from Kept or compile afresh
+		}
+		if p, info, ok := c.h.Kept.take(keepKey(spec.Name, key)); ok {
+			c.h.Logger.Debug("plugin restored from memory, not compiled", "plugin", spec.Name)
+			results[i].sh = c.share(spec.Name, key, p, nil, info)
+			continue
 		}
 		wg.Add(1)
 		go func() {
@@ -103,10 +111,7 @@ func (c *Component) Provision(ctx context.Context, cfg *loader.Config) error {
 				results[i].err = err
 				return
 			}
-			sh := &shared{key: key, plugin: p, pool: newPool(p, first, c.h.Metrics.PluginInstances.WithLabelValues(spec.Name), c.h.Slots)}
-			sh.refs.Store(1)
-			sh.info.Store(&p.Info)
-			results[i].sh = sh
+			results[i].sh = c.share(spec.Name, key, p, first, &p.Info)
 		}()
 	}
 	wg.Wait()
@@ -122,6 +127,15 @@ func (c *Component) Provision(ctx context.Context, cfg *loader.Config) error {
 	}
 	c.prev = nil
 	return errors.Join(errs...)
+}
+
+// share starts a pool of p, held once.
+func (c *Component) share(name, key string, p *loader.Plugin, first *loader.Instance, info *abi.Descriptor) *shared {
+	sh := &shared{key: key, name: name, kept: c.h.Kept, plugin: p,
+		pool: newPool(p, first, c.h.Metrics.PluginInstances.WithLabelValues(name), c.h.Slots)}
+	sh.refs.Store(1)
+	sh.info.Store(info)
+	return sh
 }
 
 // Sources are the plugins, in config order.
@@ -151,7 +165,8 @@ func (c *Component) Retire(next any) {
 }
 
 // Cleanup releases c's hold on every plugin; a plugin no other snapshot
-// serves is closed. Safe after a failed Provision.
+// serves has its instances closed and its compiled module kept by the
+// Host's Kept (or closed). Safe after a failed Provision.
 func (c *Component) Cleanup(ctx context.Context) {
 	for _, p := range c.plugins {
 		p.sh.release(ctx)
@@ -241,6 +256,8 @@ func sameLimits(a, b *Source) bool {
 // snapshots that serve it.
 type shared struct {
 	key    string
+	name   string
+	kept   *Kept // where the compiled module goes once no snapshot holds it
 	plugin *loader.Plugin
 	pool   *pool
 	refs   atomic.Int32
@@ -252,6 +269,7 @@ type shared struct {
 func (sh *shared) release(ctx context.Context) {
 	if sh.refs.Add(-1) == 0 {
 		sh.pool.close(ctx)
+		sh.kept.put(ctx, keepKey(sh.name, sh.key), sh.plugin, sh.info.Load())
 	}
 }
 

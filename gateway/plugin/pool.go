@@ -216,8 +216,8 @@ func (p *pool) discard(ctx context.Context, inst *loader.Instance) {
 	p.add(-1)
 }
 
-// close releases every instance and the compiled module. Callers
-// guarantee no call is running.
+// close releases every instance, not the compiled module (its owner
+// keeps or closes it). Callers guarantee no call is running.
 func (p *pool) close(ctx context.Context) {
 	p.mu.Lock()
 	for id, slot := range p.sessions {
@@ -232,7 +232,6 @@ func (p *pool) close(ctx context.Context) {
 		case inst := <-p.idle:
 			p.discard(ctx, inst)
 		default:
-			_ = p.plugin.Close(ctx)
 			return
 		}
 	}

@@ -21,7 +21,7 @@ import (
 func testPool(t *testing.T, scope, extra string) *pool {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	wasm := filepath.Join(filepath.Dir(file), "..", "examples", "plugins", "calculator.wasm")
+	wasm := filepath.Join(filepath.Dir(file), "..", "..", "examples", "plugins", "calculator.wasm")
 	if _, err := os.Stat(wasm); err != nil {
 		t.Skipf("%s not built (make plugins): %v", wasm, err)
 	}
@@ -48,7 +48,7 @@ func testPool(t *testing.T, scope, extra string) *pool {
 		t.Fatal(err)
 	}
 	pl := newPool(p, first, prometheus.NewGauge(prometheus.GaugeOpts{Name: "instances"}), make(chan struct{}, 8))
-	t.Cleanup(func() { pl.close(ctx) })
+	t.Cleanup(func() { pl.close(ctx); _ = p.Close(ctx) })
 	return pl
 }
 

@@ -7,27 +7,29 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/wire"
 )
 
 // What a source provides, as clients see it: its prefix applied to the
-// names of tools and prompts (prefix_name) and to resource URIs and
-// templates (scheme://prefix/rest), and the MCP definitions built from
-// the ABI's shapes, optional fields included.
+// names of tools and prompts (config.PrefixedName: prefix_name, or
+// prefix+name when the prefix ends in "_", "-" or ".") and to resource
+// URIs and templates (scheme://prefix/rest), and the MCP definitions built
+// from the ABI's shapes, optional fields included.
 
-func ExposedName(prefix, name string) string {
-	if prefix == "" {
-		return name
-	}
-	return prefix + "_" + name
-}
+// ExposedName is a tool's or prompt's name under prefix: "calculate" under
+// "pinned" or "pinned_" is "pinned_calculate", under "v2-" "v2-calculate".
+func ExposedName(prefix, name string) string { return config.PrefixedName(prefix, name) }
 
 // ExposedURI puts prefix at the head of what follows a URI's scheme:
 // "storage://theme" becomes "storage://p/theme", "urn:x:y" becomes
 // "urn:p/x:y", and a URI template "storage://{key}" becomes
 // "storage://p/{key}". Two copies of a plugin with resources can then be
-// served side by side, each with its own prefix.
+// served side by side, each with its own prefix. The prefix is the path
+// segment as written: a trailing separator stays ("p_" gives
+// "storage://p_/theme"), so URIs keep the form they always had; prefixes
+// "p" and "p_" give the same names, which the Index refuses as a clash.
 func ExposedURI(prefix, uri string) string {
 	if prefix == "" {
 		return uri

@@ -9,6 +9,42 @@ import (
 	"github.com/wasmgate/wasmgate/wire"
 )
 
+// One rule for every source's prefix: joined with "_" unless it already
+// ends in "_", "-" or ".".
+func TestExposedName(t *testing.T) {
+	for _, c := range []struct{ prefix, name, want string }{
+		{"", "calculate", "calculate"},
+		{"pinned", "calculate", "pinned_calculate"},
+		{"pinned_", "calculate", "pinned_calculate"}, // was pinned__calculate
+		{"demo", "calculate", "demo_calculate"},      // a relay site's: was democalculate
+		{"v2-", "calculate", "v2-calculate"},
+		{"acme.", "calculate", "acme.calculate"},
+		{"a__", "x", "a__x"},
+		{"_", "x", "_x"},
+		{"a-b", "x", "a-b_x"},
+		{"p", "_x", "p__x"}, // the name is the source's own, kept whole
+	} {
+		if got := ExposedName(c.prefix, c.name); got != c.want {
+			t.Errorf("ExposedName(%q, %q) = %q, want %q", c.prefix, c.name, got, c.want)
+		}
+	}
+}
+
+// A trailing separator stays in a resource URI's prefix segment, as it
+// always did: the name rule does not apply to URIs.
+func TestExposedURITrailingSeparator(t *testing.T) {
+	for _, c := range []struct{ prefix, uri, want string }{
+		{"pinned_", "storage://theme", "storage://pinned_/theme"},
+		{"pinned", "storage://theme", "storage://pinned/theme"},
+		{"v2-", "storage://{key}", "storage://v2-/{key}"},
+		{"acme.", "urn:x:y", "urn:acme./x:y"},
+	} {
+		if got := ExposedURI(c.prefix, c.uri); got != c.want {
+			t.Errorf("ExposedURI(%q, %q) = %q, want %q", c.prefix, c.uri, got, c.want)
+		}
+	}
+}
+
 func TestExposedURI(t *testing.T) {
 	for _, c := range []struct{ prefix, uri, want string }{
 		{"", "storage://{key}", "storage://{key}"},

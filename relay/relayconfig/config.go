@@ -57,8 +57,9 @@ type SiteConfig struct {
 	// AllowedOrigins are the page origins allowed to connect; empty
 	// means loopback origins only.
 	AllowedOrigins []string `koanf:"allowed_origins"`
-	// Prefix is prepended as is to the names of the site's tools and
-	// prompts; default "<name>_" ("wu_" for wu-legacy).
+	// Prefix is joined to the names of the site's tools and prompts as
+	// config.PrefixedName says (with "_" unless it ends in "_", "-" or
+	// "."); default "<name>_" ("wu_" for wu-legacy).
 	Prefix      string          `koanf:"prefix"`
 	Protocol    string          `koanf:"protocol"`
 	AuthTimeout config.Duration `koanf:"auth_timeout"`

@@ -76,7 +76,6 @@ func (e *engine) getCompiledModule(module *wasm.Module, listeners []experimental
 				cm.listenerAfterTrampolines[i] = after
 			}
 		}
-		e.addCompiledModuleToMemory(module, cm)
 		ssaBuilder := ssa.NewBuilder()
 		machine := newMachine()
 		be := backend.NewCompiler(context.Background(), machine, ssaBuilder)
@@ -84,6 +83,11 @@ func (e *engine) getCompiledModule(module *wasm.Module, listeners []experimental
 
 		// Set the finalizer.
 		e.setFinalizer(cm.executables, executablesFinalizer)
+		// wasmgate: published only once complete (upstream added it before
+		// its entry preambles, which a concurrent compilation of the same
+		// module found in memory and read while they were written); when
+		// another compilation published first, use its module.
+		cm = e.addCompiledModuleToMemory(module, cm)
 	}
 	return
 }
