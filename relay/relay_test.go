@@ -53,6 +53,11 @@ func TestCallsThroughAPage(t *testing.T) {
 		t.Fatalf("tools before any page: %v", d.Tools)
 	}
 	p := f.connect("demo")
+	// The gauge follows the welcome the page has just read.
+	deadline := time.Now().Add(2 * time.Second)
+	for testutil.ToFloat64(f.m.RelayBridges.WithLabelValues("demo")) != 1 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
 	if got := testutil.ToFloat64(f.m.RelayBridges.WithLabelValues("demo")); got != 1 {
 		t.Errorf("wasmgate_relay_bridges = %v, want 1", got)
 	}
