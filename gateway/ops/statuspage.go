@@ -35,7 +35,7 @@ var statusTmpl = template.Must(template.New("status").Funcs(template.FuncMap{
 		}
 		return fmt.Sprintf("%.1f", v)
 	},
-	"ago":    func(t, now time.Time) string { return now.Sub(t).Round(time.Second).String() },
+	"ago": func(t, now time.Time) string { return now.Sub(t).Round(time.Second).String() },
 }).Parse(statusHTML))
 
 // statusPage serves the status page: server-rendered, no external assets.
