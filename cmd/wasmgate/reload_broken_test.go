@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmgate/wasmgate/gateway"
 	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
@@ -120,13 +121,13 @@ func TestReloadBrokenSaves(t *testing.T) {
 			name: "restart-only change: transports.http.listen",
 			brk: saveCfg([]byte(strings.Replace(string(good("x")),
 				"listen: 127.0.0.1:0", "listen: "+port, 1))),
-			want: []string{"transports.http.listen", "restart", port},
+			want: []string{"transports.http.listen", port, "takes a restart (" + gateway.RestartHint(harness.CleanEnv()) + ")", "files=gateway.yaml"},
 		},
 		{
 			name: "restart-only change: admin.listen",
 			brk: saveCfg([]byte(strings.Replace(string(good("x")),
 				"admin:\n  listen: 127.0.0.1:0", "admin:\n  listen: "+port, 1))),
-			want: []string{"admin.listen", "restart"},
+			want: []string{"admin.listen", "takes a restart (" + gateway.RestartHint(harness.CleanEnv()) + ")"},
 		},
 	}
 
@@ -226,5 +227,22 @@ func TestReloadMissingModuleAppears(t *testing.T) {
 		return strings.Join(got, " ") == "calculate later_add"
 	}) {
 		t.Errorf("the module the saved config names was created, but the gateway did not reload: tools/list is %v (a failed reload leaves the watcher on the previous config's files)", got)
+	}
+}
+
+// TestRestartOnlyUnderSystemd: under systemd (INVOCATION_ID set, as the
+// service manager sets it) a restart-only refusal suggests systemctl.
+func TestRestartOnlyUnderSystemd(t *testing.T) {
+	e := bins.NewDir(t)
+	calc := e.Module("calculator", "examples/plugins/calculator")
+	good := e.YAML("", harness.Item("name: calculator", "path: "+harness.Q(calc)))
+	harness.WriteFile(t, e.Config, []byte(good))
+	g := bins.Start(t, harness.Options{Config: e.Config, Env: []string{"INVOCATION_ID=0123456789abcdef0123456789abcdef"}})
+	ok, fail := g.Reloads(t)
+	logAt := len(g.Stderr())
+	harness.RenameOver(t, e.Config, []byte(strings.Replace(good, "listen: 127.0.0.1:0", "listen: 127.0.0.1:1", 1)))
+	g.WaitReload(t, ok+fail, "restart-only save")
+	if logged := g.StderrSince(logAt); !strings.Contains(logged, "takes a restart (systemctl restart wasmgate)") {
+		t.Errorf("the refusal under systemd does not suggest systemctl:\n%s", logged)
 	}
 }

@@ -28,7 +28,14 @@ var statusTmpl = template.Must(template.New("status").Funcs(template.FuncMap{
 		return string(b)
 	},
 	"plural": plural.N,
-	"ago":    func(t, now time.Time) string { return now.Sub(t).Round(time.Second).String() },
+	// ms shows milliseconds with two digits below 1 ms, one above.
+	"ms": func(v float64) string {
+		if v < 1 {
+			return fmt.Sprintf("%.2f", v)
+		}
+		return fmt.Sprintf("%.1f", v)
+	},
+	"ago": func(t, now time.Time) string { return now.Sub(t).Round(time.Second).String() },
 }).Parse(statusHTML))
 
 // statusPage serves the status page: server-rendered, no external assets.

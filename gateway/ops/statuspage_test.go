@@ -24,7 +24,7 @@ func TestStatusPageRenders(t *testing.T) {
 				LastRefusal: &RelayRefusal{Outcome: "bad_proof", At: now, Origin: "http://127.0.0.1:5173", Error: "wrong proof"}},
 			{Name: "shop", Declared: "relay.sites[1]", Protocol: "wasmgate/1", Connected: true, Origin: "https://shop.example", Since: now},
 		},
-		Calls: []CallStats{{Kind: "tool", Name: "calculate", Total: 3, Recent: 3, AvgMS: 1, P50MS: 1.25, P95MS: 2.5, P99MS: 3.75}},
+		Calls: []CallStats{{Kind: "tool", Name: "calculate", Total: 3, Recent: 3, AvgMS: 1, P50MS: 0.25, P95MS: 2.5, P99MS: 3.75}},
 	}
 	page, err := renderStatus(s)
 	if err != nil {
@@ -39,7 +39,7 @@ func TestStatusPageRenders(t *testing.T) {
 		"demo relay.sites[0] · wasmgate/1 no page connected",
 		"bad_proof at", "from http://127.0.0.1:5173", "wrong proof",
 		"shop relay.sites[1] · wasmgate/1 connected https://shop.example",
-		"1.2 / 2.5 / 3.8",
+		"0.25 / 2.5 / 3.8",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the page does not say %q:\n%s", want, text)
