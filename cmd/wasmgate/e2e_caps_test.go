@@ -110,6 +110,18 @@ func TestSubscriptionsArePoliced(t *testing.T) {
 	refused("a URI bob may not read", subscribe(x, "hyper://p/notes/alice-private"), "not a resource you may read")
 	refused("a static URI bob may not read", subscribe(x, "hyper://p/readme"), "not a resource you may read")
 	x.Close()
+	// A 2026-07-28 subscriptions/listen is policed the same way.
+	for _, uri := range []string{"evil2://alice-private", "hyper://p/notes/alice-private"} {
+		body := strings.Replace(listenBody, `"toolsListChanged":true`, `"resourceSubscriptions":["`+uri+`"]`, 1)
+		resp, text := listenWith(t, ctx, g.MCPURL, bob, body)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK && !strings.Contains(text, "not a resource you may read") {
+			t.Fatalf("subscriptions/listen to %s: %d %s", uri, resp.StatusCode, text)
+		}
+		if !strings.Contains(text, "not a resource you may read") {
+			t.Fatalf("subscriptions/listen to %s: %d %s, want the refusal", uri, resp.StatusCode, text)
+		}
+	}
 	// Sessions opened now: their GET streams are fresh (see the report
 	// on streams older than read_timeout).
 	a, ha := tokenClient(t, g, alice)
@@ -138,7 +150,7 @@ func TestSubscriptionsArePoliced(t *testing.T) {
 	if got := harness.ReadText(ctx, t, a, "hyper://p/notes/alice-private"); got != "note alice-private" {
 		t.Errorf("alice reads her note: %q", got)
 	}
-	for reason, want := range map[string]float64{"uri_too_long": 60, "not_served": 1, "denied": 2, "too_many": 1} {
+	for reason, want := range map[string]float64{"uri_too_long": 60, "not_served": 2, "denied": 3, "too_many": 1} {
 		if got, _ := g.Metric(t, "wasmgate_subscriptions_refused_total", map[string]string{"reason": reason}); got != want {
 			t.Errorf("wasmgate_subscriptions_refused_total{reason=%q} = %v, want %v", reason, got, want)
 		}
@@ -236,7 +248,13 @@ const listenBody = `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","par
 // cancel closes it.
 func listen(t *testing.T, ctx context.Context, url, token string) (*http.Response, string) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(listenBody))
+	return listenWith(t, ctx, url, token, listenBody)
+}
+
+// listenWith is listen with a body of its own.
+func listenWith(t *testing.T, ctx context.Context, url, token, body string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
