@@ -223,6 +223,10 @@ func TestPluginNotificationCap(t *testing.T) {
 	if n := progress("flood"); n > 1000 || n < 900 {
 		t.Errorf("the client got %d progress notifications, want about 1000 and never more", n)
 	}
+	t.Logf("the stopped call's result: %q", harness.ResultText(res))
+	if got := g.Scrape(t).ToolCalls("v2_progress", "crash"); got != 1 {
+		t.Errorf("the stopped call counted as crash: %v, want 1", got)
+	}
 	if got, _ := g.Metric(t, "wasmgate_plugin_notifications_refused_total", map[string]string{"plugin": "hyperv2", "kind": "progress"}); got != 1 {
 		t.Errorf("refusals counted: %v, want 1 (the plugin stops at the first)", got)
 	}
