@@ -310,14 +310,14 @@ func TestPerPrincipalShares(t *testing.T) {
 	bearer := func(tok string) map[string]string { return map[string]string{"Authorization": "Bearer " + tok} }
 
 	// Sessions: alice's third initialize is refused, bob's are not.
-	var ids []string
+	var ids, owners []string
 	initialize := func(tok string) (int, string) {
 		resp := harness.PostJSON(t, g.MCPURL, harness.InitializeBody, bearer(tok))
 		defer resp.Body.Close()
 		body := new(strings.Builder)
 		bufio.NewReader(resp.Body).WriteTo(body)
 		if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
-			ids = append(ids, id)
+			ids, owners = append(ids, id), append(owners, tok)
 		}
 		return resp.StatusCode, body.String()
 	}
@@ -340,18 +340,22 @@ func TestPerPrincipalShares(t *testing.T) {
 	if got, _ := g.Metric(t, "wasmgate_http_rejected_total", map[string]string{"reason": "principal_sessions"}); got != 10 {
 		t.Errorf("principal_sessions refusals counted: %v, want 10", got)
 	}
-	// Ending one of alice's sessions gives its place back.
-	del, err := http.NewRequest(http.MethodDelete, g.MCPURL, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	del.Header.Set("Mcp-Session-Id", ids[0])
-	del.Header.Set("Authorization", "Bearer "+alice)
-	if resp, err := http.DefaultClient.Do(del); err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("DELETE alice's session: %v %v", resp, err)
-	} else {
+	end := func(i int) {
+		t.Helper()
+		del, err := http.NewRequest(http.MethodDelete, g.MCPURL, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		del.Header.Set("Mcp-Session-Id", ids[i])
+		del.Header.Set("Authorization", "Bearer "+owners[i])
+		resp, err := http.DefaultClient.Do(del)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("DELETE session %d: %v %v", i, resp, err)
+		}
 		resp.Body.Close()
 	}
+	// Ending one of alice's sessions gives its place back.
+	end(0)
 	if code, body := initialize(alice); code != http.StatusOK {
 		t.Fatalf("alice's session after ending one: %d %s", code, body)
 	}
@@ -404,6 +408,9 @@ func TestPerPrincipalShares(t *testing.T) {
 	c := g.SessionClient(t, withToken(carol))
 	harness.Calc(ctx, t, c, 2, 3)
 	c.Close()
+	for i := 1; i < len(ids); i++ {
+		end(i)
+	}
 	nearBaseline(t, g, base)
 }
 
