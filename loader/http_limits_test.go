@@ -18,6 +18,15 @@ func TestHTTPBounds(t *testing.T) {
 		h.MaxStreams != DefaultMaxStreams || h.MaxStreamsPerSession != DefaultMaxStreamsPerSession {
 		t.Errorf("defaults not filled: %+v", h)
 	}
+	if h.MaxSessionsPerPrincipal != DefaultMaxSessions/4 || h.MaxStreamsPerPrincipal != DefaultMaxStreams/4 {
+		t.Errorf("default shares: %d sessions, %d streams per principal", h.MaxSessionsPerPrincipal, h.MaxStreamsPerPrincipal)
+	}
+	if s := cfg.Server; s.MaxSubscriptions != DefaultMaxSubscriptions || s.MaxSubscriptionURI != DefaultMaxSubscriptionURI {
+		t.Errorf("subscription defaults: %d, %s", s.MaxSubscriptions, s.MaxSubscriptionURI)
+	}
+	if l := cfg.Plugins; len(l) > 0 && l[0].Limits.MaxNotifications != DefaultMaxNotifications {
+		t.Errorf("max_notifications default: %d", l[0].Limits.MaxNotifications)
+	}
 	if DefaultMaxStreams >= DefaultMaxConnections {
 		t.Errorf("the defaults break their own rule: max_streams %d >= max_connections %d", DefaultMaxStreams, DefaultMaxConnections)
 	}
@@ -31,6 +40,10 @@ func TestHTTPBounds(t *testing.T) {
 	if h := cfg.Transports.HTTP; h.ReadTimeout != Duration(2*time.Second) || h.MaxHeaderBytes != 8<<10 || h.MaxConnections != 20 || h.MaxStreamsPerSession != 1 {
 		t.Errorf("values not kept: %+v", h)
 	}
+	// A principal's shares follow the totals: a quarter, at least 1.
+	if h := cfg.Transports.HTTP; h.MaxSessionsPerPrincipal != 1 || h.MaxStreamsPerPrincipal != 1 {
+		t.Errorf("shares of 5 sessions and 4 streams: %d, %d; want 1, 1", h.MaxSessionsPerPrincipal, h.MaxStreamsPerPrincipal)
+	}
 
 	for yaml, want := range map[string]string{
 		"{read_header_timeout: 1ms}":                   "transports.http.read_header_timeout: 1ms is out of range",
@@ -42,6 +55,7 @@ func TestHTTPBounds(t *testing.T) {
 		"{max_streams_per_session: 5000}":              "transports.http.max_streams_per_session: 5000 is out of range",
 		"{max_connections: 100, max_streams: 100}":     "transports.http.max_streams: 100 must be less than max_connections (100)",
 		"{max_connections: 1.5}":                       "transports.http.max_connections",
+		"{max_sessions_per_principal: -2}":             "transports.http.max_sessions_per_principal: -2 is out of range (1..max_sessions)",
 	} {
 		_, err := Load(writeFiles(t, "transports: {http: "+yaml+"}\n"), nil)
 		if err == nil || !strings.Contains(err.Error(), want) {

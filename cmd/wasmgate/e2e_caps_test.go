@@ -111,6 +111,18 @@ func TestSubscriptionsArePoliced(t *testing.T) {
 	refused("a URI bob may not read", subscribe(x, "hyper://p/notes/alice-private"), "not a resource you may read")
 	refused("a static URI bob may not read", subscribe(x, "hyper://p/readme"), "not a resource you may read")
 	x.Close()
+	// A 2026-07-28 subscriptions/listen is policed the same way.
+	for _, uri := range []string{"evil2://alice-private", "hyper://p/notes/alice-private"} {
+		body := strings.Replace(listenBody, `"toolsListChanged":true`, `"resourceSubscriptions":["`+uri+`"]`, 1)
+		resp, text := listenWith(t, ctx, g.MCPURL, bob, body)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK && !strings.Contains(text, "not a resource you may read") {
+			t.Fatalf("subscriptions/listen to %s: %d %s", uri, resp.StatusCode, text)
+		}
+		if !strings.Contains(text, "not a resource you may read") {
+			t.Fatalf("subscriptions/listen to %s: %d %s, want the refusal", uri, resp.StatusCode, text)
+		}
+	}
 	// Sessions opened now: their GET streams are fresh (see the report
 	// on streams older than read_timeout).
 	a, ha := tokenClient(t, g, alice)
@@ -139,7 +151,7 @@ func TestSubscriptionsArePoliced(t *testing.T) {
 	if got := harness.ReadText(ctx, t, a, "hyper://p/notes/alice-private"); got != "note alice-private" {
 		t.Errorf("alice reads her note: %q", got)
 	}
-	for reason, want := range map[string]float64{"uri_too_long": 60, "not_served": 1, "denied": 2, "too_many": 1} {
+	for reason, want := range map[string]float64{"uri_too_long": 60, "not_served": 2, "denied": 3, "too_many": 1} {
 		if got, _ := g.Metric(t, "wasmgate_subscriptions_refused_total", map[string]string{"reason": reason}); got != want {
 			t.Errorf("wasmgate_subscriptions_refused_total{reason=%q} = %v, want %v", reason, got, want)
 		}
@@ -212,6 +224,10 @@ func TestPluginNotificationCap(t *testing.T) {
 	if n := progress("flood"); n > 1000 || n < 900 {
 		t.Errorf("the client got %d progress notifications, want about 1000 and never more", n)
 	}
+	t.Logf("the stopped call's result: %q", harness.ResultText(res))
+	if got := g.Scrape(t).ToolCalls("v2_progress", "crash"); got != 1 {
+		t.Errorf("the stopped call counted as crash: %v, want 1", got)
+	}
 	if got, _ := g.Metric(t, "wasmgate_plugin_notifications_refused_total", map[string]string{"plugin": "hyperv2", "kind": "progress"}); got != 1 {
 		t.Errorf("refusals counted: %v, want 1 (the plugin stops at the first)", got)
 	}
@@ -237,7 +253,13 @@ const listenBody = `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","par
 // cancel closes it.
 func listen(t *testing.T, ctx context.Context, url, token string) (*http.Response, string) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(listenBody))
+	return listenWith(t, ctx, url, token, listenBody)
+}
+
+// listenWith is listen with a body of its own.
+func listenWith(t *testing.T, ctx context.Context, url, token, body string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,14 +311,14 @@ func TestPerPrincipalShares(t *testing.T) {
 	bearer := func(tok string) map[string]string { return map[string]string{"Authorization": "Bearer " + tok} }
 
 	// Sessions: alice's third initialize is refused, bob's are not.
-	var ids []string
+	var ids, owners []string
 	initialize := func(tok string) (int, string) {
 		resp := harness.PostJSON(t, g.MCPURL, harness.InitializeBody, bearer(tok))
 		defer resp.Body.Close()
 		body := new(strings.Builder)
 		bufio.NewReader(resp.Body).WriteTo(body)
 		if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
-			ids = append(ids, id)
+			ids, owners = append(ids, id), append(owners, tok)
 		}
 		return resp.StatusCode, body.String()
 	}
@@ -319,18 +341,22 @@ func TestPerPrincipalShares(t *testing.T) {
 	if got, _ := g.Metric(t, "wasmgate_http_rejected_total", map[string]string{"reason": "principal_sessions"}); got != 10 {
 		t.Errorf("principal_sessions refusals counted: %v, want 10", got)
 	}
-	// Ending one of alice's sessions gives its place back.
-	del, err := http.NewRequest(http.MethodDelete, g.MCPURL, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	del.Header.Set("Mcp-Session-Id", ids[0])
-	del.Header.Set("Authorization", "Bearer "+alice)
-	if resp, err := http.DefaultClient.Do(del); err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("DELETE alice's session: %v %v", resp, err)
-	} else {
+	end := func(i int) {
+		t.Helper()
+		del, err := http.NewRequest(http.MethodDelete, g.MCPURL, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		del.Header.Set("Mcp-Session-Id", ids[i])
+		del.Header.Set("Authorization", "Bearer "+owners[i])
+		resp, err := http.DefaultClient.Do(del)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("DELETE session %d: %v %v", i, resp, err)
+		}
 		resp.Body.Close()
 	}
+	// Ending one of alice's sessions gives its place back.
+	end(0)
 	if code, body := initialize(alice); code != http.StatusOK {
 		t.Fatalf("alice's session after ending one: %d %s", code, body)
 	}
@@ -383,6 +409,9 @@ func TestPerPrincipalShares(t *testing.T) {
 	c := g.SessionClient(t, withToken(carol))
 	harness.Calc(ctx, t, c, 2, 3)
 	c.Close()
+	for i := 1; i < len(ids); i++ {
+		end(i)
+	}
 	nearBaseline(t, g, base)
 }
 

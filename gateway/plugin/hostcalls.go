@@ -34,13 +34,15 @@ type callState struct {
 }
 
 // spend counts one notification of kind toward limits.max_notifications,
-// or refuses it (counted) once the call has sent that many.
+// or refuses it (counted) once the call has sent that many: the error
+// wraps host.ErrStop, so the host function ends the call with it (the
+// notify functions return nothing a plugin could check).
 func (c *callState) spend(kind string) error {
 	max := int64(c.rt.spec.Limits.MaxNotifications)
 	if n := c.sent.Add(1); n > max {
 		c.h.Metrics.PluginNotificationsRefused.WithLabelValues(c.rt.name, kind).Inc()
 		if n == max+1 {
-			c.h.Logger.Warn("plugin call sent too many notifications; refusing the rest of this call's", "plugin", c.rt.name, "kind", kind, "max", max,
+			c.h.Logger.Warn("plugin call sent too many notifications; the call is stopped", "plugin", c.rt.name, "kind", kind, "max", max,
 				"hint", "raise limits.max_notifications if the plugin needs more")
 		}
 		return fmt.Errorf("plugin %q sent more than %d notifications in one call, the most it may (limits.max_notifications); the call was stopped at a %s notification: %w", c.rt.name, max, kind, host.ErrStop)
