@@ -12,7 +12,8 @@ import (
 	"github.com/wasmgate/wasmgate/loader/abi"
 )
 
-// KeptLimits bound the compiled modules a Kept holds.
+// KeptLimits bound the compiled modules a Kept holds; a zero field takes
+// its default, Modules < 0 keeps none.
 type KeptLimits struct {
 	Modules int           // at most this many (default 16)
 	Bytes   int64         // whose modules total at most this many bytes (default 256 MiB)
