@@ -78,7 +78,8 @@ policy:
 			if row, ok = tryText(pctx, sel); !ok {
 				return false
 			}
-			if !strings.HasPrefix(strings.TrimSpace(strings.SplitN(row, "\t", 3)[1]), state) {
+			cells := strings.SplitN(row, "\t", 3)
+			if len(cells) < 2 || !strings.HasPrefix(strings.TrimSpace(cells[1]), state) {
 				return false // the page refreshed in between
 			}
 			for _, w := range want {
