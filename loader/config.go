@@ -230,6 +230,9 @@ func (c *Config) checkRelay(env *config.Env) {
 	}
 	c.checkPrefixes(env)
 	for _, site := range c.Relay.Sites {
+		if site.Protocol == relayconfig.ProtocolWULegacy && !site.Insecure && h.On() && config.CheckListen(h.Listen) == nil && !netutil.LoopbackListen(h.Listen) {
+			env.Bad(site.Key+".protocol", "wu-legacy pages send the token in clear: the MCP HTTP listener must be loopback or TLS (transports.http.listen is %s)", h.Listen)
+		}
 		if site.Insecure && site.Protocol == relayconfig.ProtocolWULegacy && h.On() && config.CheckListen(h.Listen) == nil &&
 			!netutil.LoopbackListen(h.Listen) {
 			env.Bad(site.Key+".insecure", "pages without a token are allowed only on a loopback listener, where any local process can still be the page (transports.http.listen is %s); set token_env or token_file", h.Listen)
