@@ -52,7 +52,9 @@ func testRunUnit(t *testing.T, unit string) {
 	if err := os.Chmod(wrapper, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	g := bins.Start(t, harness.Options{Binary: wrapper, Config: execStart[3]})
+	// The ready file goes where the unit's StateDirectory= is: the
+	// wasmgate user cannot write into the test's own folders.
+	g := bins.Start(t, harness.Options{Binary: wrapper, Config: execStart[3], ReadyDir: "/var/lib/wasmgate"})
 	if out, err := exec.Command("ps", "-o", "user=", "-p", strconv.Itoa(g.Cmd.Process.Pid)).CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "wasmgate" {
 		t.Errorf("the gateway runs as %q (%v), want wasmgate", out, err)
 	}

@@ -32,6 +32,9 @@ type Options struct {
 	// Binary, when set, is run instead of the built binary (a wrapper
 	// script that sets limits, say).
 	Binary string
+	// ReadyDir is the folder of the --ready-file; default a folder of the
+	// test's own. A gateway run as another user needs one it can write.
+	ReadyDir string
 }
 
 // Gateway is a running `wasmgate serve` process.
@@ -66,7 +69,11 @@ func (b *Binaries) Start(t testing.TB, opts Options) *Gateway {
 	if opts.Binary != "" {
 		bin = opts.Binary
 	}
-	readyFile := readyFileIn(t.TempDir())
+	dir := opts.ReadyDir
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	readyFile := readyFileIn(dir)
 	args := append([]string{"serve", "--config", opts.Config, "--ready-file", readyFile}, opts.Args...)
 	if opts.Stdio {
 		args = append(args, "--stdio")
