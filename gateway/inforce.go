@@ -80,12 +80,5 @@ func (g *Gateway) relayStatus() []ops.RelaySiteStatus {
 	if g.relay == nil {
 		return out
 	}
-	for _, s := range g.relay.SiteStatus() {
-		rs := ops.RelaySiteStatus{Name: s.Name, Declared: s.Key, Protocol: s.Protocol, Connected: s.Connected, Origin: s.Origin, Since: s.Since}
-		if r := s.LastRefusal; r != nil {
-			rs.LastRefusal = &ops.RelayRefusal{Outcome: r.Outcome, At: r.At, Origin: r.Origin, Remote: r.Remote, Error: r.Error}
-		}
-		out = append(out, rs)
-	}
-	return out
+	return append(out, g.relay.SiteStatus()...)
 }

@@ -22,8 +22,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -31,6 +29,7 @@ import (
 
 	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/internal/lograte"
+	"github.com/wasmgate/wasmgate/internal/netutil"
 	"github.com/wasmgate/wasmgate/metrics"
 )
 
@@ -60,17 +59,7 @@ type Listener struct {
 func (l Listener) Secure() bool { return l.TLS || l.Loopback() }
 
 // Loopback reports whether l is bound to a loopback address.
-func (l Listener) Loopback() bool {
-	host, _, err := net.SplitHostPort(l.Addr)
-	if err != nil {
-		return false
-	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
+func (l Listener) Loopback() bool { return netutil.LoopbackListen(l.Addr) }
 
 // Relay is the WebSocket endpoint and the live state of every site.
 type Relay struct {

@@ -9,7 +9,7 @@ import (
 // last connection it refused.
 type SiteStatus struct {
 	Name      string `json:"name"`
-	Key       string `json:"declared"`
+	Declared  string `json:"declared"` // where it is declared, "relay.sites[0]"
 	Protocol  string `json:"protocol"`
 	Connected bool   `json:"connected"`
 	// Origin is the connected page's origin ("" without one).
@@ -52,7 +52,7 @@ func (r *Relay) SiteStatus() []SiteStatus {
 func (st *siteState) status() SiteStatus {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	s := SiteStatus{Name: st.name, Key: st.conf.Key, Protocol: st.conf.Protocol, Connected: st.bridge != nil, Since: st.since}
+	s := SiteStatus{Name: st.name, Declared: st.conf.Key, Protocol: st.conf.Protocol, Connected: st.bridge != nil, Since: st.since}
 	if st.bridge != nil {
 		s.Origin = st.bridge.origin
 	}

@@ -18,7 +18,7 @@ func TestSiteStatus(t *testing.T) {
 		t.Fatalf("SiteStatus = %+v, want demo and other", st)
 	}
 	for _, s := range st {
-		if s.Connected || s.Origin != "" || s.Since.IsZero() || s.LastRefusal != nil || s.Key == "" || s.Protocol != ProtocolWasmgate {
+		if s.Connected || s.Origin != "" || s.Since.IsZero() || s.LastRefusal != nil || s.Declared == "" || s.Protocol != ProtocolWasmgate {
 			t.Errorf("before any page: %+v", s)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/internal/netutil"
 )
 
 // Defaults and bounds of the auth section.
@@ -244,7 +245,7 @@ func checkURL(s string, httpsOnly bool) error {
 	if u.User != nil {
 		return fmt.Errorf("must not contain a user or password")
 	}
-	if httpsOnly && u.Scheme == "http" && !loopbackHost(u.Hostname()) {
+	if httpsOnly && u.Scheme == "http" && !netutil.Loopback(u.Hostname()) {
 		return fmt.Errorf("must use https (http is accepted only for localhost and loopback addresses)")
 	}
 	return nil
@@ -257,16 +258,6 @@ func validEnvName(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-// loopbackHost reports whether host (no port) is localhost or a loopback
-// IP. Other names are not resolved: a name may point anywhere tomorrow.
-func loopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // CheckExposure is the secure default: without principals and without
@@ -282,7 +273,7 @@ func CheckExposure(c Config, listen string) error {
 	if err != nil {
 		return fmt.Errorf("listen address %q: want host:port", listen)
 	}
-	if loopbackHost(host) {
+	if netutil.Loopback(host) {
 		return nil
 	}
 	what := fmt.Sprintf("%q is not a loopback address", listen)

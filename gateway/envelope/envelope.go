@@ -149,7 +149,7 @@ func (e *Envelope) authorize(ctx context.Context, st State, kind policy.Kind, no
 	if !d.Allowed {
 		e.o.Metrics.PolicyDenials.WithLabelValues(c.Label(), what).Inc()
 		r := &refusal{outcome: metrics.OutcomeDenied, msg: fmt.Sprintf("%s %q is denied by policy", noun, name)}
-		if !pol.RevealHidden() && !visibleTo(pol, c.Principal, kind, name) {
+		if !pol.RevealHidden() && !pol.Visible(c.Principal, kind, name) {
 			r.hidden = unknown(kind, name) // counted and audited as denied; told as unknown
 		}
 		return c, r
@@ -161,12 +161,6 @@ func (e *Envelope) authorize(ctx context.Context, st State, kind policy.Kind, no
 		return c, &refusal{outcome: metrics.OutcomeRateLimited, msg: fmt.Sprintf("%s %q is rate limited: retry in %s", noun, name, retry)}
 	}
 	return c, nil
-}
-
-// visibleTo reports whether p sees name in its lists. A resource read
-// names a URI; it is visible when a listed resource or template is.
-func visibleTo(pol *policy.Policy, p policy.Principal, kind policy.Kind, name string) bool {
-	return pol.Visible(p, kind, name)
 }
 
 // unknown is the error mcp-go gives a name nobody provides, word for word

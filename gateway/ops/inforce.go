@@ -1,6 +1,6 @@
 package ops
 
-import "time"
+import "github.com/wasmgate/wasmgate/relay"
 
 // InForce says what guards the gateway, as the status page's "In force"
 // table and /api/status's in_force show it.
@@ -35,24 +35,10 @@ type AuditStatus struct {
 	Arguments bool   `json:"arguments"`
 }
 
-// RelaySiteStatus is one configured relay site: whether a page serves
-// it, the page's origin, since when, and the last connection it refused.
-type RelaySiteStatus struct {
-	Name        string        `json:"name"`
-	Declared    string        `json:"declared"`
-	Protocol    string        `json:"protocol"`
-	Connected   bool          `json:"connected"`
-	Origin      string        `json:"origin,omitempty"`
-	Since       time.Time     `json:"since"`
-	LastRefusal *RelayRefusal `json:"last_refusal,omitempty"`
-}
+// RelaySiteStatus is one configured relay site as the relay reports it:
+// whether a page serves it, from which origin, since when, and its last
+// refusal.
+type RelaySiteStatus = relay.SiteStatus
 
-// RelayRefusal is a connection a relay site refused: the handshake
-// outcome (bad_proof, origin, replay, busy, timeout, ...) and when.
-type RelayRefusal struct {
-	Outcome string    `json:"outcome"`
-	At      time.Time `json:"at"`
-	Origin  string    `json:"origin,omitempty"`
-	Remote  string    `json:"remote,omitempty"`
-	Error   string    `json:"error,omitempty"`
-}
+// RelayRefusal is a connection a relay site refused.
+type RelayRefusal = relay.Refusal

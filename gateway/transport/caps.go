@@ -29,8 +29,9 @@ func principalKey(st *State, c envelope.Caller) string {
 
 // sessions admits an initialize within max_sessions and the caller's
 // max_sessions_per_principal.
-func (c *checks) sessions(st *State, next http.Handler) http.Handler {
+func (c *checks) sessions(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		st := stateOf(r)
 		body, ok := bodyOf(r)
 		if !ok {
 			next.ServeHTTP(w, r)
@@ -70,8 +71,9 @@ func (c *checks) sessions(st *State, next http.Handler) http.Handler {
 // long-lived stream, a session's GET stream or a 2026-07-28
 // subscriptions/listen POST, within max_streams_per_session,
 // max_streams_per_principal and max_streams.
-func (c *checks) streams(st *State, next http.Handler) http.Handler {
+func (c *checks) streams(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		st := stateOf(r)
 		h := &st.HTTP
 		caller, _ := envelope.CallerFrom(r.Context())
 		q := Quota{Total: h.MaxStreams, PerSession: h.MaxStreamsPerSession, PerPrincipal: h.MaxStreamsPerPrincipal, Who: principalKey(st, caller)}

@@ -128,23 +128,24 @@ func (w slogWriter) Write(p []byte) (int, error) {
 }
 
 // middleware is one check in front of mcp-go.
-type middleware func(st *State, next http.Handler) http.Handler
+type middleware func(next http.Handler) http.Handler
 
 // stateKey carries the request's State from serving to the checks after.
 type stateKey struct{}
 
-// chain runs the checks in order, each with the state serving when the
-// request arrived, then next.
+// chain runs the checks in order, then next; built once. Each check reads
+// the state serving when the request arrived (stateOf), which serving put
+// in the request's context.
 func chain(next http.Handler, serving func(http.Handler) http.Handler, mws ...middleware) http.Handler {
 	h := next
 	for i := len(mws) - 1; i >= 0; i-- {
-		mw, inner := mws[i], h
-		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			mw(r.Context().Value(stateKey{}).(*State), inner).ServeHTTP(w, r)
-		})
+		h = mws[i](h)
 	}
 	return serving(h)
 }
+
+// stateOf is the serving state of a request that passed serving.
+func stateOf(r *http.Request) *State { return r.Context().Value(stateKey{}).(*State) }
 
 // checks are the middlewares of one Handler.
 type checks struct {
@@ -183,8 +184,9 @@ func (c *checks) serving(next http.Handler) http.Handler {
 }
 
 // origin refuses a foreign Origin (403) and answers CORS for an allowed one.
-func (c *checks) origin(st *State, next http.Handler) http.Handler {
+func (c *checks) origin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		st := stateOf(r)
 		if origin := r.Header.Get("Origin"); origin != "" {
 			if !st.Identity.Origins.Allowed(origin) {
 				c.reject("origin")
@@ -202,8 +204,9 @@ func (c *checks) origin(st *State, next http.Handler) http.Handler {
 }
 
 // authenticate puts the request's caller in its context, or answers 401.
-func (c *checks) authenticate(st *State, next http.Handler) http.Handler {
+func (c *checks) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		st := stateOf(r)
 		caller, err := st.Identity.authenticate(r)
 		if err != nil {
 			c.challenge(w, r, st.Identity, err)
@@ -214,7 +217,7 @@ func (c *checks) authenticate(st *State, next http.Handler) http.Handler {
 }
 
 // ownSession answers someone else's session as if it did not exist.
-func (c *checks) ownSession(_ *State, next http.Handler) http.Handler {
+func (c *checks) ownSession(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		caller, _ := envelope.CallerFrom(r.Context())
 		if id := r.Header.Get(server.HeaderKeySessionID); id != "" && !c.o.Owns(id, caller) {
@@ -226,8 +229,9 @@ func (c *checks) ownSession(_ *State, next http.Handler) http.Handler {
 }
 
 // body reads a POST body whole, within max_body and read_timeout.
-func (c *checks) body(st *State, next http.Handler) http.Handler {
+func (c *checks) body(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		st := stateOf(r)
 		h := &st.HTTP
 		max := int64(h.MaxBody)
 		if r.ContentLength > max {
