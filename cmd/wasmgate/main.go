@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/wasmgate/wasmgate/internal/childproc"
+
 	extism "github.com/extism/go-sdk"
 
 	"github.com/wasmgate/wasmgate/config"
@@ -49,6 +51,7 @@ Run 'wasmgate <command> --help' for a command's flags.
 `
 
 func main() {
+	childproc.Main() // the sandbox re-exec of an upstream server's command never returns
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
