@@ -12,6 +12,9 @@ type Admin struct {
 	// Auth is an optional bearer token for /metrics and /-/reload, for a
 	// listener that is not on loopback.
 	Auth HTTPAuth `koanf:"auth"`
+	// PProf serves net/http/pprof under /debug/pprof/ (behind Auth when
+	// set); off by default. A reload turns it on or off.
+	PProf bool `koanf:"pprof"`
 }
 
 // On reports whether the admin listener is enabled (the default).

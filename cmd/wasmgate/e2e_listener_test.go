@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -821,4 +822,59 @@ func (s session) headers(extra map[string]string) map[string]string {
 		h[k] = v
 	}
 	return h
+}
+
+// TestAdminPProf: admin.pprof serves Go's profiles behind admin.auth, and
+// a reload turns it on and off; off, the paths answer 404.
+func TestAdminPProf(t *testing.T) {
+	token := "adm-pprof-" + strconv.Itoa(os.Getpid())
+	base := strings.Replace(bins.YAML(harness.Parts{Plugins: harness.ExamplePlugins(t)}), "admin:\n  listen: 127.0.0.1:0\n",
+		"admin:\n  listen: 127.0.0.1:0\n  auth:\n    bearer_token_env: E2E_ADMIN_TOKEN\n", 1)
+	if !strings.Contains(base, "E2E_ADMIN_TOKEN") {
+		t.Fatalf("could not add admin.auth to:\n%s", base)
+	}
+	on := strings.Replace(base, "    bearer_token_env: E2E_ADMIN_TOKEN\n", "    bearer_token_env: E2E_ADMIN_TOKEN\n  pprof: true\n", 1)
+	cfg := harness.WriteConfig(t, base)
+	g := bins.Start(t, harness.Options{Config: cfg, Env: []string{"E2E_ADMIN_TOKEN=" + token}})
+	c := &http.Client{}
+	defer c.CloseIdleConnections()
+	auth := map[string]string{"Authorization": "Bearer " + token}
+	get := func(path string, h map[string]string) (int, string) {
+		code, _, body := doRequest(t, c, http.MethodGet, g.AdminURL+path, h, "")
+		return code, body
+	}
+	if code, body := get("/debug/pprof/", auth); code != http.StatusNotFound || !strings.Contains(body, "admin.pprof") {
+		t.Errorf("pprof off: %d %q, want 404 naming admin.pprof", code, body)
+	}
+
+	// /metrics needs the token too, so the reload is seen on pprof itself.
+	harness.RenameOver(t, cfg, []byte(on))
+	if !harness.WaitFor(20*time.Second, func() bool { code, _ := get("/debug/pprof/", auth); return code == http.StatusOK }) {
+		t.Fatalf("admin.pprof: true was not applied by a reload:\n%s", g.Stderr())
+	}
+	if code, _ := get("/debug/pprof/", nil); code != http.StatusUnauthorized {
+		t.Errorf("pprof without the admin token: %d, want 401", code)
+	}
+	u, _ := url.Parse(g.AdminURL)
+	req, _ := http.NewRequest(http.MethodGet, g.AdminURL+"/debug/pprof/", nil)
+	req.Host = "evil.com:" + u.Port()
+	req.Header.Set("Authorization", "Bearer "+token)
+	if resp, err := c.Do(req); err != nil {
+		t.Fatal(err)
+	} else if resp.Body.Close(); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("pprof with a rebound Host: %d, want 403", resp.StatusCode)
+	}
+	code, body := get("/debug/pprof/goroutine?debug=1", auth)
+	if code != http.StatusOK || !strings.Contains(body, "goroutine profile:") {
+		t.Errorf("goroutine profile: %d %.200q", code, body)
+	}
+	if code, body := get("/debug/pprof/heap?debug=1", auth); code != http.StatusOK || !strings.Contains(body, "heap profile:") {
+		t.Errorf("heap profile: %d %.200q", code, body)
+	}
+
+	harness.RenameOver(t, cfg, []byte(base))
+	if !harness.WaitFor(20*time.Second, func() bool { code, _ := get("/debug/pprof/heap", auth); return code == http.StatusNotFound }) {
+		t.Errorf("pprof still served after a reload turned it off")
+	}
+	stillServes(t, g)
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/pprof"
 	"net/url"
 	"strconv"
 	"strings"
@@ -73,6 +74,14 @@ func AdminHandler(o AdminOptions) http.Handler {
 	}))))
 	mux.Handle("GET /{$}", a.notRebound(a.adminAuth(http.HandlerFunc(a.statusPage))))
 	mux.Handle("GET /api/status", a.notRebound(a.adminAuth(http.HandlerFunc(a.statusJSON))))
+	// admin.pprof: the profiles an operator asks for when a call is slow,
+	// read through the same checks as the status page, and only while
+	// the serving config turns them on.
+	mux.Handle("GET /debug/pprof/", a.notRebound(a.adminAuth(a.pprofOn(http.HandlerFunc(pprof.Index)))))
+	mux.Handle("GET /debug/pprof/cmdline", a.notRebound(a.adminAuth(a.pprofOn(http.HandlerFunc(pprof.Cmdline)))))
+	mux.Handle("GET /debug/pprof/profile", a.notRebound(a.adminAuth(a.pprofOn(http.HandlerFunc(pprof.Profile)))))
+	mux.Handle("GET /debug/pprof/symbol", a.notRebound(a.adminAuth(a.pprofOn(http.HandlerFunc(pprof.Symbol)))))
+	mux.Handle("GET /debug/pprof/trace", a.notRebound(a.adminAuth(a.pprofOn(http.HandlerFunc(pprof.Trace)))))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, "ok\n")
 	})
@@ -84,6 +93,17 @@ func AdminHandler(o AdminOptions) http.Handler {
 		_, _ = io.WriteString(w, "ready\n")
 	})
 	return mux
+}
+
+// pprofOn answers 404 unless the serving config has admin.pprof: true.
+func (a *admin) pprofOn(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if cfg, _, ok := a.o.Current(); !ok || !cfg.PProf {
+			http.Error(w, "profiling is off (admin.pprof: true turns it on)", http.StatusNotFound)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // adminAuth requires admin.auth's bearer token when one is configured.
