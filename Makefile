@@ -73,6 +73,12 @@ bench: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
 	@bash scripts/bench.sh $(BENCH_DURATION)
 
+## bench-upstream: tools/call proxied to an upstream MCP server (mcp-go's
+## own, native handler) over HTTP and stdio, against calling it directly
+bench-upstream: build
+	$(GO) build -o bin/mcpbench ./cmd/mcpbench
+	@bash scripts/bench-upstream.sh $(BENCH_DURATION)
+
 ## bench-relay: tools/call through the browser relay to the demo page in headless Chromium
 bench-relay: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench

@@ -86,6 +86,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return exitUsage
 	}
 
+	if cfg.serveStdio {
+		if err := serveNativeStdio(ctx, os.Stdin, stdout); err != nil {
+			fmt.Fprintf(stderr, "mcpbench: %v\n", err)
+			return exitFailures
+		}
+		return exitOK
+	}
 	if cfg.serve != "" {
 		if err := serveNative(ctx, cfg.serve, stdout); err != nil {
 			fmt.Fprintf(stderr, "mcpbench: %v\n", err)

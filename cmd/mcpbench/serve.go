@@ -23,13 +23,7 @@ import (
 // It prints "serving http://ADDR/mcp" once it listens, and returns when
 // ctx ends.
 func serveNative(ctx context.Context, addr string, stdout io.Writer) error {
-	s := server.NewMCPServer("mcpbench-native", "1", server.WithToolCapabilities(false))
-	s.AddTool(mcp.NewTool("calculate",
-		mcp.WithDescription("Performs basic arithmetic on two numbers: add, subtract, multiply or divide a by b."),
-		mcp.WithString("operation", mcp.Required(), mcp.Enum("add", "subtract", "multiply", "divide")),
-		mcp.WithNumber("a", mcp.Required()),
-		mcp.WithNumber("b", mcp.Required()),
-	), calculate)
+	s := nativeServer()
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", server.NewStreamableHTTPServer(s, server.WithEndpointPath("/mcp")))
 	ln, err := net.Listen("tcp", addr)
@@ -54,6 +48,29 @@ func serveNative(ctx context.Context, addr string, stdout io.Writer) error {
 		return err
 	}
 	return nil
+}
+
+// nativeServer is mcp-go's own server with the native calculate tool.
+func nativeServer() *server.MCPServer {
+	s := server.NewMCPServer("mcpbench-native", "1", server.WithToolCapabilities(false))
+	s.AddTool(mcp.NewTool("calculate",
+		mcp.WithDescription("Performs basic arithmetic on two numbers: add, subtract, multiply or divide a by b."),
+		mcp.WithString("operation", mcp.Required(), mcp.Enum("add", "subtract", "multiply", "divide")),
+		mcp.WithNumber("a", mcp.Required()),
+		mcp.WithNumber("b", mcp.Required()),
+	), calculate)
+	return s
+}
+
+// serveNativeStdio serves the native server over stdin and stdout (the
+// stdio upstream of make bench's upstream figures) until stdin ends or
+// ctx does.
+func serveNativeStdio(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
+	err := server.NewStdioServer(nativeServer()).Listen(ctx, stdin, stdout)
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
 }
 
 // calculate is the calculator example's tool as a native handler.

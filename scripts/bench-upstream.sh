@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# make bench-upstream (also run by make bench): what the gateway adds to a
+# tools/call it proxies to an upstream MCP server (issue 17).
+#
+# The upstream is mcp-go's own server with a native calculate handler
+# (`mcpbench -serve` over Streamable HTTP, `mcpbench -serve-stdio` over
+# stdio), on the same machine. Phases, interleaved, at 1 and 16 clients:
+#   direct     the load generator calls the upstream itself
+#   via http   the gateway, with the upstream as `url:` (session: shared)
+#   via stdio  the gateway, with the upstream as `command:`
+# and the ratios: added median latency at 1 client, throughput ratio at
+# 16. Then the gateway's resident memory per idle upstream session
+# (session: per_client, 50 sessions opened and left idle).
+#
+# Loopback only; stops by itself. Read the ratios, not the rates: the
+# gateway, the upstream and the load generator share the machine's cores.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${1:-5s}
+BIN=./bin/wasmgate
+BENCH=./bin/mcpbench
+work=$(mktemp -d)
+pid=
+native=
+cleanup() {
+  for p in $native $pid; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+HTTP=$(port); ADMIN=$(port); NATIVE=$(port)
+root=$(pwd)
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
+
+$BENCH -serve 127.0.0.1:$NATIVE >"$work/native.log" 2>&1 &
+native=$!
+until grep -q serving "$work/native.log" 2>/dev/null; do
+  kill -0 $native 2>/dev/null || { cat "$work/native.log"; exit 1; }
+  sleep 0.01
+done
+
+config() { # config SESSION-MODE
+  cat >"$work/gateway.yaml" <<YAML
+server:
+  cache_dir: $work/cache
+  log: {level: warn}
+transports:
+  http: {listen: 127.0.0.1:$HTTP}
+admin:
+  listen: 127.0.0.1:$ADMIN
+upstreams:
+  - {name: viahttp, url: "http://127.0.0.1:$NATIVE/mcp", prefix: http, session: $1, limits: {concurrency: 64}}
+  - {name: viastdio, command: ["$root/bin/mcpbench", "-serve-stdio"], prefix: stdio, limits: {concurrency: 64}}
+YAML
+}
+start() {
+  $BIN serve --config "$work/gateway.yaml" >/dev/null 2>>"$work/gateway.log" &
+  pid=$!
+  until curl -sf "http://127.0.0.1:$ADMIN/readyz" >/dev/null 2>&1; do
+    kill -0 $pid 2>/dev/null || { cat "$work/gateway.log"; exit 1; }
+    sleep 0.01
+  done
+}
+stop() { kill -TERM $pid; wait $pid || true; pid=; }
+
+status=0
+results="$work/results"
+: >"$results"
+phase() { # phase NAME URL TOOL CLIENTS
+  local name=$1 url=$2 tool=$3 clients=$4 out
+  set +e
+  out=$($BENCH -url "$url" -tool "$tool" -args '{"operation":"add","a":5,"b":3}' -expect 8 \
+    -clients "$clients" -duration "$DURATION" -warmup 1s -json)
+  local st=$?
+  set -e
+  [[ $st == 0 ]] || status=$st
+  printf '%-12s %s\n' "$name" "$(head -1 <<<"$out")"
+  python3 -c 'import json,sys; s=json.loads(sys.argv[2]); print(sys.argv[1], s["clients"], s["calls_per_s"], s["p50_ms"], s["p99_ms"], s["failures"])' \
+    "$name" "$(tail -1 <<<"$out")" >>"$results"
+}
+
+config shared
+start
+GW="http://127.0.0.1:$HTTP/mcp"
+NAT="http://127.0.0.1:$NATIVE/mcp"
+echo "tools/call over Streamable HTTP with sessions, ${DURATION} per phase:"
+for c in 1 16; do
+  phase direct "$NAT" calculate $c
+  phase via_http "$GW" http_calculate $c
+  phase via_stdio "$GW" stdio_calculate $c
+done
+stop
+
+echo
+echo "against calling the upstream directly (same run):"
+python3 - "$results" <<'PY'
+import sys
+rows = [l.split() for l in open(sys.argv[1])]
+r = {(x[0], x[1]): (float(x[2]), float(x[3])) for x in rows}
+d1, d16 = r.get(("direct", "1")), r.get(("direct", "16"))
+for name in ("via_http", "via_stdio"):
+    a, b = r.get((name, "1")), r.get((name, "16"))
+    if d1 and a:
+        print(f"  {name:9}  1 client: median {a[1]*1000:.0f} µs, direct {d1[1]*1000:.0f} µs: +{(a[1]-d1[1])*1000:.0f} µs (target at most +200 µs)")
+    if d16 and b:
+        print(f"  {name:9} 16 clients: {b[0]:,.0f}/s against {d16[0]:,.0f}/s direct = {b[0]/d16[0]:.2f}x (target at least 0.50x)")
+PY
+
+# Memory per idle upstream session: per_client opens one upstream session
+# per downstream session, at its first call.
+config per_client
+start
+rss0=$(awk '/VmRSS/{print $2}' /proc/$pid/status)
+$BENCH -url "$GW" -tool http_calculate -args '{"operation":"add","a":5,"b":3}' -expect 8 \
+  -clients 50 -duration 1s -warmup 0s >/dev/null 2>&1 || true
+sleep 1
+rss1=$(awk '/VmRSS/{print $2}' /proc/$pid/status)
+sessions=$(curl -s "http://127.0.0.1:$ADMIN/metrics" | awk '/^wasmgate_upstream_sessions\{.*viahttp/{print $2}')
+echo
+echo "per_client: resident memory ${rss0} KiB before, ${rss1} KiB with 50 downstream sessions (upstream sessions open: ${sessions:-not exported}): about $(( (rss1 - rss0) / 50 )) KiB per idle session pair"
+stop
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+exit $status
