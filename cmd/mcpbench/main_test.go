@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -352,4 +354,42 @@ func TestServeNative(t *testing.T) {
 	if code := <-served; code != exitOK {
 		t.Errorf("-serve exited with %d after its context ended", code)
 	}
+}
+
+// TestServeNativeStdio drives -serve-stdio's server with mcp-go's own
+// stdio client: initialize, then a calculate.
+func TestServeNativeStdio(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		served <- serveNativeStdio(t.Context(), inR, outW)
+		outW.Close()
+	}()
+	tr := transport.NewIO(outR, inW, io.NopCloser(strings.NewReader("")))
+	c := client.NewClient(tr)
+	if err := c.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
+	if _, err := c.Initialize(t.Context(), init); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "calculate"
+	req.Params.Arguments = map[string]any{"operation": "multiply", "a": 6, "b": 7}
+	res, err := c.CallTool(t.Context(), req)
+	if err != nil {
+		t.Fatalf("calculate: %v", err)
+	}
+	if tc, ok := res.Content[0].(mcp.TextContent); !ok || tc.Text != "42" {
+		t.Errorf("calculate 6*7 = %+v", res.Content)
+	}
+	inW.Close() // stdin ends: the server returns
+	if err := <-served; err != nil {
+		t.Errorf("serveNativeStdio after stdin ended: %v", err)
+	}
+	c.Close()
 }
