@@ -82,6 +82,7 @@ func (g *Gateway) newParts() *parts {
 		&auditComponent{a: g.audit},
 		p.plugins,
 		g.relay.Component(),
+		g.tracer.Component(g.log),
 	}
 	p.refs.Store(1)
 	return p

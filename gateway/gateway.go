@@ -30,6 +30,7 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/plugin"
 	"github.com/wasmgate/wasmgate/gateway/relaysite"
 	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/gateway/tracing"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/host"
 	"github.com/wasmgate/wasmgate/metrics"
@@ -84,6 +85,7 @@ type Gateway struct {
 	audit    *ops.Audit
 	notify   *ops.Notifier // systemd notifications
 	status   *ops.Tracker  // for the status page
+	tracer   *tracing.Holder
 
 	calls    atomic.Int64   // calls running now, for shutdown
 	retiring sync.WaitGroup // goroutines closing retired snapshots
@@ -104,6 +106,7 @@ func New(opts Options) *Gateway {
 		status:   ops.NewTracker(opts.Logger),
 		subs:     &subscriptions{m: map[string]map[string]bool{}},
 		audit:    ops.NewAudit(opts.Logger),
+		tracer:   tracing.NewHolder(opts.Metrics.Registry(), opts.Version),
 	}
 	g.env = envelope.New(envelope.Options{
 		Begin:    g.begin,
@@ -111,6 +114,7 @@ func New(opts Options) *Gateway {
 		Metrics:  opts.Metrics,
 		Observer: envelope.Observers{envelope.Metrics{M: opts.Metrics}, g.audit, g.status},
 		Logger:   opts.Logger,
+		Tracer:   g.tracer.Tracer,
 	})
 	g.mcp = server.NewMCPServer(cmp.Or(opts.Name, "wasmgate"), opts.Version,
 		server.WithToolCapabilities(true),

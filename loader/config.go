@@ -58,6 +58,7 @@ type Config struct {
 	Policy     policy.Config      `koanf:"policy"`
 	Audit      Audit              `koanf:"audit"`
 	Relay      relayconfig.Config `koanf:"relay"`
+	Tracing    Tracing            `koanf:"tracing"`
 
 	// File is the absolute path of the file this Config was read from.
 	File string `koanf:"-"`

@@ -192,7 +192,9 @@ func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 
 // Handler serves the registry in the Prometheus exposition format.
 func (m *Metrics) Handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+	// OpenMetrics when the scraper asks for it: the exemplars (trace ids)
+	// on the latency histograms are only in that format.
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg, EnableOpenMetrics: true})
 }
 
 // ReloadResult records a load or reload attempt the Prometheus way.

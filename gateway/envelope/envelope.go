@@ -15,8 +15,12 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/gateway/tracing"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/metrics"
 	"github.com/wasmgate/wasmgate/policy"
@@ -46,13 +50,30 @@ type Options struct {
 	Metrics  *metrics.Metrics
 	Observer Observer // every finished call
 	Logger   *slog.Logger
+	// Tracer is the tracer each call's span starts from now (tracing
+	// reloads); nil traces nothing.
+	Tracer func() trace.Tracer
 }
 
 // Envelope runs calls. Safe for concurrent use.
 type Envelope struct{ o Options }
 
 // New returns an Envelope.
-func New(o Options) *Envelope { return &Envelope{o: o} }
+func New(o Options) *Envelope {
+	if o.Tracer == nil {
+		nt := noop.NewTracerProvider().Tracer(tracing.Name)
+		o.Tracer = func() trace.Tracer { return nt }
+	}
+	return &Envelope{o: o}
+}
+
+// methods are the MCP methods of the kinds of call, as spans name them.
+var methods = map[string]string{
+	kindTool:       "tools/call",
+	kindResource:   "resources/read",
+	kindPrompt:     "prompts/get",
+	kindCompletion: "completion/complete",
+}
 
 // CallerOf is the caller of ctx: the HTTP request's, else st's stdio
 // principal.
@@ -93,10 +114,23 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 	if c.noun != "" {
 		noun = c.noun
 	}
+	// The call's span: a child of the caller's traceparent (HTTP header
+	// or _meta), when it sent one.
+	tr := e.o.Tracer()
+	ctx, span := tr.Start(ctx, methods[c.Kind]+" "+c.Name, trace.WithSpanKind(trace.SpanKindServer))
+	defer span.End()
+	if sc := span.SpanContext(); sc.IsSampled() {
+		c.TraceID = sc.TraceID().String()
+	}
 	if c.malformed != nil { // the request itself is refused, before policy looks at it
 		c.Caller, r = CallerOf(ctx, st), c.malformed
 	} else {
+		_, ps := tr.Start(ctx, "policy")
 		c.Caller, r = e.authorize(ctx, st, pk, noun, c.Name, c.Args)
+		if r != nil {
+			tracing.Fail(ps, r.outcome)
+		}
+		ps.End()
 	}
 	defer func() {
 		c.Took = time.Since(c.Start)
@@ -106,6 +140,21 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 		} else if after != nil {
 			if o, msg := after(v); o != "" {
 				c.Outcome, c.Err = o, msg
+			}
+		}
+		if span.IsRecording() {
+			span.SetAttributes(
+				attribute.String("mcp.method.name", methods[c.Kind]),
+				attribute.String("wasmgate.name", c.Name),
+				attribute.String("wasmgate.principal", c.Caller.Label()),
+				attribute.String("wasmgate.source", c.Source),
+				attribute.String("wasmgate.source.kind", source.KindOf(src)),
+				attribute.String("wasmgate.outcome", c.Outcome))
+			if c.Kind == kindTool {
+				span.SetAttributes(attribute.String("gen_ai.tool.name", c.Name))
+			}
+			if c.Outcome != metrics.OutcomeOK {
+				tracing.Fail(span, c.Err)
 			}
 		}
 		e.o.Observer.Observe(ctx, c)
@@ -120,7 +169,15 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 	}
 	tctx, cancel := context.WithTimeout(ctx, src.Timeout())
 	defer cancel()
+	// The source's own span: a relay round trip, an upstream request, a
+	// plugin call (with its wait for an instance and the WASM call
+	// beneath).
+	tctx, ss := tr.Start(tctx, source.KindOf(src)+" "+c.Source, trace.WithSpanKind(trace.SpanKindInternal))
 	v, err := fn(tctx)
+	if err != nil {
+		tracing.Fail(ss, err.Error())
+	}
+	ss.End()
 	if err == nil {
 		return v, nil
 	}
@@ -129,7 +186,7 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 		f = &source.Failure{Kind: source.FailError, Msg: err.Error()}
 	}
 	if f.Kind == source.FailCrash || f.Kind == source.FailTimeout {
-		e.o.Logger.Warn(c.Kind+" call failed", c.Kind, c.Name, "plugin", c.Source, "outcome", f.Kind.Outcome(), "error", f.Msg)
+		e.o.Logger.Warn(c.Kind+" call failed", c.Kind, c.Name, "plugin", c.Source, "outcome", f.Kind.Outcome(), "error", f.Msg, "trace_id", c.TraceID)
 	}
 	return v, &refusal{outcome: f.Kind.Outcome(), msg: source.Message(noun, c.Name, f)}
 }
@@ -201,6 +258,10 @@ func withRequest(ctx context.Context, meta *mcp.Meta) context.Context {
 	}
 	if meta != nil {
 		r.Meta, _ = json.Marshal(meta)
+		if tp, ok := meta.AdditionalFields["traceparent"].(string); ok {
+			ts, _ := meta.AdditionalFields["tracestate"].(string)
+			ctx = tracing.FromMeta(ctx, tp, ts)
+		}
 	}
 	return abi.WithRequest(ctx, r)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/wasmgate/wasmgate/metrics"
 )
 
@@ -19,6 +21,7 @@ type Call struct {
 	Took    time.Duration
 	Err     string         // what failed, for a call whose outcome is not ok
 	Args    map[string]any // the arguments, when the kind has them
+	TraceID string         // the call's trace, when it is recorded
 
 	noun      string   // names the call in messages when Kind does not
 	malformed *refusal // a request refused before it is authorized
@@ -46,7 +49,13 @@ func (m Metrics) Observe(_ context.Context, c *Call) {
 	switch c.Kind {
 	case kindTool:
 		m.M.ToolCalls.WithLabelValues(c.Name, c.Source, c.Outcome).Inc()
-		m.M.ToolDuration.WithLabelValues(c.Name, c.Source).Observe(c.Took.Seconds())
+		h := m.M.ToolDuration.WithLabelValues(c.Name, c.Source)
+		if eo, ok := h.(prometheus.ExemplarObserver); ok && c.TraceID != "" {
+			// The latency panel links to the trace (OpenMetrics exemplars).
+			eo.ObserveWithExemplar(c.Took.Seconds(), prometheus.Labels{"trace_id": c.TraceID})
+		} else {
+			h.Observe(c.Took.Seconds())
+		}
 	case kindResource:
 		m.M.ResourceReads.WithLabelValues(c.Source, c.Outcome).Inc()
 	case kindPrompt:

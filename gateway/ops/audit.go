@@ -94,6 +94,9 @@ func (a *Audit) Observe(ctx context.Context, call *envelope.Call) {
 		"kind", kind, "name", name, "outcome", outcome,
 		"duration_ms", float64(call.Took.Microseconds()) / 1000,
 	}
+	if call.TraceID != "" {
+		attrs = append(attrs, "trace_id", call.TraceID)
+	}
 	if a.cfg.Arguments && args != nil {
 		b, err := json.Marshal(a.redactor.Redact(args))
 		if err == nil {

@@ -13,10 +13,12 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/gateway/tracing"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/loader/host"
 	"github.com/wasmgate/wasmgate/wire"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Source is a plugin as one snapshot serves it: its current spec (limits
@@ -159,7 +161,10 @@ func (p *Source) run(ctx context.Context, fn func(context.Context, *loader.Insta
 	if cs := server.ClientSessionFromContext(ctx); cs != nil {
 		session = cs.SessionID()
 	}
+	tr := trace.SpanFromContext(ctx).TracerProvider().Tracer(tracing.Name)
+	_, wait := tr.Start(ctx, "instance wait")
 	inst, release, err := p.pool.acquire(ctx, session)
+	wait.End()
 	if err != nil {
 		if ctx.Err() != nil {
 			return p.failure(&abi.CallError{Kind: abi.KindTimeout, Msg: "timed out waiting for a free instance"})
@@ -168,7 +173,12 @@ func (p *Source) run(ctx context.Context, fn func(context.Context, *loader.Insta
 	}
 	defer release()
 	call := p.newCall(ctx)
-	err = fn(host.WithCall(ctx, call), inst)
+	wctx, span := tr.Start(ctx, "wasm call")
+	err = fn(host.WithCall(wctx, call), inst)
+	if err != nil {
+		tracing.Fail(span, err.Error())
+	}
+	span.End()
 	if call.changed != [3]bool{} && !inst.Dead() {
 		p.relist(inst)
 	}

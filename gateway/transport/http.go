@@ -22,6 +22,7 @@ import (
 
 	"github.com/wasmgate/wasmgate/auth"
 	"github.com/wasmgate/wasmgate/gateway/envelope"
+	"github.com/wasmgate/wasmgate/gateway/tracing"
 	"github.com/wasmgate/wasmgate/internal/lograte"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/metrics"
@@ -212,7 +213,8 @@ func (c *checks) authenticate(next http.Handler) http.Handler {
 			c.challenge(w, r, st.Identity, err)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(envelope.WithCaller(r.Context(), caller)))
+		ctx := tracing.FromHeaders(envelope.WithCaller(r.Context(), caller), r.Header)
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 

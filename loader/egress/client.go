@@ -12,6 +12,11 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Resolver looks up the addresses of a host name; *net.Resolver is one.
@@ -108,7 +113,23 @@ func (c *Client) Do(req *http.Request) (status int, header http.Header, body []b
 	}
 	start := time.Now()
 	what := req.Method + " " + req.URL.Redacted()
+	// A span of the call's trace (a no-op when it has none), and its
+	// traceparent to the host, which may continue it.
+	ctx, span := trace.SpanFromContext(ctx).TracerProvider().Tracer("github.com/wasmgate/wasmgate").
+		Start(ctx, "HTTP "+req.Method, trace.WithSpanKind(trace.SpanKindClient))
+	defer span.End()
+	if span.IsRecording() {
+		span.SetAttributes(attribute.String("http.request.method", req.Method), attribute.String("server.address", req.URL.Hostname()))
+		propagation.TraceContext{}.Inject(ctx, propagation.HeaderCarrier(req.Header))
+	}
 	resp, err := c.client.Do(req.WithContext(ctx))
+	if span.IsRecording() {
+		if err != nil {
+			span.SetStatus(codes.Error, "request failed")
+		} else {
+			span.SetAttributes(attribute.Int("http.response.status_code", resp.StatusCode))
+		}
+	}
 	if err != nil {
 		return 0, nil, nil, c.explain(what, parent, ctx, start, err)
 	}

@@ -1,0 +1,258 @@
+package main
+
+// Tracing end to end: the built gateway exports OTLP over HTTP to an
+// in-process receiver that decodes the protobuf the way a collector does;
+// the spans of a call continue the caller's traceparent (an HTTP header,
+// or _meta.traceparent), nest as documented (policy, the source, the wait
+// for an instance, the WASM call, the plugin's HTTP request), the plugin's
+// request carries the trace on, and the trace id is in the audit line and
+// on the latency histogram as an exemplar. A collector that is down slows
+// nothing; a reload turns tracing off.
+
+import (
+	"compress/gzip"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/wasmgate/wasmgate/internal/harness"
+)
+
+// otlpSpan is one span as the receiver decoded it.
+type otlpSpan struct {
+	name, trace, id, parent string
+	attrs                   map[string]string
+}
+
+// otlpReceiver is an OTLP/HTTP trace receiver (POST /v1/traces,
+// application/x-protobuf).
+type otlpReceiver struct {
+	*httptest.Server
+	mu    sync.Mutex
+	spans []otlpSpan
+	bad   []string
+}
+
+func newOTLPReceiver(t *testing.T) *otlpReceiver {
+	rc := &otlpReceiver{}
+	rc.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body io.Reader = r.Body
+		if r.Header.Get("Content-Encoding") == "gzip" {
+			zr, err := gzip.NewReader(r.Body)
+			if err != nil {
+				http.Error(w, err.Error(), 400)
+				return
+			}
+			body = zr
+		}
+		b, _ := io.ReadAll(body)
+		var req coltracepb.ExportTraceServiceRequest
+		if r.URL.Path != "/v1/traces" || r.Header.Get("Content-Type") != "application/x-protobuf" || proto.Unmarshal(b, &req) != nil {
+			rc.mu.Lock()
+			rc.bad = append(rc.bad, fmt.Sprintf("%s %s %s", r.Method, r.URL.Path, r.Header.Get("Content-Type")))
+			rc.mu.Unlock()
+			http.Error(w, "not an OTLP trace export", 400)
+			return
+		}
+		rc.mu.Lock()
+		for _, rs := range req.ResourceSpans {
+			for _, ss := range rs.ScopeSpans {
+				for _, s := range ss.Spans {
+					sp := otlpSpan{name: s.Name, trace: hex.EncodeToString(s.TraceId), id: hex.EncodeToString(s.SpanId),
+						parent: hex.EncodeToString(s.ParentSpanId), attrs: map[string]string{}}
+					for _, a := range s.Attributes {
+						sp.attrs[a.Key] = a.Value.GetStringValue()
+					}
+					for _, a := range rs.Resource.GetAttributes() {
+						sp.attrs["resource."+a.Key] = a.Value.GetStringValue()
+					}
+					rc.spans = append(rc.spans, sp)
+				}
+			}
+		}
+		rc.mu.Unlock()
+		out, _ := proto.Marshal(&coltracepb.ExportTraceServiceResponse{})
+		w.Header().Set("Content-Type", "application/x-protobuf")
+		w.Write(out)
+	}))
+	t.Cleanup(rc.Close)
+	return rc
+}
+
+// trace waits until the spans of trace id include every one of names,
+// and returns them by name.
+func (rc *otlpReceiver) trace(t *testing.T, id string, names ...string) map[string]otlpSpan {
+	t.Helper()
+	var got map[string]otlpSpan
+	ok := harness.WaitFor(20*time.Second, func() bool {
+		rc.mu.Lock()
+		defer rc.mu.Unlock()
+		got = map[string]otlpSpan{}
+		for _, s := range rc.spans {
+			if s.trace == id {
+				got[s.name] = s
+			}
+		}
+		for _, n := range names {
+			if _, ok := got[n]; !ok {
+				return false
+			}
+		}
+		return true
+	})
+	if !ok {
+		var have []string
+		for n := range got {
+			have = append(have, n)
+		}
+		t.Fatalf("trace %s: spans %q, want %q (bad requests: %q)", id, have, names, rc.bad)
+	}
+	return got
+}
+
+func (rc *otlpReceiver) count() int {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return len(rc.spans)
+}
+
+func TestTracing(t *testing.T) {
+	rc := newOTLPReceiver(t)
+	var hopMu sync.Mutex
+	var hops []string // the traceparent headers the plugin's requests carried
+	hop := newRecordingServer(t, map[string]http.HandlerFunc{"/hop": func(w http.ResponseWriter, r *http.Request) {
+		hopMu.Lock()
+		hops = append(hops, r.Header.Get("Traceparent"))
+		hopMu.Unlock()
+		io.WriteString(w, "hop")
+	}})
+	plugins := fmt.Sprintf(`  - {name: calculator, path: %s}
+  - name: fetch
+    path: %s
+    allowed_hosts: ["127.0.0.1:%s"]
+`, harness.Wasm(t, "examples/plugins/calculator"), harness.Wasm(t, "testdata/plugins/fetch"), hop.Port())
+	tracingOn := fmt.Sprintf("tracing:\n  endpoint: %s\n  sample_ratio: 0\n", rc.URL)
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: plugins, Sections: tracingOn}))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 120*time.Second)
+
+	// sample_ratio 0, but the caller's sampled traceparent is followed
+	// (parent-based sampling): a header on every request of this client.
+	const trace1, parent1 = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
+	c1 := g.SessionClient(t, transport.WithHTTPHeaders(map[string]string{"traceparent": "00-" + trace1 + "-" + parent1 + "-01"}))
+	harness.Calc(ctx, t, c1, 2, 3)
+	sp := rc.trace(t, trace1, "tools/call calculate", "policy", "plugin calculator", "instance wait", "wasm call")
+	root := sp["tools/call calculate"]
+	if root.parent != parent1 {
+		t.Errorf("the call's span has parent %q, want the header's %q", root.parent, parent1)
+	}
+	for _, n := range []string{"policy", "plugin calculator"} {
+		if sp[n].parent != root.id {
+			t.Errorf("span %q has parent %q, want the call's %q", n, sp[n].parent, root.id)
+		}
+	}
+	for _, n := range []string{"instance wait", "wasm call"} {
+		if sp[n].parent != sp["plugin calculator"].id {
+			t.Errorf("span %q has parent %q, want the plugin's %q", n, sp[n].parent, sp["plugin calculator"].id)
+		}
+	}
+	for k, want := range map[string]string{"mcp.method.name": "tools/call", "gen_ai.tool.name": "calculate",
+		"wasmgate.source": "calculator", "wasmgate.source.kind": "plugin", "wasmgate.outcome": "ok",
+		"wasmgate.principal": "anonymous", "resource.service.name": "wasmgate"} {
+		if got := root.attrs[k]; got != want {
+			t.Errorf("call span attribute %s = %q, want %q", k, got, want)
+		}
+	}
+
+	// A 2026-07-28 request carries its traceparent in _meta; the plugin's
+	// HTTP request continues the trace.
+	const trace2, parent2 = "0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331"
+	c2 := g.Client(t)
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "fetch"
+	req.Params.Arguments = map[string]any{"url": hop.URL + "/hop"}
+	req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{"traceparent": "00-" + trace2 + "-" + parent2 + "-01"}}
+	if res, err := c2.CallTool(ctx, req); err != nil || res.IsError {
+		t.Fatalf("fetch: %v %+v", err, res)
+	}
+	sp = rc.trace(t, trace2, "tools/call fetch", "wasm call", "HTTP GET")
+	if sp["tools/call fetch"].parent != parent2 {
+		t.Errorf("the _meta call's span has parent %q, want %q", sp["tools/call fetch"].parent, parent2)
+	}
+	httpSpan := sp["HTTP GET"]
+	if httpSpan.parent != sp["wasm call"].id || httpSpan.attrs["server.address"] != "127.0.0.1" {
+		t.Errorf("HTTP span %+v, want a child of the wasm call %q to 127.0.0.1", httpSpan, sp["wasm call"].id)
+	}
+	hopMu.Lock()
+	carried := append([]string(nil), hops...)
+	hopMu.Unlock()
+	if len(carried) != 1 || carried[0] != "00-"+trace2+"-"+httpSpan.id+"-01" {
+		t.Errorf("the plugin's request carried traceparent %q, want 00-%s-%s-01", carried, trace2, httpSpan.id)
+	}
+
+	// The trace id is in the audit line and on the histogram's exemplar.
+	if !strings.Contains(g.Stderr(), "trace_id="+trace1) {
+		t.Errorf("no audit line with trace_id=%s:\n%s", trace1, g.Stderr())
+	}
+	om, err := http.NewRequest(http.MethodGet, g.AdminURL+"/metrics", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	om.Header.Set("Accept", "application/openmetrics-text; version=1.0.0")
+	resp, err := http.DefaultClient.Do(om)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), `trace_id="`+trace2+`"`) || !strings.Contains(string(body), "wasmgate_tool_call_duration_seconds_bucket") {
+		t.Errorf("no exemplar with trace_id %s on the latency histogram in OpenMetrics output", trace2)
+	}
+
+	// An unsampled caller with sample_ratio 0 is not recorded.
+	c3 := g.SessionClient(t)
+	before := rc.count()
+	harness.Calc(ctx, t, c3, 1, 1)
+
+	// The collector goes away (another endpoint, nobody listening):
+	// calls keep answering, the spans are dropped and counted.
+	dead := httptest.NewServer(http.NotFoundHandler())
+	deadURL := dead.URL
+	dead.Close()
+	n := g.ReloadCount(t)
+	harness.RenameOver(t, cfg, []byte(bins.YAML(harness.Parts{Plugins: plugins,
+		Sections: fmt.Sprintf("tracing:\n  endpoint: %s\n", deadURL)})))
+	g.WaitReload(t, n, "tracing to a dead collector")
+	for i := range 20 {
+		harness.Calc(ctx, t, c3, i, 1)
+	}
+	if !harness.WaitFor(30*time.Second, func() bool {
+		v, _ := g.Metric(t, "wasmgate_trace_spans_total", map[string]string{"outcome": "dropped"})
+		return v > 0
+	}) {
+		t.Errorf("spans to a dead collector were not counted as dropped")
+	}
+	if got := rc.count(); got != before {
+		t.Errorf("the receiver got %d spans after the unsampled call and the switch, want none", got-before)
+	}
+
+	// Off again: no tracing section.
+	n = g.ReloadCount(t)
+	harness.RenameOver(t, cfg, []byte(bins.YAML(harness.Parts{Plugins: plugins})))
+	g.WaitReload(t, n, "no tracing section")
+	harness.Calc(ctx, t, c1, 4, 4)
+	if _, ok := g.WaitLog(0, "tracing off", 10*time.Second); !ok {
+		t.Errorf("no \"tracing off\" log line after the reload")
+	}
+}
