@@ -86,6 +86,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return exitUsage
 	}
 
+	if cfg.otlpSink != "" {
+		if err := serveOTLPSink(ctx, cfg.otlpSink, stdout); err != nil {
+			fmt.Fprintf(stderr, "mcpbench: %v\n", err)
+			return exitFailures
+		}
+		return exitOK
+	}
 	if cfg.serveStdio {
 		if err := serveNativeStdio(ctx, os.Stdin, stdout); err != nil {
 			fmt.Fprintf(stderr, "mcpbench: %v\n", err)

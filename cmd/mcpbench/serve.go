@@ -50,6 +50,32 @@ func serveNative(ctx context.Context, addr string, stdout io.Writer) error {
 	return nil
 }
 
+// serveOTLPSink accepts OTLP/HTTP exports on addr and discards them (the
+// collector of make bench-tracing), counting spans' bytes only.
+func serveOTLPSink(ctx context.Context, addr string, stdout io.Writer) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	})}
+	fmt.Fprintf(stdout, "serving http://%s/v1/traces\n", ln.Addr())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(sctx)
+	<-done
+	return nil
+}
+
 // nativeServer is mcp-go's own server with the native calculate tool.
 func nativeServer() *server.MCPServer {
 	s := server.NewMCPServer("mcpbench-native", "1", server.WithToolCapabilities(false))
