@@ -83,6 +83,7 @@ func (g *Gateway) newParts() *parts {
 		p.plugins,
 		g.relay.Component(),
 		g.tracer.Component(g.log),
+		g.signer.Component(),
 	}
 	p.refs.Store(1)
 	return p

@@ -29,6 +29,7 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/ops"
 	"github.com/wasmgate/wasmgate/gateway/plugin"
 	"github.com/wasmgate/wasmgate/gateway/relaysite"
+	"github.com/wasmgate/wasmgate/gateway/roundtrip"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/gateway/tracing"
 	"github.com/wasmgate/wasmgate/loader"
@@ -86,6 +87,7 @@ type Gateway struct {
 	notify   *ops.Notifier // systemd notifications
 	status   *ops.Tracker  // for the status page
 	tracer   *tracing.Holder
+	signer   *roundtrip.Signer // requestState of input_required, across reloads
 
 	calls    atomic.Int64   // calls running now, for shutdown
 	retiring sync.WaitGroup // goroutines closing retired snapshots
@@ -107,6 +109,7 @@ func New(opts Options) *Gateway {
 		subs:     &subscriptions{m: map[string]map[string]bool{}},
 		audit:    ops.NewAudit(opts.Logger),
 		tracer:   tracing.NewHolder(opts.Metrics.Registry(), opts.Version),
+		signer:   roundtrip.NewSigner(0),
 	}
 	g.env = envelope.New(envelope.Options{
 		Begin:    g.begin,
@@ -115,6 +118,7 @@ func New(opts Options) *Gateway {
 		Observer: envelope.Observers{envelope.Metrics{M: opts.Metrics}, g.audit, g.status},
 		Logger:   opts.Logger,
 		Tracer:   g.tracer.Tracer,
+		Signer:   g.signer,
 	})
 	g.mcp = server.NewMCPServer(cmp.Or(opts.Name, "wasmgate"), opts.Version,
 		server.WithToolCapabilities(true),

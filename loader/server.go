@@ -40,7 +40,28 @@ type Server struct {
 	// MaxSubscriptionURI bounds each subscribed URI's length.
 	MaxSubscriptions   int             `koanf:"max_subscriptions_per_session"`
 	MaxSubscriptionURI config.ByteSize `koanf:"max_subscription_uri"`
+	// RequestState signs the requestState of input_required results
+	// (2026-07-28 clients answering a plugin's sampling, elicitation or
+	// roots request).
+	RequestState RequestState `koanf:"request_state"`
 }
+
+// RequestState is server.request_state: the HMAC key (at least 32 bytes,
+// from a variable or a file; without one, a random key per process) and
+// how long a client has to answer.
+type RequestState struct {
+	KeyEnv  string          `koanf:"key_env"`
+	KeyFile string          `koanf:"key_file"`
+	TTL     config.Duration `koanf:"ttl"`
+}
+
+// Key is where the key is read from (config.SecretRef.Read).
+func (r RequestState) Key() config.SecretRef {
+	return config.SecretRef{Key: "server.request_state", EnvKey: "key_env", Env: r.KeyEnv, FileKey: "key_file", File: r.KeyFile}
+}
+
+// DefaultRequestStateTTL is server.request_state.ttl's default.
+const DefaultRequestStateTTL = 5 * time.Minute
 
 // Log configures the slog output on stderr.
 type Log struct {
@@ -93,6 +114,19 @@ func (s *Server) Normalize(key string, env *config.Env) {
 	}
 	if s.CacheDir != "" && s.CacheDir != "off" {
 		s.CacheDir = env.Path(s.CacheDir)
+	}
+	rs := &s.RequestState
+	if rs.TTL == 0 {
+		rs.TTL = config.Duration(DefaultRequestStateTTL)
+	} else if rs.TTL < config.Duration(time.Second) || rs.TTL > config.Duration(24*time.Hour) {
+		env.Bad(key+".request_state.ttl", "%s is out of range (1s..24h)", rs.TTL)
+	}
+	if rs.KeyEnv != "" && rs.KeyFile != "" {
+		env.Bad(key+".request_state", "set key_env or key_file, not both")
+	}
+	if rs.KeyFile != "" {
+		rs.KeyFile = env.Path(rs.KeyFile)
+		env.WatchFile(rs.KeyFile)
 	}
 }
 

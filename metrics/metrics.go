@@ -23,6 +23,9 @@ const (
 	OutcomeDenied      = "denied"       // refused by policy
 	OutcomeRateLimited = "rate_limited" // refused by a policy rate limit
 	OutcomeRejected    = "rejected"     // result over limits.max_output, or input over half of limits.memory
+	// OutcomeInputRequired: the call asked a 2026-07-28 client for input
+	// (input_required); the client's retry is another call.
+	OutcomeInputRequired = "input_required"
 )
 
 // Metrics is the set of wasmgate collectors on their own registry.

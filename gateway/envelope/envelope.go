@@ -19,6 +19,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
 
+	"github.com/wasmgate/wasmgate/gateway/roundtrip"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/gateway/tracing"
 	"github.com/wasmgate/wasmgate/loader/abi"
@@ -53,6 +54,10 @@ type Options struct {
 	// Tracer is the tracer each call's span starts from now (tracing
 	// reloads); nil traces nothing.
 	Tracer func() trace.Tracer
+	// Signer seals the requestState of input_required results for
+	// 2026-07-28 clients; nil sends such clients no input requests (the
+	// source's request fails as today).
+	Signer *roundtrip.Signer
 }
 
 // Envelope runs calls. Safe for concurrent use.

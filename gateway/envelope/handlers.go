@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/wasmgate/wasmgate/gateway/roundtrip"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/internal/canon"
 	"github.com/wasmgate/wasmgate/loader/abi"
@@ -66,11 +67,46 @@ func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req m
 		}
 		return nil
 	}
-	res, r := run(withRequest(ctx, req.Params.Meta), e, st, c, policy.Tool, t.Src, validate,
-		func(ctx context.Context) (*mcp.CallToolResult, error) { return t.Src.CallTool(ctx, t.Export, args) },
+	// A 2026-07-28 client takes no server-initiated requests: what the
+	// source asks it (sampling, elicitation, roots) goes back as
+	// input_required, and its retry runs the call again with the answers
+	// (package roundtrip).
+	var rp *roundtrip.Replay
+	var bind roundtrip.Binding
+	if e.o.Signer != nil && c.malformed == nil && mcp.IsModernProtocol(server.RequestProtocolVersion(ctx)) {
+		bind = roundtrip.Binding{Principal: CallerOf(ctx, st).Principal.Name, Tool: t.Name, Args: args}
+		rp = roundtrip.First()
+		if req.Params.RequestState != "" {
+			var err error
+			if rp, err = e.o.Signer.Open(req.Params.RequestState, bind, req.Params.InputResponses); err != nil {
+				c.malformed = &refusal{outcome: metrics.OutcomeInvalidArgs, params: true, msg: fmt.Sprintf("tool %q: %v", t.Name, err)}
+			}
+		}
+	}
+	invoke := func(ctx context.Context) (*mcp.CallToolResult, error) {
+		if rp == nil {
+			return t.Src.CallTool(ctx, t.Export, args)
+		}
+		res, err := t.Src.CallTool(roundtrip.With(ctx, rp), t.Export, args)
+		if rerr := rp.Err(); rerr != nil {
+			return nil, &source.Failure{Kind: source.FailError, Msg: fmt.Sprintf("tool %q: %v", t.Name, rerr)}
+		}
+		if rp.Pending() == nil {
+			return res, err
+		}
+		token, serr := e.o.Signer.Seal(bind, rp)
+		if serr != nil {
+			return nil, &source.Failure{Kind: source.FailRejected, Msg: "was refused: " + serr.Error()}
+		}
+		return roundtrip.InputRequired(rp, token), nil
+	}
+	res, r := run(withRequest(ctx, req.Params.Meta), e, st, c, policy.Tool, t.Src, validate, invoke,
 		func(res *mcp.CallToolResult) (string, string) {
-			if res != nil && res.IsError {
+			switch {
+			case res != nil && res.IsError:
 				return metrics.OutcomeError, resultError(res)
+			case res != nil && res.ResultType == mcp.ResultTypeInputRequired:
+				return metrics.OutcomeInputRequired, ""
 			}
 			return "", ""
 		})

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/wasmgate/wasmgate/gateway/roundtrip"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
@@ -159,10 +160,17 @@ func answer(ctx context.Context, method string, v any, err error) (json.RawMessa
 	return json.Marshal(v)
 }
 
-func (c *callState) CreateMessage(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
-	if err := capable(ctx, "sampling"); err != nil {
-		return nil, err
+// ask is a request of a 2026-07-28 client's call (roundtrip.From): the
+// answer of an earlier round, or the run stops and the client is asked.
+func ask(r *roundtrip.Replay, req mcp.InputRequest) (json.RawMessage, error) {
+	out, err := r.Ask(req)
+	if err != nil {
+		return nil, fmt.Errorf("%w (%w)", err, host.ErrStop)
 	}
+	return out, nil
+}
+
+func (c *callState) CreateMessage(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
 	req := mcp.CreateMessageRequest{Request: mcp.Request{Method: string(mcp.MethodSamplingCreateMessage)}}
 	if err := json.Unmarshal(params, &req.CreateMessageParams); err != nil {
 		return nil, fmt.Errorf("invalid sampling request: %v", err)
@@ -170,14 +178,17 @@ func (c *callState) CreateMessage(ctx context.Context, params json.RawMessage) (
 	if len(req.Messages) == 0 {
 		return nil, errors.New("invalid sampling request: no messages")
 	}
+	if r := roundtrip.From(ctx); r != nil {
+		return ask(r, mcp.NewSamplingInputRequest(req.CreateMessageParams))
+	}
+	if err := capable(ctx, "sampling"); err != nil {
+		return nil, err
+	}
 	res, err := c.h.MCP.RequestSampling(ctx, req)
 	return answer(ctx, "sampling/createMessage", res, err)
 }
 
 func (c *callState) Elicit(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
-	if err := capable(ctx, "elicitation"); err != nil {
-		return nil, err
-	}
 	var in struct {
 		mcp.ElicitationParams
 		Timeout float64 `json:"timeout"` // seconds, as hyper-mcp reads it
@@ -186,6 +197,12 @@ func (c *callState) Elicit(ctx context.Context, params json.RawMessage) (json.Ra
 	params = json.RawMessage(strings.ReplaceAll(string(params), `"format":"date_time"`, `"format":"date-time"`))
 	if err := json.Unmarshal(params, &in); err != nil {
 		return nil, fmt.Errorf("invalid elicitation request: %v", err)
+	}
+	if r := roundtrip.From(ctx); r != nil {
+		return ask(r, mcp.NewElicitationInputRequest(in.ElicitationParams))
+	}
+	if err := capable(ctx, "elicitation"); err != nil {
+		return nil, err
 	}
 	if in.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -198,6 +215,9 @@ func (c *callState) Elicit(ctx context.Context, params json.RawMessage) (json.Ra
 }
 
 func (c *callState) ListRoots(ctx context.Context) (json.RawMessage, error) {
+	if r := roundtrip.From(ctx); r != nil {
+		return ask(r, mcp.NewRootsInputRequest())
+	}
 	if err := capable(ctx, "roots"); err != nil {
 		return nil, err
 	}

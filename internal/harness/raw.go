@@ -1,7 +1,9 @@
 package harness
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
@@ -74,4 +76,54 @@ func PostInitialize(t testing.TB, url string, extra map[string]string) int {
 	resp := PostJSON(t, url, InitializeBody, extra)
 	resp.Body.Close()
 	return resp.StatusCode
+}
+
+// PostStateless POSTs one 2026-07-28 request (body, a JSON-RPC request
+// object) to url outside any session, with the revision's headers
+// (Mcp-Protocol-Version, Mcp-Method, Mcp-Name when name is not "") and
+// the _meta it requires added to the params; it returns the status and
+// the JSON-RPC response (the first event of a stream).
+func PostStateless(t testing.TB, url string, body map[string]any, method, name string) (int, string) {
+	t.Helper()
+	params, _ := body["params"].(map[string]any)
+	if params == nil {
+		params = map[string]any{}
+	}
+	meta, _ := params["_meta"].(map[string]any)
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	meta["io.modelcontextprotocol/protocolVersion"] = ProtoStateless
+	meta["io.modelcontextprotocol/clientInfo"] = map[string]any{"name": "harness-raw", "version": "1"}
+	if _, ok := meta["io.modelcontextprotocol/clientCapabilities"]; !ok {
+		meta["io.modelcontextprotocol/clientCapabilities"] = map[string]any{}
+	}
+	params["_meta"] = meta
+	body["params"] = params
+	b, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set(mcphttp.HeaderProtocolVersion, ProtoStateless)
+	req.Header.Set("Mcp-Method", method)
+	if name != "" {
+		req.Header.Set("Mcp-Name", name)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("POST %s %s: %v", method, url, err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	msg, err := mcphttp.Response(resp.Header.Get("Content-Type"), raw)
+	if err != nil {
+		return resp.StatusCode, string(raw)
+	}
+	return resp.StatusCode, string(msg)
 }

@@ -159,6 +159,7 @@ func mcpFunctions() []extism.HostFunction {
 			}
 			out, err := do(ctx, c, raw)
 			if err != nil {
+				stop(err) // the gateway ends the run (its client answers by retrying)
 				reply(p, stack, fallback(name+": "+err.Error()))
 				return
 			}

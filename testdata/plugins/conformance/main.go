@@ -87,6 +87,7 @@ func listTools() int32 {
 		tool("test_elicitation", "Asks the user for input", object{"message": str("The message to show the user")}, "message"),
 		tool("test_elicitation_sep1034_defaults", "Elicitation with default values", none),
 		tool("test_elicitation_sep1330_enums", "Elicitation with every enum variant", none),
+		tool("test_ask_twice", "Asks the user, then the client's model, then lists the client's roots", object{"topic": str("What to ask about")}, "topic"),
 	}})
 }
 
@@ -143,6 +144,25 @@ func callTool() int32 {
 			return fail(err)
 		}
 		return result(text("LLM response: " + res.Text()))
+	case "test_ask_twice":
+		who, err := wasmgate.Elicit(wasmgate.ElicitRequest{Message: "Who asks about " + req.Arguments["topic"] + "?",
+			RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)})
+		if err != nil {
+			return fail(err)
+		}
+		name, _ := who.Content["name"].(string)
+		res, err := wasmgate.CreateMessage(wasmgate.CreateMessageRequest{
+			Messages:  []wasmgate.SamplingMessage{{Role: "user", Content: wasmgate.TextContent{Type: "text", Text: name + " asks about " + req.Arguments["topic"]}}},
+			MaxTokens: 50,
+		})
+		if err != nil {
+			return fail(err)
+		}
+		roots, err := wasmgate.ListRoots()
+		if err != nil {
+			return fail(err)
+		}
+		return result(text(fmt.Sprintf("%s; model: %s; roots: %d", name, res.Text(), len(roots))))
 	case "test_elicitation":
 		return elicit(req.Arguments["message"], `{"type":"object","properties":{`+
 			`"username":{"type":"string","description":"User's response"},`+
