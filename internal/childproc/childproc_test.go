@@ -359,7 +359,7 @@ func TestCancelKillsGroup(t *testing.T) {
 	}
 	cancel()
 	if left := waitGone(pids, 10*time.Second); len(left) > 0 {
-		t.Errorf("still running after the context ended: %v (of shim, server, sleeper, escaped sleeper %v)", left, pids)
+		t.Errorf("still running after the context ended: %v (of shim, server, sleeper, escaped sleeper %v):%s", left, pids, describe(left))
 	}
 	err = s.cmd.Wait()
 	var ee *exec.ExitError
@@ -390,7 +390,7 @@ func TestStopForwardsAndExits(t *testing.T) {
 		t.Errorf("the shim's end: %v, want the server's (exit status 1 after SIGTERM); stderr: %s", err, s.stderr.String())
 	}
 	if left := waitGone([]int{server, sleeper}, 10*time.Second); len(left) > 0 {
-		t.Errorf("still running after the server ended: %v", left)
+		t.Errorf("still running after the server ended: %v:%s", left, describe(left))
 	}
 }
 
@@ -446,7 +446,7 @@ func TestNoOrphansAfterKill9(t *testing.T) {
 			_ = parent.Wait()
 			killed := time.Now()
 			if left := waitGone(pids, 10*time.Second); len(left) > 0 {
-				t.Errorf("running after kill -9 of their gateway: %v (shim, server, sleeper, escaped sleeper: %v)", left, pids)
+				t.Errorf("running after kill -9 of their gateway: %v (shim, server, sleeper, escaped sleeper: %v):%s", left, pids, describe(left))
 			}
 			t.Logf("all gone %v after the gateway's death", time.Since(killed).Round(time.Millisecond))
 		})

@@ -166,6 +166,17 @@ func (s *server) callT(t *testing.T, name string, args map[string]any) (string, 
 	return text, isErr
 }
 
+// describe is what /proc says of pids, for failure messages.
+func describe(pids []int) string {
+	var b strings.Builder
+	for _, p := range pids {
+		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
+		fmt.Fprintf(&b, "\n  %d: %s [%s]", p, bytes.TrimSpace(stat), bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))
+	}
+	return b.String()
+}
+
 // alive reports whether pid is a process that is not a zombie.
 func alive(pid int) bool {
 	state, _, _, ok := procStat(pid)

@@ -119,17 +119,27 @@ func shim() int {
 
 	exited := make(chan syscall.WaitStatus, 1)
 	go reap(pid, exited)
-	tick := time.NewTicker(time.Second)
+	// The parent pid is also polled: when the gateway dies, its threads
+	// exit one by one and the shim is reparented (and signalled) at each,
+	// and signals that arrive together count once; after a signal the
+	// poll is fast for a while.
+	const slow, fast = 500 * time.Millisecond, 10 * time.Millisecond
+	tick := time.NewTicker(slow)
 	defer tick.Stop()
+	var fastUntil time.Time
 	for {
 		select {
 		case ws := <-exited:
 			sweep()
 			return exitLike(ws)
-		case <-tick.C:
+		case now := <-tick.C:
 			if os.Getppid() != spec.Parent {
 				sweep()
 				return 1
+			}
+			if !fastUntil.IsZero() && now.After(fastUntil) {
+				fastUntil = time.Time{}
+				tick.Reset(slow)
 			}
 		case sig := <-sigs:
 			if sig == parentDeathSignal {
@@ -137,6 +147,8 @@ func shim() int {
 					sweep()
 					return 1
 				}
+				fastUntil = time.Now().Add(2 * time.Second)
+				tick.Reset(fast)
 				continue
 			}
 			_ = syscall.Kill(pid, sig.(syscall.Signal))
