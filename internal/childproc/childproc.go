@@ -150,11 +150,14 @@ func (s *Sandbox) supported(abi int) error {
 // (see the package comment) in its own process group, told to kill the
 // command and all its descendants when the gateway dies. Its Stdin,
 // Stdout and Stderr are the caller's to set (pipes or files): they are
-// the command's own. ctx ending (cmd.Cancel) SIGKILLs the process group.
-// To stop it gracefully, send the shim SIGTERM (forwarded to the
-// command); os.Process.Kill kills only the shim (its command dies with it,
-// by a parent-death signal, but not what the command started): prefer
-// the context, or syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL).
+// the command's own. ctx ending (cmd.Cancel) SIGKILLs every descendant
+// of the shim that left its process group, then the process group (the
+// shim, the command and the rest of what it started). To stop it
+// gracefully, send the shim SIGTERM (forwarded to the command; when the
+// command exits, the shim kills what it left and exits the same way).
+// os.Process.Kill kills only the shim (the command dies with it, by a
+// parent-death signal, but not what the command started): prefer the
+// context.
 //
 // Errors: no command, a command not found in the PATH of spec.Env, a
 // working directory that does not exist, a sandbox that Check refuses.

@@ -452,3 +452,56 @@ func TestNoOrphansAfterKill9(t *testing.T) {
 		})
 	}
 }
+
+// TestSandboxFilesystemServer: @modelcontextprotocol/server-filesystem
+// (npm, tests/node) runs under a sandbox that lets it see one folder
+// (and node's install, /usr): listing and reading there work through
+// mcp-go's client; what is outside is refused, by the server's own
+// checks, and by the sandbox for the hostile fixture given the same
+// folder.
+func TestSandboxFilesystemServer(t *testing.T) {
+	needLandlock(t)
+	modules := filepath.Join(repoRoot(), "tests", "node", "node_modules")
+	if _, err := os.Stat(filepath.Join(modules, ".bin", "mcp-server-filesystem")); err != nil {
+		t.Fatalf("@modelcontextprotocol/server-filesystem is not installed: run `make node-deps` (make test does): %v", err)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node is not installed: %v", err)
+	}
+	node, _ = filepath.EvalSymlinks(node)
+	shared, outside := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(shared, "notes.txt"), "shared notes")
+	writeFile(t, filepath.Join(outside, "secret.txt"), "outside secret")
+	read := []string{"/usr", "/etc/ssl", modules, shared} // node reads /etc/ssl/openssl.cnf at start
+	if !strings.HasPrefix(node, "/usr/") {
+		read = append(read, filepath.Dir(filepath.Dir(node))) // node's own prefix
+	}
+	sb := &Sandbox{Read: read}
+	env := []string{"PATH=" + filepath.Join(modules, ".bin") + ":" + filepath.Dir(node) + ":/usr/bin:/bin", "HOME=" + shared}
+	s := startT(t, Spec{Argv: []string{"mcp-server-filesystem", shared}, Env: env, Sandbox: sb})
+
+	text, isErr := s.callT(t, "list_directory", map[string]any{"path": shared})
+	if isErr || !strings.Contains(text, "notes.txt") {
+		t.Errorf("list the shared folder: %q (isError %v)", text, isErr)
+	}
+	text, isErr = s.callT(t, "read_text_file", map[string]any{"path": filepath.Join(shared, "notes.txt")})
+	if isErr || !strings.Contains(text, "shared notes") {
+		t.Errorf("read in the shared folder: %q (isError %v)", text, isErr)
+	}
+	text, isErr = s.callT(t, "read_text_file", map[string]any{"path": filepath.Join(outside, "secret.txt")})
+	if !isErr || strings.Contains(text, "outside secret") {
+		t.Errorf("read outside through the server: %q (isError %v), want refused", text, isErr)
+	}
+
+	hsb := &Sandbox{Read: append([]string{filepath.Dir(fix.hostile)}, read...)}
+	h := startT(t, Spec{Argv: []string{fix.hostile}, Env: env, Sandbox: hsb})
+	if text, isErr := h.callT(t, "read_file", map[string]any{"path": filepath.Join(shared, "notes.txt")}); isErr || text != "shared notes" {
+		t.Errorf("the hostile fixture reading in the shared folder: %q (isError %v)", text, isErr)
+	}
+	for _, p := range []string{filepath.Join(outside, "secret.txt"), "/etc/passwd", filepath.Join(repoRoot(), "go.mod")} {
+		if text, isErr := h.callT(t, "read_file", map[string]any{"path": p}); !isErr || !strings.Contains(text, "permission denied") {
+			t.Errorf("the hostile fixture reading %s: %q (isError %v), want permission denied", p, text, isErr)
+		}
+	}
+}
