@@ -59,8 +59,8 @@ func plan(s *Sandbox, abi int) (landlock.Config, []landlock.Rule, error) {
 	}
 	// What nearly every program opens, harmless to grant.
 	rules := []landlock.Rule{
-		landlock.RWFiles(devNull).IgnoreIfMissing(),
-		landlock.ROFiles(devReadable...).IgnoreIfMissing(),
+		landlock.PathAccess((ll.AccessFSReadFile|ll.AccessFSWriteFile|ll.AccessFSTruncate)&cfg.HandledAccessFS, devNull).IgnoreIfMissing(),
+		landlock.PathAccess(ll.AccessFSReadFile, devReadable...).IgnoreIfMissing(),
 	}
 	for _, p := range s.Read {
 		st, err := os.Stat(p)

@@ -177,47 +177,58 @@ func reap(pid int, exited chan<- syscall.WaitStatus) {
 
 // sweep kills every process left in the shim's process group and every
 // child of the shim (descendants that left the group are reparented to
-// the shim when their parents die), until none is left; it gives up
-// after 10 seconds (a process stuck in the kernel).
+// the shim when their parents die), and reaps them, until none is left,
+// zombies included: a zombie group leader whose other threads still
+// exit still has children, which reach the shim only when the last
+// thread is gone. It gives up after 10 seconds (a process stuck in the
+// kernel).
 func sweep() {
 	self, pgid := os.Getpid(), syscall.Getpgrp()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		pids := descendants(self, pgid)
-		if len(pids) == 0 || time.Now().After(deadline) {
-			return
-		}
-		for _, p := range pids {
+		live, any := descendants(self, pgid)
+		for _, p := range live {
 			_ = syscall.Kill(p, syscall.SIGKILL)
+		}
+		for {
+			var ws syscall.WaitStatus
+			if p, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil); p <= 0 && !errors.Is(err, syscall.EINTR) {
+				break
+			}
+		}
+		if !any || time.Now().After(deadline) {
+			return
 		}
 		time.Sleep(5 * time.Millisecond) // let them die and be reparented
 	}
 }
 
-// descendants are the live processes (not zombies) other than self
-// whose parent is self or whose process group is pgid.
-func descendants(self, pgid int) []int {
-	var out []int
+// descendants are the processes other than self whose parent is self or
+// whose process group is pgid: live ones (to kill), and whether there is
+// any, zombies included.
+func descendants(self, pgid int) (live []int, any bool) {
 	for _, pid := range procPids() {
 		if pid == self {
 			continue
 		}
 		state, ppid, pg, ok := procStat(pid)
-		if !ok || state == 'Z' || state == 'X' {
+		if !ok || (ppid != self && pg != pgid) {
 			continue
 		}
-		if ppid == self || pg == pgid {
-			out = append(out, pid)
+		any = true
+		if state != 'Z' && state != 'X' {
+			live = append(live, pid)
 		}
 	}
-	return out
+	return live, any
 }
 
-// tree is every live descendant of root, by parent pid.
+// tree is every descendant of root, by parent pid (zombies too: a
+// zombie group leader whose other threads still exit has children).
 func tree(root int) []int {
 	children := map[int][]int{}
 	for _, pid := range procPids() {
-		if state, ppid, _, ok := procStat(pid); ok && state != 'Z' && state != 'X' {
+		if _, ppid, _, ok := procStat(pid); ok {
 			children[ppid] = append(children[ppid], pid)
 		}
 	}
