@@ -97,7 +97,7 @@ func (s *Sandbox) Check() error {
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	return s.supported(kernelABI())
+	return s.supportedHere()
 }
 
 func checkPath(p string) error {
@@ -121,12 +121,24 @@ func checkPath(p string) error {
 // Landlock itself; a sandbox that restricts the network needs more
 // (Sandbox.Check says).
 func Supported() error {
-	return (&Sandbox{Network: true}).supported(kernelABI())
+	return (&Sandbox{Network: true}).supportedHere()
 }
 
 // ABI is the Landlock ABI version of the running kernel, 0 without
 // Landlock (or on a system other than Linux).
 func ABI() int { return kernelABI() }
+
+// supportedHere is supported for the running kernel, with the reason
+// Landlock is missing when it is.
+func (s *Sandbox) supportedHere() error {
+	abi := kernelABI()
+	if abi < 1 {
+		if why := landlockMissing(); why != "" {
+			return fmt.Errorf("%w: Landlock is not available: %s", ErrUnsupported, why)
+		}
+	}
+	return s.supported(abi)
+}
 
 // minNetABI is the Landlock ABI with TCP bind and connect rules (Linux 6.7).
 const minNetABI = 4

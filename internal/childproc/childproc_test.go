@@ -1,3 +1,5 @@
+//go:build linux
+
 package childproc
 
 import (
@@ -63,7 +65,7 @@ func writeFile(t *testing.T, path, content string) {
 // that cannot is a finding, not a skip).
 func needLandlock(t *testing.T) {
 	t.Helper()
-	if err := (&Sandbox{}).supported(kernelABI()); err != nil {
+	if err := (&Sandbox{}).supportedHere(); err != nil {
 		t.Fatalf("this kernel cannot run the sandbox tests: %v", err)
 	}
 }
@@ -503,6 +505,23 @@ func TestSandboxFilesystemServer(t *testing.T) {
 	for _, p := range []string{filepath.Join(outside, "secret.txt"), "/etc/passwd", filepath.Join(repoRoot(), "go.mod")} {
 		if text, isErr := h.callT(t, "read_file", map[string]any{"path": p}); !isErr || !strings.Contains(text, "permission denied") {
 			t.Errorf("the hostile fixture reading %s: %q (isError %v), want permission denied", p, text, isErr)
+		}
+	}
+}
+
+// TestLandlockRefused: a gateway whose landlock system calls are refused
+// (systemd's SystemCallFilter= without them) reports the sandbox as
+// unsupported, and says why.
+func TestLandlockRefused(t *testing.T) {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), noLandlockVar+"=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, want := range []string{"unsupported: true", "Landlock is not available", "SystemCallFilter= must allow landlock_create_ruleset", "Check: landlock sandbox not supported by this kernel"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the output does not say %q:\n%s", want, out)
 		}
 	}
 }

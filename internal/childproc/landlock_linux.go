@@ -1,6 +1,7 @@
 package childproc
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -24,6 +25,24 @@ func kernelABI() int {
 		}
 	}
 	return v
+}
+
+// landlockMissing says why the kernel reports no Landlock ("" if it
+// does).
+func landlockMissing() string {
+	_, err := ll.LandlockGetABIVersion()
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, unix.ENOSYS):
+		return "this kernel is built without Landlock (CONFIG_SECURITY_LANDLOCK)"
+	case errors.Is(err, unix.EOPNOTSUPP):
+		return "this kernel has Landlock but it is not enabled (add landlock to the lsm= boot parameter)"
+	case errors.Is(err, unix.EPERM), errors.Is(err, unix.EACCES):
+		return "the landlock system calls are refused to this process (a seccomp filter: under systemd, SystemCallFilter= must allow landlock_create_ruleset landlock_add_rule landlock_restrict_self)"
+	default:
+		return fmt.Sprintf("landlock_create_ruleset: %v", err)
+	}
 }
 
 // abiConfigs are go-landlock's full configurations by ABI (index 0 is ABI 1).

@@ -1,9 +1,12 @@
+//go:build linux
+
 package childproc
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,10 +17,12 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"golang.org/x/sys/unix"
 )
 
 // fixtures are the binaries TestMain builds for the tests.
@@ -35,6 +40,9 @@ func TestMain(m *testing.M) {
 	Main() // the test binary is the shim and the sandbox stage too
 	if v := os.Getenv(parentVar); v != "" {
 		os.Exit(parentMain(v))
+	}
+	if os.Getenv(noLandlockVar) != "" {
+		os.Exit(noLandlockMain())
 	}
 	dir, err := os.MkdirTemp("", "childproc-test-")
 	if err != nil {
@@ -199,6 +207,33 @@ func waitGone(pids []int, within time.Duration) []int {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// noLandlockVar makes the test binary a process whose landlock system
+// calls a seccomp filter refuses (as systemd's SystemCallFilter= does
+// when it does not list them): it prints what Supported and Check say.
+const noLandlockVar = "CHILDPROC_TEST_NO_LANDLOCK"
+
+func noLandlockMain() int {
+	runtime.LockOSThread() // the filter is this thread's
+	prog := []unix.SockFilter{
+		{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 0},
+		{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: unix.SYS_LANDLOCK_CREATE_RULESET, Jt: 0, Jf: 1},
+		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)},
+		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ALLOW},
+	}
+	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		fmt.Println("no_new_privs:", err)
+		return 2
+	}
+	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&fprog)), 0, 0); err != nil {
+		fmt.Println("seccomp:", err)
+		return 2
+	}
+	fmt.Printf("Supported: %v\nunsupported: %v\n", Supported(), errors.Is(Supported(), ErrUnsupported))
+	fmt.Printf("Check: %v\n", (&Sandbox{Read: []string{"/usr"}}).Check())
+	return 0
 }
 
 // parentReport is what parentMain prints: the pids it made.

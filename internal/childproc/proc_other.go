@@ -12,6 +12,8 @@ func Main() {}
 
 func kernelABI() int { return 0 }
 
+func landlockMissing() string { return "Landlock is a Linux feature" }
+
 const mptcpGuardSupported = false
 
 // command runs the command itself: no shim (no process-group or
