@@ -18,7 +18,13 @@
 //
 // With a Sandbox, the command runs under Landlock: a second re-exec of
 // the binary restricts itself (strict: all that the sandbox needs, or an
-// error) and then executes the command.
+// error), sets no_new_privs and, when TCP is restricted, a seccomp filter
+// against Multipath TCP sockets and io_uring (Landlock's TCP rules do not
+// see them), then executes the command. docs/upstreams-sandbox.md is the
+// user's view.
+//
+// On other systems than Linux, Command starts the command itself (no
+// shim) and every Sandbox is unsupported.
 package childproc
 
 import (
