@@ -2,6 +2,26 @@
 
 package childproc
 
-import "os/exec"
+import (
+	"context"
+	"os/exec"
+)
 
-func setProcAttr(cmd *exec.Cmd) {}
+// Main is a no-op: there is no supervision shim on this system.
+func Main() {}
+
+func kernelABI() int { return 0 }
+
+func landlockMissing() string { return "Landlock is a Linux feature" }
+
+const mptcpGuardSupported = false
+
+// command runs the command itself: no shim (no process-group or
+// parent-death guarantees) and no sandbox (Check refuses one here).
+func command(ctx context.Context, s shimSpec) (*exec.Cmd, error) {
+	cmd := exec.CommandContext(ctx, s.Path, s.Argv[1:]...)
+	cmd.Args[0] = s.Argv[0]
+	cmd.Env = s.Env
+	cmd.Dir = s.Dir
+	return cmd, nil
+}

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 func TestMetrics(t *testing.T) {
@@ -51,5 +54,25 @@ func TestReadBadConfig(t *testing.T) {
 	if c.Name != "case" || c.Path != p || !slices.Equal(c.Want, []string{"a.b", `"x" y`}) ||
 		!slices.Equal(c.Not, []string{"loader.Config"}) || !slices.Equal(c.Env, []string{"K=V=W"}) {
 		t.Errorf("ReadBadConfig = %+v", c)
+	}
+}
+
+// TestGoFixture: the hostile upstream fixture builds and serves MCP
+// over stdio.
+func TestGoFixture(t *testing.T) {
+	bin := GoFixture(t, "testdata/upstreams/hostile")
+	c, err := client.NewStdioMCPClient(bin, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	Init(t, c, mcp.LATEST_PROTOCOL_VERSION) // closes it when the test ends
+	tools := Tools(t.Context(), t, c)
+	for _, want := range []string{"read_file", "write_file", "connect", "listen", "spawn_sleeper", "env", "pid"} {
+		if !slices.Contains(tools, want) {
+			t.Errorf("tools %v lack %s", tools, want)
+		}
+	}
+	if text, isErr := CallTool(t.Context(), t, c, "pid", nil); isErr || text == "" {
+		t.Errorf("pid: %q", text)
 	}
 }
