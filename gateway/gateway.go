@@ -132,6 +132,15 @@ func New(opts Options) *Gateway {
 		server.WithResourceRecovery(),
 		server.WithHooks(g.hooks()),
 		server.WithSubscribeFilter(g.subscribeFilter),
+		// Tasks (tools of plugins with limits.task_timeout): each seen only
+		// by the principal that started it, at most MaxRunningTasks running
+		// and MaxKeptTasks kept, results dropped after TaskResultTTL (or
+		// the client's ttl, up to MaxTaskTTL).
+		server.WithTaskCapabilities(true, true, true),
+		server.WithTaskOwner(g.taskOwner),
+		server.WithMaxConcurrentTasks(MaxRunningTasks),
+		server.WithMaxTasks(MaxKeptTasks),
+		server.WithTaskTTL(TaskResultTTL.Milliseconds(), MaxTaskTTL.Milliseconds()),
 	)
 	g.relay = relaysite.NewService(g.log, opts.Metrics, g.relayChanged)
 	g.plugins = &plugin.Host{
@@ -142,6 +151,28 @@ func New(opts Options) *Gateway {
 		Kept:            plugin.NewKept(plugin.KeptLimits{}, g.log),
 	}
 	return g
+}
+
+// The bounds of tasks (docs/config.md, limits.task_timeout).
+const (
+	MaxRunningTasks = 256
+	MaxKeptTasks    = 4096
+	TaskResultTTL   = 10 * time.Minute
+	MaxTaskTTL      = time.Hour
+)
+
+// taskOwner is who may see a task started with ctx: its caller's
+// principal and transport (a stateless client has no session to bind it
+// to; an anonymous loopback caller is one principal).
+func (g *Gateway) taskOwner(ctx context.Context) string {
+	if c, ok := envelope.CallerFrom(ctx); ok {
+		return c.Transport + "\x00" + c.Principal.Name
+	}
+	name := ""
+	if s := g.cur.Load(); s != nil {
+		name = s.Stdio().Name
+	}
+	return envelope.TransportStdio + "\x00" + name
 }
 
 // MCPServer is the MCP server every transport serves.

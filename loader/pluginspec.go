@@ -80,6 +80,10 @@ type Limits struct {
 	// (progress, log, resource updated); beyond it the host function
 	// fails and the refusal is counted.
 	MaxNotifications int `koanf:"max_notifications"`
+	// TaskTimeout lets a client run the plugin's tools as tasks (the MCP
+	// tasks extension: start, poll, fetch the result later) and bounds
+	// such a call instead of Timeout; 0 (the default) offers no tasks.
+	TaskTimeout config.Duration `koanf:"task_timeout"`
 }
 
 // DefaultConcurrency is limits.concurrency when a plugin does not set it:
@@ -263,6 +267,9 @@ func (l Limits) check(key string, bad config.Bad) {
 	}
 	if l.MaxNotifications < 1 || l.MaxNotifications > 1_000_000 {
 		bad(key+".max_notifications", "%d is out of range (1..1000000)", l.MaxNotifications)
+	}
+	if l.TaskTimeout != 0 && (l.TaskTimeout < l.Timeout || l.TaskTimeout > config.Duration(24*time.Hour)) {
+		bad(key+".task_timeout", "%s is out of range (limits.timeout %s..24h, or 0 for no tasks)", l.TaskTimeout, l.Timeout)
 	}
 }
 

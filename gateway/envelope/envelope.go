@@ -172,7 +172,11 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 			return v, r
 		}
 	}
-	tctx, cancel := context.WithTimeout(ctx, src.Timeout())
+	timeout := src.Timeout()
+	if c.timeout > 0 {
+		timeout = c.timeout
+	}
+	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	// The source's own span: a relay round trip, an upstream request, a
 	// plugin call (with its wait for an instance and the WASM call

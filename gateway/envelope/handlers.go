@@ -53,6 +53,9 @@ func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req m
 		}
 	}
 	c := &Call{Kind: kindTool, Name: t.Name, Key: t.Name}
+	if req.Params.Task != nil { // mcp-go runs this in the background of a task
+		c.timeout = source.TaskTimeoutOf(t.Src)
+	}
 	args, err := canon.Args(raw)
 	if err != nil {
 		c.malformed = &refusal{outcome: metrics.OutcomeInvalidArgs, msg: fmt.Sprintf("invalid arguments for tool %q: %v", t.Name, err)}

@@ -23,8 +23,9 @@ type Call struct {
 	Args    map[string]any // the arguments, when the kind has them
 	TraceID string         // the call's trace, when it is recorded
 
-	noun      string   // names the call in messages when Kind does not
-	malformed *refusal // a request refused before it is authorized
+	noun      string        // names the call in messages when Kind does not
+	timeout   time.Duration // bounds the call instead of the source's Timeout (a task)
+	malformed *refusal      // a request refused before it is authorized
 }
 
 // Observer hears of every finished call: metrics, the audit log, the

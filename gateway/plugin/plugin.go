@@ -47,6 +47,7 @@ func (p *Source) Key() string                { return p.spec.Key }
 func (p *Source) Prefix() string             { return p.spec.Prefix }
 func (p *Source) Descriptor() abi.Descriptor { return *p.sh.info.Load() }
 func (p *Source) Timeout() time.Duration     { return time.Duration(p.spec.Limits.Timeout) }
+func (p *Source) TaskTimeout() time.Duration { return time.Duration(p.spec.Limits.TaskTimeout) }
 func (p *Source) Kind() string               { return "plugin" }
 
 // Status is what the status page shows of the plugin: its ABI, module

@@ -145,6 +145,9 @@ func (x *Index) Add(file string, src Source) []error {
 			errs = append(errs, fmt.Errorf("%s: %s: tool %q: %w", file, where, t.Name, err))
 			continue
 		}
+		if TaskTimeoutOf(src) > 0 {
+			def.Execution = &mcp.ToolExecution{TaskSupport: mcp.TaskSupportOptional}
+		}
 		take("tool", name)
 		x.Tools[name] = &Tool{Name: name, Export: t.Name, Src: src, Schema: sch, Def: def}
 	}

@@ -56,6 +56,21 @@ type Completer interface {
 	Complete(ctx context.Context, req abi.CompleteRequest) (abi.Completion, error)
 }
 
+// Tasker is a source whose tools a client may run as tasks (the MCP tasks
+// extension): TaskTimeout bounds such a call instead of Timeout; 0 offers
+// no tasks.
+type Tasker interface {
+	TaskTimeout() time.Duration
+}
+
+// TaskTimeoutOf is src's task timeout, 0 when it offers no tasks.
+func TaskTimeoutOf(src Source) time.Duration {
+	if t, ok := src.(Tasker); ok {
+		return t.TaskTimeout()
+	}
+	return 0
+}
+
 // Kinded names the kind of a source in messages and on the status page
 // ("plugin", "relay site"). A source that is not one is a "source".
 type Kinded interface {

@@ -233,6 +233,9 @@ type MCPServer struct {
 	tasks                        map[string]*taskEntry
 	expiredTasks                 map[string]time.Time // Tracks recently expired task IDs with expiration timestamp
 	maxConcurrentTasks           *int                 // Optional limit on concurrent running tasks
+	taskOwner                    func(context.Context) string
+	defaultTaskTTL, maxTaskTTL   int64 // milliseconds; 0: none
+	maxTasks                     int   // tasks kept, running or done; 0: no limit
 	activeTasks                  int                  // Current count of running (non-terminal) tasks
 	inflightCancels              sync.Map             // Maps request ID -> context.CancelFunc for in-flight requests
 	inputValidator               *inputSchemaValidator
@@ -588,6 +591,46 @@ func WithMaxConcurrentTasks(limit int) ServerOption {
 	return func(s *MCPServer) {
 		s.maxConcurrentTasks = &limit
 	}
+}
+
+// WithTaskOwner isolates tasks by owner(ctx) instead of by session: a
+// task is visible (tasks/get, tasks/result, tasks/cancel, tasks/list) only
+// to requests whose owner is the one that created it, stateless requests
+// included. (wasmgate patch)
+func WithTaskOwner(owner func(context.Context) string) ServerOption {
+	return func(s *MCPServer) { s.taskOwner = owner }
+}
+
+// WithTaskTTL gives tasks created without a ttl the default one, and
+// bounds the ttl a client may ask for, both in milliseconds; so every
+// task's result is dropped in time. (wasmgate patch)
+func WithTaskTTL(defaultMs, maxMs int64) ServerOption {
+	return func(s *MCPServer) { s.defaultTaskTTL, s.maxTaskTTL = defaultMs, maxMs }
+}
+
+// WithMaxTasks bounds the tasks kept at once, running or finished with
+// their results not yet expired; past it tasks are refused. (wasmgate
+// patch)
+func WithMaxTasks(n int) ServerOption {
+	return func(s *MCPServer) { s.maxTasks = n }
+}
+
+// taskOwnerOf is who owns a task created with ctx, and whether ownership
+// is strict (WithTaskOwner).
+func (s *MCPServer) taskOwnerOf(ctx context.Context) (string, bool) {
+	if s.taskOwner != nil {
+		return s.taskOwner(ctx), true
+	}
+	return getSessionID(ctx), false
+}
+
+// taskVisible reports whether a task of owner may be seen with ctx.
+func (s *MCPServer) taskVisible(ctx context.Context, owner string) bool {
+	caller, strict := s.taskOwnerOf(ctx)
+	if strict {
+		return caller == owner
+	}
+	return owner == "" || caller == "" || owner == caller
 }
 
 // WithPromptCapabilities configures prompt-related server capabilities
@@ -2294,6 +2337,13 @@ func (s *MCPServer) handleTaskAugmentedToolCall(
 	if request.Params.Task != nil {
 		ttl = request.Params.Task.TTL
 	}
+	if (ttl == nil || *ttl <= 0) && s.defaultTaskTTL > 0 {
+		d := s.defaultTaskTTL
+		ttl = &d
+	} else if ttl != nil && s.maxTaskTTL > 0 && *ttl > s.maxTaskTTL {
+		m := s.maxTaskTTL
+		ttl = &m
+	}
 
 	// Create task entry (pollInterval is nil - server doesn't set a default)
 	entry, err := s.createTask(ctx, taskID, request.Params.Name, ttl, nil)
@@ -2319,7 +2369,9 @@ func (s *MCPServer) handleTaskAugmentedToolCall(
 		go s.executeTaskTool(ctx, entry, toolToUse, request)
 	} else {
 		// Execute regular tool wrapped as a task
-		go s.executeRegularToolAsTask(ctx, entry, regularTool, request)
+		// The task outlives the request that created it (an HTTP POST's
+		// context ends with its response); tasks/cancel and the TTL end it.
+		go s.executeRegularToolAsTask(context.WithoutCancel(ctx), entry, regularTool, request)
 	}
 
 	// Return CreateTaskResult immediately with task as top-level field
@@ -2855,10 +2907,11 @@ func (s *MCPServer) createTask(ctx context.Context, taskID string, toolName stri
 	}
 	task := mcp.NewTask(taskID, opts...)
 	createdAt := time.Now()
+	owner, _ := s.taskOwnerOf(ctx)
 
 	entry := &taskEntry{
 		task:      task,
-		sessionID: getSessionID(ctx),
+		sessionID: owner,
 		toolName:  toolName,
 		createdAt: createdAt,
 		done:      make(chan struct{}),
@@ -2868,6 +2921,9 @@ func (s *MCPServer) createTask(ctx context.Context, taskID string, toolName stri
 	s.tasksMu.Lock()
 	defer s.tasksMu.Unlock()
 
+	if s.maxTasks > 0 && len(s.tasks) >= s.maxTasks {
+		return nil, fmt.Errorf("too many tasks kept (%d): fetch their results, or wait for them to expire", s.maxTasks)
+	}
 	// Check concurrent task limit
 	if s.maxConcurrentTasks != nil && *s.maxConcurrentTasks > 0 {
 		if s.activeTasks >= *s.maxConcurrentTasks {
@@ -2915,8 +2971,7 @@ func (s *MCPServer) getTask(ctx context.Context, taskID string) (mcp.Task, chan 
 	}
 
 	// Verify session isolation
-	sessionID := getSessionID(ctx)
-	if entry.sessionID != "" && sessionID != "" && entry.sessionID != sessionID {
+	if !s.taskVisible(ctx, entry.sessionID) {
 		s.tasksMu.RUnlock()
 		return mcp.Task{}, nil, fmt.Errorf("task not found")
 	}
@@ -2945,8 +3000,7 @@ func (s *MCPServer) getTaskEntry(ctx context.Context, taskID string) (*taskEntry
 	s.tasksMu.RUnlock()
 
 	// Verify session isolation
-	sessionID := getSessionID(ctx)
-	if entry.sessionID != "" && sessionID != "" && entry.sessionID != sessionID {
+	if !s.taskVisible(ctx, entry.sessionID) {
 		return nil, fmt.Errorf("task not found")
 	}
 
@@ -2955,15 +3009,13 @@ func (s *MCPServer) getTaskEntry(ctx context.Context, taskID string) (*taskEntry
 
 // listTasks returns copies of all tasks for the current session.
 func (s *MCPServer) listTasks(ctx context.Context) []mcp.Task {
-	sessionID := getSessionID(ctx)
-
 	s.tasksMu.RLock()
 	defer s.tasksMu.RUnlock()
 
 	var tasks []mcp.Task
 	for _, entry := range s.tasks {
 		// Filter by session if applicable
-		if sessionID == "" || entry.sessionID == "" || entry.sessionID == sessionID {
+		if s.taskVisible(ctx, entry.sessionID) {
 			tasks = append(tasks, entry.task)
 		}
 	}
