@@ -234,10 +234,10 @@ type MCPServer struct {
 	expiredTasks                 map[string]time.Time // Tracks recently expired task IDs with expiration timestamp
 	maxConcurrentTasks           *int                 // Optional limit on concurrent running tasks
 	taskOwner                    func(context.Context) string
-	defaultTaskTTL, maxTaskTTL   int64 // milliseconds; 0: none
-	maxTasks                     int   // tasks kept, running or done; 0: no limit
-	activeTasks                  int                  // Current count of running (non-terminal) tasks
-	inflightCancels              sync.Map             // Maps request ID -> context.CancelFunc for in-flight requests
+	defaultTaskTTL, maxTaskTTL   int64    // milliseconds; 0: none
+	maxTasks                     int      // tasks kept, running or done; 0: no limit
+	activeTasks                  int      // Current count of running (non-terminal) tasks
+	inflightCancels              sync.Map // Maps request ID -> context.CancelFunc for in-flight requests
 	inputValidator               *inputSchemaValidator
 	outputValidator              *outputSchemaValidator
 	strictInputSchemaDefault     bool
