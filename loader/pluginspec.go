@@ -48,6 +48,10 @@ type PluginSpec struct {
 	// Instances is the scope of the plugin's instances: InstancesPool
 	// (the default), InstancesSingle or InstancesSession.
 	Instances string `koanf:"instances"`
+	// RedactSecrets replaces credentials shaped like the usual tokens in
+	// the arguments the plugin gets and the results it returns
+	// (internal/secretscan).
+	RedactSecrets bool `koanf:"redact_secrets"`
 
 	// Key is where this plugin was declared, e.g. "plugins[2]" or
 	// "plugins[3] (dir ./plugins, file echo.wasm)", for error messages.

@@ -65,6 +65,7 @@ type Metrics struct {
 	// Per-caller and per-call caps.
 	PluginNotificationsRefused *prometheus.CounterVec
 	SubscriptionsRefused       *prometheus.CounterVec
+	SecretsRedacted            *prometheus.CounterVec
 }
 
 // New registers every collector on a fresh registry.
@@ -161,6 +162,10 @@ func New(version, revision string) *Metrics {
 			Name: "wasmgate_plugin_notifications_refused_total",
 			Help: "Notifications a plugin tried to send beyond its limits.max_notifications for one call, by plugin and kind (progress, log, resource_updated).",
 		}, []string{"plugin", "kind"}),
+		SecretsRedacted: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_secrets_redacted_total",
+			Help: "Credential-shaped strings replaced in tool arguments and results of sources with redact_secrets, by source, kind (aws-access-key, github-token, ...) and where (arguments, result).",
+		}, []string{"plugin", "kind", "where"}),
 		SubscriptionsRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_subscriptions_refused_total",
 			Help: "resources/subscribe refused, by reason (uri_too_long, too_many, not_served, denied).",
@@ -179,7 +184,7 @@ func New(version, revision string) *Metrics {
 		m.RelayBridges, m.RelayHandshakes, m.RelayFramesRejected,
 		m.RelayUnauthenticated, m.RelayRefused, m.LogSuppressed,
 		m.PolicyDenials, m.RateLimited,
-		m.PluginNotificationsRefused, m.SubscriptionsRefused,
+		m.PluginNotificationsRefused, m.SubscriptionsRefused, m.SecretsRedacted,
 		buildInfo,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),

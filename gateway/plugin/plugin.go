@@ -48,6 +48,7 @@ func (p *Source) Prefix() string             { return p.spec.Prefix }
 func (p *Source) Descriptor() abi.Descriptor { return *p.sh.info.Load() }
 func (p *Source) Timeout() time.Duration     { return time.Duration(p.spec.Limits.Timeout) }
 func (p *Source) TaskTimeout() time.Duration { return time.Duration(p.spec.Limits.TaskTimeout) }
+func (p *Source) RedactSecrets() bool        { return p.spec.RedactSecrets }
 func (p *Source) Kind() string               { return "plugin" }
 
 // Status is what the status page shows of the plugin: its ABI, module

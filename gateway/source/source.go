@@ -71,6 +71,18 @@ func TaskTimeoutOf(src Source) time.Duration {
 	return 0
 }
 
+// SecretRedactor is a source whose tool arguments and results have
+// credential-shaped strings replaced (redact_secrets: true).
+type SecretRedactor interface {
+	RedactSecrets() bool
+}
+
+// RedactsSecrets reports whether src has redact_secrets on.
+func RedactsSecrets(src Source) bool {
+	r, ok := src.(SecretRedactor)
+	return ok && r.RedactSecrets()
+}
+
 // Kinded names the kind of a source in messages and on the status page
 // ("plugin", "relay site"). A source that is not one is a "source".
 type Kinded interface {

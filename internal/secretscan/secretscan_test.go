@@ -1,0 +1,79 @@
+package secretscan
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRedact(t *testing.T) {
+	pem := "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\n-----END RSA PRIVATE KEY-----"
+	for _, tc := range []struct {
+		in   string
+		kind Kind
+	}{
+		{"key AKIAIOSFODNN7EXAMPLE in text", "aws-access-key"},
+		{`aws_secret_access_key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"`, "aws-secret-key"},
+		{"token ghp_0123456789abcdefghijABCDEFGHIJ012345 here", "github-token"},
+		{"github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz0123456789", "github-token"},
+		{"glpat-abcdefghij0123456789", "gitlab-token"},
+		{"xoxb-1234567890-abcdefghijkl", "slack-token"},
+		{"AIzaSyA-1234567890abcdefghijklmnopqrstu", "google-api-key"},
+		{"sk_live_0123456789abcdefghijklmn", "stripe-key"},
+		{"sk-proj-0123456789abcdefghijklmnopqrstuvwxyzABCD", "openai-key"},
+		{"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLXNpZ25hdHVyZQ", "jwt"},
+		{"Authorization: Bearer abcdefghijklmnopqrstuvwxyz012345", "bearer-token"},
+		{"key:\n" + pem + "\nend", "private-key"},
+	} {
+		var got []Kind
+		out := Redact(tc.in, func(k Kind) { got = append(got, k) })
+		if len(got) == 0 || got[0] != tc.kind || !strings.Contains(out, "[redacted "+string(tc.kind)+"]") {
+			t.Errorf("Redact(%.40q) = %q, found %v; want %s redacted", tc.in, out, got, tc.kind)
+		}
+		if strings.Contains(out, "EXAMPLE") && tc.kind == "aws-access-key" || strings.Contains(out, "MIIEow") {
+			t.Errorf("the secret is still in %q", out)
+		}
+	}
+	for _, clean := range []string{
+		"the quick brown fox jumps over the lazy dog",
+		"sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+		"AKIA is a prefix, AKIA123 is short",
+		"bearer of good news",
+		"a UUID 123e4567-e89b-12d3-a456-426614174000",
+	} {
+		if out := Redact(clean, func(k Kind) { t.Errorf("%q: found %s", clean, k) }); out != clean {
+			t.Errorf("Redact(%q) = %q, want it unchanged", clean, out)
+		}
+	}
+}
+
+func TestValue(t *testing.T) {
+	v := map[string]any{"a": []any{"AKIAIOSFODNN7EXAMPLE", 1.0, map[string]any{"ghp_0123456789abcdefghijABCDEFGHIJ012345": true}}}
+	n := 0
+	Value(v, func(Kind) { n++ })
+	a := v["a"].([]any)
+	if a[0] != "[redacted aws-access-key]" || n != 2 {
+		t.Errorf("Value: %v (%d found)", v, n)
+	}
+	if _, ok := a[2].(map[string]any)["[redacted github-token]"]; !ok {
+		t.Errorf("a key holding a token was not redacted: %v", a[2])
+	}
+}
+
+// BenchmarkRedact is what redact_secrets costs per KiB of text without a
+// secret (the common case) and with one.
+func BenchmarkRedact(b *testing.B) {
+	clean := strings.Repeat("The result of the computation is 42, computed in 3 ms. ", 19)[:1024]
+	dirty := clean[:900] + " AKIAIOSFODNN7EXAMPLE " + clean[:100]
+	b.Run("clean-1KiB", func(b *testing.B) {
+		b.SetBytes(int64(len(clean)))
+		for range b.N {
+			Redact(clean, nil)
+		}
+	})
+	b.Run("one-key-1KiB", func(b *testing.B) {
+		b.SetBytes(int64(len(dirty)))
+		for range b.N {
+			Redact(dirty, nil)
+		}
+	})
+}
