@@ -89,3 +89,32 @@ func BenchmarkCallToolSerial(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCallToolTracing is BenchmarkCallToolSerial with tracing off,
+// with sample_ratio 0 and with sample_ratio 1 (exported to a collector
+// that is not there: the spans are built, batched and dropped), so the
+// cost of tracing on the call path is the difference.
+func BenchmarkCallToolTracing(b *testing.B) {
+	for _, tc := range []struct{ name, yaml string }{
+		{"off", ""},
+		{"ratio0", "tracing: {endpoint: http://127.0.0.1:9, sample_ratio: 0}\n"},
+		{"ratio1", "tracing: {endpoint: http://127.0.0.1:9, sample_ratio: 1}\n"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			g := newTestGatewayWith(b, tc.yaml)
+			h := g.env.ToolHandler("calculate")
+			req := mcp.CallToolRequest{}
+			req.Params.Name = "calculate"
+			req.Params.Arguments = map[string]any{"operation": "add", "a": 5.0, "b": 3.0}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := h(ctx, req)
+				if err != nil || res.IsError {
+					b.Fatalf("call failed: %v %+v", err, res)
+				}
+			}
+		})
+	}
+}

@@ -117,7 +117,7 @@ func New(opts Options) *Gateway {
 		Metrics:  opts.Metrics,
 		Observer: envelope.Observers{envelope.Metrics{M: opts.Metrics}, g.audit, g.status},
 		Logger:   opts.Logger,
-		Tracer:   g.tracer.Tracer,
+		Tracer:   g.tracer.TracerFor,
 		Signer:   g.signer,
 	})
 	g.mcp = server.NewMCPServer(cmp.Or(opts.Name, "wasmgate"), opts.Version,

@@ -243,6 +243,14 @@ func TestTracing(t *testing.T) {
 	}) {
 		t.Errorf("spans to a dead collector were not counted as dropped")
 	}
+	if _, ok := g.WaitLog(0, "tracing: exporting spans failed", 10*time.Second); !ok {
+		t.Errorf("no structured log line for the failed exports:\n%s", g.Stderr())
+	}
+	for _, line := range strings.Split(g.Stderr(), "\n") {
+		if strings.HasPrefix(line, "20") && strings.Contains(line, "traces export") && !strings.Contains(line, "level=") {
+			t.Errorf("OpenTelemetry wrote its own log line: %q", line)
+		}
+	}
 	if got := rc.count(); got != before {
 		t.Errorf("the receiver got %d spans after the unsampled call and the switch, want none", got-before)
 	}

@@ -16,6 +16,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/wasmgate/wasmgate/gateway/tracing"
+	"go.opentelemetry.io/otel"
+
 	"github.com/wasmgate/wasmgate/internal/childproc"
 
 	extism "github.com/extism/go-sdk"
@@ -139,6 +142,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	level := new(slog.LevelVar)
 	logger := newLogger(stderr, level, *logFormat)
+	otel.SetErrorHandler(tracing.ErrorHandler(logger))
 	if cfgErr != nil {
 		logger.Error("wasmgate failed", "error", cfgErr)
 		return 1

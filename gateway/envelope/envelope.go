@@ -51,9 +51,9 @@ type Options struct {
 	Metrics  *metrics.Metrics
 	Observer Observer // every finished call
 	Logger   *slog.Logger
-	// Tracer is the tracer each call's span starts from now (tracing
-	// reloads); nil traces nothing.
-	Tracer func() trace.Tracer
+	// Tracer is the tracer a call made with ctx starts its span from
+	// (tracing reloads); nil traces nothing.
+	Tracer func(ctx context.Context) trace.Tracer
 	// Signer seals the requestState of input_required results for
 	// 2026-07-28 clients; nil sends such clients no input requests (the
 	// source's request fails as today).
@@ -67,7 +67,7 @@ type Envelope struct{ o Options }
 func New(o Options) *Envelope {
 	if o.Tracer == nil {
 		nt := noop.NewTracerProvider().Tracer(tracing.Name)
-		o.Tracer = func() trace.Tracer { return nt }
+		o.Tracer = func(context.Context) trace.Tracer { return nt }
 	}
 	return &Envelope{o: o}
 }
@@ -121,7 +121,7 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 	}
 	// The call's span: a child of the caller's traceparent (HTTP header
 	// or _meta), when it sent one.
-	tr := e.o.Tracer()
+	tr := e.o.Tracer(ctx)
 	ctx, span := tr.Start(ctx, methods[c.Kind]+" "+c.Name, trace.WithSpanKind(trace.SpanKindServer))
 	defer span.End()
 	if sc := span.SpanContext(); sc.IsSampled() {

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
@@ -33,6 +34,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
 
+	"github.com/wasmgate/wasmgate/internal/lograte"
 	"github.com/wasmgate/wasmgate/loader"
 )
 
@@ -74,6 +76,18 @@ func (h *Holder) Tracer() trace.Tracer {
 		return p.tracer
 	}
 	return h.noop
+}
+
+// TracerFor is the tracer of a call made with ctx: Tracer, except that
+// with sample_ratio 0 a call whose caller sent no sampled traceparent
+// gets the no-op tracer (nothing of it could be recorded, so nothing is
+// built).
+func (h *Holder) TracerFor(ctx context.Context) trace.Tracer {
+	p := h.cur.Load()
+	if p == nil || (p.cfg.Ratio() == 0 && !trace.SpanContextFromContext(ctx).IsSampled()) {
+		return h.noop
+	}
+	return p.tracer
 }
 
 // On reports whether tracing is on.
@@ -300,4 +314,15 @@ func FromHeaders(ctx context.Context, h http.Header) context.Context {
 		return ctx
 	}
 	return propagation.TraceContext{}.Extract(ctx, propagation.HeaderCarrier(h))
+}
+
+// ErrorHandler routes OpenTelemetry's own errors (a failed export, say),
+// which it would print with the standard log package, to log, at most a
+// few a minute. The process's main installs it (otel.SetErrorHandler):
+// OpenTelemetry keeps its error handler process-wide.
+func ErrorHandler(log *slog.Logger) otel.ErrorHandler {
+	lim := lograte.New(3, time.Minute, nil)
+	return otel.ErrorHandlerFunc(func(err error) {
+		lim.Warn(log, "tracing: exporting spans failed; they are dropped and counted in wasmgate_trace_spans_total", "error", err)
+	})
 }
