@@ -71,6 +71,10 @@ type SiteConfig struct {
 	// Insecure lets a wu-legacy page connect without a token when the
 	// site has none and the listener is loopback.
 	Insecure bool `koanf:"insecure"`
+	// ResourceSchemes are the URI schemes the site's pages may register
+	// resources and templates under; empty means the one derived from the
+	// prefix (DefaultScheme). See namespace.go.
+	ResourceSchemes []string `koanf:"resource_schemes"`
 
 	// Key is where the site is declared, e.g. "relay.sites[0]".
 	Key string `koanf:"-"`
@@ -103,6 +107,7 @@ func (c *Config) Normalize(key string, env *config.Env) {
 		}
 		s.normalize(env)
 	}
+	c.normalizeSchemes(env)
 	c.normalizeUnauthenticated(key, env)
 }
 
