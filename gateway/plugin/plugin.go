@@ -38,6 +38,7 @@ var (
 	_ source.Kinded         = (*Source)(nil)
 	_ source.StatusReporter = (*Source)(nil)
 	_ source.SessionEnder   = (*Source)(nil)
+	_ source.SessionLister  = (*Source)(nil)
 )
 
 func (p *Source) Name() string               { return p.name }
@@ -55,7 +56,11 @@ func (p *Source) Status() source.Status {
 }
 
 // EndSession closes the instances the session had (instances: session).
-func (p *Source) EndSession(ctx context.Context, session string) { p.pool.endSession(ctx, session) }
+// and forgets what its instance listed.
+func (p *Source) EndSession(ctx context.Context, session string) {
+	p.pool.endSession(ctx, session)
+	p.sh.forgetSession(session)
+}
 
 // CanComplete reports whether the plugin's ABI completes arguments.
 func (p *Source) CanComplete() bool {
@@ -170,7 +175,7 @@ func (p *Source) run(ctx context.Context, fn func(context.Context, *loader.Insta
 	call := p.newCall(ctx)
 	err = fn(host.WithCall(ctx, call), inst)
 	if call.changed != [3]bool{} && !inst.Dead() {
-		p.relist(inst)
+		p.relist(inst, session)
 	}
 	return p.failure(err)
 }
