@@ -46,6 +46,9 @@ func (s SiteConfig) Schemes() []string {
 	if len(s.ResourceSchemes) > 0 {
 		return s.ResourceSchemes
 	}
+	if s.Protocol == ProtocolWULegacy {
+		return nil // its pages register no resources
+	}
 	if d := DefaultScheme(s.Prefix); d != "" {
 		return []string{d}
 	}
@@ -83,6 +86,10 @@ func (c *Config) normalizeSchemes(env *config.Env) {
 	owner := map[string]string{}
 	for i := range c.Sites {
 		s := &c.Sites[i]
+		if s.Protocol == ProtocolWULegacy && len(s.ResourceSchemes) > 0 {
+			env.Bad(s.Key+".resource_schemes", "a wu-legacy site's pages register no resources")
+			continue
+		}
 		for j, sc := range s.ResourceSchemes {
 			k := fmt.Sprintf("%s.resource_schemes[%d]", s.Key, j)
 			if !ValidScheme(sc) {
