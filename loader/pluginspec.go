@@ -48,6 +48,9 @@ type PluginSpec struct {
 	// Instances is the scope of the plugin's instances: InstancesPool
 	// (the default), InstancesSingle or InstancesSession.
 	Instances string `koanf:"instances"`
+	// Curation is tools: {include, exclude} and overrides: what of the
+	// plugin's tools is published, under which name and description.
+	config.Curation `koanf:",squash"`
 
 	// Key is where this plugin was declared, e.g. "plugins[2]" or
 	// "plugins[3] (dir ./plugins, file echo.wasm)", for error messages.
@@ -168,6 +171,7 @@ func (p *PluginSpec) normalize(env *config.Env) {
 	}
 	p.Limits.fill()
 	p.Limits.check(p.Key+".limits", env.Bad)
+	p.Curation.Check(p.Key, env.Bad)
 	switch p.Instances {
 	case "":
 		p.Instances = InstancesPool

@@ -31,8 +31,13 @@ func (b *bridge) register(f *inFrame) {
 	}
 	warnings := append(refused, b.r.changed(b.st.name)...)
 	ack := registeredFrame{Type: typeRegistered, ID: f.ID, Tools: []string{}, Resources: []string{}, Prompts: []string{}, Warnings: warnings}
+	cur := &conf.Curation // the names the gateway publishes: curated, under the prefix
 	for _, t := range reg.tools {
-		ack.Tools = append(ack.Tools, config.PrefixedName(conf.Prefix, t.Name))
+		if !cur.Allows(t.Name) {
+			ack.Warnings = append(ack.Warnings, fmt.Sprintf("%s: tool %q not published: the site's tools.include/exclude leave it out", conf.Key, t.Name))
+			continue
+		}
+		ack.Tools = append(ack.Tools, config.PrefixedName(conf.Prefix, cur.NewName(t.Name)))
 	}
 	for _, r := range reg.resources {
 		ack.Resources = append(ack.Resources, r.URI)

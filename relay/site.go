@@ -323,3 +323,30 @@ func (s *Site) callFailure(ctx context.Context, why string) error {
 	}
 	return &CallError{Kind: KindCancelled, Msg: "was cancelled"}
 }
+
+// Curation is the site's tools: and overrides: over the names its
+// Descriptor returns, which carry the site's prefix already: each
+// pattern, override key and new name is the configured one under the
+// prefix (config.PrefixedName), so the index matches and renames the
+// published names; nil when the site curates nothing.
+func (s *Site) Curation() *config.Curation {
+	c := s.conf.Curation
+	if c.Empty() {
+		return nil
+	}
+	pre := func(n string) string { return config.PrefixedName(s.conf.Prefix, n) }
+	out := &config.Curation{Overrides: make(map[string]config.Override, len(c.Overrides))}
+	for _, p := range c.Tools.Include {
+		out.Tools.Include = append(out.Tools.Include, pre(p))
+	}
+	for _, p := range c.Tools.Exclude {
+		out.Tools.Exclude = append(out.Tools.Exclude, pre(p))
+	}
+	for own, o := range c.Overrides {
+		if o.Name != "" {
+			o.Name = pre(o.Name)
+		}
+		out.Overrides[pre(own)] = o
+	}
+	return out
+}

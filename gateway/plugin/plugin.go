@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
@@ -39,6 +40,7 @@ var (
 	_ source.StatusReporter = (*Source)(nil)
 	_ source.SessionEnder   = (*Source)(nil)
 	_ source.SessionLister  = (*Source)(nil)
+	_ source.Curated        = (*Source)(nil)
 )
 
 func (p *Source) Name() string               { return p.name }
@@ -47,6 +49,9 @@ func (p *Source) Prefix() string             { return p.spec.Prefix }
 func (p *Source) Descriptor() abi.Descriptor { return *p.sh.info.Load() }
 func (p *Source) Timeout() time.Duration     { return time.Duration(p.spec.Limits.Timeout) }
 func (p *Source) Kind() string               { return "plugin" }
+
+// Curation is the plugin's tools: and overrides: (source.Curated).
+func (p *Source) Curation() *config.Curation { return &p.spec.Curation }
 
 // Status is what the status page shows of the plugin: its ABI, module
 // and instances.

@@ -190,12 +190,27 @@ func (x *Index) free(file string, src Source, where, kind, id string) (mine bool
 	return false, nil
 }
 
-// addTools publishes tools as src's (see Add).
+// addTools publishes tools as src's (see Add), curated (Curated): a tool
+// the filter leaves out is skipped, an override renames it; two of src's
+// tools published under one name is an error naming both.
 func (x *Index) addTools(file string, src Source, tools []wire.Tool) []error {
 	var errs []error
 	where := Where(src)
+	cur := curationOf(src)
+	seen := map[string]string{} // exposed name -> the tool of src published under it
 	for _, t := range tools {
-		name := ExposedName(src.Prefix(), t.Name)
+		if !cur.Allows(t.Name) {
+			continue
+		}
+		name := ExposedName(src.Prefix(), cur.NewName(t.Name))
+		if cur != nil {
+			if other, ok := seen[name]; ok {
+				errs = append(errs, fmt.Errorf("%s: %s: tools %q and %q would both be published as %q: %s.overrides renames one onto the other",
+					file, where, other, t.Name, name, src.Key()))
+				continue
+			}
+			seen[name] = t.Name
+		}
 		if mine, err := x.free(file, src, where, "tool", name); mine || err != nil {
 			if err != nil && err != errReserved {
 				errs = append(errs, err)
@@ -212,6 +227,7 @@ func (x *Index) addTools(file string, src Source, tools []wire.Tool) []error {
 			errs = append(errs, fmt.Errorf("%s: %s: tool %q: %w", file, where, t.Name, err))
 			continue
 		}
+		override(cur, t.Name, &def)
 		x.owner["tool "+name] = claim{where, src.Name()}
 		x.Tools[name] = &Tool{Name: name, Export: t.Name, Src: src, Schema: sch, Def: def}
 	}
