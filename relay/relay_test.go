@@ -167,6 +167,8 @@ func TestAttacks(t *testing.T) {
 	small.AuthTimeout = config.Duration(300 * time.Millisecond)
 	f := newFixture(t, small)
 	site := f.site("demo")
+	base := inProcessRuntime()
+	defer backNearInProcess(t, base)
 	nothingServed := func(t *testing.T) {
 		t.Helper()
 		// The page reads its close frame before the relay has let it go.
