@@ -106,7 +106,7 @@ func (g *Gateway) sessionRelisted(p *plugin.Source, session string) {
 	if _, ok := vw.cs.(server.SessionWithTools); !ok && after != cur.index {
 		g.log.Warn("plugin lists for a session: not published: the session's transport keeps no tools of its own (stdio); it sees the plugin's shared tools",
 			"plugin", p.Name(), "session", session)
-		p.EndSession(context.Background(), session)
+		p.ForgetSessionTools(session)
 		return
 	}
 	if after == cur.index {

@@ -24,7 +24,7 @@ func TestSessionScopedRelist(t *testing.T) {
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Plugins: harness.Item("name: sess", "path: "+v1, "instances: session") + harness.Item("name: calculator", "path: "+calc),
 	}))
-	g := bins.Start(t, harness.Options{Config: cfg})
+	g := bins.Start(t, harness.Options{Config: cfg, Stdio: true})
 	ctx := harness.Ctx(t, 2*time.Minute)
 	a := g.SessionClient(t, transport.WithContinuousListening())
 	b := g.SessionClient(t, transport.WithContinuousListening())
@@ -83,6 +83,25 @@ func TestSessionScopedRelist(t *testing.T) {
 		if text, isErr := harness.CallTool(ctx, t, c, "calculate", map[string]any{"operation": "add", "a": 2, "b": 2}); isErr || text != "4" {
 			t.Errorf("calculate after A's relist: %q (isError %v), want the calculator's 4", text, isErr)
 		}
+	}
+	if n := notesB.Lists()[0]; n != 0 {
+		t.Errorf("B was told tools/list_changed %d times", n)
+	}
+
+	// Over stdio the MCP library keeps no tools per session: the relist
+	// is not published, for stdio or anyone, and stdio's instance stays.
+	sc := g.StdioClient(t)
+	if text, isErr := harness.CallTool(ctx, t, sc, "v1_add_tool", nil); isErr || text != "v1_added_1" {
+		t.Fatalf("stdio v1_add_tool: %q", text)
+	}
+	if !harness.WaitFor(10*time.Second, func() bool { return strings.Contains(g.Stderr(), "the session's transport keeps no tools of its own") }) {
+		t.Errorf("no warning that stdio's relist is not published")
+	}
+	if text, isErr := harness.CallTool(ctx, t, sc, "v1_add_tool", nil); isErr || text != "v1_added_2" {
+		t.Errorf("stdio's instance lost its state: v1_add_tool = %q", text)
+	}
+	if got := list(b); !slices.Equal(got, shared) {
+		t.Errorf("B lists %v after stdio's relist, want the shared %v", got, shared)
 	}
 	if n := notesB.Lists()[0]; n != 0 {
 		t.Errorf("B was told tools/list_changed %d times", n)

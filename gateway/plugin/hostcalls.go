@@ -231,4 +231,13 @@ func (p *Source) relist(inst *loader.Instance, session string) {
 
 // SessionTools is what the instance of session listed, when it relisted
 // (instances: session).
-func (p *Source) SessionTools(session string) ([]wire.Tool, bool) { return p.sh.sessionTools(session) }
+func (p *Source) SessionTools(session string) ([]wire.Tool, bool) {
+	if p.pool.scope != loader.InstancesSession {
+		return nil, false // every call looks, so the other scopes take no lock
+	}
+	return p.sh.sessionTools(session)
+}
+
+// ForgetSessionTools drops what the instance of session listed: the
+// session sees the plugin's shared tools again (its instance stays).
+func (p *Source) ForgetSessionTools(session string) { p.sh.forgetSession(session) }
