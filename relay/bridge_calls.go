@@ -26,6 +26,7 @@ func (b *bridge) register(f *inFrame) {
 	conf, _ := b.st.settings()
 	reg := registration{tools: f.Tools, prompts: f.Prompts}
 	refused := b.confine(conf, f, &reg)
+	reg.refused = refused
 	if !b.st.register(b, reg) {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -64,7 +65,10 @@ type registration struct {
 	tools     []ToolDef
 	resources []ResourceDef
 	templates []TemplateDef
-	prompts   []PromptDef
+	// refused is what of the page's frame the relay refused itself (a
+	// resource outside the site's namespace), for the status page.
+	refused []string
+	prompts []PromptDef
 }
 
 func (g registration) empty() bool {
@@ -322,6 +326,15 @@ func (s *Site) callFailure(ctx context.Context, why string) error {
 		return &CallError{Kind: KindTimeout, Msg: fmt.Sprintf("timed out after %s (relay site %q, %s.call_timeout)", s.conf.CallTimeout, s.conf.Name, s.conf.Key)}
 	}
 	return &CallError{Kind: KindCancelled, Msg: "was cancelled"}
+}
+
+// Problems is what the relay refused of the page's last registration (a
+// resource outside the site's namespace), for the status page
+// (source.ProblemReporter).
+func (s *Site) Problems() []string {
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	return slices.Clone(s.st.reg.refused)
 }
 
 // Curation is the site's tools: and overrides: over the names its

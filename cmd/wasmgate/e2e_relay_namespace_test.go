@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -54,6 +55,26 @@ func TestRelayResourcesOutsideTheirNamespace(t *testing.T) {
 	}
 	if n, _ := g.Metric(t, "wasmgate_claims_refused_total", map[string]string{"source": "demo"}); n != 2 {
 		t.Errorf("wasmgate_claims_refused_total{source=demo} = %v, want 2", n)
+	}
+	// The status page lists the refusals with the site.
+	var st struct {
+		Sources []struct {
+			Name     string   `json:"name"`
+			Problems []string `json:"problems"`
+		} `json:"sources"`
+	}
+	_, body := harness.HTTPGet(t, g.AdminURL+"/api/status")
+	if err := json.Unmarshal([]byte(body), &st); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range st.Sources {
+		if s.Name == "demo" {
+			found = strings.Contains(strings.Join(s.Problems, "\n"), `resource "storage://secret-plans" not published: outside the site's namespace`)
+		}
+	}
+	if !found {
+		t.Errorf("the status page does not list the demo site's refusal: %s", body)
 	}
 	go func() {
 		for {
