@@ -148,6 +148,7 @@ func New(opts Options) *Gateway {
 		Store:           g.store,
 		ResourceUpdated: g.updated,
 		Relisted:        g.relisted,
+		SessionRelisted: g.sessionRelisted,
 		Kept:            plugin.NewKept(plugin.KeptLimits{}, g.log),
 	}
 	return g
@@ -228,6 +229,7 @@ func (g *Gateway) Apply(s *Snapshot) {
 func (g *Gateway) swap(s *Snapshot) *Snapshot {
 	old := g.cur.Swap(s)
 	sent := g.syncRegistry(old, s)
+	g.routeSessions(s)
 	g.notifyViews(old, s, sent)
 
 	m := g.opts.Metrics

@@ -92,7 +92,13 @@ func (id *identity) Cleanup(context.Context) {
 
 func (g *Gateway) filterTools(ctx context.Context, _ any, _ *mcp.ListToolsRequest, res *mcp.ListToolsResult) {
 	s := g.cur.Load()
-	if s == nil || s.Policy() == nil || res == nil {
+	if s == nil || res == nil {
+		return
+	}
+	if own := s.sessionTools(ctx); own != nil && res.NextCursor == "" {
+		res.Tools = own // a session with its own view (sessionview.go)
+	}
+	if s.Policy() == nil {
 		return
 	}
 	p, pol := envelope.CallerOf(ctx, s).Principal, s.Policy()

@@ -27,6 +27,7 @@ type Snapshot struct {
 	index    *source.Index       // what the sources provide, by exposed name
 	problems map[string][]string // by source: what a dynamic source could not publish
 	srcs     []indexed           // the sources as indexed, in component order
+	views    sync.Map            // session id -> *source.Index: its overlay (sessionview.go)
 
 	mu      sync.Mutex
 	refs    int

@@ -96,6 +96,14 @@ func (s *Snapshot) sourceStatus() []ops.SourceStatus {
 			ss.Problems = problems
 		}
 	}
+	for src := range s.sources { // what a source refused itself (a page's resource outside its namespace)
+		if pr, ok := src.(source.ProblemReporter); ok {
+			if p := pr.Problems(); len(p) > 0 {
+				ss := get(src)
+				ss.Problems = append(slices.Clone(p), ss.Problems...)
+			}
+		}
+	}
 	out := make([]ops.SourceStatus, 0, len(order))
 	for _, n := range order {
 		out = append(out, *byName[n])

@@ -24,6 +24,7 @@ type views struct {
 type viewer struct {
 	c     envelope.Caller
 	stdio bool
+	cs    server.ClientSession // for its own tools (sessionview.go)
 }
 
 func (v *views) hooks() *server.Hooks {
@@ -31,7 +32,7 @@ func (v *views) hooks() *server.Hooks {
 	h.AddOnRegisterSession(func(ctx context.Context, session server.ClientSession) {
 		c, ok := envelope.CallerFrom(ctx)
 		v.mu.Lock()
-		v.sessions[session.SessionID()] = viewer{c: c, stdio: !ok}
+		v.sessions[session.SessionID()] = viewer{c: c, stdio: !ok, cs: session}
 		v.mu.Unlock()
 	})
 	h.AddOnUnregisterSession(func(ctx context.Context, session server.ClientSession) {
@@ -109,4 +110,5 @@ func (g *Gateway) sessionEnded(ctx context.Context, session server.ClientSession
 			e.EndSession(ctx, session.SessionID())
 		}
 	}
+	s.views.Delete(session.SessionID())
 }

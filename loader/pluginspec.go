@@ -52,6 +52,9 @@ type PluginSpec struct {
 	// the arguments the plugin gets and the results it returns
 	// (internal/secretscan).
 	RedactSecrets bool `koanf:"redact_secrets"`
+	// Curation is tools: {include, exclude} and overrides: what of the
+	// plugin's tools is published, under which name and description.
+	config.Curation `koanf:",squash"`
 
 	// Key is where this plugin was declared, e.g. "plugins[2]" or
 	// "plugins[3] (dir ./plugins, file echo.wasm)", for error messages.
@@ -176,6 +179,7 @@ func (p *PluginSpec) normalize(env *config.Env) {
 	}
 	p.Limits.fill()
 	p.Limits.check(p.Key+".limits", env.Bad)
+	p.Curation.Check(p.Key, env.Bad)
 	switch p.Instances {
 	case "":
 		p.Instances = InstancesPool

@@ -120,7 +120,7 @@ func New(version, revision string) *Metrics {
 		}, []string{"outcome"}),
 		ClaimsRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_claims_refused_total",
-			Help: "Tools, resources, templates and prompts a source listed at run time (a plugin's relist, a relay page's registration) and was refused: another source provides that name or URI, or a URI inside its template.",
+			Help: "Tools, resources, templates and prompts a source listed at run time (a plugin's relist, a relay page's registration) and was refused: another source provides that name or URI, a URI inside its template, or a relay resource outside its site's namespace.",
 		}, []string{"source"}),
 		HTTPRejected: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_http_rejected_total",

@@ -131,7 +131,9 @@ export class Bridge extends EventTarget {
   registerResource(def, handler) { return this._add(this.resources, 'uri', def, handler); }
 
   // registerResourceTemplate publishes a resource template {uriTemplate,
-  // name, description?, mimeType?}, e.g. storage://{key}; handler(uri,
+  // name, description?, mimeType?}, e.g. demo://storage/{key} (a page
+  // registers resources only under a URI scheme its site owns: the one its
+  // prefix gives, or relay.sites[].resource_schemes); handler(uri,
   // variables, {signal, id}) answers as a resource handler does.
   registerResourceTemplate(def, handler) { return this._add(this.templates, 'uriTemplate', def, handler); }
 

@@ -23,15 +23,22 @@ func (b *bridge) register(f *inFrame) {
 		}
 		return
 	}
-	reg := registration{tools: f.Tools, resources: f.Resources, templates: f.ResourceTemplates, prompts: f.Prompts}
+	conf, _ := b.st.settings()
+	reg := registration{tools: f.Tools, prompts: f.Prompts}
+	refused := b.confine(conf, f, &reg)
+	reg.refused = refused
 	if !b.st.register(b, reg) {
 		return
 	}
-	warnings := b.r.changed(b.st.name)
-	conf, _ := b.st.settings()
+	warnings := append(refused, b.r.changed(b.st.name)...)
 	ack := registeredFrame{Type: typeRegistered, ID: f.ID, Tools: []string{}, Resources: []string{}, Prompts: []string{}, Warnings: warnings}
+	cur := &conf.Curation // the names the gateway publishes: curated, under the prefix
 	for _, t := range reg.tools {
-		ack.Tools = append(ack.Tools, config.PrefixedName(conf.Prefix, t.Name))
+		if !cur.Allows(t.Name) {
+			ack.Warnings = append(ack.Warnings, fmt.Sprintf("%s: tool %q not published: the site's tools.include/exclude leave it out", conf.Key, t.Name))
+			continue
+		}
+		ack.Tools = append(ack.Tools, config.PrefixedName(conf.Prefix, cur.NewName(t.Name)))
 	}
 	for _, r := range reg.resources {
 		ack.Resources = append(ack.Resources, r.URI)
@@ -49,6 +56,32 @@ func (b *bridge) register(f *inFrame) {
 	if err := b.send(ack); err != nil {
 		b.log.Debug("relay: could not acknowledge a registration", "error", err)
 	}
+}
+
+// confine keeps in reg the resources and templates of f under a scheme
+// the site owns (relayconfig.SiteConfig.OwnsURI); each other one is
+// refused for itself alone: a warning for the page, counted in
+// wasmgate_claims_refused_total. The page keeps the rest.
+func (b *bridge) confine(conf SiteConfig, f *inFrame, reg *registration) (warnings []string) {
+	refuse := func(what, uri string) {
+		warnings = append(warnings, fmt.Sprintf("%s: %s %q not published: outside the site's namespace; %s", conf.Key, what, uri, conf.NamespaceHint()))
+		b.r.m.ClaimsRefused.WithLabelValues(conf.Name).Inc()
+	}
+	for _, r := range f.Resources {
+		if conf.OwnsURI(r.URI) {
+			reg.resources = append(reg.resources, r)
+		} else {
+			refuse("resource", r.URI)
+		}
+	}
+	for _, r := range f.ResourceTemplates {
+		if conf.OwnsURI(r.URITemplate) {
+			reg.templates = append(reg.templates, r)
+		} else {
+			refuse("resource template", r.URITemplate)
+		}
+	}
+	return warnings
 }
 
 // deliver hands a result to the call waiting for it. A result for a call

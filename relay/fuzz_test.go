@@ -12,7 +12,7 @@ import (
 func FuzzDecodeFrame(f *testing.F) {
 	for _, s := range []string{
 		`{"type":"auth","nonce":"AAAAAAAAAAAAAAAAAAAAAA","proof":"x"}`,
-		`{"type":"register","id":1,"tools":[{"name":"calculate","inputSchema":{"type":"object","properties":{"a":{"type":"number"}}}}],"resourceTemplates":[{"uriTemplate":"storage://{key}","name":"s"}],"resources":[{"uri":"app://about","name":"about"}],"prompts":[{"name":"p","arguments":[{"name":"x","required":true}]}]}`,
+		`{"type":"register","id":1,"tools":[{"name":"calculate","inputSchema":{"type":"object","properties":{"a":{"type":"number"}}}}],"resourceTemplates":[{"uriTemplate":"demo://storage/{key}","name":"s"}],"resources":[{"uri":"demo://about","name":"about"}],"prompts":[{"name":"p","arguments":[{"name":"x","required":true}]}]}`,
 		`{"type":"result","id":7,"result":{"content":[{"type":"text","text":"8"}]}}`,
 		`{"type":"result","id":7,"error":{"message":"Division by zero"}}`,
 		`{"type":"result","id":"7","result":{}}`,

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -218,4 +219,42 @@ func (p *page) register(frame map[string]any) map[string]any {
 		p.t.Fatalf("after register: %v", ack)
 	}
 	return ack
+}
+
+// runtimeStats are this process's goroutines and live heap.
+type runtimeStats struct {
+	goroutines int
+	heap       uint64
+}
+
+// inProcessRuntime reads them after a garbage collection.
+func inProcessRuntime() runtimeStats {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return runtimeStats{runtime.NumGoroutine(), ms.HeapInuse}
+}
+
+// backNearInProcess fails t unless, once the attacks are over, the
+// relay's goroutines come back within 3 of base (waiting up to 10 s for
+// closed pages to be let go) and the live heap within 16 MiB.
+func backNearInProcess(t *testing.T, base runtimeStats) {
+	t.Helper()
+	var now runtimeStats
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		now = inProcessRuntime()
+		if (now.goroutines <= base.goroutines+3 && now.heap <= base.heap+16<<20) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Logf("after the attacks: %d goroutines (%d before), heap in use %.1f MiB (%.1f MiB before)",
+		now.goroutines, base.goroutines, float64(now.heap)/(1<<20), float64(base.heap)/(1<<20))
+	if now.goroutines > base.goroutines+3 {
+		t.Errorf("goroutines did not come back: %d, %d before", now.goroutines, base.goroutines)
+	}
+	if now.heap > base.heap+16<<20 {
+		t.Errorf("heap did not come back: %.1f MiB, %.1f MiB before", float64(now.heap)/(1<<20), float64(base.heap)/(1<<20))
+	}
 }

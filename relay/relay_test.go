@@ -62,10 +62,10 @@ func TestCallsThroughAPage(t *testing.T) {
 		t.Errorf("wasmgate_relay_bridges = %v, want 1", got)
 	}
 	ack := p.register(map[string]any{"id": 1, "tools": []any{relaytest.CalcTool()},
-		"resourceTemplates": []any{map[string]any{"uriTemplate": "storage://{key}", "name": "storage"}},
+		"resourceTemplates": []any{map[string]any{"uriTemplate": "demo://storage/{key}", "name": "storage"}},
 		"prompts":           []any{map[string]any{"name": "greet", "arguments": []any{map[string]any{"name": "who", "required": true}}}}})
 	f.waitChange("demo")
-	if fmt.Sprint(ack["tools"]) != "[demo_calculate]" || fmt.Sprint(ack["resources"]) != "[storage://{key}]" || fmt.Sprint(ack["prompts"]) != "[demo_greet]" || ack["id"] != 1.0 {
+	if fmt.Sprint(ack["tools"]) != "[demo_calculate]" || fmt.Sprint(ack["resources"]) != "[demo://storage/{key}]" || fmt.Sprint(ack["prompts"]) != "[demo_greet]" || ack["id"] != 1.0 {
 		t.Errorf("registered frame %v", ack)
 	}
 	d := site.Descriptor()
@@ -96,12 +96,12 @@ func TestCallsThroughAPage(t *testing.T) {
 
 	// A resource template read carries the template and its variables.
 	go p.answer(func(call map[string]any) map[string]any {
-		if call["method"] != "resources/read" || call["uri"] != "storage://theme" || call["template"] != "storage://{key}" || fmt.Sprint(call["variables"]) != "map[key:theme]" {
+		if call["method"] != "resources/read" || call["uri"] != "demo://storage/theme" || call["template"] != "demo://storage/{key}" || fmt.Sprint(call["variables"]) != "map[key:theme]" {
 			t.Errorf("read frame %v", call)
 		}
-		return map[string]any{"result": map[string]any{"contents": []any{map[string]any{"uri": "storage://theme", "text": "dark"}}}}
+		return map[string]any{"result": map[string]any{"contents": []any{map[string]any{"uri": "demo://storage/theme", "text": "dark"}}}}
 	})
-	contents, err := site.ReadResource(ctx, d.Resources[0], "storage://theme", map[string]string{"key": "theme"})
+	contents, err := site.ReadResource(ctx, d.Resources[0], "demo://storage/theme", map[string]string{"key": "theme"})
 	if err != nil || len(contents) != 1 || contents[0].(mcp.TextResourceContents).Text != "dark" {
 		t.Fatalf("ReadResource = %#v, %v", contents, err)
 	}
@@ -167,8 +167,12 @@ func TestAttacks(t *testing.T) {
 	small.AuthTimeout = config.Duration(300 * time.Millisecond)
 	f := newFixture(t, small)
 	site := f.site("demo")
+	base := inProcessRuntime()
+	defer backNearInProcess(t, base)
 	nothingServed := func(t *testing.T) {
 		t.Helper()
+		// The page reads its close frame before the relay has let it go.
+		waitFor(func() bool { return !site.Connected() })
 		if site.Connected() || len(site.Descriptor().Tools) != 0 {
 			t.Errorf("the site serves after an attack: connected=%v tools=%v", site.Connected(), site.Descriptor().Tools)
 		}
@@ -363,6 +367,7 @@ func TestAttacks(t *testing.T) {
 		if got := f.rejected("demo", "binary"); got != 1 {
 			t.Errorf("frames rejected binary = %v", got)
 		}
+		nothingServed(t) // and let go before the next page connects
 	})
 	t.Run("result for an id never sent", func(t *testing.T) {
 		p := f.connect("demo")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -64,7 +65,10 @@ type registration struct {
 	tools     []ToolDef
 	resources []ResourceDef
 	templates []TemplateDef
-	prompts   []PromptDef
+	// refused is what of the page's frame the relay refused itself (a
+	// resource outside the site's namespace), for the status page.
+	refused []string
+	prompts []PromptDef
 }
 
 func (g registration) empty() bool {
@@ -322,4 +326,40 @@ func (s *Site) callFailure(ctx context.Context, why string) error {
 		return &CallError{Kind: KindTimeout, Msg: fmt.Sprintf("timed out after %s (relay site %q, %s.call_timeout)", s.conf.CallTimeout, s.conf.Name, s.conf.Key)}
 	}
 	return &CallError{Kind: KindCancelled, Msg: "was cancelled"}
+}
+
+// Problems is what the relay refused of the page's last registration (a
+// resource outside the site's namespace), for the status page
+// (source.ProblemReporter).
+func (s *Site) Problems() []string {
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	return slices.Clone(s.st.reg.refused)
+}
+
+// Curation is the site's tools: and overrides: over the names its
+// Descriptor returns, which carry the site's prefix already: each
+// pattern, override key and new name is the configured one under the
+// prefix (config.PrefixedName), so the index matches and renames the
+// published names; nil when the site curates nothing.
+func (s *Site) Curation() *config.Curation {
+	c := s.conf.Curation
+	if c.Empty() {
+		return nil
+	}
+	pre := func(n string) string { return config.PrefixedName(s.conf.Prefix, n) }
+	out := &config.Curation{Overrides: make(map[string]config.Override, len(c.Overrides))}
+	for _, p := range c.Tools.Include {
+		out.Tools.Include = append(out.Tools.Include, pre(p))
+	}
+	for _, p := range c.Tools.Exclude {
+		out.Tools.Exclude = append(out.Tools.Exclude, pre(p))
+	}
+	for own, o := range c.Overrides {
+		if o.Name != "" {
+			o.Name = pre(o.Name)
+		}
+		out.Overrides[pre(own)] = o
+	}
+	return out
 }

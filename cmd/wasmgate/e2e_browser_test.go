@@ -41,7 +41,7 @@ func pageURL(srv, page string, g *harness.Gateway, site, token string) string {
 
 func TestBrowserDemo(t *testing.T) {
 	static := staticServer(t)
-	g := browserGateway(t, fmt.Sprintf("  sites:\n    - {name: demo, token_env: RELAY_DEMO_TOKEN, allowed_origins: [%q]}\n", static.URL),
+	g := browserGateway(t, fmt.Sprintf("  sites:\n    - {name: demo, token_env: RELAY_DEMO_TOKEN, allowed_origins: [%q], resource_schemes: [storage]}\n", static.URL),
 		"RELAY_DEMO_TOKEN="+relayToken)
 	ctx := harness.Ctx(t, 3*time.Minute)
 	hc := g.SessionClient(t, transport.WithContinuousListening())
@@ -163,8 +163,8 @@ func TestBrowserFailures(t *testing.T) {
 		if err != nil || harness.PromptText(t, res) != "Say hello to Ada." {
 			t.Errorf("t_greet: %v %v", res, err)
 		}
-		if v := harness.ReadText(ctx, t, c, "page://title"); !strings.Contains(v, "relay test page") {
-			t.Errorf("page://title = %q", v)
+		if v := harness.ReadText(ctx, t, c, "t://title"); !strings.Contains(v, "relay test page") {
+			t.Errorf("t://title = %q", v)
 		}
 	})
 	t.Run("MCP cancellation reaches the page", func(t *testing.T) {

@@ -27,6 +27,7 @@ func TestArgumentsOneCanonicalForm(t *testing.T) {
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, time.Minute)
 	s := harness.OpenSession(t, g.MCPURL)
+	base := g.Baseline(t, nil)
 	call := func(args string) (text string, isError bool) {
 		t.Helper()
 		raw, err := s.Call(ctx, "tools/call", json.RawMessage(`{"name":"calculate","arguments":`+args+`}`))
@@ -65,4 +66,6 @@ func TestArgumentsOneCanonicalForm(t *testing.T) {
 	if text, isErr := call(`{"operation":"add","a":2,"b":2}`); isErr || text != "4" {
 		t.Errorf("after the refusals: %q (isError %v)", text, isErr)
 	}
+	// Heap and goroutines are back near where they were before the attack.
+	g.BackNearBaseline(t, "colliding and escaped argument keys", base, 16<<20)
 }

@@ -25,10 +25,16 @@ func TestRelistCannotTakeOverATool(t *testing.T) {
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, time.Minute)
 	c := g.SessionClient(t)
+	// Both plugins have an instance before the baseline: a pooled
+	// instance is not what the attack leaves.
+	if text, isErr := harness.CallTool(ctx, t, c, "v1_echo", map[string]any{"message": "warm"}); isErr || text != "warm" {
+		t.Fatalf("v1_echo: %q", text)
+	}
 	args := map[string]any{"operation": "add", "a": 2, "b": 2, "apiKey": "k-123"}
 	if text, isErr := harness.CallTool(ctx, t, c, "calculate", args); isErr || text != "4" {
 		t.Fatalf("calculate before: %q", text)
 	}
+	base := g.Baseline(t, nil)
 	if text, isErr := harness.CallTool(ctx, t, c, "v1_add_tool", map[string]any{"name": "calculate"}); isErr || text != "calculate" {
 		t.Fatalf("v1_add_tool: %q", text)
 	}
@@ -80,4 +86,6 @@ func TestRelistCannotTakeOverATool(t *testing.T) {
 			}
 		}
 	}
+	// Heap and goroutines are back near where they were before the attack.
+	g.BackNearBaseline(t, "a relist taking over calculate", base, 16<<20)
 }

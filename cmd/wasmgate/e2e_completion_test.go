@@ -32,6 +32,7 @@ audit:
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, time.Minute)
 	c := g.SessionClient(t)
+	base := g.Baseline(t, nil)
 	ref := mcp.PromptReference{Type: "ref/prompt", Name: "greet"}
 	var served, limited int
 	for range 5 {
@@ -70,4 +71,6 @@ audit:
 	if len(lines) != 5 || strings.Count(strings.Join(lines, "\n"), `"outcome":"rate_limited"`) != 2 {
 		t.Errorf("audit lines of kind completion: %d (want 5, 2 of them rate_limited):\n%s", len(lines), strings.Join(lines, "\n"))
 	}
+	// Heap and goroutines are back near where they were before the attack.
+	g.BackNearBaseline(t, "completions past the rate limit", base, 16<<20)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -26,6 +27,7 @@ func TestHiddenAnswersAsUnknown(t *testing.T) {
 		g := bins.Start(t, harness.Options{Config: cfg})
 		ctx := harness.Ctx(t, time.Minute)
 		s := harness.OpenSession(t, g.MCPURL)
+		base := g.Baseline(t, nil)
 		answer := func(name string) string {
 			raw, err := s.Call(ctx, "tools/call", json.RawMessage(`{"name":"`+name+`","arguments":{}}`))
 			if err != nil {
@@ -43,5 +45,10 @@ func TestHiddenAnswersAsUnknown(t *testing.T) {
 		if n, _ := g.Metric(t, "wasmgate_policy_denials_total", map[string]string{"kind": "tool"}); n != 1 {
 			t.Errorf("reveal_hidden %v: denials counted %v, want 1", reveal, n)
 		}
+		// Enumerating names holds nothing.
+		for i := range 200 {
+			answer(fmt.Sprintf("guess_%d", i))
+		}
+		g.BackNearBaseline(t, "enumerating tool names", base, 16<<20)
 	}
 }

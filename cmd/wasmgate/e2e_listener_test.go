@@ -36,78 +36,43 @@ import (
 var abuseEnv = []string{"GOGC=25"}
 
 // runtimeStats are the gateway's Go runtime figures from /metrics.
+// runtimeStats, gatewayStats, settleStats, settledMin and backNear are
+// internal/harness's Runtime helpers under the names these tests use.
 type runtimeStats struct {
 	heap       float64 // go_memstats_heap_alloc_bytes
 	goroutines float64 // go_goroutines
 	gcs        float64 // go_gc_duration_seconds_count
 }
 
-func (s runtimeStats) String() string {
-	return fmt.Sprintf("heap %.1f MiB, %v goroutines", s.heap/(1<<20), s.goroutines)
+func (s runtimeStats) String() string { return s.h().String() }
+
+func (s runtimeStats) h() harness.Runtime {
+	return harness.Runtime{Heap: s.heap, Goroutines: s.goroutines, GCs: s.gcs}
 }
+
+func fromHarness(r harness.Runtime) runtimeStats { return runtimeStats{r.Heap, r.Goroutines, r.GCs} }
 
 func gatewayStats(t testing.TB, g *harness.Gateway) runtimeStats {
 	t.Helper()
-	m := g.Scrape(t)
-	get := func(name string) float64 {
-		v, ok := m.Value(name, nil)
-		if !ok {
-			t.Fatalf("%s is missing from /metrics", name)
-		}
-		return v
-	}
-	return runtimeStats{get("go_memstats_heap_alloc_bytes"), get("go_goroutines"), get("go_gc_duration_seconds_count")}
+	return fromHarness(g.Runtime(t))
 }
 
-// settle waits until the gateway's goroutines are back within 3 of base's
-// (when base is given), then makes the gateway allocate (POSTs of 256 KiB
-// with a forged session id, which it reads and refuses) until two garbage
-// collections have run, and returns the figures read just after the
-// second: heap_alloc is then close to the live heap, not to wherever the
-// collector's cycle happened to be.
 func settleStats(t testing.TB, g *harness.Gateway, base *runtimeStats) runtimeStats {
 	t.Helper()
-	http.DefaultTransport.(*http.Transport).CloseIdleConnections()
-	if base != nil {
-		var s runtimeStats
-		if !harness.WaitFor(30*time.Second, func() bool { s = gatewayStats(t, g); return s.goroutines <= base.goroutines+3 }) {
-			t.Errorf("goroutines did not come back: %v now, %v before", s.goroutines, base.goroutines)
-		}
+	if base == nil {
+		return fromHarness(g.SettleRuntime(t, nil))
 	}
-	// A reader per request: the gateway may answer before it has read a
-	// body, while the transport is still sending it.
-	body := strings.Repeat(" ", 256<<10)
-	start := gatewayStats(t, g)
-	for range 2000 {
-		req, _ := http.NewRequest(http.MethodPost, g.MCPURL, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Mcp-Session-Id", "mcp-session-churn")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatalf("churn POST: %v", err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if s := gatewayStats(t, g); s.gcs >= start.gcs+2 {
-			return s
-		}
-	}
-	t.Fatalf("no garbage collection after 2000 POSTs of 256 KiB")
-	return runtimeStats{}
+	b := base.h()
+	return fromHarness(g.SettleRuntime(t, &b))
 }
 
-// settledMin is settleStats three times, keeping the smallest heap: a
-// single reading can land on garbage the churn itself left, on a machine
-// busy with other work.
 func settledMin(t testing.TB, g *harness.Gateway, base *runtimeStats) runtimeStats {
 	t.Helper()
-	best := settleStats(t, g, base)
-	for range 2 {
-		if s := settleStats(t, g, base); s.heap < best.heap {
-			best = s
-		}
+	if base == nil {
+		return fromHarness(g.Baseline(t, nil))
 	}
-	return best
+	b := base.h()
+	return fromHarness(g.Baseline(t, &b))
 }
 
 // backNear checks that after is within slack bytes of base's heap and 3 of

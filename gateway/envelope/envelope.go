@@ -43,6 +43,21 @@ type State interface {
 	Stdio() policy.Principal // the caller of stdio and in-process calls
 }
 
+// SessionState is a State whose tools can differ per MCP session (a
+// plugin with instances: session that relisted for one session): a tool
+// is looked up in the index of the call's session.
+type SessionState interface {
+	SessionIndex(ctx context.Context) *source.Index
+}
+
+// toolIndex is where a tool called with ctx is looked up.
+func toolIndex(ctx context.Context, st State) *source.Index {
+	if ss, ok := st.(SessionState); ok {
+		return ss.SessionIndex(ctx)
+	}
+	return st.Index()
+}
+
 // Options are what an Envelope is made of.
 type Options struct {
 	// Begin holds the serving state for one call; done releases it.

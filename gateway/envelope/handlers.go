@@ -27,7 +27,7 @@ func (e *Envelope) ToolHandler(name string) server.ToolHandlerFunc {
 			return nil, err
 		}
 		defer done()
-		t, ok := st.Index().Tools[name]
+		t, ok := toolIndex(ctx, st).Tools[name]
 		if !ok {
 			return nil, fmt.Errorf("tool %q not found: %w", name, server.ErrToolNotFound)
 		}

@@ -21,6 +21,7 @@ import (
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/loader/host"
 	"github.com/wasmgate/wasmgate/metrics"
+	"github.com/wasmgate/wasmgate/wire"
 )
 
 // Host is what plugins need of the gateway that serves them; it outlives
@@ -39,6 +40,9 @@ type Host struct {
 	// Relisted is told that p's lists changed (it said so during a call);
 	// the gateway publishes them if p still serves.
 	Relisted func(p *Source)
+	// SessionRelisted is told that the instance of session (instances:
+	// session) relisted p's tools: only that session's view changes.
+	SessionRelisted func(p *Source, session string)
 	// Kept holds the compiled modules of plugins no snapshot serves, for
 	// a reload that restores one; nil keeps none.
 	Kept *Kept
@@ -264,6 +268,32 @@ type shared struct {
 	// info is what the plugin provides: plugin.Info, until the plugin
 	// says a list changed and is read again (hostcalls.go).
 	info atomic.Pointer[abi.Descriptor]
+
+	sessMu   sync.Mutex
+	sessions map[string][]wire.Tool // instances: session: what a session's instance relisted
+}
+
+// setSession records what session's instance lists.
+func (sh *shared) setSession(session string, tools []wire.Tool) {
+	sh.sessMu.Lock()
+	defer sh.sessMu.Unlock()
+	if sh.sessions == nil {
+		sh.sessions = map[string][]wire.Tool{}
+	}
+	sh.sessions[session] = tools
+}
+
+func (sh *shared) sessionTools(session string) ([]wire.Tool, bool) {
+	sh.sessMu.Lock()
+	defer sh.sessMu.Unlock()
+	t, ok := sh.sessions[session]
+	return t, ok
+}
+
+func (sh *shared) forgetSession(session string) {
+	sh.sessMu.Lock()
+	defer sh.sessMu.Unlock()
+	delete(sh.sessions, session)
 }
 
 func (sh *shared) release(ctx context.Context) {

@@ -17,6 +17,7 @@ import (
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/loader/host"
+	"github.com/wasmgate/wasmgate/wire"
 )
 
 // The MCP host functions (loader/host) as the gateway serves them: every
@@ -227,8 +228,11 @@ func (c *callState) ListRoots(ctx context.Context) (json.RawMessage, error) {
 
 // relist reads the plugin's lists again with inst (the instance whose
 // call said they changed, so the one whose state changed) and has the
-// gateway publish them, with list_changed for what changed.
-func (p *Source) relist(inst *loader.Instance) {
+// gateway publish them, with list_changed for what changed. With
+// instances: session, inst is session's own: what it lists is that
+// session's view of the plugin's tools alone (SessionTools); its
+// resources and prompts stay the plugin's shared ones.
+func (p *Source) relist(inst *loader.Instance, session string) {
 	ctx, cancel := context.WithTimeout(context.Background(), p.Timeout())
 	defer cancel()
 	info, err := p.plugin.ABI.Describe(ctx, inst)
@@ -236,6 +240,24 @@ func (p *Source) relist(inst *loader.Instance) {
 		p.h.Logger.Warn("plugin said its lists changed, but listing them failed; serving the previous lists", "plugin", p.name, "error", err)
 		return
 	}
+	if p.pool.scope == loader.InstancesSession && session != "" && p.h.SessionRelisted != nil {
+		p.sh.setSession(session, info.Tools)
+		p.h.SessionRelisted(p, session) // which ends it again if the session ended meanwhile
+		return
+	}
 	p.sh.info.Store(&info)
 	p.h.Relisted(p)
 }
+
+// SessionTools is what the instance of session listed, when it relisted
+// (instances: session).
+func (p *Source) SessionTools(session string) ([]wire.Tool, bool) {
+	if p.pool.scope != loader.InstancesSession {
+		return nil, false // every call looks, so the other scopes take no lock
+	}
+	return p.sh.sessionTools(session)
+}
+
+// ForgetSessionTools drops what the instance of session listed: the
+// session sees the plugin's shared tools again (its instance stays).
+func (p *Source) ForgetSessionTools(session string) { p.sh.forgetSession(session) }

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/gateway/tracing"
 	"github.com/wasmgate/wasmgate/loader"
@@ -40,6 +41,8 @@ var (
 	_ source.Kinded         = (*Source)(nil)
 	_ source.StatusReporter = (*Source)(nil)
 	_ source.SessionEnder   = (*Source)(nil)
+	_ source.SessionLister  = (*Source)(nil)
+	_ source.Curated        = (*Source)(nil)
 )
 
 func (p *Source) Name() string               { return p.name }
@@ -51,6 +54,9 @@ func (p *Source) TaskTimeout() time.Duration { return time.Duration(p.spec.Limit
 func (p *Source) RedactSecrets() bool        { return p.spec.RedactSecrets }
 func (p *Source) Kind() string               { return "plugin" }
 
+// Curation is the plugin's tools: and overrides: (source.Curated).
+func (p *Source) Curation() *config.Curation { return &p.spec.Curation }
+
 // Status is what the status page shows of the plugin: its ABI, module
 // and instances.
 func (p *Source) Status() source.Status {
@@ -59,7 +65,11 @@ func (p *Source) Status() source.Status {
 }
 
 // EndSession closes the instances the session had (instances: session).
-func (p *Source) EndSession(ctx context.Context, session string) { p.pool.endSession(ctx, session) }
+// and forgets what its instance listed.
+func (p *Source) EndSession(ctx context.Context, session string) {
+	p.pool.endSession(ctx, session)
+	p.sh.forgetSession(session)
+}
 
 // CanComplete reports whether the plugin's ABI completes arguments.
 func (p *Source) CanComplete() bool {
@@ -182,7 +192,7 @@ func (p *Source) run(ctx context.Context, fn func(context.Context, *loader.Insta
 	}
 	span.End()
 	if call.changed != [3]bool{} && !inst.Dead() {
-		p.relist(inst)
+		p.relist(inst, session)
 	}
 	return p.failure(err)
 }

@@ -99,7 +99,10 @@ func (c *Component) Cleanup(context.Context) {}
 // site is a relay site as a Source: its failures become source.Failures.
 type site struct{ *relay.Site }
 
-var _ source.Kinded = site{}
+var (
+	_ source.Kinded  = site{}
+	_ source.Curated = site{}
+)
 
 func (s site) Kind() string { return "relay site" }
 

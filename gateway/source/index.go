@@ -11,6 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/wasmgate/wasmgate/loader/abi"
+	"github.com/wasmgate/wasmgate/wire"
 )
 
 // Index is what a set of sources publishes, by exposed name or URI: each
@@ -103,54 +104,17 @@ func Where(src Source) string {
 // with file) a name or URI another source already provides, an invalid
 // schema or definition. What was refused is left out; the rest is added.
 func (x *Index) Add(file string, src Source) []error {
-	var errs []error
 	where := Where(src)
-	// free checks that key may be claimed by src: mine is true when src
-	// already has it (adding a source again is a no-op for what it has).
-	free := func(kind, id string) (mine bool, err error) {
-		key := kind + " " + id
-		if prev, ok := x.owner[key]; ok {
-			if prev.where == where {
-				return true, nil
-			}
-			return false, fmt.Errorf("%s: %s: %s %q is also provided by %s", file, where, kind, id, prev.where)
-		}
-		if r, ok := x.reserved[key]; ok && r != src.Name() {
-			return false, errReserved
-		}
-		return false, nil
-	}
+	free := func(kind, id string) (bool, error) { return x.free(file, src, where, kind, id) }
 	take := func(kind, id string) { x.owner[kind+" "+id] = claim{where, src.Name()} }
+	var errs []error
 	report := func(err error) {
 		if err != errReserved {
 			errs = append(errs, err)
 		}
 	}
 	d := src.Descriptor()
-	for _, t := range d.Tools {
-		name := ExposedName(src.Prefix(), t.Name)
-		if mine, err := free("tool", name); mine || err != nil {
-			if err != nil {
-				report(err)
-			}
-			continue
-		}
-		sch, err := CompileSchema(name, t.InputSchema)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %s: tool %q: invalid inputSchema: %w", file, where, t.Name, err))
-			continue
-		}
-		def, err := toolDef(name, t)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %s: tool %q: %w", file, where, t.Name, err))
-			continue
-		}
-		if TaskTimeoutOf(src) > 0 {
-			def.Execution = &mcp.ToolExecution{TaskSupport: mcp.TaskSupportOptional}
-		}
-		take("tool", name)
-		x.Tools[name] = &Tool{Name: name, Export: t.Name, Src: src, Schema: sch, Def: def}
-	}
+	errs = append(errs, x.addTools(file, src, d.Tools)...)
 	for _, r := range d.Resources {
 		uri := ExposedURI(src.Prefix(), r.URI)
 		if mine, err := free("resource", uri); mine || err != nil {
@@ -205,6 +169,70 @@ func (x *Index) Add(file string, src Source) []error {
 		}
 		take("prompt", name)
 		x.Prompts[name] = &Prompt{Name: name, Export: p.Name, Src: src, Def: def}
+	}
+	return errs
+}
+
+// free checks that key may be claimed by src: mine is true when src
+// already has it (adding a source again is a no-op for what it has); the
+// error is errReserved for a name reserved for another source.
+func (x *Index) free(file string, src Source, where, kind, id string) (mine bool, err error) {
+	key := kind + " " + id
+	if prev, ok := x.owner[key]; ok {
+		if prev.where == where {
+			return true, nil
+		}
+		return false, fmt.Errorf("%s: %s: %s %q is also provided by %s", file, where, kind, id, prev.where)
+	}
+	if r, ok := x.reserved[key]; ok && r != src.Name() {
+		return false, errReserved
+	}
+	return false, nil
+}
+
+// addTools publishes tools as src's (see Add), curated (Curated): a tool
+// the filter leaves out is skipped, an override renames it; two of src's
+// tools published under one name is an error naming both.
+func (x *Index) addTools(file string, src Source, tools []wire.Tool) []error {
+	var errs []error
+	where := Where(src)
+	cur := curationOf(src)
+	seen := map[string]string{} // exposed name -> the tool of src published under it
+	for _, t := range tools {
+		if !cur.Allows(t.Name) {
+			continue
+		}
+		name := ExposedName(src.Prefix(), cur.NewName(t.Name))
+		if cur != nil {
+			if other, ok := seen[name]; ok {
+				errs = append(errs, fmt.Errorf("%s: %s: tools %q and %q would both be published as %q: %s.overrides renames one onto the other",
+					file, where, other, t.Name, name, src.Key()))
+				continue
+			}
+			seen[name] = t.Name
+		}
+		if mine, err := x.free(file, src, where, "tool", name); mine || err != nil {
+			if err != nil && err != errReserved {
+				errs = append(errs, err)
+			}
+			continue
+		}
+		sch, err := CompileSchema(name, t.InputSchema)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %s: tool %q: invalid inputSchema: %w", file, where, t.Name, err))
+			continue
+		}
+		def, err := toolDef(name, t)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %s: tool %q: %w", file, where, t.Name, err))
+			continue
+		}
+		override(cur, t.Name, &def)
+		if TaskTimeoutOf(src) > 0 {
+			def.Execution = &mcp.ToolExecution{TaskSupport: mcp.TaskSupportOptional}
+		}
+		x.owner["tool "+name] = claim{where, src.Name()}
+		x.Tools[name] = &Tool{Name: name, Export: t.Name, Src: src, Schema: sch, Def: def}
 	}
 	return errs
 }

@@ -117,6 +117,13 @@ type StatusReporter interface {
 	Status() Status
 }
 
+// ProblemReporter is a source that refused part of what it was given
+// itself (a relay page's resource outside its site's namespace): the
+// status page lists it with the index's refusals.
+type ProblemReporter interface {
+	Problems() []string
+}
+
 // SessionEnder is a source that keeps state per MCP session (a plugin
 // with instances: session) and frees it when the session ends.
 type SessionEnder interface {

@@ -71,6 +71,13 @@ type SiteConfig struct {
 	// Insecure lets a wu-legacy page connect without a token when the
 	// site has none and the listener is loopback.
 	Insecure bool `koanf:"insecure"`
+	// ResourceSchemes are the URI schemes the site's pages may register
+	// resources and templates under; empty means the one derived from the
+	// prefix (DefaultScheme). See namespace.go.
+	ResourceSchemes []string `koanf:"resource_schemes"`
+	// Curation is tools: {include, exclude} and overrides over the names
+	// the site's pages register (before the prefix).
+	config.Curation `koanf:",squash"`
 
 	// Key is where the site is declared, e.g. "relay.sites[0]".
 	Key string `koanf:"-"`
@@ -102,7 +109,9 @@ func (c *Config) Normalize(key string, env *config.Env) {
 			names[s.Name] = s.Key
 		}
 		s.normalize(env)
+		s.Curation.Check(s.Key, env.Bad)
 	}
+	c.normalizeSchemes(env)
 	c.normalizeUnauthenticated(key, env)
 }
 
