@@ -29,17 +29,14 @@ pid=
 sink=
 trap 'for p in $pid $sink; do kill $p 2>/dev/null || true; wait $p 2>/dev/null || true; done; rm -rf "$work"' EXIT
 
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. scripts/benchlib.sh
 HTTP=$(port); ADMIN=$(port); SINK=$(port)
 root=$(pwd)
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
 
 $BENCH -otlp-sink 127.0.0.1:$SINK >"$work/sink.log" 2>&1 &
 sink=$!
-until grep -q serving "$work/sink.log" 2>/dev/null; do
-  kill -0 $sink 2>/dev/null || { cat "$work/sink.log"; exit 1; }
-  sleep 0.01
-done
+wait_serving $sink "$work/sink.log"
 
 base() {
   cat <<YAML
@@ -58,22 +55,11 @@ base >"$work/off.yaml"
 { base; printf 'tracing:\n  endpoint: http://127.0.0.1:%s\n  sample_ratio: 0\n' "$SINK"; } >"$work/ratio0.yaml"
 { base; printf 'tracing:\n  endpoint: http://127.0.0.1:%s\n  sample_ratio: 1\n' "$SINK"; } >"$work/ratio1.yaml"
 
-start() {
-  $BIN serve --config "$work/$1.yaml" >/dev/null 2>>"$work/gateway.log" &
-  pid=$!
-  until curl -sf "http://127.0.0.1:$ADMIN/readyz" >/dev/null 2>&1; do
-    kill -0 $pid 2>/dev/null || { cat "$work/gateway.log"; exit 1; }
-    sleep 0.01
-  done
-}
-stop() { kill -TERM $pid; wait $pid || true; pid=; }
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
-calls() { curl -s "http://127.0.0.1:$ADMIN/metrics" | awk '/^wasmgate_tool_calls_total/{n += $NF} END{print n + 0}'; }
 TICK=$(getconf CLK_TCK)
 
 run() {
   local c0 c1 n0 n1
-  start "$1"
+  start "$work/$1.yaml"
   c0=$(cpu_ticks); n0=$(calls)
   $BENCH -url "http://127.0.0.1:$HTTP/mcp" -tool calculate -args '{"operation":"add","a":5,"b":3}' -expect 8 \
     -clients "$CLIENTS" -duration "$DURATION" -warmup 1s -json >"$work/out" || {
@@ -88,7 +74,7 @@ run() {
   stop
 }
 
-start off; stop # fill the compilation cache
+start "$work/off.yaml"; stop # fill the compilation cache
 order=(off ratio0 ratio1)
 for r in $(seq 1 "$ROUNDS"); do
   for i in 0 1 2; do run "${order[$(( (i + r) % 3 ))]}" "$r"; done

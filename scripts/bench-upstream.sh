@@ -28,17 +28,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. scripts/benchlib.sh
 HTTP=$(port); ADMIN=$(port); NATIVE=$(port)
 root=$(pwd)
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
 
 $BENCH -serve 127.0.0.1:$NATIVE >"$work/native.log" 2>&1 &
 native=$!
-until grep -q serving "$work/native.log" 2>/dev/null; do
-  kill -0 $native 2>/dev/null || { cat "$work/native.log"; exit 1; }
-  sleep 0.01
-done
+wait_serving $native "$work/native.log"
 
 config() { # config SESSION-MODE
   cat >"$work/gateway.yaml" <<YAML
@@ -54,15 +51,6 @@ upstreams:
   - {name: viastdio, command: ["$root/bin/mcpbench", "-serve-stdio"], prefix: stdio, limits: {concurrency: 64}}
 YAML
 }
-start() {
-  $BIN serve --config "$work/gateway.yaml" >/dev/null 2>>"$work/gateway.log" &
-  pid=$!
-  until curl -sf "http://127.0.0.1:$ADMIN/readyz" >/dev/null 2>&1; do
-    kill -0 $pid 2>/dev/null || { cat "$work/gateway.log"; exit 1; }
-    sleep 0.01
-  done
-}
-stop() { kill -TERM $pid; wait $pid || true; pid=; }
 
 status=0
 results="$work/results"
@@ -81,7 +69,7 @@ phase() { # phase NAME URL TOOL CLIENTS
 }
 
 config shared
-start
+start "$work/gateway.yaml"
 GW="http://127.0.0.1:$HTTP/mcp"
 NAT="http://127.0.0.1:$NATIVE/mcp"
 echo "tools/call over Streamable HTTP with sessions, ${DURATION} per phase:"
@@ -110,7 +98,7 @@ PY
 # Memory per idle upstream session: per_client opens one upstream session
 # per downstream session, at its first call.
 config per_client
-start
+start "$work/gateway.yaml"
 rss0=$(awk '/VmRSS/{print $2}' /proc/$pid/status)
 $BENCH -url "$GW" -tool http_calculate -args '{"operation":"add","a":5,"b":3}' -expect 8 \
   -clients 50 -duration 1s -warmup 0s >/dev/null 2>&1 || true

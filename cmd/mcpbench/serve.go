@@ -23,15 +23,29 @@ import (
 // It prints "serving http://ADDR/mcp" once it listens, and returns when
 // ctx ends.
 func serveNative(ctx context.Context, addr string, stdout io.Writer) error {
-	s := nativeServer()
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", server.NewStreamableHTTPServer(s, server.WithEndpointPath("/mcp")))
+	mux.Handle("/mcp", server.NewStreamableHTTPServer(nativeServer(), server.WithEndpointPath("/mcp")))
+	return serveUntil(ctx, addr, "/mcp", mux, stdout)
+}
+
+// serveOTLPSink accepts OTLP/HTTP exports on addr and discards them (the
+// collector of make bench-tracing).
+func serveOTLPSink(ctx context.Context, addr string, stdout io.Writer) error {
+	return serveUntil(ctx, addr, "/v1/traces", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	}), stdout)
+}
+
+// serveUntil serves h on addr, printing "serving http://ADDR<path>" once
+// it listens, until ctx ends (then shuts down within 5s).
+func serveUntil(ctx context.Context, addr, path string, h http.Handler, stdout io.Writer) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(stdout, "serving http://%s/mcp\n", ln.Addr())
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stdout, "serving http://%s%s\n", ln.Addr(), path)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
@@ -47,32 +61,6 @@ func serveNative(ctx context.Context, addr string, stdout io.Writer) error {
 	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
-	return nil
-}
-
-// serveOTLPSink accepts OTLP/HTTP exports on addr and discards them (the
-// collector of make bench-tracing), counting spans' bytes only.
-func serveOTLPSink(ctx context.Context, addr string, stdout io.Writer) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
-	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/x-protobuf")
-	})}
-	fmt.Fprintf(stdout, "serving http://%s/v1/traces\n", ln.Addr())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	_ = srv.Shutdown(sctx)
-	<-done
 	return nil
 }
 
