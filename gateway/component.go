@@ -7,6 +7,7 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/ops"
 	"github.com/wasmgate/wasmgate/gateway/plugin"
 	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/gateway/upstream"
 	"github.com/wasmgate/wasmgate/loader"
 )
 
@@ -82,6 +83,7 @@ func (g *Gateway) newParts() *parts {
 		&auditComponent{a: g.audit},
 		p.plugins,
 		g.relay.Component(),
+		upstream.New(g.upstreamHost()),
 	}
 	p.refs.Store(1)
 	return p

@@ -1,0 +1,211 @@
+package main
+
+// Upstream MCP servers (issue 17): @modelcontextprotocol/server-everything,
+// a server nobody here wrote, installed from the npm registry
+// (tests/node), served behind the gateway over stdio and over its
+// Streamable HTTP mode, driven by mcp-go's client.
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/wasmgate/wasmgate/internal/harness"
+)
+
+// everything is the node binary and server-everything's entry point,
+// failing (not skipping: CI installs them) when they are not there.
+func everything(t *testing.T) (node, script string) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node is not installed: install Node.js 20+, then `npm ci --prefix tests/node` (make test does): %v", err)
+	}
+	script = filepath.Join(harness.RepoRoot(), "tests", "node", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	if _, err := os.Stat(script); err != nil {
+		t.Fatalf("server-everything is not installed: run `npm ci --prefix tests/node` (make test does): %v", err)
+	}
+	return node, script
+}
+
+// upstreamYAML is a gateway serving the calculator plugin and the
+// upstreams items.
+func upstreamYAML(t *testing.T, items string) string {
+	return bins.YAML(harness.Parts{
+		Plugins:  fmt.Sprintf("  - name: calculator\n    path: %s\n", harness.Wasm(t, "examples/plugins/calculator")),
+		Sections: "upstreams:\n" + items,
+	})
+}
+
+func toolNames(ctx context.Context, t *testing.T, c *client.Client) []string {
+	t.Helper()
+	return harness.Tools(ctx, t, c)
+}
+
+func TestUpstreamEverythingStdio(t *testing.T) {
+	node, script := everything(t)
+	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
+    command: [%q, %q, stdio]
+    prefix: ev
+    limits: {timeout: 60s}
+`, node, script)))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 90*time.Second)
+	c := g.SessionClient(t)
+	testEverything(ctx, t, g, c)
+}
+
+func TestUpstreamEverythingStreamableHTTP(t *testing.T) {
+	node, script := everything(t)
+	port := strings.TrimPrefix(harness.FreePort(t), "127.0.0.1:")
+	srv := exec.Command(node, script, "streamableHttp")
+	srv.Env = append(harness.CleanEnv(), "PORT="+port)
+	srv.Stderr = os.Stderr
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
+	url := "http://127.0.0.1:" + port + "/mcp"
+	if !harness.WaitFor(30*time.Second, func() bool {
+		code, _ := harness.HTTPGet(t, "http://127.0.0.1:"+port+"/")
+		return code != 0
+	}) {
+		t.Fatal("server-everything did not start listening")
+	}
+	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
+    url: %s
+    headers: {X-Test: upstream}
+    prefix: ev
+    limits: {timeout: 60s}
+`, url)))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 90*time.Second)
+	c := g.SessionClient(t)
+	testEverything(ctx, t, g, c)
+}
+
+// testEverything drives server-everything through the gateway: tools
+// under the prefix, a call, progress of a long-running tool, a resource
+// read, a subscription's update, a prompt, a completion.
+func testEverything(ctx context.Context, t *testing.T, g *harness.Gateway, c *client.Client) {
+	t.Helper()
+	tools := toolNames(ctx, t, c)
+	for _, want := range []string{"ev_echo", "ev_get-sum", "ev_trigger-long-running-operation", "calculate"} {
+		if !slices.Contains(tools, want) {
+			t.Fatalf("tools/list lacks %q: %v", want, tools)
+		}
+	}
+	if text, isErr := harness.CallTool(ctx, t, c, "ev_echo", map[string]any{"message": "hello upstream"}); isErr || !strings.Contains(text, "hello upstream") {
+		t.Fatalf("ev_echo = %q (isError %v)", text, isErr)
+	}
+	if text, isErr := harness.CallTool(ctx, t, c, "ev_get-sum", map[string]any{"a": 2, "b": 40}); isErr || !strings.Contains(text, "42") {
+		t.Fatalf("ev_get-sum = %q (isError %v)", text, isErr)
+	}
+	harness.Calc(ctx, t, c, 2, 3) // the plugin beside it
+
+	// Structured content passes through.
+	sc, err := harness.CallToolErr(ctx, c, "ev_get-structured-content", map[string]any{"location": "New York"})
+	if err != nil || sc.IsError || sc.StructuredContent == nil {
+		t.Fatalf("ev_get-structured-content: %v %+v", err, sc)
+	}
+
+	// Progress of a long-running operation reaches this client, with its
+	// own token.
+	var progress atomic.Int64
+	var badToken atomic.Value
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method != string(mcp.MethodNotificationProgress) {
+			return
+		}
+		if tok := fmt.Sprint(n.Params.AdditionalFields["progressToken"]); tok != "tok-1" {
+			badToken.Store(tok)
+		}
+		progress.Add(1)
+	})
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "ev_trigger-long-running-operation"
+	req.Params.Arguments = map[string]any{"duration": 1, "steps": 3}
+	req.Params.Meta = &mcp.Meta{ProgressToken: "tok-1"}
+	res, err := c.CallTool(ctx, req)
+	if err != nil || res.IsError {
+		t.Fatalf("long-running operation: %v %+v", err, res)
+	}
+	if !harness.WaitFor(10*time.Second, func() bool { return progress.Load() >= 3 }) {
+		t.Fatalf("%d progress notifications reached the client, want 3", progress.Load())
+	}
+	if v := badToken.Load(); v != nil {
+		t.Fatalf("a progress notification carried token %v, not the client's", v)
+	}
+
+	// A resource (template) read: the URI under the prefix.
+	uri := "demo://ev/resource/dynamic/text/1"
+	contents := harness.ReadResource(ctx, t, c, uri)
+	if len(contents) != 1 {
+		t.Fatalf("read %s: %d contents", uri, len(contents))
+	}
+	tc, ok := contents[0].(mcp.TextResourceContents)
+	if !ok || tc.URI != uri || !strings.Contains(tc.Text, "Resource 1") {
+		t.Fatalf("read %s: %+v", uri, contents[0])
+	}
+
+	// A prompt and a completion of its argument.
+	pr, err := harness.GetPrompt(ctx, c, "ev_simple-prompt", nil)
+	if err != nil || len(pr.Messages) == 0 {
+		t.Fatalf("ev_simple-prompt: %v %+v", err, pr)
+	}
+	creq := mcp.CompleteRequest{}
+	creq.Params.Ref = mcp.PromptReference{Type: "ref/prompt", Name: "ev_completable-prompt"}
+	creq.Params.Argument = mcp.CompleteArgument{Name: "department", Value: "Eng"}
+	cres, err := c.Complete(ctx, creq)
+	if err != nil || !slices.Contains(cres.Completion.Values, "Engineering") {
+		t.Fatalf("completion of department: %v %+v", err, cres)
+	}
+
+	// A subscription: resources/updated of the upstream reaches the
+	// subscribed client under the exposed URI.
+	var updated atomic.Value
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == string(mcp.MethodNotificationResourceUpdated) {
+			updated.Store(fmt.Sprint(n.Params.AdditionalFields["uri"]))
+		}
+	})
+	sreq := mcp.SubscribeRequest{}
+	sreq.Params.URI = uri
+	if err := c.Subscribe(ctx, sreq); err != nil {
+		t.Fatalf("subscribe %s: %v", uri, err)
+	}
+	if text, isErr := harness.CallTool(ctx, t, c, "ev_toggle-subscriber-updates", nil); isErr {
+		t.Fatalf("toggle-subscriber-updates: %s", text)
+	}
+	if !harness.WaitFor(30*time.Second, func() bool { return updated.Load() == uri }) {
+		t.Fatalf("no notifications/resources/updated for %s reached the client (got %v)", uri, updated.Load())
+	}
+
+	// The status page lists the upstream, up.
+	code, body := harness.HTTPGet(t, g.AdminURL+"/api/status")
+	if code != 200 || !strings.Contains(body, `"kind": "upstream"`) || !strings.Contains(body, `"up": true`) {
+		t.Fatalf("/api/status (%d) does not show the upstream up:\n%s", code, body)
+	}
+	if v, ok := g.Metric(t, "wasmgate_upstream_up", map[string]string{"upstream": "every"}); !ok || v != 1 {
+		t.Fatalf("wasmgate_upstream_up{upstream=every} = %v (%v), want 1", v, ok)
+	}
+}
+
+var (
+	_ = sync.Mutex{}
+	_ = syscall.SIGKILL
+	_ = transport.ErrUnauthorized
+)
