@@ -224,3 +224,112 @@ var (
 	_ = syscall.SIGKILL
 	_ = transport.ErrUnauthorized
 )
+
+// childrenOf are the pids whose parent is pid.
+func childrenOf(t *testing.T, pid int) []int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int
+	for _, e := range ents {
+		var p int
+		if _, err := fmt.Sscanf(e.Name(), "%d", &p); err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...
+		s := string(b)
+		rest := s[strings.LastIndexByte(s, ')')+1:]
+		var state string
+		var ppid int
+		if _, err := fmt.Sscanf(rest, " %s %d", &state, &ppid); err == nil && ppid == pid && state != "Z" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// TestUpstreamKilledMidLoad kills the stdio server while calls run: only
+// the call in flight on it fails, with an isError naming the upstream;
+// the server is started again and calls succeed; the plugin beside it
+// never fails.
+func TestUpstreamKilledMidLoad(t *testing.T) {
+	node, script := everything(t)
+	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
+    command: [%q, %q, stdio]
+    limits: {timeout: 60s}
+`, node, script)))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 120*time.Second)
+	c := g.SessionClient(t)
+	kids := childrenOf(t, g.Cmd.Process.Pid)
+	if len(kids) != 1 {
+		t.Fatalf("the gateway has %d child processes, want 1 (the upstream): %v", len(kids), kids)
+	}
+
+	// The plugin is called throughout.
+	stop := make(chan struct{})
+	var pluginFails, pluginCalls atomic.Int64
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			res, err := harness.CallToolErr(ctx, c, "calculate", map[string]any{"operation": "add", "a": 1, "b": 2})
+			pluginCalls.Add(1)
+			if err != nil || res.IsError {
+				pluginFails.Add(1)
+			}
+		}
+	}()
+
+	inflight := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := harness.CallToolErr(ctx, c, "trigger-long-running-operation", map[string]any{"duration": 20, "steps": 20})
+		if err != nil {
+			res = mcp.NewToolResultError("protocol error: " + err.Error())
+		}
+		inflight <- res
+	}()
+	time.Sleep(500 * time.Millisecond) // let the long call reach the server; the kill below is what the test is about
+	if err := syscall.Kill(kids[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	res := <-inflight
+	if !res.IsError || !strings.Contains(harness.ResultText(res), `upstream "every" exited`) {
+		t.Fatalf("the call in flight when the server was killed: isError %v, %q; want an isError naming the upstream", res.IsError, harness.ResultText(res))
+	}
+	// Started again: calls succeed (the first waits for the restart).
+	if text, isErr := harness.CallTool(ctx, t, c, "echo", map[string]any{"message": "back"}); isErr || !strings.Contains(text, "back") {
+		t.Fatalf("echo after the restart = %q (isError %v)", text, isErr)
+	}
+	close(stop)
+	wg.Wait()
+	if n := pluginFails.Load(); n != 0 {
+		t.Fatalf("%d of %d plugin calls failed while the upstream restarted", n, pluginCalls.Load())
+	}
+	if v, _ := g.Metric(t, "wasmgate_upstream_restarts_total", map[string]string{"upstream": "every"}); v < 1 {
+		t.Fatalf("wasmgate_upstream_restarts_total = %v, want >= 1", v)
+	}
+	if kids2 := childrenOf(t, g.Cmd.Process.Pid); len(kids2) != 1 || kids2[0] == kids[0] {
+		t.Fatalf("after the restart the gateway's children are %v (was %v)", kids2, kids)
+	}
+	// SIGTERM stops every child.
+	child := childrenOf(t, g.Cmd.Process.Pid)[0]
+	if err := g.Stop(t); err != nil {
+		t.Logf("stop: %v", err)
+	}
+	if !harness.WaitFor(10*time.Second, func() bool { return syscall.Kill(child, 0) != nil }) {
+		t.Fatalf("the upstream process %d survived the gateway's SIGTERM", child)
+	}
+}
