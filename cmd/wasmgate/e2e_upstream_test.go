@@ -9,6 +9,8 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -331,5 +333,62 @@ func TestUpstreamKilledMidLoad(t *testing.T) {
 	}
 	if !harness.WaitFor(10*time.Second, func() bool { return syscall.Kill(child, 0) != nil }) {
 		t.Fatalf("the upstream process %d survived the gateway's SIGTERM", child)
+	}
+}
+
+// TestUpstreamBadServers: a server that never answers initialize, one
+// that prints garbage on stdout, one that exits, a remote one answering
+// 401: each reload adding one fails with an error naming the upstream and
+// saying what failed, and the plugin keeps serving.
+func TestUpstreamBadServers(t *testing.T) {
+	unauthorized := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="test"`)
+		http.Error(w, "no", http.StatusUnauthorized)
+	}))
+	defer unauthorized.Close()
+	base := upstreamYAML(t, "  []\n")
+	base = strings.Replace(base, "upstreams:\n  []\n", "", 1)
+	cfg := harness.WriteConfig(t, base)
+	g := bins.Start(t, harness.Options{Config: cfg, Env: []string{"UPSTREAM_TOKEN=sekrit-token-123"}})
+	ctx := harness.Ctx(t, 120*time.Second)
+	c := g.SessionClient(t)
+	for _, tc := range []struct{ name, item, want string }{
+		{"silent", `  - name: silent
+    command: [/bin/sh, -c, "cat > /dev/null"]
+    limits: {timeout: 2s}
+`, `upstreams[0]: upstream "silent": did not answer initialize within 2s`},
+		{"garbage", `  - name: garbage
+    command: [/bin/sh, -c, "echo this is not json; cat > /dev/null"]
+    limits: {timeout: 2s}
+`, `it wrote a line that is not JSON-RPC: "this is not json"`},
+		{"exits", `  - name: exits
+    command: [/bin/sh, -c, "echo boom >&2; exit 3"]
+`, `upstream "exits": exited before it answered initialize (exited: exit status 3)`},
+		{"refused", fmt.Sprintf(`  - name: refused
+    url: %s/mcp
+    auth: {bearer_env: UPSTREAM_TOKEN}
+`, unauthorized.URL), `upstream "refused": ` + unauthorized.URL + `/mcp refused the gateway's credentials`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			harness.RenameOver(t, cfg, []byte(base+"upstreams:\n"+tc.item))
+			before := g.ReloadCount(t)
+			code, body := g.PostReload(t)
+			t.Logf("POST /-/reload: %d %s", code, body)
+			if !strings.Contains(body, tc.want) {
+				// The watcher may have taken the save first.
+				g.WaitReload(t, before, tc.name)
+				body = g.Stderr()
+			}
+			if !strings.Contains(body, tc.want) {
+				t.Fatalf("reload (%d) does not say %q:\n%s", code, tc.want, body)
+			}
+			if strings.Contains(g.Stderr(), "sekrit-token-123") {
+				t.Fatal("the upstream's token reached the log")
+			}
+			harness.Calc(ctx, t, c, 20, 22)
+			if tools := toolNames(ctx, t, c); len(tools) != 1 {
+				t.Fatalf("tools after a failed reload: %v", tools)
+			}
+		})
 	}
 }

@@ -313,7 +313,7 @@ func (c *conn) dialStdio(ctx context.Context) (*client.Client, chan struct{}, fu
 		if err == nil {
 			err = errors.New("exit status 0")
 		}
-		if p := out.problem(); p != nil {
+		if p := out.problem(); p != nil && c.current() != nil {
 			err = fmt.Errorf("%v (%w)", err, p)
 		}
 		c.mu.Lock()
@@ -348,16 +348,31 @@ func (c *conn) dialStdio(ctx context.Context) (*client.Client, chan struct{}, fu
 	cli := client.NewClient(tr, c.s.clientOptions(c)...)
 	cli.OnNotification(func(n mcp.JSONRPCNotification) { c.s.onNotification(c, n) })
 	if err := c.initialize(ctx, cli, ended); err != nil {
+		exited := false
+		wait := time.Duration(0)
+		if transportError(err) { // its stdout closed: the exit status follows
+			wait = time.Second
+		}
+		select {
+		case <-ended:
+			exited = true // on its own, before stop
+		default:
+			select {
+			case <-ended:
+				exited = true
+			case <-time.After(wait):
+			}
+		}
 		stop()
 		if p := out.problem(); p != nil {
 			err = fmt.Errorf("%w; its stdout: %v", err, p)
 		}
-		if why := c.exitReason(); why != nil {
-			err = fmt.Errorf("%w (%v)", err, why)
-			c.mu.Lock()
-			c.why = nil
-			c.mu.Unlock()
+		if why := c.exitReason(); why != nil && exited {
+			err = fmt.Errorf("exited before it answered initialize (%v)", why)
 		}
+		c.mu.Lock()
+		c.why = nil
+		c.mu.Unlock()
 		_ = cli.Close()
 		return nil, nil, nil, "", err
 	}
@@ -458,7 +473,7 @@ func (c *conn) httpError(err error) error {
 		msg = strings.ReplaceAll(msg, t, "[secret]")
 	}
 	if authError(err) {
-		return fmt.Errorf("%s refused the gateway's credentials (%s); check auth", c.s.spec.URL, msg)
+		return fmt.Errorf("%s refused the gateway's credentials (401 %s); check auth", c.s.spec.URL, msg)
 	}
 	return fmt.Errorf("%s: %s", c.s.spec.URL, msg)
 }
@@ -471,7 +486,9 @@ func transportError(err error) bool {
 }
 
 func authError(err error) bool {
-	return errors.Is(err, transport.ErrUnauthorized) || strings.Contains(err.Error(), "401")
+	var are *transport.AuthorizationRequiredError
+	var oae *transport.OAuthAuthorizationRequiredError
+	return errors.Is(err, transport.ErrUnauthorized) || errors.As(err, &are) || errors.As(err, &oae)
 }
 
 // httpClient is the HTTP client of a remote upstream: its CA, and OAuth
