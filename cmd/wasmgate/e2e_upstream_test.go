@@ -392,3 +392,62 @@ func TestUpstreamBadServers(t *testing.T) {
 		})
 	}
 }
+
+// TestUpstreamFrontingWasmgate: a gateway fronts another wasmgate over
+// HTTP. The backend accepts only the front gateway's own token (auth
+// bearer_env), never the clients': the clients' tokens are not
+// forwarded. Policy on the front denies one upstream tool to one
+// principal and allows it to another.
+func TestUpstreamFrontingWasmgate(t *testing.T) {
+	backTok, opsTok, devTok := newToken(t), newToken(t), newToken(t)
+	secrets := harness.Secrets{backTok, opsTok, devTok}
+	back := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, bins.YAML(harness.Parts{
+		Plugins: harness.ExamplePlugins(t),
+		Sections: `auth:
+  principals:
+    - {name: front, token_env: BACK_TOKEN}
+`,
+	})), Env: []string{"BACK_TOKEN=" + backTok}})
+	front := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, bins.YAML(harness.Parts{
+		Plugins: "  []\n",
+		Sections: fmt.Sprintf(`auth:
+  principals:
+    - {name: ops, token_env: OPS_TOKEN}
+    - {name: dev, token_env: DEV_TOKEN}
+policy:
+  reveal_hidden: true # the test reads the refusal
+  default: deny
+  rules:
+    - principals: [ops]
+      allow: {tools: ["*"]}
+    - principals: [dev]
+      allow: {tools: ["back_say_hello"]}
+upstreams:
+  - name: back
+    url: %s
+    prefix: back
+    auth: {bearer_env: BACK_TOKEN}
+`, back.MCPURL),
+	})), Env: []string{"BACK_TOKEN=" + backTok, "OPS_TOKEN=" + opsTok, "DEV_TOKEN=" + devTok}})
+	secrets.Watch(t, front)
+	secrets.Watch(t, back)
+	ctx := harness.Ctx(t, 2*time.Minute)
+	ops := front.SessionClient(t, withToken(opsTok))
+	dev := front.SessionClient(t, withToken(devTok))
+
+	harness.CalcTool(ctx, t, ops, "back_calculate", 20, 22)
+	text, isErr := harness.CallTool(ctx, t, dev, "back_calculate", map[string]any{"operation": "add", "a": 1, "b": 1})
+	if !isErr || !strings.Contains(text, deniedByPolicy) {
+		t.Fatalf("dev's back_calculate = %q (isError %v), want %s", text, isErr, deniedByPolicy)
+	}
+	if text, isErr := harness.CallTool(ctx, t, dev, "back_say_hello", map[string]any{"name": "Ada"}); isErr || !strings.Contains(text, "Ada") {
+		t.Fatalf("dev's back_say_hello = %q (isError %v)", text, isErr)
+	}
+	// The backend saw the front gateway's principal only.
+	if !strings.Contains(back.Stderr(), "principal=front") || strings.Contains(back.Stderr(), "principal=anonymous") {
+		t.Fatalf("the backend's audit lines do not name the front gateway alone as the caller:\n%s", back.Stderr())
+	}
+	if v := front.Scrape(t).Sum("wasmgate_tool_calls_total", map[string]string{"plugin": "back", "outcome": "ok"}); v < 2 {
+		t.Fatalf("wasmgate_tool_calls_total{plugin=back,outcome=ok} = %v, want >= 2", v)
+	}
+}

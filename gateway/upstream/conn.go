@@ -30,8 +30,8 @@ import (
 // with backoff when it ends, until closed.
 type conn struct {
 	s     *shared
-	owner string                    // the downstream session of a per_client session; "" for the shared one
-	ds    mcpserver.ClientSession   // that session
+	owner string                  // the downstream session of a per_client session; "" for the shared one
+	ds    mcpserver.ClientSession // that session
 
 	mu      sync.Mutex
 	cli     *client.Client // nil while down

@@ -35,17 +35,17 @@ var (
 	_ source.SessionEnder   = (*Source)(nil)
 )
 
-func (u *Source) Name() string               { return u.spec.Name }
-func (u *Source) Key() string                { return u.spec.Key }
-func (u *Source) Prefix() string             { return u.spec.Prefix }
-func (u *Source) Kind() string               { return "upstream" }
+func (u *Source) Name() string   { return u.spec.Name }
+func (u *Source) Key() string    { return u.spec.Key }
+func (u *Source) Prefix() string { return u.spec.Prefix }
+func (u *Source) Kind() string   { return "upstream" }
 func (u *Source) Descriptor() abi.Descriptor {
 	if d := u.srv.desc.Load(); d != nil {
 		return *d
 	}
 	return abi.Descriptor{} // start: background, not connected yet
 }
-func (u *Source) Timeout() time.Duration     { return time.Duration(u.spec.Limits.Timeout) }
+func (u *Source) Timeout() time.Duration { return time.Duration(u.spec.Limits.Timeout) }
 
 // Curation is the upstream's tools.include/exclude and overrides, which
 // the index applies.
