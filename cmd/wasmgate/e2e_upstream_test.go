@@ -451,3 +451,86 @@ upstreams:
 		t.Fatalf("wasmgate_tool_calls_total{plugin=back,outcome=ok} = %v, want >= 2", v)
 	}
 }
+
+// sampler answers sampling/createMessage with a fixed text, counting the
+// requests.
+type sampler struct{ n atomic.Int64 }
+
+func (s *sampler) CreateMessage(_ context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	s.n.Add(1)
+	return &mcp.CreateMessageResult{
+		SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent("sampled by the downstream client")},
+		Model:           "test-model",
+	}, nil
+}
+
+// elicitor accepts every elicitation with a name.
+type elicitor struct{ n atomic.Int64 }
+
+func (e *elicitor) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	e.n.Add(1)
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept,
+		Content: map[string]any{"name": "Ada Lovelace", "check": true, "firstLine": "x", "email": "ada@example.com", "integer": 1, "number": 1.5, "untitledSingleSelectEnum": "option1"}}}, nil
+}
+
+// TestUpstreamPerClientSampling: with session: per_client each downstream
+// session has its own server-everything process; its sampling and
+// elicitation requests reach the client whose call caused them, and only
+// that one.
+func TestUpstreamPerClientSampling(t *testing.T) {
+	node, script := everything(t)
+	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
+    command: [%q, %q, stdio]
+    session: per_client
+    limits: {timeout: 60s}
+`, node, script)))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 120*time.Second)
+	connect := func(opts ...client.ClientOption) *client.Client {
+		tr, err := transport.NewStreamableHTTP(g.MCPURL, transport.WithContinuousListening()) // server requests come on the GET stream
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := client.NewClient(tr, opts...)
+		harness.Init(t, c, harness.ProtoSessions)
+		return c
+	}
+	a, b := &sampler{}, &sampler{}
+	el := &elicitor{}
+	ca := connect(client.WithSamplingHandler(a), client.WithElicitationHandler(el))
+	cb := connect(client.WithSamplingHandler(b))
+	plain := connect()
+
+	if !slices.Contains(toolNames(ctx, t, ca), "trigger-sampling-request") {
+		t.Fatalf("trigger-sampling-request is not listed: %v", toolNames(ctx, t, ca))
+	}
+	text, isErr := harness.CallTool(ctx, t, ca, "trigger-sampling-request", map[string]any{"prompt": "hi", "maxTokens": 10})
+	if isErr || !strings.Contains(text, "sampled by the downstream client") {
+		t.Fatalf("sampling through client a = %q (isError %v)", text, isErr)
+	}
+	if a.n.Load() != 1 || b.n.Load() != 0 {
+		t.Fatalf("sampling requests: a %d, b %d; want 1, 0 (only the caller is asked)", a.n.Load(), b.n.Load())
+	}
+	if text, isErr := harness.CallTool(ctx, t, cb, "trigger-sampling-request", map[string]any{"prompt": "hi", "maxTokens": 10}); isErr || !strings.Contains(text, "sampled") || b.n.Load() != 1 || a.n.Load() != 1 {
+		t.Fatalf("sampling through client b = %q (isError %v); a %d, b %d", text, isErr, a.n.Load(), b.n.Load())
+	}
+	// A client that cannot sample gets a clear refusal.
+	if text, isErr := harness.CallTool(ctx, t, plain, "trigger-sampling-request", map[string]any{"prompt": "hi", "maxTokens": 10}); !isErr && !strings.Contains(text, "does not support sampling") {
+		t.Fatalf("sampling through a client without the capability = %q (isError %v)", text, isErr)
+	}
+	// Elicitation reaches client a.
+	if text, isErr := harness.CallTool(ctx, t, ca, "trigger-elicitation-request", nil); isErr || el.n.Load() != 1 || !strings.Contains(text, "Ada Lovelace") {
+		t.Fatalf("elicitation through client a = %q (isError %v, %d requests)", text, isErr, el.n.Load())
+	}
+	// Each client has its own process; one that leaves has its closed.
+	kids := childrenOf(t, g.Cmd.Process.Pid)
+	if len(kids) != 4 { // the gateway's own session and three clients'
+		t.Fatalf("%d upstream processes, want 4 (the shared lister and one per client): %v", len(kids), kids)
+	}
+	if err := cb.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !harness.WaitFor(20*time.Second, func() bool { return len(childrenOf(t, g.Cmd.Process.Pid)) == 3 }) {
+		t.Fatalf("the closed session's upstream process is still running: %v", childrenOf(t, g.Cmd.Process.Pid))
+	}
+}

@@ -44,6 +44,46 @@ type conn struct {
 	closed  bool
 	stopFn  func() // ends the current session (kills its process)
 	wakeup  chan struct{}
+
+	// The downstream calls running on a per_client session, by a
+	// sequence number: a request of the upstream goes out on the newest
+	// one's stream.
+	seq    uint64
+	active map[uint64]context.Context
+}
+
+// begin records a downstream call running on c; the func returned ends it.
+func (c *conn) begin(ctx context.Context) func() {
+	if c.owner == "" {
+		return func() {}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.active == nil {
+		c.active = map[uint64]context.Context{}
+	}
+	c.seq++
+	id := c.seq
+	c.active[id] = ctx
+	return func() {
+		c.mu.Lock()
+		delete(c.active, id)
+		c.mu.Unlock()
+	}
+}
+
+// callContext is the newest downstream call running on c, or nil.
+func (c *conn) callContext() context.Context {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var best uint64
+	var out context.Context
+	for id, ctx := range c.active {
+		if id > best {
+			best, out = id, ctx
+		}
+	}
+	return out
 }
 
 func (s *shared) newConn(owner string, ds mcpserver.ClientSession) *conn {
@@ -393,7 +433,9 @@ func (c *conn) initialize(ctx context.Context, cli *client.Client, ended <-chan 
 			}
 		}()
 	}
-	if err := cli.Start(ctx); err != nil {
+	// The transport keeps Start's context for the server's requests and
+	// (HTTP) its listening stream: the server's, not initialize's.
+	if err := cli.Start(c.s.ctx); err != nil {
 		return fmt.Errorf("start: %w", err)
 	}
 	req := mcp.InitializeRequest{}

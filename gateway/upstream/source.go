@@ -103,7 +103,9 @@ func (u *Source) call(ctx context.Context, fn func(ctx context.Context, cli *cli
 		}
 		return &source.Failure{Kind: source.FailCrash, Msg: "failed: " + err.Error()}
 	}
+	end := c.begin(ctx)
 	err = fn(ctx, cli)
+	end()
 	if err == nil {
 		return nil
 	}
@@ -390,6 +392,11 @@ func (f *forwarder) ctx(ctx context.Context, what string) (context.Context, erro
 	has := map[string]bool{"sampling": caps.Sampling != nil, "elicitation": caps.Elicitation != nil, "roots": caps.Roots != nil}[what]
 	if !has {
 		return nil, fmt.Errorf("the downstream client does not support %s (it did not declare the capability)", what)
+	}
+	if call := f.c.callContext(); call != nil {
+		// On the stream of the call that caused it, which the client
+		// reads; it ends with that call.
+		return call, nil
 	}
 	return f.s.h.MCP.WithContext(ctx, ds), nil
 }
