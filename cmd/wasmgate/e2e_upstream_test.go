@@ -534,3 +534,92 @@ func TestUpstreamPerClientSampling(t *testing.T) {
 		t.Fatalf("the closed session's upstream process is still running: %v", childrenOf(t, g.Cmd.Process.Pid))
 	}
 }
+
+// TestUpstreamReloadStorm adds and removes an upstream in a storm of
+// reloads while clients call a plugin and an unchanged upstream: no call
+// fails, the unchanged upstream keeps its process (reused, not
+// restarted), and a removed upstream's process is stopped.
+func TestUpstreamReloadStorm(t *testing.T) {
+	node, script := everything(t)
+	calc := harness.Wasm(t, "examples/plugins/calculator")
+	item := func(name string) string {
+		return fmt.Sprintf("  - name: %s\n    command: [%q, %q, stdio]\n    prefix: %s\n    limits: {timeout: 60s}\n", name, node, script, name)
+	}
+	render := func(churn bool) []byte {
+		ups := item("keep")
+		if churn {
+			ups += item("churn")
+		}
+		return []byte(bins.YAML(harness.Parts{
+			Server:   harness.NoWatch,
+			Plugins:  fmt.Sprintf("  - name: calculator\n    path: %s\n", calc),
+			Sections: "upstreams:\n" + ups,
+		}))
+	}
+	cfg := harness.WriteConfig(t, string(render(false)))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 4*time.Minute)
+	kids := childrenOf(t, g.Cmd.Process.Pid)
+	if len(kids) != 1 {
+		t.Fatalf("children %v, want the one upstream", kids)
+	}
+
+	stop := make(chan struct{})
+	var calls, fails atomic.Int64
+	var firstErr atomic.Value
+	var wg sync.WaitGroup
+	for i := range 4 {
+		c := g.SessionClient(t)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				var res *mcp.CallToolResult
+				var err error
+				if i == 0 && n%4 == 0 {
+					res, err = harness.CallToolErr(ctx, c, "keep_echo", map[string]any{"message": "still here"})
+				} else {
+					res, err = harness.CallToolErr(ctx, c, "calculate", map[string]any{"operation": "add", "a": n, "b": 1})
+				}
+				calls.Add(1)
+				if err != nil || res.IsError {
+					fails.Add(1)
+					if err == nil {
+						err = fmt.Errorf("isError: %s", harness.ResultText(res))
+					}
+					firstErr.CompareAndSwap(nil, err)
+				}
+			}
+		}()
+	}
+	for i := range 10 {
+		harness.WriteFile(t, cfg, render(i%2 == 0))
+		if code, body := g.PostReload(t); code != 200 {
+			t.Fatalf("reload %d: %d %s", i, code, body)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	if n := fails.Load(); n != 0 {
+		t.Fatalf("%d of %d calls failed during the reload storm; the first: %v", n, calls.Load(), firstErr.Load())
+	}
+	if calls.Load() < 50 {
+		t.Fatalf("only %d calls ran during the storm", calls.Load())
+	}
+	// The last config has no churn: only keep's process is left, the
+	// same one as at the start.
+	if !harness.WaitFor(20*time.Second, func() bool {
+		k := childrenOf(t, g.Cmd.Process.Pid)
+		return len(k) == 1 && k[0] == kids[0]
+	}) {
+		t.Fatalf("children after the storm %v, want only the unchanged upstream's %v", childrenOf(t, g.Cmd.Process.Pid), kids)
+	}
+	if v, _ := g.Metric(t, "wasmgate_upstream_restarts_total", map[string]string{"upstream": "keep"}); v != 0 {
+		t.Fatalf("the unchanged upstream restarted %v times", v)
+	}
+}

@@ -158,7 +158,6 @@ func (c *Component) Cleanup(ctx context.Context) {
 	for _, s := range c.sources {
 		s.srv.release(ctx)
 	}
-	c.sources = nil
 }
 
 // Changes says what changed from prev's upstreams, for the status page.
