@@ -623,3 +623,39 @@ func TestUpstreamReloadStorm(t *testing.T) {
 		t.Fatalf("the unchanged upstream restarted %v times", v)
 	}
 }
+
+// TestUpstreamStatusPage: the status page lists an upstream with its
+// health; one that cannot connect (start: background) shows down with its
+// last error while the rest serves.
+func TestUpstreamStatusPage(t *testing.T) {
+	cfg := harness.WriteConfig(t, upstreamYAML(t, `  - name: later
+    command: [/bin/sh, -c, "echo starting >&2; exit 7"]
+    start: background
+    limits: {timeout: 2s}
+`))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 60*time.Second)
+	harness.Calc(ctx, t, g.SessionClient(t), 1, 2)
+	var body string
+	if !harness.WaitFor(30*time.Second, func() bool {
+		_, body = harness.HTTPGet(t, g.AdminURL+"/")
+		return strings.Contains(body, "exit status 7")
+	}) {
+		t.Fatalf("the status page does not show the upstream's last error:\n%s", body)
+	}
+	if !strings.Contains(body, `<span class="bad">down</span>`) || !strings.Contains(body, "later") {
+		t.Fatalf("the status page does not show the upstream down:\n%s", body)
+	}
+	if v, ok := g.Metric(t, "wasmgate_upstream_up", map[string]string{"upstream": "later"}); !ok || v != 0 {
+		t.Fatalf("wasmgate_upstream_up{upstream=later} = %v (%v), want 0", v, ok)
+	}
+	if !harness.WaitFor(30*time.Second, func() bool {
+		v, _ := g.Metric(t, "wasmgate_upstream_restarts_total", map[string]string{"upstream": "later"})
+		return v >= 2
+	}) {
+		t.Fatal("the failing upstream is not retried")
+	}
+	if !strings.Contains(g.Stderr(), `msg="upstream stderr" source=later line=starting`) {
+		t.Fatalf("the upstream's stderr is not in the log with its name:\n%s", g.Stderr())
+	}
+}

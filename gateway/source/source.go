@@ -85,7 +85,7 @@ type UpstreamStatus struct {
 	Target    string `json:"target"`    // the command or URL
 	Session   string `json:"session"`   // shared or per_client
 	Up        bool   `json:"up"`
-	Restarts  int64  `json:"restarts"`
+	Restarts  int    `json:"restarts"`
 	LastError string `json:"last_error,omitempty"`
 	Clients   int    `json:"clients,omitempty"` // per_client sessions open
 }

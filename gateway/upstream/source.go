@@ -54,7 +54,7 @@ func (u *Source) Curation() *config.Curation { return &u.spec.Curation }
 // Status is the upstream's health for the status page.
 func (u *Source) Status() source.Status {
 	s := u.srv
-	st := &source.UpstreamStatus{Session: s.spec.Session, Restarts: s.restarts.Load()}
+	st := &source.UpstreamStatus{Session: s.spec.Session, Restarts: int(s.restarts.Load())}
 	if s.spec.Stdio() {
 		st.Transport, st.Target = "stdio", strings.Join(s.spec.Command, " ")
 	} else {
