@@ -27,7 +27,7 @@ run: build
 validate: build
 	./bin/wasmgate validate --config $(CONFIG)
 
-## node-deps: the official TypeScript SDK for the outside-client tests
+## node-deps: the official TypeScript SDK for the outside-client tests, and @modelcontextprotocol/server-everything for the upstream tests
 node-deps: tests/node/node_modules/.package-lock.json
 
 tests/node/node_modules/.package-lock.json: tests/node/package.json tests/node/package-lock.json

@@ -659,3 +659,27 @@ func TestUpstreamStatusPage(t *testing.T) {
 		t.Fatalf("the upstream's stderr is not in the log with its name:\n%s", g.Stderr())
 	}
 }
+
+// TestUpstreamTimeout: a call that outlives limits.timeout fails with a
+// timeout naming the upstream, and frees its slot (concurrency 1): the
+// next call runs at once.
+func TestUpstreamTimeout(t *testing.T) {
+	node, script := everything(t)
+	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
+    command: [%q, %q, stdio]
+    limits: {timeout: 1s, concurrency: 1}
+`, node, script)))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 60*time.Second)
+	c := g.SessionClient(t)
+	text, isErr := harness.CallTool(ctx, t, c, "trigger-long-running-operation", map[string]any{"duration": 30, "steps": 30})
+	if !isErr || !strings.Contains(text, `timed out after 1s (upstream "every", limits.timeout)`) {
+		t.Fatalf("a call past limits.timeout = %q (isError %v)", text, isErr)
+	}
+	if text, isErr := harness.CallTool(ctx, t, c, "echo", map[string]any{"message": "next"}); isErr || !strings.Contains(text, "next") {
+		t.Fatalf("the call after a timeout = %q (isError %v)", text, isErr)
+	}
+	if v := g.Scrape(t).Sum("wasmgate_tool_calls_total", map[string]string{"plugin": "every", "outcome": "timeout"}); v != 1 {
+		t.Fatalf("wasmgate_tool_calls_total{plugin=every,outcome=timeout} = %v, want 1", v)
+	}
+}

@@ -476,7 +476,8 @@ func (c *conn) dialHTTP(ctx context.Context) (*client.Client, chan struct{}, fun
 	}
 	ended := make(chan struct{})
 	stop := sync.OnceFunc(func() { close(ended) })
-	opts := []transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(hc), transport.WithHTTPHeaders(headers)}
+	opts := []transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(hc), transport.WithHTTPHeaders(headers),
+		transport.WithHTTPLogger(slog.New(warnOnly{c.s.h.Logger.Handler()}).With("upstream", c.s.name()))}
 	if c == c.s.main {
 		opts = append(opts, transport.WithContinuousListening())
 	}
@@ -637,3 +638,14 @@ func (l *lineReader) problem() error {
 	}
 	return nil
 }
+
+// warnOnly passes on the transport's warnings and errors only (not its
+// "listening" chatter).
+type warnOnly struct{ slog.Handler }
+
+func (w warnOnly) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && w.Handler.Enabled(ctx, l)
+}
+
+func (w warnOnly) WithAttrs(as []slog.Attr) slog.Handler { return warnOnly{w.Handler.WithAttrs(as)} }
+func (w warnOnly) WithGroup(g string) slog.Handler       { return warnOnly{w.Handler.WithGroup(g)} }
