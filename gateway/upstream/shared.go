@@ -246,8 +246,11 @@ func (s *shared) connFor(ctx context.Context) (*conn, error) {
 		return s.main, nil
 	}
 	ds := downstream(ctx)
-	if ds == nil {
-		return nil, errors.New("session: per_client needs a downstream MCP session, and this call has none")
+	if ds == nil || ds.SessionID() == "" {
+		// No session to own one (a 2026-07-28 stateless request, an
+		// in-process call): the gateway's own session serves the call,
+		// and refuses what the upstream asks of a client.
+		return s.main, nil
 	}
 	id := ds.SessionID()
 	s.mu.Lock()
