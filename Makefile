@@ -7,7 +7,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm fuzz validate conformance clean install dist
+.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream fuzz validate conformance clean install dist
 
 all: build
 
@@ -72,6 +72,7 @@ conformance: build
 bench: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
 	@bash scripts/bench.sh $(BENCH_DURATION)
+	@bash scripts/bench-upstream.sh $(BENCH_DURATION)
 
 ## bench-relay: tools/call through the browser relay to the demo page in headless Chromium
 bench-relay: build
@@ -89,6 +90,12 @@ bench-policy: build
 bench-storm: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
 	@bash scripts/bench-storm.sh $(BENCH_DURATION)
+
+## bench-upstream: tools/call proxied to mcp-go's native server as an HTTP
+## and as a stdio upstream, against calling it directly (issue 17)
+bench-upstream: build
+	$(GO) build -o bin/mcpbench ./cmd/mcpbench
+	@bash scripts/bench-upstream.sh $(BENCH_DURATION)
 
 ## fuzz: run each fuzz target for FUZZTIME (default 30s)
 FUZZTIME ?= 30s

@@ -40,6 +40,7 @@ type config struct {
 	cpuProfile      string
 	procs           int
 	serve           string // -serve: serve the native baseline instead
+	serveStdio      bool   // -serve-stdio: the same baseline over stdio
 }
 
 // parseConfig parses and validates the command line. getenv resolves
@@ -70,6 +71,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.BoolVar(&cfg.json, "json", false, "also print a JSON summary line per phase")
 	fs.IntVar(&cfg.procs, "procs", 1, "GOMAXPROCS of the driver; 1 keeps it from competing with a server on the same small machine (0: Go's default)")
 	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the driver to this file (optional)")
+	fs.BoolVar(&cfg.serveStdio, "serve-stdio", false, "instead of driving load, serve the native baseline (as -serve) over stdin and stdout until stdin closes (the stdio upstream of make bench-upstream)")
 	fs.StringVar(&cfg.serve, "serve", "", "instead of driving load, serve mcp-go's own Streamable HTTP server with a native calculate tool on this loopback host:port, at /mcp, until interrupted (the baseline of make bench)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: mcpbench [flags]\n\nLoad-tests one tool of an MCP Streamable HTTP server on this machine.\n\n")

@@ -37,7 +37,9 @@
 // With -serve ADDR it drives nothing: it serves mcp-go's own Streamable
 // HTTP server on ADDR (loopback only), at /mcp, with one native Go tool,
 // calculate, doing what the calculator example plugin does, until
-// interrupted. `make bench` measures wasmgate against it.
+// interrupted. `make bench` measures wasmgate against it. With
+// -serve-stdio it serves the same over stdin and stdout (the stdio
+// upstream of `make bench-upstream`).
 //
 // Example:
 //
@@ -86,6 +88,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return exitUsage
 	}
 
+	if cfg.serveStdio {
+		if err := serveNativeStdio(ctx, stdout); err != nil {
+			fmt.Fprintf(stderr, "mcpbench: %v\n", err)
+			return exitFailures
+		}
+		return exitOK
+	}
 	if cfg.serve != "" {
 		if err := serveNative(ctx, cfg.serve, stdout); err != nil {
 			fmt.Fprintf(stderr, "mcpbench: %v\n", err)

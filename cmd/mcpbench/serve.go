@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -23,13 +24,7 @@ import (
 // It prints "serving http://ADDR/mcp" once it listens, and returns when
 // ctx ends.
 func serveNative(ctx context.Context, addr string, stdout io.Writer) error {
-	s := server.NewMCPServer("mcpbench-native", "1", server.WithToolCapabilities(false))
-	s.AddTool(mcp.NewTool("calculate",
-		mcp.WithDescription("Performs basic arithmetic on two numbers: add, subtract, multiply or divide a by b."),
-		mcp.WithString("operation", mcp.Required(), mcp.Enum("add", "subtract", "multiply", "divide")),
-		mcp.WithNumber("a", mcp.Required()),
-		mcp.WithNumber("b", mcp.Required()),
-	), calculate)
+	s := newNative()
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", server.NewStreamableHTTPServer(s, server.WithEndpointPath("/mcp")))
 	ln, err := net.Listen("tcp", addr)
@@ -54,6 +49,28 @@ func serveNative(ctx context.Context, addr string, stdout io.Writer) error {
 		return err
 	}
 	return nil
+}
+
+// serveNativeStdio serves newNative over stdin and stdout until stdin
+// closes or ctx ends.
+func serveNativeStdio(ctx context.Context, stdout io.Writer) error {
+	err := server.NewStdioServer(newNative()).Listen(ctx, os.Stdin, stdout)
+	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		return err
+	}
+	return nil
+}
+
+// newNative is mcp-go's server with the native calculate tool.
+func newNative() *server.MCPServer {
+	s := server.NewMCPServer("mcpbench-native", "1", server.WithToolCapabilities(false))
+	s.AddTool(mcp.NewTool("calculate",
+		mcp.WithDescription("Performs basic arithmetic on two numbers: add, subtract, multiply or divide a by b."),
+		mcp.WithString("operation", mcp.Required(), mcp.Enum("add", "subtract", "multiply", "divide")),
+		mcp.WithNumber("a", mcp.Required()),
+		mcp.WithNumber("b", mcp.Required()),
+	), calculate)
+	return s
 }
 
 // calculate is the calculator example's tool as a native handler.
