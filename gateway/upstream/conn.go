@@ -538,6 +538,7 @@ func authError(err error) bool {
 // client credentials when configured.
 func (s *shared) httpClient() (*http.Client, error) {
 	base := http.DefaultTransport.(*http.Transport).Clone()
+	base.MaxIdleConnsPerHost = s.spec.Limits.Concurrency // one per call that may run at once, kept
 	if ca := s.spec.TLS.CAFile; ca != "" {
 		pem, err := os.ReadFile(ca)
 		if err != nil {
