@@ -18,6 +18,9 @@ import (
 const (
 	DefaultUpstreamTimeout     = 30 * time.Second
 	DefaultUpstreamConcurrency = 16
+	// DefaultUpstreamStartTimeout bounds starting an upstream session
+	// (process, initialize, lists).
+	DefaultUpstreamStartTimeout = 30 * time.Second
 	// DefaultUpstreamMaxMessage bounds one JSON-RPC message an upstream
 	// sends (a line on a stdio server's stdout).
 	DefaultUpstreamMaxMessage = 16 << 20
@@ -126,6 +129,9 @@ type UpstreamLimits struct {
 	Timeout     config.Duration `koanf:"timeout"`
 	Concurrency int             `koanf:"concurrency"`
 	MaxMessage  config.ByteSize `koanf:"max_message"`
+	// StartTimeout bounds starting a session: the process or
+	// connection, initialize, and reading the lists.
+	StartTimeout config.Duration `koanf:"start_timeout"`
 }
 
 // Stdio reports whether the upstream is a local command.
@@ -206,6 +212,12 @@ func (u *UpstreamSpec) normalize(env *config.Env) {
 	}
 	if l.MaxMessage == 0 {
 		l.MaxMessage = DefaultUpstreamMaxMessage
+	}
+	if l.StartTimeout == 0 {
+		l.StartTimeout = config.Duration(DefaultUpstreamStartTimeout)
+	}
+	if l.StartTimeout < config.Duration(100*time.Millisecond) || l.StartTimeout > config.Duration(10*time.Minute) {
+		env.Bad(k+".limits.start_timeout", "%s is out of range (100ms..10m)", l.StartTimeout)
 	}
 	if l.Timeout < config.Duration(time.Millisecond) || l.Timeout > config.Duration(time.Hour) {
 		env.Bad(k+".limits.timeout", "%s is out of range (1ms..1h)", l.Timeout)

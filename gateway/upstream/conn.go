@@ -108,6 +108,14 @@ func (c *conn) wait(ctx context.Context) (*client.Client, <-chan struct{}, error
 			return nil, nil, fmt.Errorf("upstream %q is stopping", c.s.name())
 		}
 		if cli != nil {
+			select {
+			case <-ended:
+				// The session is over (its process exited) and the
+				// supervisor has not torn it down yet: wait for the next.
+				c.teardown(cli, c.exitReason())
+				continue
+			default:
+			}
 			return cli, ended, nil
 		}
 		select {
@@ -124,6 +132,9 @@ func (c *conn) wait(ctx context.Context) (*client.Client, <-chan struct{}, error
 
 // connect starts one session and initializes it; on success c serves it.
 func (c *conn) connect(ctx context.Context) error {
+	c.mu.Lock()
+	c.why = nil
+	c.mu.Unlock()
 	cli, ended, stop, kind, err := c.dial(ctx)
 	if err != nil {
 		c.mu.Lock()
@@ -175,7 +186,7 @@ func (c *conn) supervise() {
 				c.s.h.Metrics.UpstreamRestarts.WithLabelValues(c.s.name()).Inc()
 			}
 			first = false
-			ictx, cancel := context.WithTimeout(ctx, time.Duration(c.s.spec.Limits.Timeout))
+			ictx, cancel := context.WithTimeout(ctx, time.Duration(c.s.spec.Limits.StartTimeout))
 			err := c.connect(ictx)
 			cancel()
 			if err != nil {
@@ -225,7 +236,7 @@ func (c *conn) supervise() {
 		if ctx.Err() == nil {
 			c.s.h.Logger.Warn("upstream session ended; restarting", "upstream", c.s.name(), "session", c.ownerLabel(), "error", why, "retry_in", backoff)
 		}
-		c.teardown(why)
+		c.teardown(cli, why)
 	}
 }
 
@@ -249,11 +260,21 @@ func (c *conn) down(why error) {
 	}
 }
 
-// teardown forgets the ended session: calls wait for the next one.
-func (c *conn) teardown(why error) {
+// teardown forgets the ended session cli (nil: whatever session c has):
+// calls wait for the next one. A session already torn down is left alone.
+func (c *conn) teardown(ended *client.Client, why error) {
 	c.mu.Lock()
+	if ended != nil && c.cli != ended {
+		c.mu.Unlock()
+		return
+	}
 	cli, stop := c.cli, c.stopFn
-	c.cli, c.stopFn, c.up, c.why = nil, nil, false, nil
+	if cli == nil && ended == nil && c.stopFn == nil {
+		// Nothing to tear down (closing a conn that is down).
+		c.mu.Unlock()
+		return
+	}
+	c.cli, c.stopFn, c.up = nil, nil, false // why stays, for the calls that ended with it, until the next session starts
 	if why != nil {
 		c.lastErr = why.Error()
 	}
@@ -274,8 +295,16 @@ func (c *conn) teardown(why error) {
 func (c *conn) close() {
 	c.mu.Lock()
 	c.closed = true
+	r := c.ready
 	c.mu.Unlock()
-	c.teardown(nil)
+	c.teardown(nil, nil)
+	c.mu.Lock()
+	select { // wake the calls waiting for a session: there will be none
+	case <-r:
+	default:
+		close(r)
+	}
+	c.mu.Unlock()
 	select {
 	case c.wakeup <- struct{}{}:
 	default:
@@ -454,7 +483,7 @@ func (c *conn) initialize(ctx context.Context, cli *client.Client, ended <-chan 
 		default:
 		}
 		if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return fmt.Errorf("did not answer initialize within %s (limits.timeout)", time.Duration(c.s.spec.Limits.Timeout))
+			return fmt.Errorf("did not answer initialize within %s (limits.start_timeout)", time.Duration(c.s.spec.Limits.StartTimeout))
 		}
 		return fmt.Errorf("initialize: %w", err)
 	}

@@ -103,7 +103,7 @@ func startServer(ctx context.Context, h *Host, file string, spec loader.Upstream
 	h.Metrics.UpstreamUp.WithLabelValues(spec.Name).Set(0)
 	s.main = s.newConn("", nil)
 	if spec.Start == loader.StartEager {
-		ictx, icancel := context.WithTimeout(ctx, time.Duration(spec.Limits.Timeout))
+		ictx, icancel := context.WithTimeout(ctx, time.Duration(spec.Limits.StartTimeout))
 		err := s.main.connect(ictx)
 		icancel()
 		if err == nil {
@@ -169,7 +169,7 @@ func (s *shared) relist(ctx context.Context) error {
 	if cli == nil {
 		return errors.New("not connected")
 	}
-	ctx, cancel := context.WithTimeout(ctx, time.Duration(s.spec.Limits.Timeout))
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(s.spec.Limits.StartTimeout))
 	defer cancel()
 	d, err := describe(ctx, cli)
 	if err != nil {
