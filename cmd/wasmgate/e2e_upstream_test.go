@@ -100,10 +100,7 @@ func TestUpstreamEverythingStreamableHTTP(t *testing.T) {
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 90*time.Second)
 	c := g.SessionClient(t)
-	// Not the subscription: server-everything's HTTP mode sends its
-	// updates where the gateway's session does not hear them yet (see
-	// docs/upstreams.md).
-	testEverything(ctx, t, g, c, false)
+	testEverything(ctx, t, g, c, true)
 }
 
 // testEverything drives server-everything through the gateway: tools
