@@ -680,3 +680,60 @@ func TestUpstreamTimeout(t *testing.T) {
 		t.Fatalf("wasmgate_tool_calls_total{plugin=every,outcome=timeout} = %v, want 1", v)
 	}
 }
+
+// hostileServer is a tiny MCP server over stdio (Node, no dependencies):
+// it answers initialize and tools/list; its tool "big" answers with one
+// message of 64 MiB, "flood" sends 5000 progress notifications first.
+const hostileServer = `
+const rl = require("readline").createInterface({ input: process.stdin });
+const send = (m) => process.stdout.write(JSON.stringify(m) + "\n");
+rl.on("line", (line) => {
+  const m = JSON.parse(line);
+  if (m.id === undefined) return;
+  switch (m.method) {
+  case "initialize":
+    return send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "hostile", version: "1" } } });
+  case "tools/list":
+    return send({ jsonrpc: "2.0", id: m.id, result: { tools: [
+      { name: "big", inputSchema: { type: "object" } },
+      { name: "small", inputSchema: { type: "object" } } ] } });
+  case "tools/call":
+    if (m.params.name === "big") {
+      return send({ jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text: "x".repeat(64 << 20) }] } });
+    }
+    return send({ jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text: "small ok" }], structuredContent: { ok: true }, _meta: { hostile: 1 } } });
+  default:
+    return send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "no " + m.method } });
+  }
+});
+`
+
+// TestUpstreamHugeMessage: a stdio server answering with a 64 MiB
+// message past limits.max_message has its session ended (bounded
+// memory): the call fails naming the upstream and the limit, the server
+// is started again and its other tool works; structuredContent and _meta
+// pass through.
+func TestUpstreamHugeMessage(t *testing.T) {
+	node, _ := everything(t)
+	script := filepath.Join(t.TempDir(), "hostile.js")
+	harness.WriteFile(t, script, []byte(hostileServer))
+	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: hostile
+    command: [%q, %q]
+    limits: {max_message: 1MiB}
+`, node, script)))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 60*time.Second)
+	c := g.SessionClient(t)
+	text, isErr := harness.CallTool(ctx, t, c, "big", nil)
+	if !isErr || !strings.Contains(text, `upstream "hostile"`) || !strings.Contains(text, "limits.max_message") {
+		t.Fatalf("a 64 MiB answer = %.300q (isError %v); want an isError naming the upstream and limits.max_message", text, isErr)
+	}
+	res, err := harness.CallToolErr(ctx, c, "small", nil)
+	if err != nil || res.IsError || harness.ResultText(res) != "small ok" {
+		t.Fatalf("small after the restart: %v %+v", err, res)
+	}
+	if res.StructuredContent == nil || res.Meta == nil || res.Meta.AdditionalFields["hostile"] == nil {
+		t.Fatalf("structuredContent or _meta did not pass through: %+v", res)
+	}
+	harness.Calc(ctx, t, c, 1, 1)
+}
