@@ -687,17 +687,27 @@ func TestUpstreamTimeout(t *testing.T) {
 const hostileServer = `
 const rl = require("readline").createInterface({ input: process.stdin });
 const send = (m) => process.stdout.write(JSON.stringify(m) + "\n");
+let cancelled = 0;
 rl.on("line", (line) => {
   const m = JSON.parse(line);
-  if (m.id === undefined) return;
+  if (m.id === undefined) {
+    if (m.method === "notifications/cancelled") cancelled++;
+    return;
+  }
   switch (m.method) {
   case "initialize":
     return send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "hostile", version: "1" } } });
   case "tools/list":
     return send({ jsonrpc: "2.0", id: m.id, result: { tools: [
       { name: "big", inputSchema: { type: "object" } },
-      { name: "small", inputSchema: { type: "object" } } ] } });
+      { name: "small", inputSchema: { type: "object" } },
+      { name: "slow", inputSchema: { type: "object" } },
+      { name: "cancels", inputSchema: { type: "object" } } ] } });
   case "tools/call":
+    if (m.params.name === "slow") return; // never answers
+    if (m.params.name === "cancels") {
+      return send({ jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text: String(cancelled) }] } });
+    }
     if (m.params.name === "big") {
       return send({ jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text: "x".repeat(64 << 20) }] } });
     }
@@ -736,4 +746,29 @@ func TestUpstreamHugeMessage(t *testing.T) {
 		t.Fatalf("structuredContent or _meta did not pass through: %+v", res)
 	}
 	harness.Calc(ctx, t, c, 1, 1)
+}
+
+// TestUpstreamTimeoutCancels: a call past limits.timeout sends the
+// upstream notifications/cancelled for its request.
+func TestUpstreamTimeoutCancels(t *testing.T) {
+	node, _ := everything(t)
+	script := filepath.Join(t.TempDir(), "hostile.js")
+	harness.WriteFile(t, script, []byte(hostileServer))
+	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: hostile
+    command: [%q, %q]
+    limits: {timeout: 1s}
+`, node, script)))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 60*time.Second)
+	c := g.SessionClient(t)
+	if text, isErr := harness.CallTool(ctx, t, c, "slow", nil); !isErr || !strings.Contains(text, "timed out after 1s") {
+		t.Fatalf("slow = %q (isError %v), want a timeout", text, isErr)
+	}
+	if !harness.WaitFor(10*time.Second, func() bool {
+		text, _ := harness.CallTool(ctx, t, c, "cancels", nil)
+		return text == "1"
+	}) {
+		text, _ := harness.CallTool(ctx, t, c, "cancels", nil)
+		t.Fatalf("the upstream received %s notifications/cancelled, want 1", text)
+	}
 }
