@@ -218,12 +218,6 @@ func testSubscription(ctx context.Context, t *testing.T, c *client.Client, uri s
 
 }
 
-var (
-	_ = sync.Mutex{}
-	_ = syscall.SIGKILL
-	_ = transport.ErrUnauthorized
-)
-
 // childrenOf are the pids whose parent is pid.
 func childrenOf(t *testing.T, pid int) []int {
 	t.Helper()
