@@ -7,7 +7,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm fuzz validate conformance clean install dist
+.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream fuzz validate conformance clean install dist
 
 all: build
 
@@ -27,7 +27,7 @@ run: build
 validate: build
 	./bin/wasmgate validate --config $(CONFIG)
 
-## node-deps: the official TypeScript SDK for the outside-client tests
+## node-deps: the official TypeScript SDK for the outside-client tests, and @modelcontextprotocol/server-everything for the upstream tests
 node-deps: tests/node/node_modules/.package-lock.json
 
 tests/node/node_modules/.package-lock.json: tests/node/package.json tests/node/package-lock.json
@@ -72,6 +72,7 @@ conformance: build
 bench: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
 	@bash scripts/bench.sh $(BENCH_DURATION)
+	@bash scripts/bench-upstream.sh $(BENCH_DURATION)
 
 ## bench-upstream: tools/call proxied to an upstream MCP server (mcp-go's
 ## own, native handler) over HTTP and stdio, against calling it directly
@@ -101,6 +102,12 @@ bench-policy: build
 bench-storm: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
 	@bash scripts/bench-storm.sh $(BENCH_DURATION)
+
+## bench-upstream: tools/call proxied to mcp-go's native server as an HTTP
+## and as a stdio upstream, against calling it directly (issue 17)
+bench-upstream: build
+	$(GO) build -o bin/mcpbench ./cmd/mcpbench
+	@bash scripts/bench-upstream.sh $(BENCH_DURATION)
 
 ## fuzz: run each fuzz target for FUZZTIME (default 30s)
 FUZZTIME ?= 30s

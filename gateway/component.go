@@ -7,6 +7,7 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/ops"
 	"github.com/wasmgate/wasmgate/gateway/plugin"
 	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/gateway/upstream"
 	"github.com/wasmgate/wasmgate/loader"
 )
 
@@ -84,6 +85,7 @@ func (g *Gateway) newParts() *parts {
 		g.relay.Component(),
 		g.tracer.Component(g.log),
 		g.signer.Component(),
+		upstream.New(g.upstreamHost()),
 	}
 	p.refs.Store(1)
 	return p

@@ -294,6 +294,7 @@ func (g *Gateway) hooks() *server.Hooks {
 	h := g.views.hooks()
 	g.subs.hooks(h)
 	h.AddOnUnregisterSession(g.sessionEnded)
+	g.upstreamHooks(h)
 	h.AddAfterListTools(g.filterTools)
 	h.AddAfterListPrompts(g.filterPrompts)
 	h.AddAfterListResources(g.filterResources)

@@ -117,6 +117,8 @@ func (s *Snapshot) indexSources(log *slog.Logger, m *metrics.Metrics, strict boo
 			case strict && !dyn:
 				errs = append(errs, err)
 				continue
+			case dyn && source.KindOf(src) != "relay site":
+				log.Warn(source.KindOf(src)+": not published", "source", src.Name(), "problem", err)
 			case dyn:
 				log.Warn("relay: not published", "site", src.Name(), "problem", err)
 			default:

@@ -70,7 +70,7 @@ func (s *Snapshot) sourceStatus() []ops.SourceStatus {
 		return ss
 	}
 	for src, dyn := range s.sources { // static sources in config order, even those providing nothing
-		if !dyn {
+		if _, health := src.(source.StatusReporter); !dyn || health { // an upstream not connected yet too
 			get(src)
 		}
 	}

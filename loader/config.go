@@ -59,12 +59,15 @@ type Config struct {
 	Audit      Audit              `koanf:"audit"`
 	Relay      relayconfig.Config `koanf:"relay"`
 	Tracing    Tracing            `koanf:"tracing"`
+	Upstreams  Upstreams          `koanf:"upstreams"`
 
 	// File is the absolute path of the file this Config was read from.
 	File string `koanf:"-"`
 
 	// What a reload should watch, as the sections recorded it.
 	watchFiles, watchDirs []string
+	// environ is the environment Load was given (env_from reads it).
+	environ []string
 }
 
 // WatchFiles are the absolute files whose change should reload: plugin
@@ -129,6 +132,7 @@ func Load(path string, environ []string) (*Config, error) {
 		return nil, blameEnv(withPositions(decodeErrors(abs, k.Raw(), err), data, fromEnv), fromEnv)
 	}
 	cfg.File = abs
+	cfg.environ = environ
 	if err := cfg.normalize(); err != nil {
 		// The partial Config still says which files the user meant, so a
 		// watcher can wait for them.
@@ -210,6 +214,7 @@ func (c *Config) normalize() error {
 		}
 	}
 	c.checkRelay(env)
+	c.checkUpstreams(env)
 	if h := c.Transports.HTTP; h.On() && !h.Auth.Set() && config.CheckListen(h.Listen) == nil {
 		if err := authconfig.CheckExposure(c.Auth, h.Listen); err != nil {
 			env.Bad("transports.http.listen", "%v", err)
@@ -262,6 +267,9 @@ func (c *Config) checkPrefixes(env *config.Env) {
 		if s.Prefix != "" {
 			all = append(all, owned{s.Key, config.NamePrefix(s.Prefix)})
 		}
+	}
+	for _, u := range c.upstreamPrefixes() {
+		all = append(all, owned{u[0], u[1]})
 	}
 	for _, a := range all {
 		for _, b := range all {

@@ -66,12 +66,23 @@ type Metrics struct {
 	PluginNotificationsRefused *prometheus.CounterVec
 	SubscriptionsRefused       *prometheus.CounterVec
 	SecretsRedacted            *prometheus.CounterVec
+	// Upstream MCP servers (issue 17).
+	UpstreamUp       *prometheus.GaugeVec
+	UpstreamRestarts *prometheus.CounterVec
 }
 
 // New registers every collector on a fresh registry.
 func New(version, revision string) *Metrics {
 	reg := prometheus.NewRegistry()
 	m := &Metrics{
+		UpstreamUp: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "wasmgate_upstream_up",
+			Help: "1 while the upstream MCP server's shared session is connected and initialized, else 0, by upstream.",
+		}, []string{"upstream"}),
+		UpstreamRestarts: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_upstream_restarts_total",
+			Help: "Times an upstream MCP server's session was started again after it ended (a process exited, a connection broke), by upstream.",
+		}, []string{"upstream"}),
 		reg: reg,
 		ToolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_tool_calls_total",
@@ -185,6 +196,7 @@ func New(version, revision string) *Metrics {
 		m.RelayUnauthenticated, m.RelayRefused, m.LogSuppressed,
 		m.PolicyDenials, m.RateLimited,
 		m.PluginNotificationsRefused, m.SubscriptionsRefused, m.SecretsRedacted,
+		m.UpstreamUp, m.UpstreamRestarts,
 		buildInfo,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),

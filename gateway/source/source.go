@@ -103,6 +103,18 @@ type Status struct {
 	Module    string          `json:"module,omitempty"`
 	SHA256    string          `json:"sha256,omitempty"`
 	Instances *InstanceStatus `json:"instances,omitempty"`
+	Upstream  *UpstreamStatus `json:"upstream,omitempty"`
+}
+
+// UpstreamStatus is an upstream server's health.
+type UpstreamStatus struct {
+	Transport string `json:"transport"` // stdio, streamable-http, sse
+	Target    string `json:"target"`    // the command or URL
+	Session   string `json:"session"`   // shared or per_client
+	Up        bool   `json:"up"`
+	Restarts  int    `json:"restarts"`
+	LastError string `json:"last_error,omitempty"`
+	Clients   int    `json:"clients,omitempty"` // per_client sessions open
 }
 
 // InstanceStatus counts a plugin's instances.

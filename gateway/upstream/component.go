@@ -1,0 +1,214 @@
+// Package upstream serves the MCP servers of the upstreams section as
+// tool sources: a local server started as a command (stdio, in its own
+// process group, with exactly the environment the config gives it) or a
+// remote one (Streamable HTTP, falling back to HTTP+SSE). Each upstream
+// is supervised: a process that exits, or a connection that breaks, is
+// started again with exponential backoff; its calls in flight fail with
+// an isError that names the upstream, and its tools stay listed while it
+// restarts. What the upstream lists changes at run time (list_changed):
+// the gateway indexes the serving snapshot again, as for relay sites.
+//
+// A server is shared by the snapshots whose config leaves it unchanged
+// (reference-counted, like a plugin's pool): a reload that does not touch
+// an upstream keeps its process and sessions; one that changes it starts
+// a new one, and the old one stops once the calls of the snapshot that
+// served it have finished.
+package upstream
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+	"sync/atomic"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/metrics"
+)
+
+// Host is what upstream servers need of the gateway; it holds no state of
+// its own, so a new one may be made for every snapshot.
+type Host struct {
+	Logger  *slog.Logger
+	MCP     *server.MCPServer // notifications and requests to downstream clients
+	Metrics *metrics.Metrics
+	// Changed is told that an upstream's lists changed: the gateway
+	// indexes the serving snapshot again if one of its components is
+	// stale.
+	Changed func()
+	// ResourceUpdated tells the subscribers of an exposed URI it changed.
+	ResourceUpdated func(uri string)
+}
+
+// Component is the upstreams section of one snapshot.
+type Component struct {
+	h       *Host
+	prev    map[string]*shared // the serving snapshot's, by name
+	sources []*Source
+	seen    []uint64 // each source's list generation when Sources indexed it
+	gens    atomic.Pointer[[]uint64]
+}
+
+// New is an empty upstreams component.
+func New(h *Host) *Component { return &Component{h: h} }
+
+func (c *Component) Name() string { return "upstreams" }
+
+// Reuse remembers the serving snapshot's servers, for Provision.
+func (c *Component) Reuse(prev any) {
+	p, ok := prev.(*Component)
+	if !ok {
+		return
+	}
+	c.prev = map[string]*shared{}
+	for _, s := range p.sources {
+		c.prev[s.spec.Name] = s.srv
+	}
+}
+
+// Provision starts every upstream whose config changed (or is new), and
+// takes over the serving snapshot's unchanged ones. An eager upstream
+// that cannot be started and initialized fails the build, naming it.
+func (c *Component) Provision(ctx context.Context, cfg *loader.Config) error {
+	var errs []error
+	for _, spec := range cfg.Upstreams {
+		key, secrets, err := connKey(cfg.File, spec)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if s := c.prev[spec.Name]; s != nil && s.key == key && s.refs.Add(1) > 1 {
+			c.h.Logger.Debug("upstream unchanged: its process and sessions are kept", "upstream", spec.Name)
+			c.sources = append(c.sources, &Source{spec: spec, srv: s})
+			s.setView(spec)
+			continue
+		} else if s != nil && s.key == key {
+			s.refs.Add(-1) // it was stopping; start it anew
+		}
+		s, err := startServer(ctx, c.h, cfg.File, spec, key, secrets)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		c.sources = append(c.sources, &Source{spec: spec, srv: s})
+	}
+	c.prev = nil
+	return errors.Join(errs...)
+}
+
+// Sources are the upstreams, in config order, each as what it lists now.
+func (c *Component) Sources() []source.Source {
+	out := make([]source.Source, len(c.sources))
+	gens := make([]uint64, len(c.sources))
+	for i, s := range c.sources {
+		gens[i] = s.srv.gen.Load()
+		out[i] = s
+	}
+	c.gens.Store(&gens)
+	return out
+}
+
+// Dynamic says that what upstreams list changes while they serve
+// (list_changed): what one cannot publish is reported, never a build
+// error of a reindex.
+func (c *Component) Dynamic() bool { return true }
+
+// Stale reports whether an upstream's lists changed since Sources.
+func (c *Component) Stale() bool {
+	g := c.gens.Load()
+	if g == nil {
+		return false
+	}
+	for i, s := range c.sources {
+		if s.srv.gen.Load() != (*g)[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// Apply makes the sources' prefixes current for resource updates.
+func (c *Component) Apply(context.Context) {
+	for _, s := range c.sources {
+		s.srv.applyView(s.spec)
+	}
+}
+
+// Retire forgets the metrics of upstreams that next does not serve.
+func (c *Component) Retire(next any) {
+	n, _ := next.(*Component)
+	for _, s := range c.sources {
+		if n == nil || !slices.ContainsFunc(n.sources, func(q *Source) bool { return q.spec.Name == s.spec.Name }) {
+			c.h.Metrics.UpstreamUp.DeleteLabelValues(s.spec.Name)
+		}
+	}
+}
+
+// Cleanup releases c's hold on every upstream; one no snapshot serves is
+// stopped (its processes killed, its sessions closed).
+func (c *Component) Cleanup(ctx context.Context) {
+	for _, s := range c.sources {
+		s.srv.release(ctx)
+	}
+}
+
+// Changes says what changed from prev's upstreams, for the status page.
+func (c *Component) Changes(prev any) []string {
+	old := map[string]*Source{}
+	if p, ok := prev.(*Component); ok {
+		for _, s := range p.sources {
+			old[s.spec.Name] = s
+		}
+	}
+	var out []string
+	for _, s := range c.sources {
+		switch q, ok := old[s.spec.Name]; {
+		case !ok:
+			out = append(out, fmt.Sprintf("upstream %s added", s.spec.Name))
+		case q.srv != s.srv:
+			out = append(out, fmt.Sprintf("upstream %s restarted (its connection settings changed)", s.spec.Name))
+		}
+		delete(old, s.spec.Name)
+	}
+	for _, name := range slices.Sorted(maps.Keys(old)) {
+		out = append(out, fmt.Sprintf("upstream %s removed", name))
+	}
+	return out
+}
+
+// connKey identifies what an upstream's processes and sessions were
+// started from: everything but its prefix, curation and timeout (which
+// each snapshot applies itself), with the secrets it reads hashed in, so
+// a rotated token file reconnects. It returns the secrets read.
+func connKey(file string, spec loader.UpstreamSpec) (string, secrets, error) {
+	sec, err := readSecrets(file, spec)
+	if err != nil {
+		return "", sec, err
+	}
+	h := sha256.Sum256([]byte(sec.bearer.Value() + "\x00" + sec.clientSecret.Value()))
+	b, _ := json.Marshal(struct {
+		Command     []string
+		Env         []string
+		Cwd         string
+		Sandbox     *loader.UpstreamSandbox
+		URL         string
+		Headers     map[string]string
+		Auth        loader.UpstreamAuth
+		TLS         loader.UpstreamTLS
+		Session     string
+		Start       string
+		Concurrency int
+		MaxMessage  loader.ByteSize
+		Secrets     string
+	}{spec.Command, spec.ChildEnv, spec.Cwd, spec.Sandbox, spec.URL, spec.Headers, spec.Auth, spec.TLS, spec.Session, spec.Start,
+		spec.Limits.Concurrency, spec.Limits.MaxMessage, hex.EncodeToString(h[:])})
+	return string(b), sec, nil
+}

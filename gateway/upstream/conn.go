@@ -1,0 +1,681 @@
+package upstream
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/clientcredentials"
+
+	"github.com/wasmgate/wasmgate/internal/childproc"
+)
+
+// conn is one upstream session, supervised: started, and started again
+// with backoff when it ends, until closed.
+type conn struct {
+	s     *shared
+	owner string                  // the downstream session of a per_client session; "" for the shared one
+	ds    mcpserver.ClientSession // that session
+
+	mu      sync.Mutex
+	cli     *client.Client // nil while down
+	ready   chan struct{}  // closed when cli is set; replaced when it goes down
+	ended   chan struct{}  // closed when cli's session ended
+	why     error          // why the last session ended
+	lastErr string
+	up      bool
+	kind    string // stdio, streamable-http, sse
+	closed  bool
+	stopFn  func() // ends the current session (kills its process)
+	wakeup  chan struct{}
+
+	// The downstream calls running on a per_client session, by a
+	// sequence number: a request of the upstream goes out on the newest
+	// one's stream.
+	seq    uint64
+	active map[uint64]context.Context
+}
+
+// begin records a downstream call running on c; the func returned ends it.
+func (c *conn) begin(ctx context.Context) func() {
+	if c.owner == "" {
+		return func() {}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.active == nil {
+		c.active = map[uint64]context.Context{}
+	}
+	c.seq++
+	id := c.seq
+	c.active[id] = ctx
+	return func() {
+		c.mu.Lock()
+		delete(c.active, id)
+		c.mu.Unlock()
+	}
+}
+
+// callContext is the newest downstream call running on c, or nil.
+func (c *conn) callContext() context.Context {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var best uint64
+	var out context.Context
+	for id, ctx := range c.active {
+		if id > best {
+			best, out = id, ctx
+		}
+	}
+	return out
+}
+
+func (s *shared) newConn(owner string, ds mcpserver.ClientSession) *conn {
+	return &conn{s: s, owner: owner, ds: ds, ready: make(chan struct{}), wakeup: make(chan struct{}, 1)}
+}
+
+// current is the connected client, or nil.
+func (c *conn) current() *client.Client {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cli
+}
+
+// wait returns the connected client, waiting until ctx ends for a
+// session that is (re)starting.
+func (c *conn) wait(ctx context.Context) (*client.Client, <-chan struct{}, error) {
+	for {
+		c.mu.Lock()
+		cli, ready, ended, closed, last := c.cli, c.ready, c.ended, c.closed, c.lastErr
+		c.mu.Unlock()
+		if closed {
+			return nil, nil, fmt.Errorf("upstream %q is stopping", c.s.name())
+		}
+		if cli != nil {
+			select {
+			case <-ended:
+				// The session is over (its process exited) and the
+				// supervisor has not torn it down yet: wait for the next.
+				c.teardown(cli, c.exitReason())
+				continue
+			default:
+			}
+			return cli, ended, nil
+		}
+		select {
+		case <-ready:
+		case <-ctx.Done():
+			msg := fmt.Sprintf("upstream %q is not connected", c.s.name())
+			if last != "" {
+				msg += " (last error: " + last + ")"
+			}
+			return nil, nil, errors.New(msg)
+		}
+	}
+}
+
+// connect starts one session and initializes it; on success c serves it.
+func (c *conn) connect(ctx context.Context) error {
+	c.mu.Lock()
+	c.why = nil
+	c.mu.Unlock()
+	cli, ended, stop, kind, err := c.dial(ctx)
+	if err != nil {
+		c.mu.Lock()
+		c.lastErr = err.Error()
+		c.mu.Unlock()
+		return err
+	}
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		stop()
+		return errors.New("closed")
+	}
+	c.cli, c.ended, c.stopFn, c.kind, c.up = cli, ended, stop, kind, true
+	close(c.ready)
+	c.mu.Unlock()
+	if c == c.s.main {
+		c.s.h.Metrics.UpstreamUp.WithLabelValues(c.s.name()).Set(1)
+		c.s.resubscribe(cli)
+	}
+	return nil
+}
+
+// supervise keeps c's session up until c is closed: when it ends, it is
+// started again after a backoff that doubles up to maxBackoff and starts
+// over once a session lived longer than maxBackoff.
+func (c *conn) supervise() {
+	defer c.s.wg.Done()
+	ctx := c.s.ctx
+	backoff := minBackoff
+	first := true
+	for ctx.Err() == nil {
+		c.mu.Lock()
+		cli, ended, closed := c.cli, c.ended, c.closed
+		c.mu.Unlock()
+		if closed {
+			return
+		}
+		if cli == nil {
+			if !first {
+				select {
+				case <-time.After(backoff):
+				case <-ctx.Done():
+					return
+				case <-c.wakeup:
+				}
+				backoff = min(2*backoff, maxBackoff)
+				c.s.restarts.Add(1)
+				c.s.h.Metrics.UpstreamRestarts.WithLabelValues(c.s.name()).Inc()
+			}
+			first = false
+			ictx, cancel := context.WithTimeout(ctx, time.Duration(c.s.spec.Limits.StartTimeout))
+			err := c.connect(ictx)
+			cancel()
+			if err != nil {
+				if ctx.Err() == nil {
+					c.s.h.Logger.Warn("upstream could not be started; retrying", "upstream", c.s.name(), "error", err, "retry_in", backoff)
+				}
+				continue
+			}
+			c.s.h.Logger.Info("upstream connected", "upstream", c.s.name(), "transport", c.kind, "session", c.ownerLabel())
+			if c == c.s.main {
+				if err := c.s.relist(ctx); err != nil && ctx.Err() == nil {
+					c.s.h.Logger.Warn("upstream connected, but listing what it provides failed", "upstream", c.s.name(), "error", err)
+				}
+			}
+			continue
+		}
+		first = false
+		started := time.Now()
+		var ping <-chan time.Time
+		if c.kind != "stdio" && c == c.s.main {
+			t := time.NewTicker(pingEvery)
+			ping = t.C
+			defer t.Stop()
+		}
+	alive:
+		for {
+			select {
+			case <-ended:
+				break alive
+			case <-ctx.Done():
+				return
+			case <-ping:
+				pctx, cancel := context.WithTimeout(ctx, time.Duration(c.s.spec.Limits.Timeout))
+				err := cli.Ping(pctx)
+				cancel()
+				if err != nil && transportError(err) {
+					c.down(fmt.Errorf("stopped answering pings: %w", err))
+				}
+			}
+		}
+		c.mu.Lock()
+		why := c.why
+		c.mu.Unlock()
+		if time.Since(started) > maxBackoff {
+			backoff = minBackoff
+		}
+		if ctx.Err() == nil {
+			c.s.h.Logger.Warn("upstream session ended; restarting", "upstream", c.s.name(), "session", c.ownerLabel(), "error", why, "retry_in", backoff)
+		}
+		c.teardown(cli, why)
+	}
+}
+
+func (c *conn) ownerLabel() string {
+	if c.owner == "" {
+		return "shared"
+	}
+	return "per_client"
+}
+
+// down ends the current session because of why (a broken connection).
+func (c *conn) down(why error) {
+	c.mu.Lock()
+	stop := c.stopFn
+	if c.why == nil {
+		c.why = why
+	}
+	c.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+}
+
+// teardown forgets the ended session cli (nil: whatever session c has):
+// calls wait for the next one. A session already torn down is left alone.
+func (c *conn) teardown(ended *client.Client, why error) {
+	c.mu.Lock()
+	if ended != nil && c.cli != ended {
+		c.mu.Unlock()
+		return
+	}
+	cli, stop := c.cli, c.stopFn
+	if cli == nil && ended == nil && c.stopFn == nil {
+		// Nothing to tear down (closing a conn that is down).
+		c.mu.Unlock()
+		return
+	}
+	c.cli, c.stopFn, c.up = nil, nil, false // why stays, for the calls that ended with it, until the next session starts
+	if why != nil {
+		c.lastErr = why.Error()
+	}
+	c.ready = make(chan struct{})
+	c.mu.Unlock()
+	if c == c.s.main {
+		c.s.h.Metrics.UpstreamUp.WithLabelValues(c.s.name()).Set(0)
+	}
+	if stop != nil {
+		stop()
+	}
+	if cli != nil {
+		_ = cli.Close()
+	}
+}
+
+// close ends c for good.
+func (c *conn) close() {
+	c.mu.Lock()
+	c.closed = true
+	r := c.ready
+	c.mu.Unlock()
+	c.teardown(nil, nil)
+	c.mu.Lock()
+	select { // wake the calls waiting for a session: there will be none
+	case <-r:
+	default:
+		close(r)
+	}
+	c.mu.Unlock()
+	select {
+	case c.wakeup <- struct{}{}:
+	default:
+	}
+}
+
+// exitReason is why the session that ended signalled ended ended: the
+// process's exit status, or the broken connection.
+func (c *conn) exitReason() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.why
+}
+
+// dial starts one session: a process (stdio) or a connection (url), and
+// initializes it. ended is closed when the session ends; stop ends it.
+func (c *conn) dial(ctx context.Context) (cli *client.Client, ended chan struct{}, stop func(), kind string, err error) {
+	if c.s.spec.Stdio() {
+		return c.dialStdio(ctx)
+	}
+	return c.dialHTTP(ctx)
+}
+
+func (c *conn) dialStdio(ctx context.Context) (*client.Client, chan struct{}, func(), string, error) {
+	spec := c.s.spec
+	var sb *childproc.Sandbox
+	if spec.Sandbox != nil {
+		sb = &childproc.Sandbox{Read: spec.Sandbox.Read, Write: spec.Sandbox.Write, Network: spec.Sandbox.NetworkAll, Ports: spec.Sandbox.Ports}
+	}
+	pctx, kill := context.WithCancel(c.s.ctx)
+	cmd, err := childproc.Command(pctx, childproc.Spec{Argv: spec.Command, Env: spec.ChildEnv, Dir: spec.Cwd, Sandbox: sb})
+	if err != nil {
+		kill()
+		return nil, nil, nil, "", fmt.Errorf("cannot start %q: %w", spec.Command[0], err)
+	}
+	cmd.WaitDelay = 2 * time.Second
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		kill()
+		return nil, nil, nil, "", err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		kill()
+		inR.Close()
+		inW.Close()
+		return nil, nil, nil, "", err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		kill()
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		return nil, nil, nil, "", err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	if err := cmd.Start(); err != nil {
+		kill()
+		for _, f := range []*os.File{inR, inW, outR, outW, errR, errW} {
+			f.Close()
+		}
+		return nil, nil, nil, "", fmt.Errorf("cannot start %q: %w", spec.Command[0], err)
+	}
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	ended := make(chan struct{})
+	out := &lineReader{r: bufio.NewReaderSize(outR, 64<<10), max: int(spec.Limits.MaxMessage)}
+	c.s.wg.Add(2)
+	go func() { // the exit status, once the process is gone
+		defer c.s.wg.Done()
+		err := cmd.Wait()
+		if err == nil {
+			err = errors.New("exit status 0")
+		}
+		if p := out.problem(); p != nil && c.current() != nil {
+			err = fmt.Errorf("%v (%w)", err, p)
+		}
+		c.mu.Lock()
+		if c.why == nil {
+			c.why = fmt.Errorf("exited: %w", err)
+		}
+		c.mu.Unlock()
+		outR.Close()
+		close(ended)
+	}()
+	go func() { // stderr, line by line, to the log
+		defer c.s.wg.Done()
+		defer errR.Close()
+		sc := bufio.NewScanner(errR)
+		sc.Buffer(make([]byte, 4096), 64<<10)
+		for sc.Scan() {
+			c.s.stderrLog.Log(context.Background(), c.s.h.Logger, slog.LevelInfo, "upstream stderr", "source", c.s.name(), "line", sc.Text())
+		}
+		_, _ = io.Copy(io.Discard, errR)
+	}()
+	out.onEnd = kill // stdout closed or a message too large: the process goes
+	stop := sync.OnceFunc(func() {
+		inW.Close() // a well-behaved server exits at the end of its input
+		select {
+		case <-ended:
+		case <-time.After(500 * time.Millisecond):
+		}
+		kill()
+		<-ended
+	})
+	tr := transport.NewIO(out, inW, nil)
+	cli := client.NewClient(tr, c.s.clientOptions(c)...)
+	cli.OnNotification(func(n mcp.JSONRPCNotification) { c.s.onNotification(c, n) })
+	if err := c.initialize(ctx, cli, ended); err != nil {
+		exited := false
+		wait := time.Duration(0)
+		if transportError(err) { // its stdout closed: the exit status follows
+			wait = time.Second
+		}
+		select {
+		case <-ended:
+			exited = true // on its own, before stop
+		default:
+			select {
+			case <-ended:
+				exited = true
+			case <-time.After(wait):
+			}
+		}
+		stop()
+		if p := out.problem(); p != nil {
+			err = fmt.Errorf("%w; its stdout: %v", err, p)
+		}
+		if why := c.exitReason(); why != nil && exited {
+			err = fmt.Errorf("exited before it answered initialize (%v)", why)
+		}
+		c.mu.Lock()
+		c.why = nil
+		c.mu.Unlock()
+		_ = cli.Close()
+		return nil, nil, nil, "", err
+	}
+	return cli, ended, stop, "stdio", nil
+}
+
+// initialize starts cli and runs the initialize handshake, bounded by
+// ctx and by the session ending.
+func (c *conn) initialize(ctx context.Context, cli *client.Client, ended <-chan struct{}) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if ended != nil {
+		go func() {
+			select {
+			case <-ended:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
+	// The transport keeps Start's context for the server's requests and
+	// (HTTP) its listening stream: the server's, not initialize's.
+	if err := cli.Start(c.s.ctx); err != nil {
+		return fmt.Errorf("start: %w", err)
+	}
+	req := mcp.InitializeRequest{}
+	req.Params.ClientInfo = mcp.Implementation{Name: "wasmgate", Version: "upstream"}
+	req.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	if c.ds != nil {
+		if ci, ok := c.ds.(mcpserver.SessionWithClientInfo); ok {
+			caps := ci.GetClientCapabilities()
+			req.Params.Capabilities.Roots = caps.Roots
+		}
+	}
+	if _, err := cli.Initialize(ctx, req); err != nil {
+		select {
+		case <-ended:
+			return fmt.Errorf("exited before it answered initialize")
+		default:
+		}
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return fmt.Errorf("did not answer initialize within %s (limits.start_timeout)", time.Duration(c.s.spec.Limits.StartTimeout))
+		}
+		return fmt.Errorf("initialize: %w", err)
+	}
+	return nil
+}
+
+func (c *conn) dialHTTP(ctx context.Context) (*client.Client, chan struct{}, func(), string, error) {
+	spec := c.s.spec
+	hc, err := c.s.httpClient()
+	if err != nil {
+		return nil, nil, nil, "", err
+	}
+	headers := map[string]string{}
+	for k, v := range spec.Headers {
+		headers[k] = v
+	}
+	if c.s.secrets.bearer.IsSet() {
+		headers["Authorization"] = "Bearer " + c.s.secrets.bearer.Value()
+	}
+	ended := make(chan struct{})
+	stop := sync.OnceFunc(func() { close(ended) })
+	opts := []transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(hc), transport.WithHTTPHeaders(headers),
+		transport.WithHTTPLogger(slog.New(warnOnly{c.s.h.Logger.Handler()}).With("upstream", c.s.name()))}
+	if c == c.s.main {
+		opts = append(opts, transport.WithContinuousListening())
+	}
+	tr, err := transport.NewStreamableHTTP(spec.URL, opts...)
+	if err != nil {
+		return nil, nil, nil, "", err
+	}
+	cli := client.NewClient(tr, c.s.clientOptions(c)...)
+	cli.OnNotification(func(n mcp.JSONRPCNotification) { c.s.onNotification(c, n) })
+	err = c.initialize(ctx, cli, nil)
+	if err == nil {
+		return cli, ended, stop, "streamable-http", nil
+	}
+	_ = cli.Close()
+	if authError(err) || ctx.Err() != nil {
+		return nil, nil, nil, "", c.httpError(err)
+	}
+	// The older HTTP+SSE transport, for a server that only speaks it.
+	sse, serr := transport.NewSSE(spec.URL, transport.WithHTTPClient(hc), transport.WithHeaders(headers))
+	if serr == nil {
+		scli := client.NewClient(sse, c.s.clientOptions(c)...)
+		scli.OnNotification(func(n mcp.JSONRPCNotification) { c.s.onNotification(c, n) })
+		if serr = c.initialize(ctx, scli, nil); serr == nil {
+			return scli, ended, stop, "sse", nil
+		}
+		_ = scli.Close()
+	}
+	return nil, nil, nil, "", c.httpError(err)
+}
+
+// httpError says what failed talking to a remote upstream, without its
+// credentials.
+func (c *conn) httpError(err error) error {
+	msg := err.Error()
+	if t := c.s.secrets.bearer.Value(); t != "" {
+		msg = strings.ReplaceAll(msg, t, "[secret]")
+	}
+	if authError(err) {
+		return fmt.Errorf("%s refused the gateway's credentials (401 %s); check auth", c.s.spec.URL, msg)
+	}
+	return fmt.Errorf("%s: %s", c.s.spec.URL, msg)
+}
+
+// transportError reports whether err is the connection failing rather
+// than the server answering with an error.
+func transportError(err error) bool {
+	var te *transport.Error
+	return errors.As(err, &te)
+}
+
+func authError(err error) bool {
+	var are *transport.AuthorizationRequiredError
+	var oae *transport.OAuthAuthorizationRequiredError
+	return errors.Is(err, transport.ErrUnauthorized) || errors.As(err, &are) || errors.As(err, &oae)
+}
+
+// httpClient is the HTTP client of a remote upstream: its CA, and OAuth
+// client credentials when configured.
+func (s *shared) httpClient() (*http.Client, error) {
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	base.MaxIdleConnsPerHost = s.spec.Limits.Concurrency // one per call that may run at once, kept
+	if ca := s.spec.TLS.CAFile; ca != "" {
+		pem, err := os.ReadFile(ca)
+		if err != nil {
+			return nil, fmt.Errorf("tls.ca_file: %w", err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("tls.ca_file %q holds no PEM certificate", ca)
+		}
+		base.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	}
+	hc := &http.Client{Transport: base}
+	if o := s.spec.Auth.OAuth; o != nil {
+		cc := clientcredentials.Config{ClientID: o.ClientID, ClientSecret: s.secrets.clientSecret.Value(), TokenURL: o.TokenURL, Scopes: o.Scopes}
+		hc = cc.Client(context.WithValue(s.ctx, oauth2.HTTPClient, hc))
+	}
+	return hc, nil
+}
+
+// lineReader passes a stdio server's stdout on, refusing a line longer
+// than max (the session ends) and remembering the first line that is not
+// a JSON-RPC message, for the error that says why initialize failed.
+type lineReader struct {
+	r     *bufio.Reader
+	max   int
+	onEnd func()
+
+	mu      sync.Mutex
+	buf     []byte
+	bad     string
+	tooLong bool
+	n       int // bytes of the current line so far
+}
+
+func (l *lineReader) Read(p []byte) (int, error) {
+	for len(l.buf) == 0 {
+		chunk, err := l.r.ReadSlice('\n')
+		if len(chunk) > 0 {
+			if l.n == 0 {
+				l.check(chunk)
+			}
+			l.n += len(chunk)
+			if l.n > l.max {
+				l.mu.Lock()
+				l.tooLong = true
+				l.mu.Unlock()
+				l.end()
+				return 0, fmt.Errorf("a message longer than limits.max_message (%d bytes)", l.max)
+			}
+			if chunk[len(chunk)-1] == '\n' {
+				l.n = 0
+			}
+			l.buf = chunk // valid until the next ReadSlice, after it is copied out
+		}
+		if err != nil && err != bufio.ErrBufferFull {
+			if len(l.buf) > 0 {
+				break
+			}
+			l.end()
+			return 0, err
+		}
+	}
+	n := copy(p, l.buf)
+	l.buf = l.buf[n:]
+	return n, nil
+}
+
+func (l *lineReader) check(line []byte) {
+	t := bytes.TrimSpace(line)
+	if len(t) == 0 || t[0] == '{' {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.bad == "" {
+		if len(t) > 80 {
+			t = append(t[:80:80], "…"...)
+		}
+		l.bad = string(t)
+	}
+}
+
+func (l *lineReader) end() {
+	if l.onEnd != nil {
+		l.onEnd()
+	}
+}
+
+// problem is what was wrong with the stdout, if anything.
+func (l *lineReader) problem() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.tooLong:
+		return fmt.Errorf("it wrote a message longer than limits.max_message (%d bytes)", l.max)
+	case l.bad != "":
+		return fmt.Errorf("it wrote a line that is not JSON-RPC: %q (an MCP server over stdio may write only JSON-RPC messages to stdout; logs go to stderr)", l.bad)
+	}
+	return nil
+}
+
+// warnOnly passes on the transport's warnings and errors only (not its
+// "listening" chatter).
+type warnOnly struct{ slog.Handler }
+
+func (w warnOnly) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && w.Handler.Enabled(ctx, l)
+}
+
+func (w warnOnly) WithAttrs(as []slog.Attr) slog.Handler { return warnOnly{w.Handler.WithAttrs(as)} }
+func (w warnOnly) WithGroup(g string) slog.Handler       { return warnOnly{w.Handler.WithGroup(g)} }

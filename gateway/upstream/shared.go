@@ -1,0 +1,323 @@
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/internal/lograte"
+	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/loader/abi"
+)
+
+// Backoff between two starts of an upstream session.
+const (
+	minBackoff = 100 * time.Millisecond
+	maxBackoff = 30 * time.Second
+	// pingEvery is how often a remote upstream's shared session is
+	// pinged, to notice one that stopped answering.
+	pingEvery = 15 * time.Second
+)
+
+// secrets are what an upstream authenticates with.
+type secrets struct {
+	bearer       config.Secret
+	clientSecret config.Secret
+}
+
+func readSecrets(file string, spec loader.UpstreamSpec) (secrets, error) {
+	var s secrets
+	var err error
+	if s.bearer, err = spec.Auth.BearerRef().Read(file, nil); err != nil {
+		return s, err
+	}
+	if o := spec.Auth.OAuth; o != nil {
+		if s.clientSecret, err = o.SecretRef().Read(file, nil); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// shared is one upstream server as the snapshots that serve it share it:
+// its shared session (the one that lists, and runs every call with
+// session: shared), the per-client sessions, the concurrency limit, the
+// lists as last read.
+type shared struct {
+	h       *Host
+	file    string
+	spec    loader.UpstreamSpec // as started; prefix and timeout come from each snapshot's Source
+	key     string
+	secrets secrets
+	refs    atomic.Int32
+
+	ctx    context.Context // ends when the server stops
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	sem  chan struct{}
+	main *conn
+
+	desc   atomic.Pointer[abi.Descriptor]
+	gen    atomic.Uint64 // bumped when desc changes
+	prefix atomic.Pointer[string]
+
+	mu      sync.Mutex
+	clients map[string]*conn // per_client: by downstream session id
+
+	restarts atomic.Int64
+	subs     sync.Map // own resource URIs subscribed on the shared session
+
+	progSeq  atomic.Uint64
+	progress sync.Map // upstream progress token -> progressTarget
+
+	stderrLog *lograte.Limiter
+	relistMu  sync.Mutex
+}
+
+// progressTarget is where a call's progress goes: the downstream session
+// and the token it sent.
+type progressTarget struct {
+	ctx   context.Context // the call's, carrying its downstream session
+	token any
+}
+
+// startServer starts the upstream's shared session: at once, with its
+// initialize awaited (start: eager, a failure is the error returned), or
+// in the background (start: background).
+func startServer(ctx context.Context, h *Host, file string, spec loader.UpstreamSpec, key string, sec secrets) (*shared, error) {
+	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	s := &shared{h: h, file: file, spec: spec, key: key, secrets: sec, ctx: sctx, cancel: cancel,
+		sem: make(chan struct{}, spec.Limits.Concurrency), clients: map[string]*conn{},
+		stderrLog: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, nil)}
+	s.refs.Store(1)
+	s.setView(spec)
+	h.Metrics.UpstreamUp.WithLabelValues(spec.Name).Set(0)
+	s.main = s.newConn("", nil)
+	if spec.Start == loader.StartEager {
+		ictx, icancel := context.WithTimeout(ctx, time.Duration(spec.Limits.StartTimeout))
+		err := s.main.connect(ictx)
+		icancel()
+		if err == nil {
+			err = s.relist(ctx)
+		}
+		if err != nil {
+			s.stop(context.WithoutCancel(ctx))
+			return nil, &config.Error{File: file, Key: spec.Key, Msg: fmt.Sprintf("upstream %q: %v", spec.Name, err)}
+		}
+	}
+	s.wg.Add(1)
+	go s.main.supervise()
+	return s, nil
+}
+
+// setView records what the snapshot being built serves s as.
+func (s *shared) setView(spec loader.UpstreamSpec) {
+	if s.prefix.Load() == nil {
+		s.applyView(spec)
+	}
+}
+
+func (s *shared) applyView(spec loader.UpstreamSpec) {
+	p := spec.Prefix
+	s.prefix.Store(&p)
+}
+
+func (s *shared) name() string { return s.spec.Name }
+
+// release drops one snapshot's hold; the last one stops the server.
+func (s *shared) release(ctx context.Context) {
+	if s.refs.Add(-1) == 0 {
+		s.stop(ctx)
+	}
+}
+
+// stop ends every session and process of s, and waits for its goroutines.
+func (s *shared) stop(ctx context.Context) {
+	s.cancel()
+	s.mu.Lock()
+	clients := s.clients
+	s.clients = map[string]*conn{}
+	s.mu.Unlock()
+	for _, c := range clients {
+		c.close()
+	}
+	s.main.close()
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+	s.h.Logger.Debug("upstream stopped", "upstream", s.name())
+}
+
+// relist reads the upstream's lists through the shared session; when they
+// differ from what s had, the gateway hears of it.
+func (s *shared) relist(ctx context.Context) error {
+	s.relistMu.Lock()
+	defer s.relistMu.Unlock()
+	cli := s.main.current()
+	if cli == nil {
+		return errors.New("not connected")
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(s.spec.Limits.StartTimeout))
+	defer cancel()
+	d, err := describe(ctx, cli)
+	if err != nil {
+		return err
+	}
+	old := s.desc.Load()
+	a, _ := json.Marshal(old)
+	b, _ := json.Marshal(d)
+	if string(a) == string(b) {
+		return nil
+	}
+	s.desc.Store(&d)
+	s.gen.Add(1)
+	if old != nil && s.h.Changed != nil {
+		s.h.Changed()
+	}
+	return nil
+}
+
+// relistLater relists off the notification path.
+func (s *shared) relistLater() {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		if err := s.relist(s.ctx); err != nil && s.ctx.Err() == nil {
+			s.h.Logger.Warn("upstream said its lists changed, but listing them failed; serving the previous lists", "upstream", s.name(), "error", err)
+		}
+	}()
+}
+
+// onNotification handles what an upstream session notifies.
+func (s *shared) onNotification(c *conn, n mcp.JSONRPCNotification) {
+	params := n.Params.AdditionalFields
+	switch mcp.MCPMethod(n.Method) {
+	case mcp.MethodNotificationProgress:
+		tok := fmt.Sprint(params["progressToken"])
+		t, ok := s.progress.Load(tok)
+		if !ok {
+			return
+		}
+		pt := t.(progressTarget)
+		out := map[string]any{}
+		for k, v := range params {
+			out[k] = v
+		}
+		out["progressToken"] = pt.token
+		_ = s.h.MCP.SendNotificationToClient(pt.ctx, string(mcp.MethodNotificationProgress), out)
+	case "notifications/message":
+		if c.owner != "" {
+			_ = s.h.MCP.SendNotificationToSpecificClient(c.owner, "notifications/message", params)
+			return
+		}
+		// A shared session's log lines have no owner the protocol names.
+		s.h.Logger.Debug("upstream log message", "upstream", s.name(), "level", params["level"], "data", params["data"])
+	case mcp.MethodNotificationToolsListChanged, mcp.MethodNotificationResourcesListChanged, mcp.MethodNotificationPromptsListChanged:
+		if c == s.main {
+			s.relistLater()
+		}
+	case mcp.MethodNotificationResourceUpdated:
+		if c != s.main || s.h.ResourceUpdated == nil {
+			return
+		}
+		if uri, ok := params["uri"].(string); ok {
+			s.h.ResourceUpdated(exposedURI(*s.prefix.Load(), uri))
+		}
+	}
+}
+
+// clientFor is the session a call made with ctx goes to: the shared one,
+// or (session: per_client) the downstream session's own, opened now if
+// this is its first call.
+func (s *shared) connFor(ctx context.Context) (*conn, error) {
+	if s.spec.Session != loader.SessionPerClient {
+		return s.main, nil
+	}
+	ds := downstream(ctx)
+	if ds == nil || ds.SessionID() == "" {
+		// No session to own one (a 2026-07-28 stateless request, an
+		// in-process call): the gateway's own session serves the call,
+		// and refuses what the upstream asks of a client.
+		return s.main, nil
+	}
+	id := ds.SessionID()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ctx.Err() != nil {
+		return nil, fmt.Errorf("upstream %q is stopping", s.name())
+	}
+	if c, ok := s.clients[id]; ok {
+		return c, nil
+	}
+	c := s.newConn(id, ds)
+	s.clients[id] = c
+	s.wg.Add(1)
+	go c.supervise()
+	return c, nil
+}
+
+// endSession closes the per-client session of a downstream session.
+func (s *shared) endSession(id string) {
+	s.mu.Lock()
+	c, ok := s.clients[id]
+	delete(s.clients, id)
+	s.mu.Unlock()
+	if ok {
+		c.close()
+	}
+}
+
+// acquire takes one of limits.concurrency slots.
+func (s *shared) acquire(ctx context.Context) (func(), error) {
+	select {
+	case s.sem <- struct{}{}:
+		return func() { <-s.sem }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// progressToken registers the downstream progress token of ctx's request,
+// if it sent one, under a token of the upstream session's own; done
+// forgets it.
+func (s *shared) progressToken(ctx context.Context) (tok any, done func()) {
+	var meta struct {
+		ProgressToken any `json:"progressToken"`
+	}
+	if json.Unmarshal(abi.RequestOf(ctx).Meta, &meta) != nil || meta.ProgressToken == nil {
+		return nil, func() {}
+	}
+	if downstream(ctx) == nil {
+		return nil, func() {}
+	}
+	t := fmt.Sprintf("wasmgate-%s-%d", s.name(), s.progSeq.Add(1))
+	s.progress.Store(t, progressTarget{ctx: ctx, token: meta.ProgressToken})
+	return t, func() { s.progress.Delete(t) }
+}
+
+// clientOptions are the options of an upstream client for conn c. The
+// server-to-client requests of a per_client session go to its owner; the
+// shared session of a per_client upstream declares the same capabilities
+// (so the upstream lists the tools that need them) and refuses the
+// requests, which have no owner there; a session: shared upstream declares
+// none of them, so the upstream does not ask.
+func (s *shared) clientOptions(c *conn) []client.ClientOption {
+	opts := []client.ClientOption{client.WithLegacyProtocolOnly()}
+	if s.spec.Session != loader.SessionPerClient {
+		return opts
+	}
+	f := &forwarder{s: s, c: c}
+	return append(opts, client.WithSamplingHandler(f), client.WithElicitationHandler(f), client.WithRootsHandler(f))
+}

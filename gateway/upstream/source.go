@@ -1,0 +1,426 @@
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/loader/abi"
+	"github.com/wasmgate/wasmgate/wire"
+)
+
+// Source is an upstream as one snapshot serves it: that snapshot's spec
+// (prefix, curation, timeout) over a server shared by the snapshots that
+// leave its connection settings unchanged.
+type Source struct {
+	spec loader.UpstreamSpec
+	srv  *shared
+}
+
+var (
+	_ source.Source         = (*Source)(nil)
+	_ source.Completer      = (*Source)(nil)
+	_ source.Kinded         = (*Source)(nil)
+	_ source.StatusReporter = (*Source)(nil)
+	_ source.SessionEnder   = (*Source)(nil)
+)
+
+func (u *Source) Name() string   { return u.spec.Name }
+func (u *Source) Key() string    { return u.spec.Key }
+func (u *Source) Prefix() string { return u.spec.Prefix }
+func (u *Source) Kind() string   { return "upstream" }
+func (u *Source) Descriptor() abi.Descriptor {
+	if d := u.srv.desc.Load(); d != nil {
+		return *d
+	}
+	return abi.Descriptor{} // start: background, not connected yet
+}
+func (u *Source) Timeout() time.Duration { return time.Duration(u.spec.Limits.Timeout) }
+
+// Curation is the upstream's tools.include/exclude and overrides, which
+// the index applies.
+func (u *Source) Curation() *config.Curation { return &u.spec.Curation }
+
+// Status is the upstream's health for the status page.
+func (u *Source) Status() source.Status {
+	s := u.srv
+	st := &source.UpstreamStatus{Session: s.spec.Session, Restarts: int(s.restarts.Load())}
+	if s.spec.Stdio() {
+		st.Transport, st.Target = "stdio", strings.Join(s.spec.Command, " ")
+	} else {
+		st.Transport, st.Target = "streamable-http", s.spec.URL
+	}
+	c := s.main
+	c.mu.Lock()
+	st.Up, st.LastError = c.up, c.lastErr
+	if c.kind != "" {
+		st.Transport = c.kind
+	}
+	c.mu.Unlock()
+	s.mu.Lock()
+	st.Clients = len(s.clients)
+	s.mu.Unlock()
+	return source.Status{Upstream: st}
+}
+
+// EndSession closes the per-client upstream session of a downstream one.
+func (u *Source) EndSession(_ context.Context, session string) { u.srv.endSession(session) }
+
+// CanComplete reports whether the upstream declared completions.
+func (u *Source) CanComplete() bool {
+	cli := u.srv.main.current()
+	return cli != nil && cli.GetServerCapabilities().Completions != nil
+}
+
+// call runs fn with the upstream client a call made with ctx goes to,
+// within limits.concurrency; a failure becomes a source.Failure that names
+// the upstream.
+func (u *Source) call(ctx context.Context, fn func(ctx context.Context, cli *client.Client) error) error {
+	s := u.srv
+	c, err := s.connFor(ctx)
+	if err != nil {
+		return &source.Failure{Kind: source.FailError, Msg: err.Error()}
+	}
+	release, err := s.acquire(ctx)
+	if err != nil {
+		return u.ctxFailure(ctx, "waiting for one of its limits.concurrency slots")
+	}
+	defer release()
+	cli, ended, err := c.wait(ctx)
+	if err != nil {
+		if ctx.Err() != nil && !errors.Is(context.Cause(ctx), context.Canceled) {
+			return &source.Failure{Kind: source.FailTimeout, Msg: fmt.Sprintf("timed out after %s: %v", u.Timeout(), err)}
+		}
+		return &source.Failure{Kind: source.FailCrash, Msg: "failed: " + err.Error()}
+	}
+	end := c.begin(ctx)
+	err = fn(ctx, cli)
+	end()
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return u.ctxFailure(ctx, "")
+	}
+	if transportError(err) {
+		if c.s.spec.Stdio() {
+			// The process is gone or going: wait a moment for its exit
+			// status, to say why.
+			select {
+			case <-ended:
+			case <-time.After(time.Second):
+			}
+		} else {
+			c.down(fmt.Errorf("connection failed: %w", err))
+		}
+		why := c.exitReason()
+		if why == nil {
+			why = err
+		}
+		return &source.Failure{Kind: source.FailCrash, Msg: fmt.Sprintf("failed: upstream %q %v", s.name(), why)}
+	}
+	return &source.Failure{Kind: source.FailError, Msg: fmt.Sprintf("upstream %q: %v", s.name(), rpcMessage(err))}
+}
+
+func (u *Source) ctxFailure(ctx context.Context, while string) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		msg := fmt.Sprintf("timed out after %s (upstream %q, limits.timeout)", u.Timeout(), u.srv.name())
+		if while != "" {
+			msg += " " + while
+		}
+		return &source.Failure{Kind: source.FailTimeout, Msg: msg}
+	}
+	return &source.Failure{Kind: source.FailCancelled, Msg: "was cancelled"}
+}
+
+// rpcMessage is the message of an error the upstream answered with.
+func rpcMessage(err error) string {
+	return err.Error()
+}
+
+// CallTool forwards the call; the result (content, structuredContent,
+// _meta, isError) is passed on as the upstream returned it.
+func (u *Source) CallTool(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	var res *mcp.CallToolResult
+	err := u.call(ctx, func(ctx context.Context, cli *client.Client) error {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = tool
+		req.Params.Arguments = args
+		tok, done := u.srv.progressToken(ctx)
+		defer done()
+		if tok != nil {
+			req.Params.Meta = &mcp.Meta{ProgressToken: tok}
+		}
+		var err error
+		res, err = cli.CallTool(ctx, req)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.Content == nil {
+		res.Content = []mcp.Content{}
+	}
+	return res, nil
+}
+
+// ReadResource reads the upstream's own URI.
+func (u *Source) ReadResource(ctx context.Context, _ abi.Resource, uri string, _ map[string]string) ([]mcp.ResourceContents, error) {
+	var out []mcp.ResourceContents
+	err := u.call(ctx, func(ctx context.Context, cli *client.Client) error {
+		req := mcp.ReadResourceRequest{}
+		req.Params.URI = uri
+		res, err := cli.ReadResource(ctx, req)
+		if err == nil {
+			out = res.Contents
+		}
+		return err
+	})
+	return out, err
+}
+
+// GetPrompt gets the upstream's prompt.
+func (u *Source) GetPrompt(ctx context.Context, prompt string, args map[string]string) ([]mcp.PromptMessage, error) {
+	var out []mcp.PromptMessage
+	err := u.call(ctx, func(ctx context.Context, cli *client.Client) error {
+		req := mcp.GetPromptRequest{}
+		req.Params.Name = prompt
+		req.Params.Arguments = args
+		res, err := cli.GetPrompt(ctx, req)
+		if err == nil {
+			out = res.Messages
+		}
+		return err
+	})
+	return out, err
+}
+
+// Complete forwards completion/complete.
+func (u *Source) Complete(ctx context.Context, r abi.CompleteRequest) (abi.Completion, error) {
+	var out abi.Completion
+	err := u.call(ctx, func(ctx context.Context, cli *client.Client) error {
+		req := mcp.CompleteRequest{}
+		if r.Prompt != "" {
+			req.Params.Ref = mcp.PromptReference{Type: "ref/prompt", Name: r.Prompt}
+		} else {
+			req.Params.Ref = mcp.ResourceReference{Type: "ref/resource", URI: r.URI}
+		}
+		req.Params.Argument = mcp.CompleteArgument{Name: r.Argument, Value: r.Value}
+		req.Params.Context = mcp.CompleteContext{Arguments: r.Arguments}
+		res, err := cli.Complete(ctx, req)
+		if err != nil {
+			return err
+		}
+		out = abi.Completion{Values: res.Completion.Values, HasMore: res.Completion.HasMore}
+		if res.Completion.Total > 0 {
+			t := res.Completion.Total
+			out.Total = &t
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Subscribe subscribes the shared session to the upstream's own URI, once
+// (and again after each reconnect); its updates reach the downstream
+// sessions subscribed to the exposed URI.
+func (u *Source) Subscribe(ctx context.Context, own string) error {
+	s := u.srv
+	if _, loaded := s.subs.LoadOrStore(own, true); loaded {
+		return nil
+	}
+	cli := s.main.current()
+	if cli == nil {
+		return nil // subscribed when it connects
+	}
+	if cli.GetServerCapabilities().Resources == nil || !cli.GetServerCapabilities().Resources.Subscribe {
+		return nil
+	}
+	req := mcp.SubscribeRequest{}
+	req.Params.URI = own
+	ctx, cancel := context.WithTimeout(ctx, u.Timeout())
+	defer cancel()
+	if err := cli.Subscribe(ctx, req); err != nil {
+		s.subs.Delete(own)
+		return fmt.Errorf("upstream %q: resources/subscribe: %v", s.name(), err)
+	}
+	return nil
+}
+
+// resubscribe subscribes a new shared session to what the last one was.
+func (s *shared) resubscribe(cli *client.Client) {
+	caps := cli.GetServerCapabilities().Resources
+	if caps == nil || !caps.Subscribe {
+		return
+	}
+	s.subs.Range(func(k, _ any) bool {
+		req := mcp.SubscribeRequest{}
+		req.Params.URI = k.(string)
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			ctx, cancel := context.WithTimeout(s.ctx, time.Duration(s.spec.Limits.Timeout))
+			defer cancel()
+			if err := cli.Subscribe(ctx, req); err != nil && s.ctx.Err() == nil {
+				s.h.Logger.Warn("upstream: subscribing again after a reconnect failed", "upstream", s.name(), "uri", req.Params.URI, "error", err)
+			}
+		}()
+		return true
+	})
+}
+
+// downstream is the downstream MCP session of a call's context.
+func downstream(ctx context.Context) mcpserver.ClientSession {
+	return mcpserver.ClientSessionFromContext(ctx)
+}
+
+func exposedURI(prefix, uri string) string { return source.ExposedURI(prefix, uri) }
+
+// describe reads everything an upstream lists, as an abi.Descriptor.
+func describe(ctx context.Context, cli *client.Client) (abi.Descriptor, error) {
+	var d abi.Descriptor
+	caps := cli.GetServerCapabilities()
+	if caps.Tools != nil {
+		tools, err := cli.ListTools(ctx, mcp.ListToolsRequest{})
+		if err != nil {
+			return d, fmt.Errorf("tools/list: %w", err)
+		}
+		for _, t := range tools.Tools {
+			var w wire.Tool
+			if err := recode(t, &w); err != nil {
+				d.Warnings = append(d.Warnings, fmt.Sprintf("tool %q left out: %v", t.Name, err))
+				continue
+			}
+			if len(w.InputSchema) == 0 || string(w.InputSchema) == "null" {
+				w.InputSchema = json.RawMessage(`{"type":"object"}`)
+			}
+			d.Tools = append(d.Tools, w)
+		}
+	}
+	if caps.Resources != nil {
+		res, err := cli.ListResources(ctx, mcp.ListResourcesRequest{})
+		if err != nil {
+			return d, fmt.Errorf("resources/list: %w", err)
+		}
+		for _, r := range res.Resources {
+			var w wire.Resource
+			if err := recode(r, &w); err != nil {
+				d.Warnings = append(d.Warnings, fmt.Sprintf("resource %q left out: %v", r.URI, err))
+				continue
+			}
+			d.Resources = append(d.Resources, abi.Resource{Resource: w})
+		}
+		tpls, err := cli.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
+		if err != nil {
+			return d, fmt.Errorf("resources/templates/list: %w", err)
+		}
+		for _, t := range tpls.ResourceTemplates {
+			var w wire.Resource
+			if err := recode(t, &w); err != nil {
+				continue
+			}
+			raw := ""
+			if t.URITemplate != nil {
+				raw = t.URITemplate.Raw()
+			}
+			tpl, err := abi.ParseURITemplate(raw)
+			if err != nil {
+				d.Warnings = append(d.Warnings, fmt.Sprintf("resource template %q left out: %v", raw, err))
+				continue
+			}
+			w.URI = raw
+			d.Resources = append(d.Resources, abi.Resource{Resource: w, Template: tpl})
+		}
+	}
+	if caps.Prompts != nil {
+		ps, err := cli.ListPrompts(ctx, mcp.ListPromptsRequest{})
+		if err != nil {
+			return d, fmt.Errorf("prompts/list: %w", err)
+		}
+		for _, p := range ps.Prompts {
+			var w wire.Prompt
+			if err := recode(p, &w); err != nil {
+				d.Warnings = append(d.Warnings, fmt.Sprintf("prompt %q left out: %v", p.Name, err))
+				continue
+			}
+			d.Prompts = append(d.Prompts, w)
+		}
+	}
+	return d, nil
+}
+
+// recode converts between two JSON shapes of the same thing.
+func recode(from, to any) error {
+	b, err := json.Marshal(from)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, to)
+}
+
+// forwarder answers a per-client upstream session's requests to its
+// client (sampling, elicitation, roots) by asking the downstream client
+// that owns the session.
+type forwarder struct {
+	s *shared
+	c *conn
+}
+
+func (f *forwarder) ctx(ctx context.Context, what string) (context.Context, error) {
+	ds := f.c.ds
+	if ds == nil {
+		return nil, fmt.Errorf("refused: %s from upstream %q on the gateway's own session, which no downstream client owns", what, f.s.name())
+	}
+	if !ds.Initialized() {
+		return nil, fmt.Errorf("the downstream client is gone")
+	}
+	ci, ok := ds.(mcpserver.SessionWithClientInfo)
+	if !ok {
+		return nil, fmt.Errorf("the downstream client's capabilities are unknown, so it cannot be asked for %s", what)
+	}
+	caps := ci.GetClientCapabilities()
+	has := map[string]bool{"sampling": caps.Sampling != nil, "elicitation": caps.Elicitation != nil, "roots": caps.Roots != nil}[what]
+	if !has {
+		return nil, fmt.Errorf("the downstream client does not support %s (it did not declare the capability)", what)
+	}
+	if call := f.c.callContext(); call != nil {
+		// On the stream of the call that caused it, which the client
+		// reads; it ends with that call.
+		return call, nil
+	}
+	return f.s.h.MCP.WithContext(ctx, ds), nil
+}
+
+func (f *forwarder) CreateMessage(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	ctx, err := f.ctx(ctx, "sampling")
+	if err != nil {
+		return nil, err
+	}
+	return f.s.h.MCP.RequestSampling(ctx, req)
+}
+
+func (f *forwarder) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	ctx, err := f.ctx(ctx, "elicitation")
+	if err != nil {
+		return nil, err
+	}
+	return f.s.h.MCP.RequestElicitation(ctx, req)
+}
+
+func (f *forwarder) ListRoots(ctx context.Context, req mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	ctx, err := f.ctx(ctx, "roots")
+	if err != nil {
+		return nil, err
+	}
+	return f.s.h.MCP.RequestRoots(ctx, req)
+}

@@ -1,0 +1,79 @@
+package gateway
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/wasmgate/wasmgate/gateway/upstream"
+)
+
+// upstreamHost is what upstream servers use of the gateway; it holds no
+// state, so each snapshot's upstreams component gets a new one.
+func (g *Gateway) upstreamHost() *upstream.Host {
+	return &upstream.Host{Logger: g.log, MCP: g.mcp, Metrics: g.opts.Metrics, Changed: g.upstreamChanged, ResourceUpdated: g.updated}
+}
+
+// upstreamChanged is told that an upstream's lists changed (it said
+// list_changed, or reconnected with other lists): the serving snapshot is
+// indexed again if one of its components went stale, as for a relay
+// page, so sessions get list_changed.
+func (g *Gateway) upstreamChanged() {
+	g.applyMu.Lock()
+	defer g.applyMu.Unlock()
+	cur := g.cur.Load()
+	if cur == nil {
+		return
+	}
+	for _, c := range cur.parts.list {
+		if st, ok := c.(Staler); ok && st.Stale() {
+			g.swap(g.reindex(cur))
+			return
+		}
+	}
+}
+
+// subscriber is a source whose resources the gateway subscribes to on the
+// source's side when a client subscribes (an upstream server).
+type subscriber interface {
+	Subscribe(ctx context.Context, ownURI string) error
+}
+
+// upstreamHooks subscribe an upstream to a resource a client subscribed
+// to, so that its notifications/resources/updated reach the client.
+func (g *Gateway) upstreamHooks(h *server.Hooks) {
+	h.AddAfterSubscribe(func(ctx context.Context, _ any, req *mcp.SubscribeRequest, _ *mcp.EmptyResult) {
+		s := g.cur.Load()
+		if s == nil {
+			return
+		}
+		uri := req.Params.URI
+		x := s.Index()
+		r := x.Resources[uri]
+		if r == nil {
+			for _, t := range x.Templates {
+				if t.Match != nil {
+					if _, ok := t.Match.Match(uri); ok {
+						r = t
+						break
+					}
+				}
+			}
+		}
+		if r == nil {
+			return
+		}
+		sub, ok := r.Src.(subscriber)
+		if !ok {
+			return
+		}
+		own, _, ok := r.Own(uri)
+		if !ok {
+			return
+		}
+		if err := sub.Subscribe(context.WithoutCancel(ctx), own); err != nil {
+			g.log.Warn("resources/subscribe could not be passed on", "source", r.Src.Name(), "uri", short(uri), "error", err)
+		}
+	})
+}
