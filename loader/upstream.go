@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wasmgate/wasmgate/internal/childproc"
+
 	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/internal/netutil"
 )
@@ -295,6 +297,12 @@ func (u *UpstreamSpec) normalizeStdio(env *config.Env) {
 			}
 		default:
 			env.Bad(k+".sandbox.network", "want true, false or a list of TCP ports, e.g. [443]")
+		}
+		// Paths that exist and a kernel that enforces it (Landlock), at
+		// load: never an unsandboxed start.
+		sb := &childproc.Sandbox{Read: s.Read, Write: s.Write, Network: s.NetworkAll, Ports: s.Ports}
+		if err := sb.Check(); err != nil {
+			env.Bad(k+".sandbox", "%v", err)
 		}
 	}
 }

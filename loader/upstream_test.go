@@ -13,8 +13,10 @@ import (
 // against the config's folder, sandbox ports, curation keys.
 func TestUpstreamsConfig(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, "work"), 0o755); err != nil {
-		t.Fatal(err)
+	for _, d := range []string{"work", "ro", "out"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	cfg := filepath.Join(dir, "gateway.yaml")
 	if err := os.WriteFile(cfg, []byte(`upstreams:
@@ -23,7 +25,7 @@ func TestUpstreamsConfig(t *testing.T) {
     env: {A: "1", HOME: /override}
     env_from: [KEEP]
     cwd: work
-    sandbox: {read: [ro], write: [/tmp/out], network: [443, 8080]}
+    sandbox: {read: [ro], write: [out], network: [443, 8080]}
     tools: {include: ["*"], exclude: ["delete_*"]}
     overrides:
       search: {name: find, description: Finds}
