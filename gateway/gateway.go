@@ -34,6 +34,7 @@ import (
 	"github.com/wasmgate/wasmgate/loader/host"
 	"github.com/wasmgate/wasmgate/metrics"
 	"github.com/wasmgate/wasmgate/policy"
+	"github.com/wasmgate/wasmgate/state"
 )
 
 // Options are what a Gateway is built from.
@@ -78,6 +79,11 @@ type Gateway struct {
 	storesMu sync.Mutex
 	stores   map[string]*host.Store
 
+	// The state section's store while backend redis serves (stateComponent).
+	state     atomic.Pointer[state.Store]
+	replicaID string
+	started   time.Time
+
 	limiters *policy.Limiters // rate-limit state, kept across reloads
 	views    *views           // each session's caller, for list_changed
 	subs     *subscriptions   // each session's resources/subscribe
@@ -104,7 +110,11 @@ func New(opts Options) *Gateway {
 		status:   ops.NewTracker(opts.Logger),
 		subs:     &subscriptions{m: map[string]map[string]bool{}},
 		audit:    ops.NewAudit(opts.Logger),
+
+		replicaID: newReplicaID(),
+		started:   time.Now(),
 	}
+	g.status.AddSection("state", g.stateStatus)
 	g.env = envelope.New(envelope.Options{
 		Begin:    g.begin,
 		Limiters: g.limiters,
@@ -151,6 +161,7 @@ func (g *Gateway) store(plugin string, quota int64) *host.Store {
 	s, ok := g.stores[plugin]
 	if !ok {
 		s = host.NewStore(quota)
+		s.Share(plugin, g.sharedKV)
 		g.stores[plugin] = s
 	}
 	return s
