@@ -68,8 +68,9 @@ func (c *stateComponent) Apply(context.Context) {
 	} else {
 		g.limiters.Share(c.store)
 		c.store.SetReplica(state.Replica{
-			ID: g.replicaID, ConfigHash: c.hash, Version: g.opts.Version,
-			Listen: c.cfg.Transports.HTTP.Listen, Started: g.started,
+			ID: g.replicaID, ConfigHash: c.hash, Version: g.opts.Version, Started: g.started,
+		}, func(r *state.Replica) {
+			r.MCP, r.Admin = g.status.Listener("http"), g.status.Listener("admin")
 		})
 	}
 	if m := g.opts.Metrics; m != nil {

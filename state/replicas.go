@@ -21,7 +21,8 @@ type Replica struct {
 	ID         string    `json:"id"`
 	ConfigHash string    `json:"config_hash"`
 	Version    string    `json:"version,omitempty"`
-	Listen     string    `json:"listen,omitempty"`
+	MCP        string    `json:"mcp,omitempty"`   // its MCP endpoint
+	Admin      string    `json:"admin,omitempty"` // its admin listener
 	Started    time.Time `json:"started"`
 	Seen       time.Time `json:"seen"`
 }
@@ -37,10 +38,12 @@ type ReplicaStatus struct {
 func (s *Store) replicasKey() string { return s.key("replicas") }
 
 // SetReplica makes s announce r (again, with a new config hash after a
-// reload) with every heartbeat.
-func (s *Store) SetReplica(r Replica) {
+// reload) with every heartbeat; fill, when set, completes it before each
+// (with the listeners' addresses, known once they listen).
+func (s *Store) SetReplica(r Replica, fill func(*Replica)) {
 	s.replicaMu.Lock()
 	s.replica = &r
+	s.fill = fill
 	s.replicaMu.Unlock()
 }
 
@@ -53,7 +56,11 @@ func (s *Store) heartbeat(ctx context.Context) {
 	if have {
 		me = *s.replica
 	}
+	fill := s.fill
 	s.replicaMu.Unlock()
+	if have && fill != nil {
+		fill(&me)
+	}
 	if !have {
 		return
 	}

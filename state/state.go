@@ -70,7 +70,8 @@ type Store struct {
 	wg     sync.WaitGroup
 
 	replicaMu sync.Mutex
-	replica   *Replica  // this replica, once SetReplica is called
+	replica   *Replica // this replica, once SetReplica is called
+	fill      func(*Replica)
 	replicas  []Replica // as last read
 }
 

@@ -1,0 +1,364 @@
+package main
+
+import (
+	"encoding/json"
+	"net/url"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+
+	"github.com/wasmgate/wasmgate/internal/harness"
+	"github.com/wasmgate/wasmgate/state"
+)
+
+// The shared state of issue 18: three replicas of one config with
+// state.backend redis, a redis-server and an haproxy of the test's own on
+// loopback, round robin.
+
+// cluster is three replicas of one config behind HAProxy.
+type cluster struct {
+	redis    *harness.Redis
+	replicas []*harness.Gateway
+	lb       *harness.HAProxy
+	lbURL    string // the MCP endpoint through HAProxy
+}
+
+// startCluster starts redis, three replicas of the example plugins with
+// sections (YAML at the top level) plus the state section, and HAProxy.
+func startCluster(t *testing.T, sections string) *cluster {
+	t.Helper()
+	r := harness.StartRedis(t)
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
+		Server:  harness.NoWatch,
+		Plugins: harness.ExamplePlugins(t),
+		Sections: sections + `state:
+  backend: redis
+  redis:
+    url: ` + r.URL() + `
+`,
+	}))
+	c := &cluster{redis: r}
+	var backends []string
+	for range 3 {
+		g := bins.Start(t, harness.Options{Config: cfg})
+		c.replicas = append(c.replicas, g)
+		u, err := url.Parse(g.MCPURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		backends = append(backends, u.Host)
+	}
+	c.lb = harness.StartHAProxy(t, backends)
+	u, _ := url.Parse(c.replicas[0].MCPURL)
+	c.lbURL = "http://" + c.lb.Addr + u.Path
+	return c
+}
+
+// stateStatus is the "state" section of g's /api/status.
+func stateStatus(t *testing.T, g *harness.Gateway) state.Status {
+	t.Helper()
+	_, body := harness.HTTPGet(t, g.AdminURL+"/api/status")
+	var st struct {
+		Sections []struct {
+			Name string          `json:"name"`
+			Data json.RawMessage `json:"data"`
+		} `json:"sections"`
+	}
+	if err := json.Unmarshal([]byte(body), &st); err != nil {
+		t.Fatalf("/api/status: %v", err)
+	}
+	for _, s := range st.Sections {
+		if s.Name == "state" {
+			var out state.Status
+			if err := json.Unmarshal(s.Data, &out); err != nil {
+				t.Fatalf("/api/status's state section: %v", err)
+			}
+			return out
+		}
+	}
+	t.Fatalf("/api/status has no state section:\n%s", body)
+	return state.Status{}
+}
+
+func statelessClient(t *testing.T, u string) *client.Client {
+	c, _ := harness.HTTPClient(t, u, harness.ProtoStateless)
+	return c
+}
+
+// TestStateKVAcrossReplicas: a value set through one replica is read
+// through each of the others, and through the balancer; the quota is
+// counted in Redis, so it holds across replicas; every replica exports
+// one config hash and lists the other two.
+func TestStateKVAcrossReplicas(t *testing.T) {
+	c := startCluster(t, "")
+	ctx := harness.Ctx(t, 60*time.Second)
+	c0 := statelessClient(t, c.replicas[0].MCPURL)
+	if text, isErr := harness.CallTool(ctx, t, c0, "set-storage", map[string]any{"key": "color", "value": "teal"}); isErr {
+		t.Fatalf("set-storage through replica 1: %q", text)
+	}
+	for i, g := range c.replicas[1:] {
+		cl := statelessClient(t, g.MCPURL)
+		if got := harness.ReadText(ctx, t, cl, "storage://color"); got != "teal" {
+			t.Errorf("storage://color through replica %d = %q, want teal", i+2, got)
+		}
+		if got := harness.ReadText(ctx, t, cl, "storage://nothing-here"); !strings.Contains(got, "Key not found") {
+			t.Errorf("a missing key through replica %d = %q, want Key not found", i+2, got)
+		}
+	}
+	lb := statelessClient(t, c.lbURL)
+	for i := range 6 { // round robin: every replica twice
+		key := "k" + string(rune('a'+i))
+		if text, isErr := harness.CallTool(ctx, t, lb, "set-storage", map[string]any{"key": key, "value": "v" + key}); isErr {
+			t.Fatalf("set-storage through HAProxy: %q", text)
+		}
+	}
+	for i := range 6 {
+		key := "k" + string(rune('a'+i))
+		for j, g := range c.replicas {
+			if got := harness.ReadText(ctx, t, statelessClient(t, g.MCPURL), "storage://"+key); got != "v"+key {
+				t.Errorf("storage://%s through replica %d = %q, want %q", key, j+1, got, "v"+key)
+			}
+		}
+	}
+
+	// One config hash everywhere, and each replica lists the three.
+	var hash string
+	for i, g := range c.replicas {
+		m := g.Scrape(t)
+		h := ""
+		for _, line := range strings.Split(string(m), "\n") {
+			if rest, ok := strings.CutPrefix(line, `wasmgate_config_hash{hash="`); ok {
+				h, _, _ = strings.Cut(rest, `"`)
+			}
+		}
+		if h == "" {
+			t.Fatalf("replica %d exports no wasmgate_config_hash", i+1)
+		}
+		if hash == "" {
+			hash = h
+		} else if h != hash {
+			t.Errorf("replica %d's config hash %s, want %s (one config)", i+1, h, hash)
+		}
+		if up, _ := m.Value("wasmgate_state_up", nil); up != 1 {
+			t.Errorf("replica %d: wasmgate_state_up = %v, want 1", i+1, up)
+		}
+	}
+	if !harness.WaitFor(20*time.Second, func() bool {
+		st := stateStatus(t, c.replicas[0])
+		n := 0
+		for _, r := range st.Replicas {
+			if r.ConfigHash == hash && !r.ConfigDiffers {
+				for _, g := range c.replicas {
+					if r.MCP == g.MCPURL {
+						n++
+					}
+				}
+			}
+		}
+		return n == 3 && !st.ConfigsDiffer
+	}) {
+		_, body := harness.HTTPGet(t, c.replicas[0].AdminURL+"/api/status")
+		t.Errorf("/api/status does not list three replicas of config %s:\n%s", hash, body)
+	}
+}
+
+// TestStateConfigDiffers: a replica started with another config file is
+// flagged on the others' status page.
+func TestStateConfigDiffers(t *testing.T) {
+	r := harness.StartRedis(t)
+	yaml := func(extra string) string {
+		return bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.ExamplePlugins(t),
+			Sections: "state:\n  backend: redis\n  redis:\n    url: " + r.URL() + "\n" + extra})
+	}
+	a := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, yaml(""))})
+	bins.Start(t, harness.Options{Config: harness.WriteConfig(t, yaml("# another config\n"))})
+	if !harness.WaitFor(20*time.Second, func() bool {
+		st := stateStatus(t, a)
+		differ := 0
+		for _, r := range st.Replicas {
+			if r.ConfigDiffers {
+				differ++
+			}
+		}
+		return len(st.Replicas) == 2 && differ == 1 && st.ConfigsDiffer
+	}) {
+		_, body := harness.HTTPGet(t, a.AdminURL+"/api/status")
+		t.Errorf("the status page does not flag the replica with another config:\n%s", body)
+	}
+	if code, body := harness.HTTPGet(t, a.AdminURL+"/"); code != 200 || !strings.Contains(body, "config_differs") {
+		t.Errorf("the status page (%d) does not show the replicas:\n%.2000s", code, body)
+	}
+}
+
+// TestStateGlobalRateLimit: a 2/s limit (burst 2) allows about 2/s in
+// total across the three replicas, whatever the number of callers.
+func TestStateGlobalRateLimit(t *testing.T) {
+	c := startCluster(t, "policy:\n  rate_limit: {rate: 2/s, burst: 2}\n")
+	ctx := harness.Ctx(t, 60*time.Second)
+	var clients []*client.Client
+	for _, g := range c.replicas {
+		clients = append(clients, statelessClient(t, g.MCPURL), statelessClient(t, g.MCPURL))
+	}
+	clients = append(clients, statelessClient(t, c.lbURL))
+	var served, limited atomic.Int64
+	start := time.Now()
+	var wg sync.WaitGroup
+	for _, cl := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Since(start) < 3*time.Second {
+				res, err := harness.CallToolErr(ctx, cl, "calculate", map[string]any{"operation": "add", "a": 1, "b": 2})
+				switch {
+				case err != nil:
+					t.Errorf("calculate: %v", err)
+					return
+				case !res.IsError:
+					served.Add(1)
+				case strings.Contains(harness.ResultText(res), "rate limited"):
+					limited.Add(1)
+				default:
+					t.Errorf("calculate: %q", harness.ResultText(res))
+					return
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start).Seconds()
+	want := 2 + 2*elapsed
+	got := float64(served.Load())
+	// Per replica it would be 3× that; allow the calls in flight at the
+	// edges of the window.
+	if got < want-2 || got > want+float64(len(clients)) {
+		t.Errorf("%v calls served in %.2fs across 3 replicas at 2/s burst 2, want about %.1f", got, elapsed, want)
+	}
+	if limited.Load() == 0 {
+		t.Error("seven clients were never limited")
+	}
+	t.Logf("served %v, limited %d in %.2fs (want ≈ %.1f)", got, limited.Load(), elapsed, want)
+}
+
+// TestStateRedisDown: Redis stopped mid-load: key-value calls fail fast
+// with an isError naming state.redis, rate-limited calls follow
+// on_unavailable (fail_closed), other calls keep working, wasmgate_state_up
+// says 0 then 1 once Redis is back, when everything works again, and the
+// gateway does not grow goroutines while Redis is down.
+func TestStateRedisDown(t *testing.T) {
+	r := harness.StartRedis(t)
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
+		Server:  harness.NoWatch,
+		Plugins: harness.ExamplePlugins(t),
+		Sections: `policy:
+  default: allow
+  rules:
+    - principals: ["*"]
+      allow: {tools: ["say_hello"]}
+      rate_limit: {rate: 100/s, burst: 100}
+state:
+  backend: redis
+  redis: {url: "` + r.URL() + `"}
+`,
+	}))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 120*time.Second)
+	cl := statelessClient(t, g.MCPURL)
+	if text, isErr := harness.CallTool(ctx, t, cl, "set-storage", map[string]any{"key": "a", "value": "1"}); isErr {
+		t.Fatalf("set-storage: %q", text)
+	}
+	goroutines := func() float64 { v, _ := g.Metric(t, "go_goroutines", nil); return v }
+	before := goroutines()
+
+	r.Stop()
+	if !harness.WaitFor(10*time.Second, func() bool { v, _ := g.Metric(t, "wasmgate_state_up", nil); return v == 0 }) {
+		t.Fatal("wasmgate_state_up is not 0 with Redis stopped")
+	}
+	var peak float64
+	for i := range 50 {
+		start := time.Now()
+		res, err := harness.CallToolErr(ctx, cl, "set-storage", map[string]any{"key": "b", "value": "2"})
+		took := time.Since(start)
+		if err != nil {
+			t.Fatalf("set-storage with Redis down: %v", err)
+		}
+		if text := harness.ResultText(res); !res.IsError || !strings.Contains(text, "state.redis") {
+			t.Fatalf("set-storage with Redis down: %q (isError %v), want an error naming state.redis", text, res.IsError)
+		}
+		if took > 5*time.Second { // a hang, not a measurement: the timeouts are 1s
+			t.Fatalf("set-storage with Redis down took %v", took)
+		}
+		if i == 0 {
+			t.Logf("set-storage with Redis down: %q in %v", harness.ResultText(res), took)
+		}
+		if _, isErr := harness.CallTool(ctx, t, cl, "calculate", map[string]any{"operation": "add", "a": 1, "b": 2}); isErr {
+			t.Fatal("calculate failed with Redis down; it needs no shared state")
+		}
+		res, err = harness.CallToolErr(ctx, cl, "say_hello", map[string]any{"name": "x"})
+		if err != nil || !res.IsError || !strings.Contains(harness.ResultText(res), "state.redis") || !strings.Contains(harness.ResultText(res), "fail_closed") {
+			t.Fatalf("a rate-limited call with Redis down (fail_closed): %v %q, want it refused naming state.redis", err, harness.ResultText(res))
+		}
+		if i%10 == 9 {
+			peak = max(peak, goroutines())
+		}
+	}
+	if peak > before+10 {
+		t.Errorf("goroutines grew from %v to %v while Redis was down", before, peak)
+	}
+
+	r.Start()
+	if !harness.WaitFor(20*time.Second, func() bool { v, _ := g.Metric(t, "wasmgate_state_up", nil); return v == 1 }) {
+		t.Fatal("wasmgate_state_up is not back to 1 after Redis restarted")
+	}
+	// Redis started empty (no persistence): the store works again.
+	if !harness.WaitFor(20*time.Second, func() bool {
+		res, err := harness.CallToolErr(ctx, cl, "set-storage", map[string]any{"key": "c", "value": "3"})
+		return err == nil && !res.IsError
+	}) {
+		t.Fatal("set-storage does not work again after Redis restarted")
+	}
+	if got := harness.ReadText(ctx, t, cl, "storage://c"); got != "3" {
+		t.Errorf("storage://c = %q after Redis came back, want 3", got)
+	}
+	if _, isErr := harness.CallTool(ctx, t, cl, "say_hello", map[string]any{"name": "x"}); isErr {
+		t.Error("the rate-limited call is still refused after Redis came back")
+	}
+}
+
+// TestStateWrongPassword: a Redis that refuses the password is a precise
+// error naming state.redis.password_env, without the password, from
+// `wasmgate validate` and from serve, which does not start.
+func TestStateWrongPassword(t *testing.T) {
+	r := harness.StartRedis(t, "--requirepass", "right-one")
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
+		Plugins:  harness.ExamplePlugins(t),
+		Sections: "state:\n  backend: redis\n  redis:\n    url: " + r.URL() + "\n    password_env: TEST_REDIS_PASSWORD\n",
+	}))
+	for _, c := range []struct{ pw, want string }{
+		{"wrong-one", "refused the credentials"},
+		{"", "environment variable TEST_REDIS_PASSWORD is not set or empty"},
+	} {
+		cmd := exec.Command(bins.Path, "validate", "--config", cfg)
+		cmd.Env = append(harness.CleanEnv(), "TEST_REDIS_PASSWORD="+c.pw)
+		out, err := cmd.CombinedOutput()
+		if err == nil {
+			t.Fatalf("validate with password %q succeeded:\n%s", c.pw, out)
+		}
+		if !strings.Contains(string(out), "state.redis.password_env") || !strings.Contains(string(out), c.want) {
+			t.Errorf("validate with password %q: want state.redis.password_env and %q:\n%s", c.pw, c.want, out)
+		}
+		if c.pw != "" && strings.Contains(string(out), c.pw) {
+			t.Errorf("the error shows the password:\n%s", out)
+		}
+	}
+	cmd := exec.Command(bins.Path, "validate", "--config", cfg)
+	cmd.Env = append(harness.CleanEnv(), "TEST_REDIS_PASSWORD=right-one")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("validate with the right password: %v\n%s", err, out)
+	}
+}
