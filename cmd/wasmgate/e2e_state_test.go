@@ -198,7 +198,7 @@ func TestStateConfigDiffers(t *testing.T) {
 // TestStateGlobalRateLimit: a 2/s limit (burst 2) allows about 2/s in
 // total across the three replicas, whatever the number of callers.
 func TestStateGlobalRateLimit(t *testing.T) {
-	c := startCluster(t, "policy:\n  rate_limit: {rate: 2/s, burst: 2}\n")
+	c := startCluster(t, "policy:\n  default: allow\n  rate_limit: {rate: 2/s, burst: 2}\n")
 	ctx := harness.Ctx(t, 60*time.Second)
 	var clients []*client.Client
 	for _, g := range c.replicas {
