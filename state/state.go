@@ -117,6 +117,8 @@ func Open(ctx context.Context, cfg stateconfig.Config, password string, opts Opt
 	s.setHealth(err)
 	if err != nil {
 		s.log.Warn("Redis does not answer; calls that need the shared state fail until it does", "err", err)
+	} else {
+		s.log.Info("connected to Redis for the shared state", "mode", cfg.Redis.Mode())
 	}
 	s.refs.Store(1)
 	mctx, stop := context.WithCancel(context.WithoutCancel(ctx))

@@ -362,3 +362,53 @@ func TestStateWrongPassword(t *testing.T) {
 		t.Errorf("validate with the right password: %v\n%s", err, out)
 	}
 }
+
+// TestStateReload: a reload that leaves the state section as it was keeps
+// serving from Redis; one with a bad state section is refused naming the
+// key, and the gateway keeps serving the store it had; a reload to
+// backend memory goes back to this process's own store.
+func TestStateReload(t *testing.T) {
+	r := harness.StartRedis(t)
+	base := bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.ExamplePlugins(t)})
+	cfg := harness.WriteConfig(t, base+"state:\n  backend: redis\n  redis:\n    url: "+r.URL()+"\n")
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 60*time.Second)
+	cl := statelessClient(t, g.MCPURL)
+	if text, isErr := harness.CallTool(ctx, t, cl, "set-storage", map[string]any{"key": "k", "value": "shared"}); isErr {
+		t.Fatalf("set-storage: %q", text)
+	}
+	// Unchanged section (a comment added): served from Redis still.
+	harness.RenameOver(t, cfg, []byte(base+"# reloaded\nstate:\n  backend: redis\n  redis:\n    url: "+r.URL()+"\n"))
+	if code, body := g.PostReload(t); code != 200 {
+		t.Fatalf("reload with the same state section: %d %s", code, body)
+	}
+	if got := harness.ReadText(ctx, t, cl, "storage://k"); got != "shared" {
+		t.Errorf("after a reload: storage://k = %q, want shared", got)
+	}
+	if n := strings.Count(g.Stderr(), "connected to Redis"); n != 1 {
+		t.Errorf("connected to Redis %d times, want once: a reload that leaves state as it was keeps the connection", n)
+	}
+	// A password from an unset variable: refused, naming the key.
+	harness.RenameOver(t, cfg, []byte(base+"state:\n  backend: redis\n  redis:\n    url: "+r.URL()+"\n    password_env: NOT_SET_ANYWHERE\n"))
+	code, body := g.PostReload(t)
+	if code == 200 || !strings.Contains(body, "state.redis.password_env") || !strings.Contains(body, "NOT_SET_ANYWHERE") {
+		t.Errorf("reload with an unset password variable: %d %s, want it refused naming state.redis.password_env", code, body)
+	}
+	if got := harness.ReadText(ctx, t, cl, "storage://k"); got != "shared" {
+		t.Errorf("after a refused reload: storage://k = %q, want shared", got)
+	}
+	if text, isErr := harness.CallTool(ctx, t, cl, "set-storage", map[string]any{"key": "k2", "value": "v2"}); isErr {
+		t.Errorf("set-storage after a refused reload: %q", text)
+	}
+	// Back to memory: this process's own (empty) store.
+	harness.RenameOver(t, cfg, []byte(base))
+	if code, body := g.PostReload(t); code != 200 {
+		t.Fatalf("reload to backend memory: %d %s", code, body)
+	}
+	if got := harness.ReadText(ctx, t, cl, "storage://k"); !strings.Contains(got, "Key not found") {
+		t.Errorf("backend memory: storage://k = %q, want Key not found (the memory store is its own)", got)
+	}
+	if st := stateStatus(t, g); st.Backend != "memory" {
+		t.Errorf("the status page says backend %q, want memory", st.Backend)
+	}
+}

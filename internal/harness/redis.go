@@ -160,3 +160,30 @@ backend wasmgate
 	}
 	return h
 }
+
+// RedisDo sends one command to the Redis at addr and reads the first line
+// of its answer (an error reply is an error).
+func RedisDo(addr string, args ...string) error {
+	c, err := net.DialTimeout("tcp", addr, time.Second)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	var b strings.Builder
+	fmt.Fprintf(&b, "*%d\r\n", len(args))
+	for _, a := range args {
+		fmt.Fprintf(&b, "$%d\r\n%s\r\n", len(a), a)
+	}
+	if _, err := c.Write([]byte(b.String())); err != nil {
+		return err
+	}
+	_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil {
+		return err
+	}
+	if strings.HasPrefix(line, "-") {
+		return fmt.Errorf("redis: %s", strings.TrimSpace(line[1:]))
+	}
+	return nil
+}
