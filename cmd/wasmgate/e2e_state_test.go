@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"os/exec"
 	"strings"
@@ -30,7 +31,11 @@ type cluster struct {
 
 // startCluster starts redis, three replicas of the example plugins with
 // sections (YAML at the top level) plus the state section, and HAProxy.
-func startCluster(t *testing.T, sections string) *cluster {
+func startCluster(t *testing.T, sections string) *cluster { return startClusterOpts(t, sections, false) }
+
+// startClusterOpts is startCluster, with HAProxy checking each replica's
+// /readyz when checked.
+func startClusterOpts(t *testing.T, sections string, checked bool) *cluster {
 	t.Helper()
 	r := harness.StartRedis(t)
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
@@ -43,7 +48,7 @@ func startCluster(t *testing.T, sections string) *cluster {
 `,
 	}))
 	c := &cluster{redis: r}
-	var backends []string
+	var backends, health []string
 	for range 3 {
 		g := bins.Start(t, harness.Options{Config: cfg})
 		c.replicas = append(c.replicas, g)
@@ -52,8 +57,13 @@ func startCluster(t *testing.T, sections string) *cluster {
 			t.Fatal(err)
 		}
 		backends = append(backends, u.Host)
+		a, _ := url.Parse(g.AdminURL)
+		health = append(health, a.Host)
 	}
-	c.lb = harness.StartHAProxy(t, backends)
+	if !checked {
+		health = nil
+	}
+	c.lb = harness.StartHAProxy(t, backends, health...)
 	u, _ := url.Parse(c.replicas[0].MCPURL)
 	c.lbURL = "http://" + c.lb.Addr + u.Path
 	return c
@@ -410,5 +420,82 @@ func TestStateReload(t *testing.T) {
 	}
 	if st := stateStatus(t, g); st.Backend != "memory" {
 		t.Errorf("the status page says backend %q, want memory", st.Backend)
+	}
+}
+
+// TestStateReplicaKilled: 16 clients write through HAProxy while one
+// replica is killed with SIGKILL: every write acknowledged is readable
+// afterwards through the survivors, the calls that failed are at most
+// those in flight on the killed replica (one per client), and the
+// survivors keep serving.
+func TestStateReplicaKilled(t *testing.T) {
+	c := startClusterOpts(t, "", true)
+	ctx := harness.Ctx(t, 120*time.Second)
+	const clients = 16
+	var (
+		mu     sync.Mutex
+		acked  []string
+		failed []string
+		after  atomic.Int64 // calls acknowledged after the kill
+		killed atomic.Bool
+		stop   atomic.Bool
+	)
+	var wg sync.WaitGroup
+	for i := range clients {
+		cl := statelessClient(t, c.lbURL)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; !stop.Load(); n++ {
+				key := fmt.Sprintf("c%d-%d", i, n)
+				res, err := harness.CallToolErr(ctx, cl, "set-storage", map[string]any{"key": key, "value": "v" + key})
+				mu.Lock()
+				switch {
+				case err != nil:
+					failed = append(failed, fmt.Sprintf("%s: %v", key, err))
+				case res.IsError:
+					failed = append(failed, fmt.Sprintf("%s: isError %s", key, harness.ResultText(res)))
+				default:
+					acked = append(acked, key)
+					if killed.Load() {
+						after.Add(1)
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	ackedNow := func() int { mu.Lock(); defer mu.Unlock(); return len(acked) }
+	if !harness.WaitFor(60*time.Second, func() bool { return ackedNow() >= 200 }) {
+		t.Fatalf("only %d writes acknowledged before the kill", ackedNow())
+	}
+	c.replicas[0].Kill()
+	killed.Store(true)
+	if !harness.WaitFor(60*time.Second, func() bool { return after.Load() >= 300 }) {
+		t.Errorf("the survivors acknowledged only %d writes after the kill", after.Load())
+	}
+	stop.Store(true)
+	wg.Wait()
+	t.Logf("%d writes acknowledged (%d after the kill), %d failed", len(acked), after.Load(), len(failed))
+	if len(failed) > clients {
+		t.Errorf("%d calls failed, more than the %d that can be in flight on the killed replica:\n%s", len(failed), clients, strings.Join(failed, "\n"))
+	}
+	for _, f := range failed {
+		t.Logf("failed: %s", f)
+	}
+	// Every acknowledged write is there, read through each survivor.
+	for j, g := range c.replicas[1:] {
+		cl := statelessClient(t, g.MCPURL)
+		missing := 0
+		for _, key := range acked {
+			if got := harness.ReadText(ctx, t, cl, "storage://"+key); got != "v"+key {
+				if missing++; missing <= 5 {
+					t.Errorf("acknowledged %s reads %q through replica %d", key, got, j+2)
+				}
+			}
+		}
+		if missing > 0 {
+			t.Errorf("%d of %d acknowledged writes missing through replica %d", missing, len(acked), j+2)
+		}
 	}
 }

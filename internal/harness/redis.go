@@ -103,10 +103,13 @@ type HAProxy struct {
 }
 
 // StartHAProxy runs haproxy on a free port balancing HTTP round robin over
-// backends (host:port each), without health checks (a dead backend's
-// calls fail, as a balancer that has not noticed yet would), and waits
-// until it listens. Skipped as StartRedis is.
-func StartHAProxy(t testing.TB, backends []string) *HAProxy {
+// backends (host:port each) and waits until it listens. Without health,
+// nothing is checked (a dead backend's calls fail, as a balancer that has
+// not noticed yet would); with health (each backend's admin host:port),
+// GET /readyz there every 200ms takes a backend out at its first failure,
+// and a request whose connection is refused is sent to another backend.
+// Skipped as StartRedis is.
+func StartHAProxy(t testing.TB, backends []string, health ...string) *HAProxy {
 	t.Helper()
 	if _, err := exec.LookPath("haproxy"); err != nil {
 		if os.Getenv("CI") != "" {
@@ -130,8 +133,16 @@ frontend mcp
 backend wasmgate
   balance roundrobin
 `, h.Addr)
+	if len(health) > 0 {
+		b.WriteString("  option httpchk GET /readyz\n  option redispatch\n  retries 3\n")
+	}
 	for i, be := range backends {
-		fmt.Fprintf(&b, "  server r%d %s\n", i+1, be)
+		fmt.Fprintf(&b, "  server r%d %s", i+1, be)
+		if i < len(health) {
+			_, port, _ := net.SplitHostPort(health[i])
+			fmt.Fprintf(&b, " check port %s inter 200ms fall 1 rise 1", port)
+		}
+		b.WriteString("\n")
 	}
 	cfg := filepath.Join(t.TempDir(), "haproxy.cfg")
 	WriteFile(t, cfg, []byte(b.String()))
