@@ -31,7 +31,9 @@ type cluster struct {
 
 // startCluster starts redis, three replicas of the example plugins with
 // sections (YAML at the top level) plus the state section, and HAProxy.
-func startCluster(t *testing.T, sections string) *cluster { return startClusterOpts(t, sections, false) }
+func startCluster(t *testing.T, sections string) *cluster {
+	return startClusterOpts(t, sections, false)
+}
 
 // startClusterOpts is startCluster, with HAProxy checking each replica's
 // /readyz when checked.
