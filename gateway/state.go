@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"os"
 
+	"github.com/wasmgate/wasmgate/gateway/transport"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/host"
 	"github.com/wasmgate/wasmgate/policy"
@@ -99,6 +100,15 @@ func (c *stateComponent) Changes(prev any) []string {
 // sharedKV is the store the plugins' key-value stores use now: nil with
 // backend memory.
 func (g *Gateway) sharedKV() host.Remote {
+	if st := g.state.Load(); st != nil {
+		return st
+	}
+	return nil
+}
+
+// sharedSessions is the registry of session ids the replicas share: nil
+// with backend memory.
+func (g *Gateway) sharedSessions() transport.SharedSessions {
 	if st := g.state.Load(); st != nil {
 		return st
 	}

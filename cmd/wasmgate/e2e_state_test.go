@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"net/url"
 	"os/exec"
 	"strings"
@@ -500,4 +502,92 @@ func TestStateReplicaKilled(t *testing.T) {
 			t.Errorf("%d of %d acknowledged writes missing through replica %d", missing, len(acked), j+2)
 		}
 	}
+}
+
+// TestStateSessionsRoundRobin: a 2025-11-25 session created on one replica
+// serves requests that a round-robin HAProxy spreads over all three: the
+// mcp-go client and the official TypeScript SDK keep one session; a
+// 2026-07-28 client works too; an id never issued is refused on every
+// replica; a DELETE ends it everywhere.
+func TestStateSessionsRoundRobin(t *testing.T) {
+	c := startCluster(t, "")
+	ctx := harness.Ctx(t, 90*time.Second)
+	cl, _ := harness.HTTPClient(t, c.lbURL, harness.ProtoSessions)
+	id := cl.GetSessionId()
+	if id == "" {
+		t.Fatal("no Mcp-Session-Id")
+	}
+	for i := range 9 { // three rounds of the three replicas
+		if text, isErr := harness.CallTool(ctx, t, cl, "calculate", map[string]any{"operation": "add", "a": i, "b": 1}); isErr || text != fmt.Sprint(i+1) {
+			t.Fatalf("call %d on session %s through round robin: %q (isError %v)", i+1, id, text, isErr)
+		}
+	}
+	if got := cl.GetSessionId(); got != id {
+		t.Errorf("the session id changed from %s to %s", id, got)
+	}
+	served := 0
+	for _, g := range c.replicas {
+		if n := g.Scrape(t).ToolCalls("calculate", "ok"); n > 0 {
+			served++
+		}
+	}
+	if served != 3 {
+		t.Errorf("the calls were served by %d replicas, want 3 (round robin)", served)
+	}
+
+	// The same id from a raw request on each replica: accepted; an id never
+	// issued: 404.
+	for i, g := range c.replicas {
+		if code := postWithSession(t, g.MCPURL, id); code != 200 {
+			t.Errorf("tools/list with the session on replica %d: %d, want 200", i+1, code)
+		}
+		if code := postWithSession(t, g.MCPURL, "mcp-session-NOTISSUED"); code != 404 {
+			t.Errorf("tools/list with an unknown session on replica %d: %d, want 404", i+1, code)
+		}
+	}
+
+	// The TypeScript SDK through round robin (it opens a GET stream, calls,
+	// and ends its session with DELETE).
+	node, script := nodeClient(t)
+	checkNodeResult(t, runNodeClient(t, node, script, "http", c.lbURL))
+
+	// A 2026-07-28 client through the balancer.
+	if text, isErr := harness.CallTool(ctx, t, statelessClient(t, c.lbURL), "calculate", map[string]any{"operation": "add", "a": 2, "b": 2}); isErr || text != "4" {
+		t.Errorf("a stateless client through round robin: %q", text)
+	}
+
+	// DELETE through one replica ends the session on every replica.
+	req, _ := http.NewRequest(http.MethodDelete, c.replicas[1].MCPURL, nil)
+	req.Header.Set("Mcp-Session-Id", id)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 && resp.StatusCode != 204 {
+		t.Fatalf("DELETE: %d", resp.StatusCode)
+	}
+	for i, g := range c.replicas {
+		if !harness.WaitFor(15*time.Second, func() bool { return postWithSession(t, g.MCPURL, id) == 404 }) {
+			t.Errorf("the deleted session still serves on replica %d", i+1)
+		}
+	}
+}
+
+// postWithSession POSTs tools/list with Mcp-Session-Id id and returns the
+// status.
+func postWithSession(t *testing.T, u, id string) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, u, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", id)
+	req.Header.Set("Mcp-Protocol-Version", harness.ProtoSessions)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("POST %s: %v", u, err)
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode
 }

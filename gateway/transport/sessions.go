@@ -32,6 +32,9 @@ type SessionIDs struct {
 	sessionsOf map[string]int
 	streamsOf  map[string]int
 	now        func() time.Time
+	// When each live session last refreshed its expiry in the shared
+	// registry (state.backend redis; see shared.go).
+	touchedAt map[string]time.Time
 }
 
 type liveSession struct {
@@ -92,6 +95,55 @@ func (s *SessionIDs) Generate() string {
 	return id
 }
 
+// touched records that id's shared expiry was just refreshed.
+func (s *SessionIDs) touched(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.touchedAt == nil {
+		s.touchedAt = map[string]time.Time{}
+	}
+	s.touchedAt[id] = s.now()
+}
+
+// adopt makes id, live in the shared registry, live here too (a session
+// another replica issued; ended here by the idle sweeper, used again).
+func (s *SessionIDs) adopt(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.live[id]; !ok {
+		s.live[id] = &liveSession{}
+		delete(s.ended, id) // its queue entry expires by itself
+	}
+	if s.touchedAt == nil {
+		s.touchedAt = map[string]time.Time{}
+	}
+	s.touchedAt[id] = s.now()
+}
+
+// touchDue reports whether live id is due a look at the shared registry
+// (a quarter of ttl, at most 5s, has passed since the last), and if so
+// counts it as looked at.
+func (s *SessionIDs) touchDue(id string, ttl time.Duration) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.live[id]; !ok {
+		return false
+	}
+	now := s.now()
+	every := min(ttl/4, 5*time.Second)
+	if ttl <= 0 {
+		every = 5 * time.Second
+	}
+	if t, ok := s.touchedAt[id]; ok && now.Sub(t) < every {
+		return false
+	}
+	if s.touchedAt == nil {
+		s.touchedAt = map[string]time.Time{}
+	}
+	s.touchedAt[id] = now
+	return true
+}
+
 // Validate reports whether id is live, ended, or unknown (an error).
 func (s *SessionIDs) Validate(id string) (isTerminated bool, err error) {
 	s.mu.Lock()
@@ -123,6 +175,7 @@ func (s *SessionIDs) Terminate(id string) (isNotAllowed bool, err error) {
 	}
 	add(s.sessionsOf, s.live[id].principal, -1)
 	delete(s.live, id)
+	delete(s.touchedAt, id)
 	s.ended[id] = struct{}{}
 	s.queue = append(s.queue, endedID{id, s.now()})
 	s.expire()
