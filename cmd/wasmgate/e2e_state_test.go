@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 
 	"github.com/wasmgate/wasmgate/internal/harness"
 	"github.com/wasmgate/wasmgate/state"
@@ -590,4 +591,53 @@ func postWithSession(t *testing.T, u, id string) int {
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, resp.Body)
 	return resp.StatusCode
+}
+
+// TestStateSessionOwner: a session another replica issued is accepted
+// only from the caller who created it; anyone else gets 404, as on the
+// replica that issued it.
+func TestStateSessionOwner(t *testing.T) {
+	r := harness.StartRedis(t)
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.ExamplePlugins(t),
+		Sections: `auth:
+  principals:
+    - {name: alice, token_env: ALICE_TOKEN}
+    - {name: bob, token_env: BOB_TOKEN}
+state:
+  backend: redis
+  redis: {url: "` + r.URL() + `"}
+`}))
+	env := []string{"ALICE_TOKEN=alice-token-1", "BOB_TOKEN=bob-token-2"}
+	a := bins.Start(t, harness.Options{Config: cfg, Env: env})
+	b := bins.Start(t, harness.Options{Config: cfg, Env: env})
+	cl, _ := harness.HTTPClient(t, a.MCPURL, harness.ProtoSessions, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer alice-token-1"}))
+	id := cl.GetSessionId()
+	post := func(u, token string) int {
+		req, _ := http.NewRequest(http.MethodPost, u, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Session-Id", id)
+		req.Header.Set("Mcp-Protocol-Version", harness.ProtoSessions)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		_, _ = io.Copy(io.Discard, resp.Body)
+		return resp.StatusCode
+	}
+	if code := post(b.MCPURL, "bob-token-2"); code != 404 {
+		t.Errorf("bob with alice's session on the other replica: %d, want 404", code)
+	}
+	if code := post(b.MCPURL, "alice-token-1"); code != 200 {
+		t.Errorf("alice with her session on the other replica: %d, want 200", code)
+	}
+	// Once the session is live there, the local check holds too.
+	if code := post(b.MCPURL, "bob-token-2"); code != 404 {
+		t.Errorf("bob with alice's session, adopted by the other replica: %d, want 404", code)
+	}
+	if code := post(a.MCPURL, "bob-token-2"); code != 404 {
+		t.Errorf("bob with alice's session on its replica: %d, want 404", code)
+	}
 }

@@ -112,7 +112,10 @@ func (c *checks) streams(next http.Handler) http.Handler {
 			return
 		}
 		if _, shared := mgr.(*boundIDs); shared {
-			_, _ = mgr.Validate(id)
+			if ended, err := mgr.Validate(id); err != nil || ended {
+				http.Error(w, "Not Found: no such session", http.StatusNotFound)
+				return
+			}
 		}
 		release, err := c.o.IDs.openStream(id, q)
 		if err != nil {

@@ -40,6 +40,7 @@ type SessionIDs struct {
 type liveSession struct {
 	streams   int    // GET streams open on this session
 	principal string // whose share it counts in ("": none)
+	owner     string // with a shared registry: who may use it (ownerKey)
 }
 
 type endedID struct {
@@ -95,10 +96,23 @@ func (s *SessionIDs) Generate() string {
 	return id
 }
 
-// touched records that id's shared expiry was just refreshed.
-func (s *SessionIDs) touched(id string) {
+// ownedBy reports whether live id may be used by owner: its recorded
+// owner, if any, is owner.
+func (s *SessionIDs) ownedBy(id, owner string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	ls, ok := s.live[id]
+	return !ok || ls.owner == "" || ls.owner == owner
+}
+
+// touched records that id, issued here for owner, was just recorded in
+// the shared registry.
+func (s *SessionIDs) touched(id, owner string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ls, ok := s.live[id]; ok {
+		ls.owner = owner
+	}
 	if s.touchedAt == nil {
 		s.touchedAt = map[string]time.Time{}
 	}
@@ -107,11 +121,13 @@ func (s *SessionIDs) touched(id string) {
 
 // adopt makes id, live in the shared registry, live here too (a session
 // another replica issued; ended here by the idle sweeper, used again).
-func (s *SessionIDs) adopt(id string) {
+func (s *SessionIDs) adopt(id, owner string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.live[id]; !ok {
-		s.live[id] = &liveSession{}
+	if ls, ok := s.live[id]; ok {
+		ls.owner = owner
+	} else {
+		s.live[id] = &liveSession{owner: owner}
 		delete(s.ended, id) // its queue entry expires by itself
 	}
 	if s.touchedAt == nil {

@@ -74,7 +74,7 @@ type boundIDs struct {
 func (b *boundIDs) Generate() string {
 	id := b.ids.Generate()
 	_ = b.sh.CreateSession(b.ctx, id, b.owner, b.ttl)
-	b.ids.touched(id)
+	b.ids.touched(id, b.owner)
 	return id
 }
 
@@ -83,6 +83,9 @@ func (b *boundIDs) Generate() string {
 // registry has live for this caller, which becomes live here as well.
 func (b *boundIDs) Validate(id string) (isTerminated bool, err error) {
 	t, err := b.ids.Validate(id)
+	if err == nil && !t && !b.ids.ownedBy(id, b.owner) {
+		return false, errUnknownSession // someone else's: as if it did not exist
+	}
 	if err == nil && !t && !b.ids.touchDue(id, b.ttl) {
 		return false, nil
 	}
@@ -94,7 +97,7 @@ func (b *boundIDs) Validate(id string) (isTerminated bool, err error) {
 		}
 		return t, nil
 	case live && owner == b.owner:
-		b.ids.adopt(id)
+		b.ids.adopt(id, b.owner)
 		return false, nil
 	case live:
 		return false, errUnknownSession // someone else's: as if it did not exist
