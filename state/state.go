@@ -295,3 +295,13 @@ func isTimeout(err error) bool {
 
 // key is prefix + parts joined by ":".
 func (s *Store) key(parts ...string) string { return s.prefix + strings.Join(parts, ":") }
+
+// RedisLog is go-redis's logger (redis.SetLogger, process-wide: set once
+// by the command) writing to L at debug level: what it says (a dial that
+// failed again) the monitor already says once, at the change.
+type RedisLog struct{ L *slog.Logger }
+
+// Printf logs one go-redis message.
+func (r RedisLog) Printf(ctx context.Context, format string, v ...any) {
+	r.L.DebugContext(ctx, fmt.Sprintf(format, v...), "component", "go-redis")
+}

@@ -641,3 +641,42 @@ state:
 		t.Errorf("bob with alice's session on its replica: %d, want 404", code)
 	}
 }
+
+// TestStateRedisAbsentAtStart: a Redis that does not answer at start is no
+// load error: the gateway serves, says Redis is down, fails key-value
+// calls naming state.redis, and uses Redis once it answers.
+func TestStateRedisAbsentAtStart(t *testing.T) {
+	r := harness.StartRedis(t)
+	r.Stop()
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.ExamplePlugins(t),
+		Sections: "state:\n  backend: redis\n  redis: {url: \"" + r.URL() + "\"}\n"}))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 60*time.Second)
+	cl := statelessClient(t, g.MCPURL)
+	if v, _ := g.Metric(t, "wasmgate_state_up", nil); v != 0 {
+		t.Errorf("wasmgate_state_up = %v with no Redis, want 0", v)
+	}
+	if st := stateStatus(t, g); st.Up || !strings.Contains(st.LastError, "connection refused") {
+		t.Errorf("the status page's state: %+v, want down with the error", st)
+	}
+	res, err := harness.CallToolErr(ctx, cl, "set-storage", map[string]any{"key": "k", "value": "v"})
+	if err != nil || !res.IsError || !strings.Contains(harness.ResultText(res), "state.redis") {
+		t.Fatalf("set-storage with no Redis: %v %q, want an error naming state.redis", err, harness.ResultText(res))
+	}
+	if _, isErr := harness.CallTool(ctx, t, cl, "calculate", map[string]any{"operation": "add", "a": 1, "b": 2}); isErr {
+		t.Error("calculate failed with no Redis")
+	}
+	r.Start()
+	if !harness.WaitFor(20*time.Second, func() bool {
+		res, err := harness.CallToolErr(ctx, cl, "set-storage", map[string]any{"key": "k", "value": "v"})
+		return err == nil && !res.IsError
+	}) {
+		t.Fatal("set-storage does not work once Redis answers")
+	}
+	if !harness.WaitFor(10*time.Second, func() bool { v, _ := g.Metric(t, "wasmgate_state_up", nil); return v == 1 }) {
+		t.Error("wasmgate_state_up is not 1 once Redis answers")
+	}
+	if strings.Contains(g.Stderr(), "pool.go") {
+		t.Errorf("go-redis logs on its own (not through slog at debug):\n%s", g.Stderr())
+	}
+}

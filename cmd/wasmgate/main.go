@@ -16,7 +16,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/wasmgate/wasmgate/internal/childproc"
+	"github.com/wasmgate/wasmgate/state"
 
 	extism "github.com/extism/go-sdk"
 
@@ -144,6 +146,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	extism.SetLogLevel(extism.LogLevelInfo)
+	redis.SetLogger(state.RedisLog{L: logger})
 	if *readyFile != "" {
 		// A file left by a run that did not end cleanly must not pass for
 		// this one's.
@@ -255,6 +258,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	redis.SetLogger(state.RedisLog{L: logger})
 	ctx := context.Background()
 	g, err := gateway.Open(ctx, cfg, gateway.Options{Logger: logger, Version: version})
 	if err != nil {
