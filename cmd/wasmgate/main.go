@@ -16,15 +16,15 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/redis/go-redis/v9"
 	"github.com/wasmgate/wasmgate/internal/childproc"
-	"github.com/wasmgate/wasmgate/state"
 
 	extism "github.com/extism/go-sdk"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/gateway"
 	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/state"
 )
 
 // version and commit are set at build time:
