@@ -322,6 +322,9 @@ state:
 			peak = max(peak, goroutines())
 		}
 	}
+	if m := g.Scrape(t); m.ToolCalls("set-storage", "error") < 50 || m.ToolCalls("set-storage", "crash") != 0 {
+		t.Errorf("set-storage with Redis down counted %v error, %v crash; want 50 errors, no crash", m.ToolCalls("set-storage", "error"), m.ToolCalls("set-storage", "crash"))
+	}
 	if peak > before+10 {
 		t.Errorf("goroutines grew from %v to %v while Redis was down", before, peak)
 	}

@@ -16,11 +16,19 @@ const (
 // unavailable ends the running call with err, the shared store's failure
 // (state.backend: redis and Redis unavailable): the functions have no way
 // to tell the plugin, and a missing key or a full store would be a lie.
-func unavailable(err error) {
+// The call's Call, if it is a StateReporter, hears of it first, so the
+// call can fail as the tool's error rather than as a crash.
+func unavailable(ctx context.Context, err error) {
 	if err != nil {
+		if r, ok := CallOf(ctx).(StateReporter); ok {
+			r.StateUnavailable(err)
+		}
 		panic(fmt.Errorf("%w: %w", err, ErrStop))
 	}
 }
+
+// StateReporter is a Call told that the shared state failed it.
+type StateReporter interface{ StateUnavailable(err error) }
 
 // kvFunctions are wasmgate_kv_get, wasmgate_kv_set and wasmgate_kv_delete
 // (namespace extism:host/user) bound to one plugin's store. See
@@ -35,7 +43,7 @@ func kvFunctions(store *Store) []extism.HostFunction {
 				return
 			}
 			v, ok, err := store.Lookup(ctx, key)
-			unavailable(err)
+			unavailable(ctx, err)
 			if !ok {
 				stack[0] = 0
 				return
@@ -63,7 +71,7 @@ func kvFunctions(store *Store) []extism.HostFunction {
 				return
 			}
 			ok, err := store.Put(ctx, key, v)
-			unavailable(err)
+			unavailable(ctx, err)
 			if ok {
 				stack[0] = kvStored
 			} else {
@@ -73,7 +81,7 @@ func kvFunctions(store *Store) []extism.HostFunction {
 	del := extism.NewHostFunctionWithStack("wasmgate_kv_delete",
 		func(ctx context.Context, p *extism.CurrentPlugin, stack []uint64) {
 			if key, err := p.ReadString(stack[0]); err == nil {
-				unavailable(store.Remove(ctx, key))
+				unavailable(ctx, store.Remove(ctx, key))
 			}
 			stack[0] = 0
 		}, i64, i64)
