@@ -156,3 +156,39 @@ func TestSlowRedis(t *testing.T) {
 		t.Errorf("DEBUG SLEEP: %v", err)
 	}
 }
+
+// The URL chooses one server, Sentinel or Cluster; what go-redis cannot
+// read is an error naming state.redis.url without the password; a server
+// that does not answer is no error (the store starts down).
+func TestURLs(t *testing.T) {
+	free := harness.FreePort(t) // nothing listens there
+	for _, c := range []struct{ url, mode, err string }{
+		{"redis://" + free + "/0", "single", ""},
+		{"rediss://" + free + "/2", "single", ""},
+		{"redis://" + free + "/0?master_name=mymaster&addr=" + free, "sentinel", ""},
+		{"redis://" + free + "?addr=" + free + "&addr=" + free, "cluster", ""},
+		{"redis://:hunter2@" + free + "/0?no_such_option=1", "single", "state.redis.url"},
+	} {
+		cfg := stateconfig.Config{Backend: "redis", Redis: stateconfig.Redis{URL: c.url, KeyPrefix: "t:"}, OnUnavailable: "fail_open"}
+		if got := cfg.Redis.Mode(); got != c.mode {
+			t.Errorf("%s: mode %s, want %s", c.url, got, c.mode)
+		}
+		st, err := state.Open(context.Background(), cfg, "", state.Options{File: "gateway.yaml"})
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%s: %v, want a store that is down", c.url, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err) || strings.Contains(err.Error(), "hunter2")):
+			t.Errorf("%s: %v, want an error naming %s without the password", c.url, err, c.err)
+		}
+		if st != nil {
+			if st.Up() {
+				t.Errorf("%s: up with nothing listening", c.url)
+			}
+			// fail_open: a rate limit lets the call through while Redis is down.
+			if ok, _, err := st.Take(context.Background(), "k", 1, 1); !ok || err != nil {
+				t.Errorf("%s: Take with fail_open and Redis down: %v %v", c.url, ok, err)
+			}
+			st.Release()
+		}
+	}
+}
