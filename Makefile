@@ -7,7 +7,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream fuzz validate conformance clean install dist
+.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state cluster fuzz validate conformance clean install dist
 
 all: build
 
@@ -68,11 +68,14 @@ check-dashboard: plugins
 conformance: build
 	@bash scripts/conformance.sh
 
-## bench: tools/call throughput and latency over Streamable HTTP
+## bench: tools/call throughput and latency over Streamable HTTP, then
+## the upstream, tracing and shared-state figures (each also alone below)
 bench: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
 	@bash scripts/bench.sh $(BENCH_DURATION)
 	@bash scripts/bench-upstream.sh $(BENCH_DURATION)
+	@bash scripts/bench-tracing.sh $(BENCH_DURATION)
+	@bash scripts/bench-state.sh $(BENCH_DURATION)
 
 ## bench-upstream: tools/call proxied to an upstream MCP server (mcp-go's
 ## own, native handler) over HTTP and stdio, against calling it directly
@@ -85,6 +88,17 @@ bench-upstream: build
 bench-tracing: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
 	@bash scripts/bench-tracing.sh $(BENCH_DURATION)
+
+## bench-state: state.backend redis against memory (calculate, set-storage,
+## a rate-limited call) at 16 clients, with Redis round trips per call
+bench-state: build
+	$(GO) build -o bin/mcpbench ./cmd/mcpbench
+	@bash scripts/bench-state.sh $(BENCH_DURATION)
+
+## cluster: three replicas behind HAProxy (round robin) with Redis, on this
+## machine (configs/cluster/); Ctrl-C stops them all
+cluster: build
+	@bash scripts/cluster.sh
 
 ## bench-relay: tools/call through the browser relay to the demo page in headless Chromium
 bench-relay: build

@@ -79,6 +79,7 @@ type Differ interface{ Changes(prev any) []string }
 func (g *Gateway) newParts() *parts {
 	p := &parts{id: &identity{limiters: g.limiters, logger: g.log}, plugins: plugin.New(g.plugins)}
 	p.list = []Component{
+		&stateComponent{g: g},
 		p.id,
 		&auditComponent{a: g.audit},
 		p.plugins,

@@ -36,6 +36,7 @@ import (
 	"github.com/wasmgate/wasmgate/loader/host"
 	"github.com/wasmgate/wasmgate/metrics"
 	"github.com/wasmgate/wasmgate/policy"
+	"github.com/wasmgate/wasmgate/state"
 )
 
 // Options are what a Gateway is built from.
@@ -80,6 +81,11 @@ type Gateway struct {
 	storesMu sync.Mutex
 	stores   map[string]*host.Store
 
+	// The state section's store while backend redis serves (stateComponent).
+	state     atomic.Pointer[state.Store]
+	replicaID string
+	started   time.Time
+
 	limiters *policy.Limiters // rate-limit state, kept across reloads
 	views    *views           // each session's caller, for list_changed
 	subs     *subscriptions   // each session's resources/subscribe
@@ -110,7 +116,11 @@ func New(opts Options) *Gateway {
 		audit:    ops.NewAudit(opts.Logger),
 		tracer:   tracing.NewHolder(opts.Metrics.Registry(), opts.Version),
 		signer:   roundtrip.NewSigner(0),
+
+		replicaID: newReplicaID(),
+		started:   time.Now(),
 	}
+	g.status.AddSection("state", g.stateStatus)
 	g.env = envelope.New(envelope.Options{
 		Begin:    g.begin,
 		Limiters: g.limiters,
@@ -191,6 +201,7 @@ func (g *Gateway) store(plugin string, quota int64) *host.Store {
 	s, ok := g.stores[plugin]
 	if !ok {
 		s = host.NewStore(quota)
+		s.Share(plugin, g.sharedKV)
 		g.stores[plugin] = s
 	}
 	return s

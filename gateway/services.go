@@ -303,6 +303,7 @@ func (g *Gateway) httpHandler(path string, idleTTL time.Duration, ids *transport
 			return nil
 		},
 		Owns:    g.views.owns,
+		Shared:  g.sharedSessions,
 		Metrics: g.opts.Metrics,
 		Logger:  g.log,
 	}

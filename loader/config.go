@@ -24,6 +24,7 @@ import (
 	"github.com/wasmgate/wasmgate/internal/netutil"
 	"github.com/wasmgate/wasmgate/policy"
 	"github.com/wasmgate/wasmgate/relay/relayconfig"
+	"github.com/wasmgate/wasmgate/state/stateconfig"
 )
 
 // EnvPrefix starts every environment variable that overrides a key of
@@ -60,6 +61,7 @@ type Config struct {
 	Relay      relayconfig.Config `koanf:"relay"`
 	Tracing    Tracing            `koanf:"tracing"`
 	Upstreams  Upstreams          `koanf:"upstreams"`
+	State      stateconfig.Config `koanf:"state"`
 
 	// File is the absolute path of the file this Config was read from.
 	File string `koanf:"-"`

@@ -69,6 +69,9 @@ type Metrics struct {
 	// Upstream MCP servers (issue 17).
 	UpstreamUp       *prometheus.GaugeVec
 	UpstreamRestarts *prometheus.CounterVec
+	// Shared state (issue 18).
+	StateUp    prometheus.Gauge
+	ConfigHash *prometheus.GaugeVec
 }
 
 // New registers every collector on a fresh registry.
@@ -204,6 +207,15 @@ func New(version, revision string) *Metrics {
 	for _, o := range []string{"success", "failure"} {
 		m.Reloads.WithLabelValues(o)
 	}
+	m.StateUp = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "wasmgate_state_up",
+		Help: "1 when the shared state (state.backend redis) answers, 0 while it does not; always 1 with backend memory.",
+	})
+	m.ConfigHash = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "wasmgate_config_hash",
+		Help: "A constant 1 labelled by the hash of the serving config file (the first 12 hex digits of its SHA-256; environment overrides are not included): replicas with one config have one hash.",
+	}, []string{"hash"})
+	reg.MustRegister(m.StateUp, m.ConfigHash)
 	return m
 }
 

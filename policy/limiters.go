@@ -1,8 +1,11 @@
 package policy
 
 import (
+	"context"
 	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -37,6 +40,57 @@ type Limiters struct {
 	entries   map[limiterKey]*limiterEntry
 	max       int
 	lastSweep time.Time
+
+	shared atomic.Pointer[sharedRef] // state.backend redis; nil: in memory
+}
+
+// Shared keeps rate-limit buckets where every replica takes from them
+// (state.backend: redis). Take takes one token from the bucket at key,
+// refilled at limit up to burst; an error refuses the call with its
+// message (a Shared that lets calls through while unavailable returns ok).
+type Shared interface {
+	Take(ctx context.Context, key string, limit rate.Limit, burst int) (ok bool, retry time.Duration, err error)
+}
+
+type sharedRef struct{ s Shared }
+
+// Share makes every bucket live in s from now on; nil: in memory again.
+func (l *Limiters) Share(s Shared) {
+	if s == nil {
+		l.shared.Store(nil)
+		return
+	}
+	l.shared.Store(&sharedRef{s})
+}
+
+// AllowContext is Allow, with the buckets in the Shared store when there
+// is one: its buckets are taken one after the other (a later one
+// refusing does not give back the earlier ones' tokens), and err is the
+// Shared store's refusal to answer.
+func (l *Limiters) AllowContext(ctx context.Context, pol *Policy, d Decision, principal, name string) (ok bool, retryAfter time.Duration, err error) {
+	ref := l.shared.Load()
+	if ref == nil {
+		ok, retryAfter = l.Allow(pol, d, principal, name)
+		return ok, retryAfter, nil
+	}
+	if pol == nil || !d.Allowed || (len(d.Limits) == 0 && pol.global == nil) {
+		return true, 0, nil
+	}
+	take := func(key limiterKey, rl *RuleLimit) (bool, time.Duration, error) {
+		k := strings.Join([]string{key.id, key.principal, key.kind.String(), key.name}, "|")
+		return ref.s.Take(ctx, k, rl.Limit, rl.Burst)
+	}
+	for _, rl := range d.Limits {
+		if ok, retry, err := take(limiterKey{id: rl.id, principal: principal, kind: d.kind, name: name}, rl); !ok || err != nil {
+			return false, retry, err
+		}
+	}
+	if g := pol.global; g != nil {
+		if ok, retry, err := take(limiterKey{id: g.id, principal: principal}, g); !ok || err != nil {
+			return false, retry, err
+		}
+	}
+	return true, 0, nil
 }
 
 type limiterKey struct {

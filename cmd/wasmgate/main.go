@@ -22,10 +22,12 @@ import (
 	"github.com/wasmgate/wasmgate/internal/childproc"
 
 	extism "github.com/extism/go-sdk"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/gateway"
 	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/state"
 )
 
 // version and commit are set at build time:
@@ -148,6 +150,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	extism.SetLogLevel(extism.LogLevelInfo)
+	redis.SetLogger(state.RedisLog{L: logger})
 	if *readyFile != "" {
 		// A file left by a run that did not end cleanly must not pass for
 		// this one's.
@@ -259,6 +262,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	redis.SetLogger(state.RedisLog{L: logger})
 	ctx := context.Background()
 	g, err := gateway.Open(ctx, cfg, gateway.Options{Logger: logger, Version: version})
 	if err != nil {

@@ -235,7 +235,12 @@ func (e *Envelope) authorize(ctx context.Context, st State, kind policy.Kind, no
 		}
 		return c, r
 	}
-	if ok, retry := e.o.Limiters.Allow(pol, d, c.Principal.Name, what+" "+name); !ok {
+	ok, retry, err := e.o.Limiters.AllowContext(ctx, pol, d, c.Principal.Name, what+" "+name)
+	if err != nil { // state.backend redis, unavailable, on_unavailable fail_closed
+		e.o.Metrics.RateLimited.WithLabelValues(c.Label(), what).Inc()
+		return c, &refusal{outcome: metrics.OutcomeRateLimited, msg: fmt.Sprintf("%s %q is refused: %v", noun, name, err)}
+	}
+	if !ok {
 		e.o.Metrics.RateLimited.WithLabelValues(c.Label(), what).Inc()
 		// Rounded up: a hint of "0s" would have the client retry at once.
 		retry = (retry + time.Millisecond - 1).Truncate(time.Millisecond)

@@ -64,6 +64,13 @@ func (s *Tracker) Listening(name, where string) {
 	s.listeners[name] = where
 }
 
+// Listener is where listener name listens ("" if it does not).
+func (s *Tracker) Listener(name string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.listeners[name]
+}
+
 // Loaded records the configuration the gateway started with.
 func (s *Tracker) Loaded(start time.Time, summary string) {
 	s.mu.Lock()

@@ -33,7 +33,13 @@ type callState struct {
 	token   any     // the client's progress token; nil when it sent none
 	changed [3]bool // lists the plugin said changed (host.List)
 	sent    atomic.Int64
+	// The shared state's failure that stopped the call (host.StateReporter).
+	unavailable error
 }
+
+// StateUnavailable records the shared state's failure (state.backend
+// redis): the call fails with it as the tool's error, not as a crash.
+func (c *callState) StateUnavailable(err error) { c.unavailable = err }
 
 // spend counts one notification of kind toward limits.max_notifications,
 // or refuses it (counted) once the call has sent that many: the error
@@ -52,7 +58,10 @@ func (c *callState) spend(kind string) error {
 	return nil
 }
 
-var _ host.Call = (*callState)(nil)
+var (
+	_ host.Call          = (*callState)(nil)
+	_ host.StateReporter = (*callState)(nil)
+)
 
 // newCall is the state of a call made with ctx, which carries the client
 // request (abi.WithRequest) and its mcp-go session.

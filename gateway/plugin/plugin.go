@@ -194,6 +194,9 @@ func (p *Source) run(ctx context.Context, fn func(context.Context, *loader.Insta
 	if call.changed != [3]bool{} && !inst.Dead() {
 		p.relist(inst, session)
 	}
+	if err != nil && call.unavailable != nil {
+		return &source.Failure{Kind: source.FailError, Msg: call.unavailable.Error()}
+	}
 	return p.failure(err)
 }
 

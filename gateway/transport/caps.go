@@ -100,13 +100,22 @@ func (c *checks) streams(next http.Handler) http.Handler {
 			http.Error(w, "Bad Request: Mcp-Session-Id header required (initialize first)", http.StatusBadRequest)
 			return
 		}
+		// With a shared registry, an id another replica issued is
+		// accepted (and becomes live here) as mcp-go would accept it.
+		mgr := c.ids.ResolveSessionIdManager(r)
 		if r.Method == http.MethodDelete {
-			if ended, err := c.o.IDs.Validate(id); err != nil || ended {
+			if ended, err := mgr.Validate(id); err != nil || ended {
 				http.Error(w, "Not Found: no such session", http.StatusNotFound)
 				return
 			}
 			next.ServeHTTP(w, r)
 			return
+		}
+		if _, shared := mgr.(*boundIDs); shared {
+			if ended, err := mgr.Validate(id); err != nil || ended {
+				http.Error(w, "Not Found: no such session", http.StatusNotFound)
+				return
+			}
 		}
 		release, err := c.o.IDs.openStream(id, q)
 		if err != nil {

@@ -56,6 +56,9 @@ type Options struct {
 	Mount map[string]http.Handler
 	// IDs issues and tracks session ids; nil: a new SessionIDs.
 	IDs *SessionIDs
+	// Shared is the registry of session ids the replicas share, nil
+	// (or a nil func) while there is none (shared.go).
+	Shared func() SharedSessions
 }
 
 // Handler serves MCP Streamable HTTP at o.Path behind the checks the MCP
@@ -70,16 +73,17 @@ func Handler(o Options) (http.Handler, *server.StreamableHTTPServer) {
 	if o.IDs == nil {
 		o.IDs = NewSessionIDs()
 	}
+	ids := idResolver{ids: o.IDs, shared: o.Shared, ttl: o.IdleTTL}
 	sh := server.NewStreamableHTTPServer(o.MCP,
 		server.WithEndpointPath(o.Path),
 		// Track sessions: unknown or ended ids get 404, DELETE ends one,
 		// and session_idle_timeout ends idle ones.
-		server.WithSessionIdManager(o.IDs),
+		server.WithSessionIdManagerResolver(ids),
 		server.WithHeartbeatInterval(30*time.Second),
 		server.WithSessionIdleTTL(o.IdleTTL),
 		server.WithStreamableHTTPLogger(o.Logger.With("component", "mcp-http")),
 	)
-	c := &checks{o: o, capWarn: &WarnEvery{Every: time.Minute},
+	c := &checks{o: o, ids: ids, capWarn: &WarnEvery{Every: time.Minute},
 		refusals: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, func() { o.Metrics.LogSuppressed.WithLabelValues("http").Inc() })}
 	mux := http.NewServeMux()
 	mux.Handle(o.Path, chain(sh, c.serving, c.origin, c.authenticate, c.ownSession, c.body, c.sessions, c.streams))
@@ -151,6 +155,7 @@ func stateOf(r *http.Request) *State { return r.Context().Value(stateKey{}).(*St
 // checks are the middlewares of one Handler.
 type checks struct {
 	o        Options
+	ids      idResolver // the session ids, with the shared registry if any
 	capWarn  *WarnEvery
 	refusals *lograte.Limiter // unauthenticated refusals are logged at a bounded rate
 }

@@ -32,11 +32,15 @@ type SessionIDs struct {
 	sessionsOf map[string]int
 	streamsOf  map[string]int
 	now        func() time.Time
+	// When each live session last refreshed its expiry in the shared
+	// registry (state.backend redis; see shared.go).
+	touchedAt map[string]time.Time
 }
 
 type liveSession struct {
 	streams   int    // GET streams open on this session
 	principal string // whose share it counts in ("": none)
+	owner     string // with a shared registry: who may use it (ownerKey)
 }
 
 type endedID struct {
@@ -92,6 +96,70 @@ func (s *SessionIDs) Generate() string {
 	return id
 }
 
+// ownedBy reports whether live id may be used by owner: its recorded
+// owner, if any, is owner.
+func (s *SessionIDs) ownedBy(id, owner string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ls, ok := s.live[id]
+	return !ok || ls.owner == "" || ls.owner == owner
+}
+
+// touched records that id, issued here for owner, was just recorded in
+// the shared registry.
+func (s *SessionIDs) touched(id, owner string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ls, ok := s.live[id]; ok {
+		ls.owner = owner
+	}
+	if s.touchedAt == nil {
+		s.touchedAt = map[string]time.Time{}
+	}
+	s.touchedAt[id] = s.now()
+}
+
+// adopt makes id, live in the shared registry, live here too (a session
+// another replica issued; ended here by the idle sweeper, used again).
+func (s *SessionIDs) adopt(id, owner string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ls, ok := s.live[id]; ok {
+		ls.owner = owner
+	} else {
+		s.live[id] = &liveSession{owner: owner}
+		delete(s.ended, id) // its queue entry expires by itself
+	}
+	if s.touchedAt == nil {
+		s.touchedAt = map[string]time.Time{}
+	}
+	s.touchedAt[id] = s.now()
+}
+
+// touchDue reports whether live id is due a look at the shared registry
+// (a quarter of ttl, at most 5s, has passed since the last), and if so
+// counts it as looked at.
+func (s *SessionIDs) touchDue(id string, ttl time.Duration) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.live[id]; !ok {
+		return false
+	}
+	now := s.now()
+	every := min(ttl/4, 5*time.Second)
+	if ttl <= 0 {
+		every = 5 * time.Second
+	}
+	if t, ok := s.touchedAt[id]; ok && now.Sub(t) < every {
+		return false
+	}
+	if s.touchedAt == nil {
+		s.touchedAt = map[string]time.Time{}
+	}
+	s.touchedAt[id] = now
+	return true
+}
+
 // Validate reports whether id is live, ended, or unknown (an error).
 func (s *SessionIDs) Validate(id string) (isTerminated bool, err error) {
 	s.mu.Lock()
@@ -123,6 +191,7 @@ func (s *SessionIDs) Terminate(id string) (isNotAllowed bool, err error) {
 	}
 	add(s.sessionsOf, s.live[id].principal, -1)
 	delete(s.live, id)
+	delete(s.touchedAt, id)
 	s.ended[id] = struct{}{}
 	s.queue = append(s.queue, endedID{id, s.now()})
 	s.expire()

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -52,6 +53,7 @@ type Gateway struct {
 	logged   chan struct{} // closed and replaced when a line is logged
 	exited   chan struct{}
 	exitErr  error
+	killed   atomic.Bool // by Kill: its exit is no failure
 }
 
 // Start runs `wasmgate serve --config opts.Config --ready-file F` and
@@ -130,7 +132,7 @@ func (b *Binaries) Start(t testing.TB, opts Options) *Gateway {
 	g.Ready, g.MCPURL, g.AdminURL = rf, rf.MCP, strings.TrimSuffix(rf.Admin, "/")
 	logs.catchUp(5 * time.Second)
 	t.Cleanup(func() {
-		if err := g.Stop(t); err != nil {
+		if err := g.Stop(t); err != nil && !g.killed.Load() {
 			t.Errorf("wasmgate did not exit cleanly: %v", err)
 		}
 		if strings.Contains(g.Stderr(), "WARNING: DATA RACE") {
@@ -211,6 +213,14 @@ func (g *Gateway) Stop(t testing.TB) error {
 		t.Errorf("wasmgate did not stop within 30s of SIGINT")
 	}
 	return g.exitErr
+}
+
+// Kill kills the gateway with SIGKILL (kill -9: nothing drains) and waits
+// for it to exit; the test's end does not count that as a failure.
+func (g *Gateway) Kill() {
+	g.killed.Store(true)
+	_ = g.Cmd.Process.Kill()
+	<-g.exited
 }
 
 // Wait waits up to timeout for the process to exit by itself, and returns

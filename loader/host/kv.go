@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"fmt"
 
 	extism "github.com/extism/go-sdk"
 )
@@ -11,6 +12,23 @@ const (
 	kvStored        = 0
 	kvQuotaExceeded = 1
 )
+
+// unavailable ends the running call with err, the shared store's failure
+// (state.backend: redis and Redis unavailable): the functions have no way
+// to tell the plugin, and a missing key or a full store would be a lie.
+// The call's Call, if it is a StateReporter, hears of it first, so the
+// call can fail as the tool's error rather than as a crash.
+func unavailable(ctx context.Context, err error) {
+	if err != nil {
+		if r, ok := CallOf(ctx).(StateReporter); ok {
+			r.StateUnavailable(err)
+		}
+		panic(fmt.Errorf("%w: %w", err, ErrStop))
+	}
+}
+
+// StateReporter is a Call told that the shared state failed it.
+type StateReporter interface{ StateUnavailable(err error) }
 
 // kvFunctions are wasmgate_kv_get, wasmgate_kv_set and wasmgate_kv_delete
 // (namespace extism:host/user) bound to one plugin's store. See
@@ -24,7 +42,8 @@ func kvFunctions(store *Store) []extism.HostFunction {
 				stack[0] = 0
 				return
 			}
-			v, ok := store.Get(key)
+			v, ok, err := store.Lookup(ctx, key)
+			unavailable(ctx, err)
 			if !ok {
 				stack[0] = 0
 				return
@@ -51,7 +70,9 @@ func kvFunctions(store *Store) []extism.HostFunction {
 				stack[0] = kvQuotaExceeded
 				return
 			}
-			if store.Set(key, v) {
+			ok, err := store.Put(ctx, key, v)
+			unavailable(ctx, err)
+			if ok {
 				stack[0] = kvStored
 			} else {
 				stack[0] = kvQuotaExceeded
@@ -60,7 +81,7 @@ func kvFunctions(store *Store) []extism.HostFunction {
 	del := extism.NewHostFunctionWithStack("wasmgate_kv_delete",
 		func(ctx context.Context, p *extism.CurrentPlugin, stack []uint64) {
 			if key, err := p.ReadString(stack[0]); err == nil {
-				store.Delete(key)
+				unavailable(ctx, store.Remove(ctx, key))
 			}
 			stack[0] = 0
 		}, i64, i64)

@@ -1,6 +1,9 @@
 package host
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // Store is a plugin's in-memory key-value store. Every instance of a plugin
 // shares one Store, so a value set through one pooled instance is read
@@ -11,6 +14,64 @@ type Store struct {
 	m     map[string][]byte
 	size  int64
 	quota int64
+
+	// With state.backend redis: the plugin's name and the shared store
+	// (nil while the backend is memory), asked on every access.
+	plugin string
+	remote func() Remote
+}
+
+// Remote is a key-value store the replicas share (state.backend: redis):
+// plugin's entries, with kv_quota counted as in memory (key + value +
+// overhead per entry) and enforced atomically.
+type Remote interface {
+	KVGet(ctx context.Context, plugin, key string) ([]byte, bool, error)
+	KVSet(ctx context.Context, plugin, key string, value []byte, quota, overhead int64) (bool, error)
+	KVDelete(ctx context.Context, plugin, key string, overhead int64) error
+}
+
+// Share makes s keep plugin's entries in remote() whenever it returns a
+// Remote (state.backend: redis), and in memory when it returns nil. Call
+// it before the store is used.
+func (s *Store) Share(plugin string, remote func() Remote) {
+	s.plugin, s.remote = plugin, remote
+}
+
+func (s *Store) shared() Remote {
+	if s.remote == nil {
+		return nil
+	}
+	return s.remote()
+}
+
+// Lookup is Get from wherever the entries are kept; an error is the
+// shared store being unavailable.
+func (s *Store) Lookup(ctx context.Context, key string) ([]byte, bool, error) {
+	if r := s.shared(); r != nil {
+		return r.KVGet(ctx, s.plugin, key)
+	}
+	v, ok := s.Get(key)
+	return v, ok, nil
+}
+
+// Put is Set wherever the entries are kept.
+func (s *Store) Put(ctx context.Context, key string, value []byte) (bool, error) {
+	if r := s.shared(); r != nil {
+		s.mu.RLock()
+		quota := s.quota
+		s.mu.RUnlock()
+		return r.KVSet(ctx, s.plugin, key, value, quota, EntryOverhead)
+	}
+	return s.Set(key, value), nil
+}
+
+// Remove is Delete wherever the entries are kept.
+func (s *Store) Remove(ctx context.Context, key string) error {
+	if r := s.shared(); r != nil {
+		return r.KVDelete(ctx, s.plugin, key, EntryOverhead)
+	}
+	s.Delete(key)
+	return nil
 }
 
 // EntryOverhead is what each entry counts against the quota besides its
