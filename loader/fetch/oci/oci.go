@@ -40,6 +40,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/wasmgate/wasmgate/loader/fetch"
+	"github.com/wasmgate/wasmgate/loader/fetch/https"
 )
 
 // ModuleFile is the file an image's tar layer holds the module in.
@@ -54,6 +55,8 @@ type Fetcher struct {
 	cache fetch.Cache
 	// remote are the options of every registry request but the context.
 	remote []remote.Option
+	// bundles downloads Sigstore bundles that verify.bundle names by URL.
+	bundles *https.Fetcher
 }
 
 // New returns a Fetcher with opts (see fetch.Options).
@@ -61,7 +64,8 @@ func New(opts fetch.Options) *Fetcher {
 	opts = opts.Defaults()
 	return &Fetcher{
 		opts:  opts,
-		cache: fetch.NewCache(opts.CacheDir),
+		cache:   fetch.NewCache(opts.CacheDir),
+		bundles: https.New(opts),
 		remote: []remote.Option{
 			remote.WithAuthFromKeychain(authn.DefaultKeychain),
 			remote.WithUserAgent("wasmgate"),
@@ -122,11 +126,11 @@ func (f *Fetcher) Fetch(ctx context.Context, spec fetch.Spec) (fetch.Module, err
 
 	// Pinned and cached: no network.
 	if data, ok := f.cache.Module(spec.SHA256); ok {
-		return fetch.Module{Data: data, SHA256: spec.SHA256}, nil
+		return f.verified(ctx, spec, fetch.Module{Data: data, SHA256: spec.SHA256})
 	}
 	if d, ok := ref.(name.Digest); ok {
 		if m, ok := f.cached(d.DigestStr()); ok {
-			return pinned(spec, m)
+			return f.verified(ctx, spec, m)
 		}
 	}
 
@@ -145,7 +149,7 @@ func (f *Fetcher) Fetch(ctx context.Context, spec fetch.Spec) (fetch.Module, err
 	}
 	digest := desc.Digest.String()
 	if m, ok := f.cached(digest); ok {
-		return pinned(spec, m)
+		return f.verified(ctx, spec, m)
 	}
 	data, err := f.pull(desc)
 	if err != nil {
@@ -155,10 +159,16 @@ func (f *Fetcher) Fetch(ctx context.Context, spec fetch.Spec) (fetch.Module, err
 	if err := fetch.CheckPin(spec, sum); err != nil {
 		return fetch.Module{}, err // refused: nothing is cached
 	}
+	bundle, err := fetch.CheckSignature(ctx, spec, data, "", f.bundles.Download)
+	if err != nil {
+		return fetch.Module{}, err // refused: nothing is cached
+	}
 	if err := f.cache.PutModule(data, sum); err != nil {
 		f.opts.Logger.Warn("cannot cache module", "plugin", spec.Plugin, "source", spec.Source, "error", err)
 	} else if err := f.cache.PutLink(linkKind, digest, sum); err != nil {
 		f.opts.Logger.Warn("cannot cache module", "plugin", spec.Plugin, "source", spec.Source, "error", err)
+	} else if err := f.cache.PutBundle(spec, sum, bundle); err != nil {
+		f.opts.Logger.Warn("cannot cache signature bundle", "plugin", spec.Plugin, "source", spec.Source, "error", err)
 	}
 	f.opts.Logger.Info("pulled plugin module", "plugin", spec.Plugin, "source", spec.Source,
 		"digest", digest, "sha256", sum, "bytes", len(data), "duration", time.Since(start).Round(time.Millisecond))
@@ -169,6 +179,26 @@ func (f *Fetcher) Fetch(ctx context.Context, spec fetch.Spec) (fetch.Module, err
 func pinned(spec fetch.Spec, m fetch.Module) (fetch.Module, error) {
 	if err := fetch.CheckPin(spec, m.SHA256); err != nil {
 		return fetch.Module{}, err
+	}
+	return m, nil
+}
+
+// verified returns m, a cached module, if it is what spec pins and its
+// signature checks: against the bundle cached with it under the same
+// trust (no network), else against verify.bundle read again.
+func (f *Fetcher) verified(ctx context.Context, spec fetch.Spec, m fetch.Module) (fetch.Module, error) {
+	if err := fetch.CheckPin(spec, m.SHA256); err != nil {
+		return fetch.Module{}, err
+	}
+	if spec.Verify == nil || f.cache.Verified(spec, m.SHA256, m.Data) {
+		return m, nil
+	}
+	bundle, err := fetch.CheckSignature(ctx, spec, m.Data, "", f.bundles.Download)
+	if err != nil {
+		return fetch.Module{}, err
+	}
+	if err := f.cache.PutBundle(spec, m.SHA256, bundle); err != nil {
+		f.opts.Logger.Warn("cannot cache signature bundle", "plugin", spec.Plugin, "source", spec.Source, "error", err)
 	}
 	return m, nil
 }
