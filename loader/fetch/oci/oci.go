@@ -63,7 +63,7 @@ type Fetcher struct {
 func New(opts fetch.Options) *Fetcher {
 	opts = opts.Defaults()
 	return &Fetcher{
-		opts:  opts,
+		opts:    opts,
 		cache:   fetch.NewCache(opts.CacheDir),
 		bundles: https.New(opts),
 		remote: []remote.Option{
