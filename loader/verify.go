@@ -3,6 +3,7 @@ package loader
 import (
 	"errors"
 	"os"
+	"strings"
 
 	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/loader/fetch"
@@ -104,7 +105,13 @@ func (v *VerifySpec) normalize(p *PluginSpec, url bool, env *config.Env) {
 	}
 	ver, err := sigstore.New(v.policy())
 	if err != nil {
-		bad(k, "%v", err)
+		// "verify.key_file: ..." names its key.
+		msg := err.Error()
+		if sub, rest, ok := strings.Cut(strings.TrimPrefix(msg, "verify."), ": "); ok && strings.HasPrefix(msg, "verify.") && !strings.Contains(sub, " ") {
+			bad(k+"."+sub, "%s", rest)
+		} else {
+			bad(k, "%s", msg)
+		}
 		return
 	}
 	v.verifier = ver
