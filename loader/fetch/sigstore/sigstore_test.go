@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
+	"encoding/hex"
 	"encoding/pem"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/sigstore/sigstore-go/pkg/bundle"
+	"github.com/sigstore/sigstore-go/pkg/root"
 	"github.com/sigstore/sigstore-go/pkg/testing/ca"
 	"github.com/sigstore/sigstore-go/pkg/verify"
 
@@ -175,5 +177,61 @@ func TestKeyless(t *testing.T) {
 	}
 	if err := kv.VerifyEntity(module, good); err == nil || !strings.Contains(err.Error(), "keyless (certificate) signature by release@example.com") {
 		t.Errorf("keyless bundle under key policy: %v", err)
+	}
+}
+
+// TestKeylessTrustedRootFile: a trusted_root.json written from a
+// VirtualSigstore is read by New, and its CA, Rekor key and CT logs are
+// what the bundle is checked against: a certificate of this CA gets as
+// far as the SCT check (virtual certificates carry none, which a real
+// Fulcio certificate does), one of another CA fails on its chain or log.
+func TestKeylessTrustedRootFile(t *testing.T) {
+	vs, err := ca.NewVirtualSigstore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// VirtualSigstore's log IDs are hex strings used as bytes; the JSON
+	// form holds the bytes they spell.
+	logs := func(m map[string]*root.TransparencyLog) map[string]*root.TransparencyLog {
+		for k, l := range m {
+			if id, err := hex.DecodeString(k); err == nil {
+				l.ID = id
+			}
+		}
+		return m
+	}
+	tr, err := root.NewTrustedRoot(root.TrustedRootMediaType01, vs.FulcioCertificateAuthorities(), logs(vs.CTLogs()), vs.TimestampingAuthorities(), logs(vs.RekorLogs()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := tr.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "trusted_root.json")
+	os.WriteFile(path, js, 0o600)
+	const id, issuer = "release@example.com", "https://issuer.example"
+	v, err := sigstore.New(sigstore.Policy{Identity: id, Issuer: issuer, TrustedRoot: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	module := []byte("\x00asm\x01\x00\x00\x00 a module")
+	e, _ := vs.Sign(id, issuer, module)
+	if err := v.VerifyEntity(module, e); err == nil || !strings.Contains(err.Error(), "signed certificate timestamp") {
+		t.Errorf("own CA: got %v, want it to stop at the SCT check", err)
+	}
+	vs2, _ := ca.NewVirtualSigstore()
+	e2, _ := vs2.Sign(id, issuer, module)
+	err = v.VerifyEntity(module, e2)
+	t.Logf("another CA: %v", err)
+	if err == nil || strings.Contains(err.Error(), "signed certificate timestamp") {
+		t.Errorf("another CA: got %v, want a log or chain failure", err)
+	}
+
+	empty, _ := root.NewTrustedRoot(root.TrustedRootMediaType01, nil, nil, nil, vs.RekorLogs())
+	js, _ = empty.MarshalJSON()
+	os.WriteFile(path, js, 0o600)
+	if _, err := sigstore.New(sigstore.Policy{Identity: id, Issuer: issuer, TrustedRoot: path}); err == nil || !strings.Contains(err.Error(), "lists no certificate authority") {
+		t.Errorf("root without a CA: %v", err)
 	}
 }
