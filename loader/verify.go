@@ -85,9 +85,6 @@ func (v *VerifySpec) normalize(p *PluginSpec, url bool, env *config.Env) {
 	case v.Bundle == "" && !url:
 		bad(k+".bundle", "a local module's signature is read from a bundle file beside it; set verify.bundle (such as %s%s)", p.Path, fetch.BundleSuffix)
 		ok = false
-	case v.Bundle == "" && fetch.Scheme(p.Path) == "oci":
-		bad(k+".bundle", "an oci:// module needs verify.bundle (a path or https:// URL of a bundle that signs the module's bytes, as cosign sign-blob --bundle writes it); OCI referrers are not looked up")
-		ok = false
 	case v.Bundle == "":
 	case fetch.Scheme(v.Bundle) == "":
 		file("bundle", &v.Bundle)

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // MaxBundleSize bounds a Sigstore bundle read or downloaded.
@@ -125,4 +126,33 @@ func (c Cache) bundlePath(spec Spec, sum string) (string, bool) {
 	}
 	id := sha256.Sum256([]byte(spec.Verify.ID()))
 	return filepath.Join(c.dir, "sigstore", hex.EncodeToString(id[:16]), sum+BundleSuffix), true
+}
+
+// PutManifestBundle stores bundle, which verified the OCI manifest
+// manifest ("sha256:<hex>") holding the module whose hex SHA-256 is sum.
+func (c Cache) PutManifestBundle(spec Spec, sum, manifest string, bundle []byte) error {
+	p, ok := c.bundlePath(spec, sum)
+	if !ok || bundle == nil {
+		return nil
+	}
+	p = strings.TrimSuffix(p, BundleSuffix) + ".manifest"
+	return c.write(filepath.Dir(p), filepath.Base(p), append([]byte(manifest+"\n"), bundle...))
+}
+
+// ManifestBundle returns the manifest digest and the bundle that
+// PutManifestBundle stored for the module sum under spec.Verify.
+func (c Cache) ManifestBundle(spec Spec, sum string) (manifest string, bundle []byte, ok bool) {
+	p, ok := c.bundlePath(spec, sum)
+	if !ok {
+		return "", nil, false
+	}
+	b, err := os.ReadFile(strings.TrimSuffix(p, BundleSuffix) + ".manifest")
+	if err != nil {
+		return "", nil, false
+	}
+	first, rest, ok := strings.Cut(string(b), "\n")
+	if !ok {
+		return "", nil, false
+	}
+	return first, []byte(rest), true
 }

@@ -26,4 +26,6 @@ func NewKeyless(p Policy, tm root.TrustedMaterial) (*Verifier, error) {
 }
 
 // VerifyEntity is Verify of a bundle already parsed.
-func (v *Verifier) VerifyEntity(data []byte, e verify.SignedEntity) error { return v.verify(data, e) }
+func (v *Verifier) VerifyEntity(data []byte, e verify.SignedEntity) error {
+	return v.verify(data, nil, e)
+}

@@ -135,10 +135,23 @@ func (v *Verifier) Verify(data, bundleJSON []byte) error {
 	if err := b.UnmarshalJSON(bundleJSON); err != nil {
 		return fmt.Errorf("not a Sigstore bundle: %w", err)
 	}
-	return v.verify(data, &b)
+	return v.verify(data, nil, &b)
 }
 
-func (v *Verifier) verify(data []byte, b verify.SignedEntity) error {
+// VerifyDigest checks that bundleJSON signs the artifact whose SHA-256
+// is digest (an OCI manifest, as cosign sign's bundles do: a DSSE
+// statement whose subject is the manifest digest).
+func (v *Verifier) VerifyDigest(digest, bundleJSON []byte) error {
+	var b bundle.Bundle
+	if err := b.UnmarshalJSON(bundleJSON); err != nil {
+		return fmt.Errorf("not a Sigstore bundle: %w", err)
+	}
+	return v.verify(nil, digest, &b)
+}
+
+// verify checks b against data, or when data is nil against the artifact
+// whose SHA-256 is digest.
+func (v *Verifier) verify(data, digest []byte, b verify.SignedEntity) error {
 	vc, err := b.VerificationContent()
 	if err != nil {
 		return fmt.Errorf("bundle: %w", err)
@@ -156,21 +169,30 @@ func (v *Verifier) verify(data []byte, b verify.SignedEntity) error {
 	}
 	// The bundle's digest is an unauthenticated hint, but it tells a
 	// signature of other bytes from one by another signer.
-	if msg := sc.MessageSignatureContent(); msg != nil && msg.DigestAlgorithm() == "SHA2_256" {
-		if got := sha256.Sum256(data); !bytes.Equal(got[:], msg.Digest()) {
-			return fmt.Errorf("the bundle signs sha256:%x, but the module is sha256:%x (another module, or a tampered one)", msg.Digest(), got)
-		}
+	what, want := "module", digest
+	if data != nil {
+		sum := sha256.Sum256(data)
+		want = sum[:]
+	} else {
+		what = "manifest"
 	}
-	policy := verify.NewPolicy(verify.WithArtifact(bytes.NewReader(data)), verify.WithKey())
+	if msg := sc.MessageSignatureContent(); msg != nil && msg.DigestAlgorithm() == "SHA2_256" && !bytes.Equal(want, msg.Digest()) {
+		return fmt.Errorf("the bundle signs sha256:%x, but the %s is sha256:%x (another %s, or a tampered one)", msg.Digest(), what, want, what)
+	}
+	artifact := verify.WithArtifactDigest("sha256", digest)
+	if data != nil {
+		artifact = verify.WithArtifact(bytes.NewReader(data))
+	}
+	policy := verify.NewPolicy(artifact, verify.WithKey())
 	if v.key == nil {
-		policy = verify.NewPolicy(verify.WithArtifact(bytes.NewReader(data)), verify.WithCertificateIdentity(v.identity))
+		policy = verify.NewPolicy(artifact, verify.WithCertificateIdentity(v.identity))
 	}
 	_, err = v.verifier.Verify(b, policy)
 	if err == nil {
 		return nil
 	}
 	if v.key != nil {
-		if strings.Contains(err.Error(), "could not verify message") || strings.Contains(err.Error(), "invalid signature") ||
+		if strings.Contains(err.Error(), "could not verify message") || strings.Contains(err.Error(), "could not verify envelope") || strings.Contains(err.Error(), "invalid signature") ||
 			strings.Contains(err.Error(), "verification error") {
 			return fmt.Errorf("signed by a key other than verify.key_file (%s)", v.policy.KeyFile)
 		}

@@ -5,6 +5,7 @@
 package sigstoretest
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -52,6 +53,31 @@ func (k *Key) WritePublic(t testing.TB, dir, name string) string {
 func (k *Key) Sign(t testing.TB, data []byte) []byte {
 	t.Helper()
 	b, err := sign.Bundle(&sign.PlainData{Data: data}, k.kp, sign.BundleOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := protojson.Marshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// SignDigest returns the Sigstore bundle of a DSSE envelope of an in-toto
+// statement whose subject is the artifact with that SHA-256 (hex), as
+// cosign sign writes for an image's manifest digest.
+func (k *Key) SignDigest(t testing.TB, name, sha256hex string) []byte {
+	t.Helper()
+	stmt, err := json.Marshal(map[string]any{
+		"_type":         "https://in-toto.io/Statement/v1",
+		"subject":       []any{map[string]any{"name": name, "digest": map[string]string{"sha256": sha256hex}}},
+		"predicateType": "https://sigstore.dev/cosign/sign/v1",
+		"predicate":     map[string]any{},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := sign.Bundle(&sign.DSSEData{Data: stmt, PayloadType: "application/vnd.in-toto+json"}, k.kp, sign.BundleOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
