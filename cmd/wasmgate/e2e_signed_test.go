@@ -13,6 +13,7 @@ import (
 
 	"github.com/wasmgate/wasmgate/internal/harness"
 	"github.com/wasmgate/wasmgate/loader/fetch"
+	"github.com/wasmgate/wasmgate/loader/fetch/oci"
 	"github.com/wasmgate/wasmgate/loader/fetch/sigstore/sigstoretest"
 )
 
@@ -130,4 +131,44 @@ func TestSignedHTTPSSource(t *testing.T) {
 	if want := "no Sigstore bundle at " + src + ".sigstore.json"; r.Code == 0 || !strings.Contains(r.Stderr, want) {
 		t.Errorf("validate offline under another key: exit %d, stderr:\n%s\nwant it to say %s", r.Code, r.Stderr, want)
 	}
+}
+
+// TestSignedOCISource: an oci:// plugin with verify.key_file and no
+// verify.bundle loads when a referrer of its manifest is a Sigstore
+// bundle (as cosign sign stores it) by that key; the tag moved to an
+// unsigned image fails the reload, naming the manifest, and the verified
+// plugin keeps serving; with the registry gone, a restart pinned by
+// digest loads the verified module from the cache.
+func TestSignedOCISource(t *testing.T) {
+	reg := harness.NewOCIRegistry(t, nil)
+	calc := harness.ReadFixture(t, "examples/plugins/calculator")
+	greeter := harness.ReadFixture(t, "examples/plugins/greeter")
+	key := sigstoretest.NewKey(t)
+	digest := reg.Push(t, "plugins/tools:1", harness.WasmImage(t, calc))
+	reg.Attach(t, "plugins/tools", digest, oci.BundleArtifactType, key.SignDigest(t, reg.Host+"/plugins/tools", strings.TrimPrefix(digest, "sha256:")))
+	env := []string{"DOCKER_CONFIG=" + t.TempDir()}
+	src := reg.Source("plugins/tools:1")
+	ctx := harness.Ctx(t, 4*time.Minute)
+
+	e := bins.NewDir(t)
+	key.WritePublic(t, filepath.Dir(e.Config), "tools.pub")
+	harness.WriteFile(t, e.Config, []byte(e.YAML(harness.NoWatch, harness.Item("name: tools", "path: "+harness.Q(src), "verify: {key_file: tools.pub}"))))
+	g := bins.Start(t, harness.Options{Config: e.Config, Env: env})
+	c := g.SessionClient(t)
+	harness.Calc(ctx, t, c, 2, 3)
+
+	unsigned := reg.Push(t, "plugins/tools:1", harness.WasmImage(t, greeter))
+	code, body := g.PostReload(t)
+	want := `plugin "tools" (plugins[0].verify): signature check failed: ` + src + ": no Sigstore bundle among the OCI referrers of " + unsigned
+	if code == http.StatusOK || !strings.Contains(body, want) {
+		t.Errorf("reload to an unsigned image: %d %s\nwant it to contain %s", code, body, want)
+	}
+	harness.Calc(ctx, t, c, 40, 2)
+
+	reg.Stop()
+	d := bins.NewDir(t)
+	key.WritePublic(t, filepath.Dir(d.Config), "tools.pub")
+	harness.WriteFile(t, d.Config, []byte(d.YAML(harness.NoWatch, harness.Item("name: tools", "path: "+harness.Q(reg.Source("plugins/tools@"+digest)), "verify: {key_file: tools.pub}"))))
+	g2 := bins.Start(t, harness.Options{Config: d.Config, Env: env})
+	harness.Calc(ctx, t, g2.Client(t), 5, 8)
 }

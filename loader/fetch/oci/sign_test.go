@@ -3,19 +3,10 @@ package oci_test
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/google/go-containerregistry/pkg/name"
-	v1 "github.com/google/go-containerregistry/pkg/v1"
-	"github.com/google/go-containerregistry/pkg/v1/remote"
-	"github.com/google/go-containerregistry/pkg/v1/static"
-	"github.com/google/go-containerregistry/pkg/v1/types"
 
 	"github.com/wasmgate/wasmgate/internal/harness"
 	"github.com/wasmgate/wasmgate/loader/fetch"
@@ -99,52 +90,11 @@ func TestSigned(t *testing.T) {
 	}
 }
 
-type rawManifest struct {
-	data []byte
-	mt   types.MediaType
-}
-
-func (r rawManifest) RawManifest() ([]byte, error)        { return r.data, nil }
-func (r rawManifest) MediaType() (types.MediaType, error) { return r.mt, nil }
-
-// attach pushes bundle as an OCI referrer of the manifest subject (as
-// cosign sign v3 stores it) and returns the referrer's digest.
+// attach pushes bundle as an OCI referrer of the manifest subject, as
+// cosign sign v3 stores it, and returns the referrer's digest.
 func attach(t *testing.T, reg *harness.OCIRegistry, repo, subject string, bundle []byte) string {
 	t.Helper()
-	r, err := name.NewRepository(reg.Host + "/" + repo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sub, err := remote.Head(r.Digest(subject))
-	if err != nil {
-		t.Fatal(err)
-	}
-	config := static.NewLayer([]byte("{}"), oci.BundleArtifactType)
-	layer := static.NewLayer(bundle, oci.BundleArtifactType)
-	for _, l := range []v1.Layer{config, layer} {
-		if err := remote.WriteLayer(r, l); err != nil {
-			t.Fatal(err)
-		}
-	}
-	desc := func(l v1.Layer) map[string]any {
-		d, _ := l.Digest()
-		n, _ := l.Size()
-		return map[string]any{"mediaType": oci.BundleArtifactType, "digest": d.String(), "size": n}
-	}
-	m, _ := json.Marshal(map[string]any{
-		"schemaVersion": 2,
-		"mediaType":     types.OCIManifestSchema1,
-		"artifactType":  oci.BundleArtifactType,
-		"config":        desc(config),
-		"layers":        []any{desc(layer)},
-		"subject":       map[string]any{"mediaType": sub.MediaType, "digest": sub.Digest.String(), "size": sub.Size},
-	})
-	sum := sha256.Sum256(m)
-	d := "sha256:" + hex.EncodeToString(sum[:])
-	if err := remote.Put(r.Digest(d), rawManifest{m, types.OCIManifestSchema1}); err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return reg.Attach(t, repo, subject, oci.BundleArtifactType, bundle)
 }
 
 // TestSignedReferrers: without verify.bundle, an oci:// module's
