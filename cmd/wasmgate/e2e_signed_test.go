@@ -172,3 +172,44 @@ func TestSignedOCISource(t *testing.T) {
 	g2 := bins.Start(t, harness.Options{Config: d.Config, Env: env})
 	harness.Calc(ctx, t, g2.Client(t), 5, 8)
 }
+
+// TestSignedKeyChangeReloads: verify.key_file and verify.bundle are
+// watched. A local module with its bundle loads; replacing the key with
+// one that did not sign it reloads, and the reload fails naming the key
+// (the plugin keeps serving); a new bundle by the new key reloads again
+// and succeeds.
+func TestSignedKeyChangeReloads(t *testing.T) {
+	e := bins.NewDir(t)
+	calc := e.Module("calculator", "examples/plugins/calculator")
+	module, err := os.ReadFile(calc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, other := sigstoretest.NewKey(t), sigstoretest.NewKey(t)
+	dir := filepath.Dir(e.Config)
+	pub := key.WritePublic(t, dir, "tools.pub")
+	bundle := filepath.Join(dir, "calculator.sigstore.json")
+	harness.WriteFile(t, bundle, key.Sign(t, module))
+	harness.WriteFile(t, e.Config, []byte(e.YAML("", harness.Item("name: calculator", "path: "+harness.Q(calc),
+		"verify: {key_file: tools.pub, bundle: calculator.sigstore.json}"))))
+	g := bins.Start(t, harness.Options{Config: e.Config})
+	c := g.SessionClient(t)
+	ctx := harness.Ctx(t, 2*time.Minute)
+	harness.Calc(ctx, t, c, 2, 3)
+
+	harness.RenameOver(t, pub, other.PublicPEM(t))
+	if !harness.WaitFor(visible, func() bool { _, fail := g.Reloads(t); return fail >= 1 }) {
+		t.Fatalf("no failed reload after the key changed:\n%s", g.Stderr())
+	}
+	if want := "signed by a key other than verify.key_file (" + pub + ")"; !strings.Contains(g.Stderr(), want) {
+		t.Errorf("the failed reload does not say %q:\n%s", want, g.Stderr())
+	}
+	harness.Calc(ctx, t, c, 40, 2)
+
+	okBefore, _ := g.Reloads(t)
+	harness.RenameOver(t, bundle, other.Sign(t, module))
+	if !harness.WaitFor(visible, func() bool { ok, _ := g.Reloads(t); return ok > okBefore && g.LastReloadOK(t) == 1 }) {
+		t.Fatalf("no successful reload after the bundle by the new key:\n%s", g.Stderr())
+	}
+	harness.Calc(ctx, t, c, 5, 8)
+}
