@@ -6,10 +6,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/wasmgate/wasmgate/config"
 )
 
 // MaxBundleSize bounds a Sigstore bundle read or downloaded.
@@ -86,9 +89,12 @@ func readBundle(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := ReadAll(f, MaxBundleSize)
+	b, err := io.ReadAll(io.LimitReader(f, MaxBundleSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("read: %w", err)
+	}
+	if len(b) > MaxBundleSize {
+		return nil, fmt.Errorf("larger than the %s limit of a Sigstore bundle", config.ByteSize(MaxBundleSize))
 	}
 	return b, nil
 }

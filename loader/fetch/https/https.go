@@ -15,10 +15,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"time"
 
+	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/loader/fetch"
 )
 
@@ -94,7 +96,7 @@ func (f *Fetcher) Fetch(ctx context.Context, spec fetch.Spec) (fetch.Module, err
 		return fetch.Module{Data: data, SHA256: spec.SHA256}, nil
 	}
 	start := time.Now()
-	data, err := f.get(ctx, u, f.opts.MaxSize)
+	data, err := f.get(ctx, u, f.opts.MaxSize, fetch.TooLarge)
 	if err != nil {
 		return fetch.Module{}, fmt.Errorf("plugin %q (%s): %s: %w", spec.Plugin, spec.Key, spec.Source, err)
 	}
@@ -141,11 +143,14 @@ func (f *Fetcher) Download(ctx context.Context, source string, max int64) ([]byt
 	if err != nil {
 		return nil, err
 	}
-	return f.get(ctx, u, max)
+	return f.get(ctx, u, max, func(max int64) error {
+		return fmt.Errorf("larger than the %s limit of a Sigstore bundle", config.ByteSize(max))
+	})
 }
 
-// get downloads u within the timeout and the size limit max.
-func (f *Fetcher) get(ctx context.Context, u *url.URL, max int64) ([]byte, error) {
+// get downloads u within the timeout and the size limit max; tooLarge is
+// the error of a larger body.
+func (f *Fetcher) get(ctx context.Context, u *url.URL, max int64, tooLarge func(int64) error) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
@@ -172,9 +177,12 @@ func (f *Fetcher) get(ctx context.Context, u *url.URL, max int64) ([]byte, error
 		return nil, fmt.Errorf("GET: %s", resp.Status)
 	}
 	if resp.ContentLength > max {
-		return nil, fmt.Errorf("GET: %d bytes: %w", resp.ContentLength, fetch.TooLarge(max))
+		return nil, fmt.Errorf("GET: %d bytes: %w", resp.ContentLength, tooLarge(max))
 	}
-	data, err := fetch.ReadAll(resp.Body, max)
+	data, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
+	if err == nil && int64(len(data)) > max {
+		err = tooLarge(max)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("GET: %w", err)
 	}

@@ -126,13 +126,21 @@ func TestSignedExplicitBundle(t *testing.T) {
 	module := []byte("\x00asm\x01\x00\x00\x00 explicit")
 	bundlePath := filepath.Join(dir, "m.sigstore.json")
 	os.WriteFile(bundlePath, key.Sign(t, module), 0o600)
-	srv, _ := serve(t, false, map[string][]byte{"/m.wasm": module, "/sigs/m.json": key.Sign(t, module)})
+	srv, _ := serve(t, false, map[string][]byte{"/m.wasm": module, "/sigs/m.json": key.Sign(t, module), "/sigs/big.json": bytes.Repeat([]byte(" "), fetch.MaxBundleSize+1)})
 	for _, where := range []string{bundlePath, srv.URL + "/sigs/m.json"} {
 		f := newFetcher(t, nil, fetch.Options{})
 		s := spec(srv.URL+"/m.wasm", "")
 		s.Verify = verifier(t, sigstore.Policy{KeyFile: pub, Bundle: where})
 		if _, err := f.Fetch(context.Background(), s); err != nil {
 			t.Errorf("bundle %s: %v", where, err)
+		}
+	}
+	for _, q := range []string{"", "?chunked=1"} {
+		f := newFetcher(t, nil, fetch.Options{})
+		s := spec(srv.URL+"/m.wasm", "")
+		s.Verify = verifier(t, sigstore.Policy{KeyFile: pub, Bundle: srv.URL + "/sigs/big.json" + q})
+		if _, err := f.Fetch(context.Background(), s); err == nil || !strings.Contains(err.Error(), "larger than the 1MiB limit of a Sigstore bundle") {
+			t.Errorf("big bundle%s: %v", q, err)
 		}
 	}
 	f := newFetcher(t, nil, fetch.Options{})
