@@ -55,6 +55,9 @@ type PluginSpec struct {
 	// Curation is tools: {include, exclude} and overrides: what of the
 	// plugin's tools is published, under which name and description.
 	config.Curation `koanf:",squash"`
+	// Verify, when set, is the Sigstore signature the module must carry,
+	// checked before it is compiled or cached.
+	Verify *VerifySpec `koanf:"verify"`
 
 	// Key is where this plugin was declared, e.g. "plugins[2]" or
 	// "plugins[3] (dir ./plugins, file echo.wasm)", for error messages.
@@ -146,6 +149,10 @@ func (p PluginSpec) expandDir(env *config.Env) []PluginSpec {
 		env.Bad(p.Key+".sha256", "a dir entry cannot pin one hash; list the file with path to pin it")
 		return nil
 	}
+	if p.Verify != nil {
+		env.Bad(p.Key+".verify", "a dir entry cannot name one signature; list each module with path and its verify.bundle")
+		return nil
+	}
 	dir := env.Path(p.Dir)
 	env.WatchModuleDir(dir)
 	files, err := wasmFiles(dir)
@@ -224,6 +231,11 @@ func (p *PluginSpec) normalize(env *config.Env) {
 		}
 	} else if err := checkModuleFile(p.Path); err != nil {
 		env.Bad(p.Key+".path", "%q: %v", p.Path, err)
+	}
+	if p.Verify != nil {
+		v := *p.Verify // a copy: dir entries and reloads share nothing
+		v.normalize(p, url, env)
+		p.Verify = &v
 	}
 	if p.SHA256 != "" {
 		p.SHA256 = strings.ToLower(strings.TrimPrefix(p.SHA256, "sha256:"))

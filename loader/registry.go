@@ -51,11 +51,11 @@ func moduleCacheDir(compileDir string) string {
 // Fetch gets the module spec names, checked against its sha256 pin;
 // modules from the network are cached beside the compiled code.
 func (c *Compiler) Fetch(ctx context.Context, spec PluginSpec) (fetch.Module, error) {
-	return c.fetchers.Fetch(ctx, fetch.Spec{Plugin: spec.Name, Key: spec.Key, Source: spec.Path, SHA256: spec.SHA256})
+	return c.fetchers.Fetch(ctx, fetch.Spec{Plugin: spec.Name, Key: spec.Key, Source: spec.Path, SHA256: spec.SHA256, Verify: spec.fetchVerifier()})
 }
 
 // Fetch gets the module spec names, checked against its sha256 pin,
 // caching nothing (Compiler.Fetch caches modules from the network).
 func Fetch(ctx context.Context, spec PluginSpec) (fetch.Module, error) {
-	return builtinFetchers(fetch.Options{}).Fetch(ctx, fetch.Spec{Plugin: spec.Name, Key: spec.Key, Source: spec.Path, SHA256: spec.SHA256})
+	return builtinFetchers(fetch.Options{}).Fetch(ctx, fetch.Spec{Plugin: spec.Name, Key: spec.Key, Source: spec.Path, SHA256: spec.SHA256, Verify: spec.fetchVerifier()})
 }

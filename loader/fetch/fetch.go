@@ -28,6 +28,9 @@ type Spec struct {
 	Key    string // where the plugin is declared, e.g. "plugins[2]", for errors
 	Source string // a file path, or a URL
 	SHA256 string // the pinned hex SHA-256 of the module, or ""
+	// Verify checks the module's Sigstore signature before it is used
+	// or cached (plugins[].verify); nil checks none.
+	Verify Verifier
 }
 
 // Module is a fetched module.

@@ -15,10 +15,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"time"
 
+	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/loader/fetch"
 )
 
@@ -88,10 +90,13 @@ func (f *Fetcher) Fetch(ctx context.Context, spec fetch.Spec) (fetch.Module, err
 		return fetch.Module{}, fmt.Errorf("plugin %q (%s.path): %s: %w", spec.Plugin, spec.Key, spec.Source, err)
 	}
 	if data, ok := f.cache.Module(spec.SHA256); ok {
+		if err := f.verify(ctx, spec, data, spec.SHA256); err != nil {
+			return fetch.Module{}, err
+		}
 		return fetch.Module{Data: data, SHA256: spec.SHA256}, nil
 	}
 	start := time.Now()
-	data, err := f.get(ctx, u)
+	data, err := f.get(ctx, u, f.opts.MaxSize, fetch.TooLarge)
 	if err != nil {
 		return fetch.Module{}, fmt.Errorf("plugin %q (%s): %s: %w", spec.Plugin, spec.Key, spec.Source, err)
 	}
@@ -101,14 +106,51 @@ func (f *Fetcher) Fetch(ctx context.Context, spec fetch.Spec) (fetch.Module, err
 	if err := fetch.CheckPin(spec, sum); err != nil {
 		return fetch.Module{}, err // refused: nothing is cached
 	}
+	bundle, err := fetch.CheckSignature(ctx, spec, data, spec.Source+fetch.BundleSuffix, f.Download)
+	if err != nil {
+		return fetch.Module{}, err // refused: nothing is cached
+	}
 	if err := f.cache.PutModule(data, sum); err != nil {
 		f.opts.Logger.Warn("cannot cache module", "plugin", spec.Plugin, "source", spec.Source, "error", err)
+	} else if err := f.cache.PutBundle(spec, sum, bundle); err != nil {
+		f.opts.Logger.Warn("cannot cache signature bundle", "plugin", spec.Plugin, "source", spec.Source, "error", err)
 	}
 	return fetch.Module{Data: data, SHA256: sum}, nil
 }
 
-// get downloads u within the timeout and the size limit.
-func (f *Fetcher) get(ctx context.Context, u *url.URL) ([]byte, error) {
+// verify checks the signature of a cached module: against the bundle
+// cached with it under the same trust when there is one (no network),
+// else against the bundle fetched again.
+func (f *Fetcher) verify(ctx context.Context, spec fetch.Spec, data []byte, sum string) error {
+	if spec.Verify == nil || f.cache.Verified(spec, sum, data) {
+		return nil
+	}
+	bundle, err := fetch.CheckSignature(ctx, spec, data, spec.Source+fetch.BundleSuffix, f.Download)
+	if err != nil {
+		return err
+	}
+	if err := f.cache.PutBundle(spec, sum, bundle); err != nil {
+		f.opts.Logger.Warn("cannot cache signature bundle", "plugin", spec.Plugin, "source", spec.Source, "error", err)
+	}
+	return nil
+}
+
+// Download gets source (an https:// URL, or http:// to a loopback host)
+// with the rules of module downloads, at most max bytes: a Sigstore
+// bundle (fetch.Download).
+func (f *Fetcher) Download(ctx context.Context, source string, max int64) ([]byte, error) {
+	u, err := Parse(source)
+	if err != nil {
+		return nil, err
+	}
+	return f.get(ctx, u, max, func(max int64) error {
+		return fmt.Errorf("larger than the %s limit of a Sigstore bundle", config.ByteSize(max))
+	})
+}
+
+// get downloads u within the timeout and the size limit max; tooLarge is
+// the error of a larger body.
+func (f *Fetcher) get(ctx context.Context, u *url.URL, max int64, tooLarge func(int64) error) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
@@ -134,10 +176,13 @@ func (f *Fetcher) get(ctx context.Context, u *url.URL) ([]byte, error) {
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("GET: %s", resp.Status)
 	}
-	if resp.ContentLength > f.opts.MaxSize {
-		return nil, fmt.Errorf("GET: %d bytes: %w", resp.ContentLength, fetch.TooLarge(f.opts.MaxSize))
+	if resp.ContentLength > max {
+		return nil, fmt.Errorf("GET: %d bytes: %w", resp.ContentLength, tooLarge(max))
 	}
-	data, err := fetch.ReadAll(resp.Body, f.opts.MaxSize)
+	data, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
+	if err == nil && int64(len(data)) > max {
+		err = tooLarge(max)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("GET: %w", err)
 	}

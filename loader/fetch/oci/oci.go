@@ -24,6 +24,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -40,6 +41,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/wasmgate/wasmgate/loader/fetch"
+	"github.com/wasmgate/wasmgate/loader/fetch/https"
 )
 
 // ModuleFile is the file an image's tar layer holds the module in.
@@ -54,14 +56,17 @@ type Fetcher struct {
 	cache fetch.Cache
 	// remote are the options of every registry request but the context.
 	remote []remote.Option
+	// bundles downloads Sigstore bundles that verify.bundle names by URL.
+	bundles *https.Fetcher
 }
 
 // New returns a Fetcher with opts (see fetch.Options).
 func New(opts fetch.Options) *Fetcher {
 	opts = opts.Defaults()
 	return &Fetcher{
-		opts:  opts,
-		cache: fetch.NewCache(opts.CacheDir),
+		opts:    opts,
+		cache:   fetch.NewCache(opts.CacheDir),
+		bundles: https.New(opts),
 		remote: []remote.Option{
 			remote.WithAuthFromKeychain(authn.DefaultKeychain),
 			remote.WithUserAgent("wasmgate"),
@@ -119,33 +124,45 @@ func (f *Fetcher) Fetch(ctx context.Context, spec fetch.Spec) (fetch.Module, err
 	fail := func(what string, err error) (fetch.Module, error) {
 		return fetch.Module{}, fmt.Errorf("plugin %q (%s): %s: %s: %w", spec.Plugin, spec.Key, spec.Source, what, err)
 	}
+	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
+	defer cancel()
+	// The registry is connected to only when needed.
+	var opts []remote.Option
+	connect := func() ([]remote.Option, error) {
+		if opts != nil {
+			return opts, nil
+		}
+		rt, closeIdle, err := fetch.Transport(ref.Context().RegistryStr(), f.opts)
+		if err != nil {
+			return nil, err
+		}
+		context.AfterFunc(ctx, closeIdle)
+		opts = append(slices.Clip(f.remote), remote.WithContext(ctx), remote.WithTransport(rt))
+		return opts, nil
+	}
 
-	// Pinned and cached: no network.
-	if data, ok := f.cache.Module(spec.SHA256); ok {
+	// Pinned and cached (and verified, under spec.Verify): no network.
+	if data, ok := f.cache.Module(spec.SHA256); ok && f.trusted(spec, data, spec.SHA256) {
 		return fetch.Module{Data: data, SHA256: spec.SHA256}, nil
 	}
 	if d, ok := ref.(name.Digest); ok {
 		if m, ok := f.cached(d.DigestStr()); ok {
-			return pinned(spec, m)
+			return f.verified(ctx, spec, ref, d.DigestStr(), m, connect)
 		}
 	}
 
-	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
-	defer cancel()
-	rt, closeIdle, err := fetch.Transport(ref.Context().RegistryStr(), f.opts)
+	o, err := connect()
 	if err != nil {
 		return fail("get manifest", err)
 	}
-	defer closeIdle()
-	opts := append(slices.Clip(f.remote), remote.WithContext(ctx), remote.WithTransport(rt))
 	start := time.Now()
-	desc, err := remote.Get(ref, opts...)
+	desc, err := remote.Get(ref, o...)
 	if err != nil {
 		return fail("get manifest", err)
 	}
 	digest := desc.Digest.String()
 	if m, ok := f.cached(digest); ok {
-		return pinned(spec, m)
+		return f.verified(ctx, spec, ref, digest, m, connect)
 	}
 	data, err := f.pull(desc)
 	if err != nil {
@@ -155,22 +172,192 @@ func (f *Fetcher) Fetch(ctx context.Context, spec fetch.Spec) (fetch.Module, err
 	if err := fetch.CheckPin(spec, sum); err != nil {
 		return fetch.Module{}, err // refused: nothing is cached
 	}
+	sig, err := f.signature(ctx, spec, ref, digest, data, connect)
+	if err != nil {
+		return fetch.Module{}, err // refused: nothing is cached
+	}
 	if err := f.cache.PutModule(data, sum); err != nil {
 		f.opts.Logger.Warn("cannot cache module", "plugin", spec.Plugin, "source", spec.Source, "error", err)
 	} else if err := f.cache.PutLink(linkKind, digest, sum); err != nil {
 		f.opts.Logger.Warn("cannot cache module", "plugin", spec.Plugin, "source", spec.Source, "error", err)
+	} else {
+		f.putSignature(spec, sum, sig)
 	}
 	f.opts.Logger.Info("pulled plugin module", "plugin", spec.Plugin, "source", spec.Source,
 		"digest", digest, "sha256", sum, "bytes", len(data), "duration", time.Since(start).Round(time.Millisecond))
-	return pinned(spec, fetch.Module{Data: data, SHA256: sum})
+	return fetch.Module{Data: data, SHA256: sum}, nil
 }
 
-// pinned returns m if it is what spec pins.
-func pinned(spec fetch.Spec, m fetch.Module) (fetch.Module, error) {
+// BundleArtifactType is the artifactType of the OCI referrers that hold
+// Sigstore bundles (cosign sign, v3).
+const BundleArtifactType = "application/vnd.dev.sigstore.bundle.v0.3+json"
+
+// digestVerifier verifies a bundle of an artifact known by its digest
+// (sigstore.Verifier does).
+type digestVerifier interface {
+	VerifyDigest(digest, bundle []byte) error
+}
+
+// sigResult is a bundle that verified a module, and the manifest it
+// signs when it signs the manifest rather than the module's bytes.
+type sigResult struct {
+	bundle   []byte
+	manifest string
+}
+
+// trusted reports whether data, cached as sum, needs no signature check
+// or has a cached bundle that verifies it again under spec.Verify: one of
+// its bytes, or one of the manifest it was pulled from.
+func (f *Fetcher) trusted(spec fetch.Spec, data []byte, sum string) bool {
+	if spec.Verify == nil || f.cache.Verified(spec, sum, data) {
+		return true
+	}
+	dv, ok := spec.Verify.(digestVerifier)
+	if !ok {
+		return false
+	}
+	manifest, bundle, ok := f.cache.ManifestBundle(spec, sum)
+	if !ok {
+		return false
+	}
+	// The manifest must be one this module was pulled from.
+	if linked, ok := f.cache.Link(linkKind, manifest); !ok || linked != sum {
+		return false
+	}
+	hexDigest, err := hex.DecodeString(strings.TrimPrefix(manifest, "sha256:"))
+	return err == nil && dv.VerifyDigest(hexDigest, bundle) == nil
+}
+
+// verified returns m, a cached module pulled from manifest, if it is what
+// spec pins and its signature checks: against a bundle cached with it
+// under the same trust (no network), else against the bundle fetched
+// again.
+func (f *Fetcher) verified(ctx context.Context, spec fetch.Spec, ref name.Reference, manifest string, m fetch.Module, connect func() ([]remote.Option, error)) (fetch.Module, error) {
 	if err := fetch.CheckPin(spec, m.SHA256); err != nil {
 		return fetch.Module{}, err
 	}
+	if f.trusted(spec, m.Data, m.SHA256) {
+		return m, nil
+	}
+	sig, err := f.signature(ctx, spec, ref, manifest, m.Data, connect)
+	if err != nil {
+		return fetch.Module{}, err
+	}
+	f.putSignature(spec, m.SHA256, sig)
 	return m, nil
+}
+
+func (f *Fetcher) putSignature(spec fetch.Spec, sum string, sig sigResult) {
+	var err error
+	if sig.manifest != "" {
+		err = f.cache.PutManifestBundle(spec, sum, sig.manifest, sig.bundle)
+	} else {
+		err = f.cache.PutBundle(spec, sum, sig.bundle)
+	}
+	if err != nil {
+		f.opts.Logger.Warn("cannot cache signature bundle", "plugin", spec.Plugin, "source", spec.Source, "error", err)
+	}
+}
+
+// signature checks data, pulled from manifest, against spec.Verify: with
+// verify.bundle, that bundle must sign the module's bytes; without, one
+// of the manifest's OCI referrers of artifactType BundleArtifactType must
+// sign the manifest (cosign sign) or the module's bytes.
+func (f *Fetcher) signature(ctx context.Context, spec fetch.Spec, ref name.Reference, manifest string, data []byte, connect func() ([]remote.Option, error)) (sigResult, error) {
+	if spec.Verify == nil {
+		return sigResult{}, nil
+	}
+	if spec.Verify.Bundle() != "" {
+		b, err := fetch.CheckSignature(ctx, spec, data, "", f.bundles.Download)
+		return sigResult{bundle: b}, err
+	}
+	failf := func(format string, args ...any) (sigResult, error) {
+		return sigResult{}, fmt.Errorf("plugin %q (%s.verify): signature check failed: %s: %s", spec.Plugin, spec.Key, spec.Source, fmt.Sprintf(format, args...))
+	}
+	dv, ok := spec.Verify.(digestVerifier)
+	if !ok {
+		return failf("no verify.bundle given")
+	}
+	opts, err := connect()
+	if err != nil {
+		return failf("referrers of %s: %v", manifest, err)
+	}
+	bundles, err := f.referrerBundles(ref.Context(), manifest, opts)
+	if err != nil {
+		return failf("referrers of %s: %v", manifest, err)
+	}
+	if len(bundles) == 0 {
+		return failf("no Sigstore bundle among the OCI referrers of %s (artifactType %s; sign the image with cosign sign, or name a bundle with verify.bundle)", manifest, BundleArtifactType)
+	}
+	hexDigest, err := hex.DecodeString(strings.TrimPrefix(manifest, "sha256:"))
+	if err != nil {
+		return failf("manifest digest %s: %v", manifest, err)
+	}
+	var errs []string
+	for _, b := range bundles {
+		errManifest := dv.VerifyDigest(hexDigest, b.data)
+		if errManifest == nil {
+			return sigResult{bundle: b.data, manifest: manifest}, nil
+		}
+		errBytes := spec.Verify.Verify(data, b.data)
+		if errBytes == nil {
+			return sigResult{bundle: b.data}, nil
+		}
+		// Report the error of what the bundle signs: the module's bytes
+		// when its digest is not the manifest's.
+		why := errManifest
+		if strings.Contains(errManifest.Error(), "but the manifest is") {
+			why = errBytes
+		}
+		errs = append(errs, fmt.Sprintf("referrer %s: %v", b.digest, why))
+	}
+	return failf("%s", strings.Join(errs, "; "))
+}
+
+type referrerBundle struct {
+	digest string
+	data   []byte
+}
+
+// referrerBundles returns the Sigstore bundles among the referrers of the
+// manifest digest in repo.
+func (f *Fetcher) referrerBundles(repo name.Repository, manifest string, opts []remote.Option) ([]referrerBundle, error) {
+	idx, err := remote.Referrers(repo.Digest(manifest), append(slices.Clip(opts), remote.WithFilter("artifactType", BundleArtifactType))...)
+	if err != nil {
+		return nil, err
+	}
+	im, err := idx.IndexManifest()
+	if err != nil {
+		return nil, err
+	}
+	var out []referrerBundle
+	for _, m := range im.Manifests {
+		if m.ArtifactType != BundleArtifactType || len(out) >= 8 {
+			continue
+		}
+		img, err := remote.Image(repo.Digest(m.Digest.String()), opts...)
+		if err != nil {
+			return nil, fmt.Errorf("referrer %s: %w", m.Digest, err)
+		}
+		man, err := img.Manifest()
+		if err != nil {
+			return nil, fmt.Errorf("referrer %s: %w", m.Digest, err)
+		}
+		for _, l := range man.Layers {
+			if l.MediaType != BundleArtifactType {
+				continue
+			}
+			if l.Size > fetch.MaxBundleSize {
+				return nil, fmt.Errorf("referrer %s: bundle of %d bytes, more than %d", m.Digest, l.Size, fetch.MaxBundleSize)
+			}
+			data, err := f.blob(img, l)
+			if err != nil {
+				return nil, fmt.Errorf("referrer %s: %w", m.Digest, err)
+			}
+			out = append(out, referrerBundle{digest: m.Digest.String(), data: data})
+		}
+	}
+	return out, nil
 }
 
 // cached returns the module the manifest digest resolved to before.
