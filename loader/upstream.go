@@ -78,6 +78,10 @@ type UpstreamSpec struct {
 
 	config.Curation `koanf:",squash"`
 
+	// RedactSecrets replaces credential-shaped strings in the tool
+	// arguments the upstream gets and the results it returns.
+	RedactSecrets bool `koanf:"redact_secrets"`
+
 	Limits UpstreamLimits `koanf:"limits"`
 
 	// Key is where the upstream is declared, e.g. "upstreams[1]".

@@ -337,6 +337,9 @@ func (s *Site) Problems() []string {
 	return slices.Clone(s.st.reg.refused)
 }
 
+// RedactSecrets is the site's redact_secrets (source.SecretRedactor).
+func (s *Site) RedactSecrets() bool { return s.conf.RedactSecrets }
+
 // Curation is the site's tools: and overrides: over the names its
 // Descriptor returns, which carry the site's prefix already: each
 // pattern, override key and new name is the configured one under the

@@ -21,13 +21,15 @@ func TestRedactSecrets(t *testing.T) {
 		io.WriteString(w, "aws_access_key_id="+awsKey+"\n")
 	}})
 	greeter := harness.Wasm(t, "examples/plugins/greeter")
+	node, script := everything(t)
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: fmt.Sprintf(`  - name: fetch
     path: %s
     allowed_hosts: ["127.0.0.1:%s"]
     redact_secrets: true
   - {name: greeter, path: %s, redact_secrets: true}
   - {name: plain, path: %s, prefix: plain}
-`, harness.Wasm(t, "testdata/plugins/fetch"), leaky.Port(), greeter, greeter)}))
+`, harness.Wasm(t, "testdata/plugins/fetch"), leaky.Port(), greeter, greeter),
+		Sections: fmt.Sprintf("upstreams:\n  - {name: every, command: [%q, %q, stdio], prefix: ev, redact_secrets: true}\n", node, script)}))
 	g := bins.Start(t, harness.Options{Config: cfg})
 	c := g.SessionClient(t)
 	ctx := harness.Ctx(t, time.Minute)
@@ -44,9 +46,14 @@ func TestRedactSecrets(t *testing.T) {
 	if !strings.Contains(text, awsKey) {
 		t.Errorf("a plugin without redact_secrets = %q, want the text untouched", text)
 	}
-	for where, want := range map[string]float64{"result": 1, "arguments": 1} {
+	// An upstream with redact_secrets: the upstream never sees the key.
+	text, _ = harness.CallTool(ctx, t, c, "ev_echo", map[string]any{"message": "key " + awsKey})
+	if strings.Contains(text, awsKey) || !strings.Contains(text, "[redacted aws-access-key]") {
+		t.Errorf("ev_echo of an AWS key through an upstream with redact_secrets = %q", text)
+	}
+	for where, want := range map[string]float64{"result": 1, "arguments": 2} {
 		var got float64
-		for _, p := range []string{"fetch", "greeter"} {
+		for _, p := range []string{"fetch", "greeter", "every"} {
 			for _, k := range []string{"aws-access-key", "github-token"} {
 				v, _ := g.Metric(t, "wasmgate_secrets_redacted_total", map[string]string{"plugin": p, "kind": k, "where": where})
 				got += v

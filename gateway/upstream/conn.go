@@ -403,7 +403,21 @@ func (c *conn) dialStdio(ctx context.Context) (*client.Client, chan struct{}, fu
 		}
 		_, _ = io.Copy(io.Discard, errR)
 	}()
-	out.onEnd = kill // stdout closed or a message too large: the process goes
+	// stdout closed or a message too large: the process goes. It is given
+	// a moment to exit by itself first, so that its exit status (not our
+	// kill) is what the error reports: the childproc shim outlives the
+	// server by the few milliseconds it takes to reap what it left.
+	out.onEnd = sync.OnceFunc(func() {
+		c.s.wg.Add(1)
+		go func() {
+			defer c.s.wg.Done()
+			select {
+			case <-ended:
+			case <-time.After(time.Second):
+				kill()
+			}
+		}()
+	})
 	stop := sync.OnceFunc(func() {
 		inW.Close() // a well-behaved server exits at the end of its input
 		select {

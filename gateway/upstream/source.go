@@ -51,6 +51,9 @@ func (u *Source) Timeout() time.Duration { return time.Duration(u.spec.Limits.Ti
 // the index applies.
 func (u *Source) Curation() *config.Curation { return &u.spec.Curation }
 
+// RedactSecrets is redact_secrets (source.SecretRedactor).
+func (u *Source) RedactSecrets() bool { return u.spec.RedactSecrets }
+
 // Status is the upstream's health for the status page.
 func (u *Source) Status() source.Status {
 	s := u.srv

@@ -20,7 +20,7 @@
 // the binary restricts itself (strict: all that the sandbox needs, or an
 // error), sets no_new_privs and, when TCP is restricted, a seccomp filter
 // against Multipath TCP sockets and io_uring (Landlock's TCP rules do not
-// see them), then executes the command. docs/upstreams-sandbox.md is the
+// see them), then executes the command. docs/upstreams.md (Sandbox for local servers) is the
 // user's view.
 //
 // On other systems than Linux, Command starts the command itself (no

@@ -78,6 +78,9 @@ type SiteConfig struct {
 	// Curation is tools: {include, exclude} and overrides over the names
 	// the site's pages register (before the prefix).
 	config.Curation `koanf:",squash"`
+	// RedactSecrets replaces credential-shaped strings in the tool
+	// arguments the site's pages get and the results they return.
+	RedactSecrets bool `koanf:"redact_secrets"`
 
 	// Key is where the site is declared, e.g. "relay.sites[0]".
 	Key string `koanf:"-"`
