@@ -104,9 +104,8 @@ $BENCH -url "$GW" -tool http_calculate -args '{"operation":"add","a":5,"b":3}' -
   -clients 50 -duration 1s -warmup 0s >/dev/null 2>&1 || true
 sleep 1
 rss1=$(awk '/VmRSS/{print $2}' /proc/$pid/status)
-sessions=$(curl -s "http://127.0.0.1:$ADMIN/metrics" | awk '/^wasmgate_upstream_sessions\{.*viahttp/{print $2}')
 echo
-echo "per_client: resident memory ${rss0} KiB before, ${rss1} KiB with 50 downstream sessions (upstream sessions open: ${sessions:-not exported}): about $(( (rss1 - rss0) / 50 )) KiB per idle session pair"
+echo "per_client: resident memory ${rss0} KiB before, ${rss1} KiB with 50 idle downstream sessions, each with its own upstream session: about $(( (rss1 - rss0) / 50 )) KiB per idle session pair"
 stop
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 exit $status

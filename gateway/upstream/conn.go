@@ -403,11 +403,16 @@ func (c *conn) dialStdio(ctx context.Context) (*client.Client, chan struct{}, fu
 		}
 		_, _ = io.Copy(io.Discard, errR)
 	}()
-	// stdout closed or a message too large: the process goes. It is given
-	// a moment to exit by itself first, so that its exit status (not our
-	// kill) is what the error reports: the childproc shim outlives the
-	// server by the few milliseconds it takes to reap what it left.
+	// stdout closed or a message too large: the process goes. A server
+	// whose stdout just closed is given a moment to exit by itself first,
+	// so that its exit status (not our kill) is what the error reports:
+	// the childproc shim outlives the server by the few milliseconds it
+	// takes to reap what it left. One that misbehaved is killed at once.
 	out.onEnd = sync.OnceFunc(func() {
+		if out.problem() != nil { // it misbehaved: no waiting
+			kill()
+			return
+		}
 		c.s.wg.Add(1)
 		go func() {
 			defer c.s.wg.Done()
