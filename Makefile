@@ -117,12 +117,6 @@ bench-storm: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
 	@bash scripts/bench-storm.sh $(BENCH_DURATION)
 
-## bench-upstream: tools/call proxied to mcp-go's native server as an HTTP
-## and as a stdio upstream, against calling it directly (issue 17)
-bench-upstream: build
-	$(GO) build -o bin/mcpbench ./cmd/mcpbench
-	@bash scripts/bench-upstream.sh $(BENCH_DURATION)
-
 ## fuzz: run each fuzz target for FUZZTIME (default 30s)
 FUZZTIME ?= 30s
 fuzz:
