@@ -29,6 +29,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -280,12 +281,8 @@ func (s *Signer) use(nonce string, exp, now int64) error {
 }
 
 func cut(token string) (body, mac string, ok bool) {
-	for i := len(token) - 1; i >= 0; i-- {
-		if token[i] == '.' {
-			return token[:i], token[i+1:], i > 0 && i < len(token)-1
-		}
-	}
-	return "", "", false
+	i := strings.LastIndexByte(token, '.')
+	return token[:max(i, 0)], token[i+1:], i > 0 && i < len(token)-1
 }
 
 // InputRequired is the tools/call result asking the client for r's

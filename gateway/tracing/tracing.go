@@ -69,19 +69,10 @@ func NewHolder(reg prometheus.Registerer, version string) *Holder {
 	return h
 }
 
-// Tracer is the tracer calls start their spans with now; a no-op tracer
-// when tracing is off.
-func (h *Holder) Tracer() trace.Tracer {
-	if p := h.cur.Load(); p != nil {
-		return p.tracer
-	}
-	return h.noop
-}
-
-// TracerFor is the tracer of a call made with ctx: Tracer, except that
-// with sample_ratio 0 a call whose caller sent no sampled traceparent
-// gets the no-op tracer (nothing of it could be recorded, so nothing is
-// built).
+// TracerFor is the tracer a call made with ctx starts its spans with
+// now: a no-op tracer when tracing is off, and also with sample_ratio 0
+// for a call whose caller sent no sampled traceparent (nothing of it
+// could be recorded, so nothing is built).
 func (h *Holder) TracerFor(ctx context.Context) trace.Tracer {
 	p := h.cur.Load()
 	if p == nil || (p.cfg.Ratio() == 0 && !trace.SpanContextFromContext(ctx).IsSampled()) {

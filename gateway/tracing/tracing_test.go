@@ -53,7 +53,7 @@ func TestHeadersEnv(t *testing.T) {
 	if !h.On() {
 		t.Fatal("tracing is not on after Apply")
 	}
-	_, span := h.Tracer().Start(t.Context(), "x")
+	_, span := h.TracerFor(t.Context()).Start(t.Context(), "x")
 	span.End()
 	c.Cleanup(context.Background()) // flushes
 	mu.Lock()
