@@ -176,14 +176,12 @@ const (
 // principal and transport (a stateless client has no session to bind it
 // to; an anonymous loopback caller is one principal).
 func (g *Gateway) taskOwner(ctx context.Context) string {
-	if c, ok := envelope.CallerFrom(ctx); ok {
-		return c.Transport + "\x00" + c.Principal.Name
+	s := g.cur.Load()
+	if s == nil { // nothing is served before the first snapshot
+		return ""
 	}
-	name := ""
-	if s := g.cur.Load(); s != nil {
-		name = s.Stdio().Name
-	}
-	return envelope.TransportStdio + "\x00" + name
+	c := envelope.CallerOf(ctx, s)
+	return c.Transport + "\x00" + c.Principal.Name
 }
 
 // MCPServer is the MCP server every transport serves.

@@ -139,19 +139,9 @@ func capable(ctx context.Context, what string) error {
 	if !session.Initialized() {
 		return errors.New("the client has not finished initializing")
 	}
-	ci, ok := session.(server.SessionWithClientInfo)
-	if !ok {
+	known, has := source.ClientDeclares(session, what)
+	if !known {
 		return fmt.Errorf("the client's capabilities are unknown, so it cannot be asked for %s", what)
-	}
-	caps := ci.GetClientCapabilities()
-	var has bool
-	switch what {
-	case "sampling":
-		has = caps.Sampling != nil
-	case "elicitation":
-		has = caps.Elicitation != nil
-	case "roots":
-		has = caps.Roots != nil
 	}
 	if !has {
 		return fmt.Errorf("the client does not support %s (it did not declare the capability)", what)

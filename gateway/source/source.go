@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/metrics"
@@ -196,4 +197,26 @@ func Message(kind, name string, f *Failure) string {
 		return f.Msg
 	}
 	return fmt.Sprintf("%s %q %s", kind, name, f.Msg)
+}
+
+// ClientDeclares reports whether the MCP client of session told its
+// capabilities at initialize (known) and, if so, whether they include
+// what: "sampling", "elicitation" or "roots". Sources that pass a
+// request on to their client (a plugin's host functions, an upstream's
+// requests) check it first.
+func ClientDeclares(session server.ClientSession, what string) (known, has bool) {
+	ci, ok := session.(server.SessionWithClientInfo)
+	if !ok {
+		return false, false
+	}
+	caps := ci.GetClientCapabilities()
+	switch what {
+	case "sampling":
+		return true, caps.Sampling != nil
+	case "elicitation":
+		return true, caps.Elicitation != nil
+	case "roots":
+		return true, caps.Roots != nil
+	}
+	return true, false
 }

@@ -387,12 +387,10 @@ func (f *forwarder) ctx(ctx context.Context, what string) (context.Context, erro
 	if !ds.Initialized() {
 		return nil, fmt.Errorf("the downstream client is gone")
 	}
-	ci, ok := ds.(mcpserver.SessionWithClientInfo)
-	if !ok {
+	known, has := source.ClientDeclares(ds, what)
+	if !known {
 		return nil, fmt.Errorf("the downstream client's capabilities are unknown, so it cannot be asked for %s", what)
 	}
-	caps := ci.GetClientCapabilities()
-	has := map[string]bool{"sampling": caps.Sampling != nil, "elicitation": caps.Elicitation != nil, "roots": caps.Roots != nil}[what]
 	if !has {
 		return nil, fmt.Errorf("the downstream client does not support %s (it did not declare the capability)", what)
 	}
