@@ -34,7 +34,7 @@ work=$(mktemp -d)
 pid=
 trap '[ -n "$pid" ] && { kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; }; rm -rf "$work"' EXIT
 
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. scripts/benchlib.sh
 HTTP=$(port); ADMIN=$(port)
 root=$(pwd)
 BENCH_TOKEN=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
@@ -81,20 +81,7 @@ audit:
 YAML
 } >"$work/policy.yaml"
 
-start() {
-  $BIN serve --config "$work/$1.yaml" >/dev/null 2>>"$work/gateway.log" &
-  pid=$!
-  until curl -sf "http://127.0.0.1:$ADMIN/readyz" >/dev/null 2>&1; do
-    kill -0 $pid 2>/dev/null || { cat "$work/gateway.log"; exit 1; }
-    sleep 0.01
-  done
-}
-stop() { kill -TERM $pid; wait $pid || true; pid=; }
 
-# cpu_ticks: user + system clock ticks the gateway has used so far.
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
-# calls: tool calls the gateway has answered so far.
-calls() { curl -s "http://127.0.0.1:$ADMIN/metrics" | awk '/^wasmgate_tool_calls_total/{n += $NF} END{print n + 0}'; }
 TICK=$(getconf CLK_TCK)
 
 # run CONFIG ROUND: one gateway, one mcpbench run; appends its JSON lines
@@ -103,7 +90,7 @@ TICK=$(getconf CLK_TCK)
 run() {
   local token=() c0 c1 n0 n1
   [ "$1" = policy ] && token=(-token-env BENCH_TOKEN)
-  start "$1"
+  start "$work/$1.yaml"
   c0=$(cpu_ticks); n0=$(calls)
   $BENCH -url "http://127.0.0.1:$HTTP/mcp" -tool calculate -args '{"operation":"add","a":5,"b":3}' -expect 8 \
     -clients "$CLIENTS" -duration "$DURATION" -warmup 1s -json "${token[@]}" >"$work/out" || {
@@ -116,7 +103,7 @@ run() {
   stop
 }
 
-start none; stop # fill the compilation cache
+start "$work/none.yaml"; stop # fill the compilation cache
 for r in $(seq 1 "$ROUNDS"); do
   if (( r % 2 )); then run none "$r"; run policy "$r"; else run policy "$r"; run none "$r"; fi
 done

@@ -21,7 +21,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. scripts/benchlib.sh
 HTTP=$(port); ADMIN=$(port); STATIC=$(port)
 export RELAY_DEMO_TOKEN=$(head -c 24 /dev/urandom | base64 | tr '+/' '-_')
 cat >"$work/gateway.yaml" <<YAML

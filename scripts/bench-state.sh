@@ -33,7 +33,7 @@ pid=
 rpid=
 trap 'for p in $pid $rpid; do kill $p 2>/dev/null || true; wait $p 2>/dev/null || true; done; rm -rf "$work"' EXIT
 
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. scripts/benchlib.sh
 HTTP=$(port); ADMIN=$(port); REDIS=$(port)
 root=$(pwd)
 redis-server --port "$REDIS" --bind 127.0.0.1 --save '' --appendonly no >"$work/redis.log" 2>&1 &
@@ -62,16 +62,6 @@ YAML
 }
 config memory memory no; config redis redis no; config memory-rl memory yes; config redis-rl redis yes
 
-start() {
-  $BIN serve --config "$work/$1.yaml" >/dev/null 2>>"$work/gateway.log" &
-  pid=$!
-  until curl -sf "http://127.0.0.1:$ADMIN/readyz" >/dev/null 2>&1; do
-    kill -0 $pid 2>/dev/null || { cat "$work/gateway.log"; exit 1; }
-    sleep 0.01
-  done
-}
-stop() { kill -TERM $pid; wait $pid || true; pid=; }
-calls() { curl -s "http://127.0.0.1:$ADMIN/metrics" | awk '/^wasmgate_tool_calls_total/{n += $NF} END{print n + 0}'; }
 # rcmds: round trips to Redis so far: the commands clients sent (a script's
 # own commands are not counted; the heartbeat's HSET and HDEL are left
 # out, as those the scripts run are counted too), pings included.
@@ -82,7 +72,7 @@ rcmds() { redis-cli -p "$REDIS" info commandstats | tr -d '\r' |
 run() {
   local tool=calculate args='{"operation":"add","a":5,"b":3}' expect=(-expect 8) config=$2 n0 n1 r0 r1
   if [ "$1" = set-storage ]; then tool=set-storage; args='{"key":"k","value":"v"}'; expect=(-expect "Stored value at key: k"); fi
-  start "$config"
+  start "$work/$config.yaml"
   n0=$(calls); r0=$(rcmds)
   $BENCH -url "http://127.0.0.1:$HTTP/mcp" -tool "$tool" -args "$args" "${expect[@]}" \
     -clients "$CLIENTS" -duration "$DURATION" -warmup 1s -json >"$work/out" || {
@@ -92,7 +82,7 @@ run() {
   stop
 }
 
-start memory; stop # fill the compilation cache
+start "$work/memory.yaml"; stop # fill the compilation cache
 for r in $(seq 1 "$ROUNDS"); do
   for kind in calculate set-storage rate-limited; do
     m=memory; x=redis

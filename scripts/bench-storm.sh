@@ -31,7 +31,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. scripts/benchlib.sh
 HTTP=$(port); ADMIN=$(port)
 root=$(pwd)
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs); $SAVES_PER_S saves/s, ${DURATION} per phase"
