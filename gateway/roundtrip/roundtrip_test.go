@@ -81,6 +81,7 @@ func TestOpenRefuses(t *testing.T) {
 		{"other arguments", tok, Binding{Principal: "alice", Tool: "t", Args: []byte(`{"a":2}`)}, answers("wasmgate-0", "x"), "another caller"},
 		{"no answer", tok, b, nil, "no answer"},
 		{"answer to another id", tok, b, answers("wasmgate-1", "x"), "no answer"},
+		{"oversized", strings.Repeat("A", 2*MaxStateBytes+1) + ".AAAA", b, answers("wasmgate-0", "x"), "too large"},
 	} {
 		if _, err := s.Open(tc.token, tc.b, tc.resp); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
