@@ -141,7 +141,8 @@ func TestTracing(t *testing.T) {
   - name: fetch
     path: %s
     allowed_hosts: ["127.0.0.1:%s"]
-`, harness.Wasm(t, "examples/plugins/calculator"), harness.Wasm(t, "testdata/plugins/fetch"), hop.Port())
+  - {name: storage, path: %s}
+`, harness.Wasm(t, "examples/plugins/calculator"), harness.Wasm(t, "testdata/plugins/fetch"), hop.Port(), harness.Wasm(t, "examples/plugins/storage"))
 	tracingOn := fmt.Sprintf("tracing:\n  endpoint: %s\n  sample_ratio: 0\n", rc.URL)
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: plugins, Sections: tracingOn}))
 	g := bins.Start(t, harness.Options{Config: cfg})
@@ -199,6 +200,20 @@ func TestTracing(t *testing.T) {
 	hopMu.Unlock()
 	if len(carried) != 1 || carried[0] != "00-"+trace2+"-"+httpSpan.id+"-01" {
 		t.Errorf("the plugin's request carried traceparent %q, want 00-%s-%s-01", carried, trace2, httpSpan.id)
+	}
+
+	// A host function's KV write is a span under the WASM call.
+	const trace3, parent3 = "5b8aa5a2d2c872e8321cf37308d69df2", "051581bf3cb55c13"
+	req = mcp.CallToolRequest{}
+	req.Params.Name = "set-storage"
+	req.Params.Arguments = map[string]any{"key": "k", "value": "v"}
+	req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{"traceparent": "00-" + trace3 + "-" + parent3 + "-01"}}
+	if res, err := c2.CallTool(ctx, req); err != nil || res.IsError {
+		t.Fatalf("set-storage: %v %+v", err, res)
+	}
+	sp = rc.trace(t, trace3, "tools/call set-storage", "wasm call", "kv set")
+	if sp["kv set"].parent != sp["wasm call"].id {
+		t.Errorf("kv set span has parent %q, want the wasm call %q", sp["kv set"].parent, sp["wasm call"].id)
 	}
 
 	// The trace id is in the audit line and on the histogram's exemplar.
