@@ -57,6 +57,7 @@ type Store struct {
 	password string // compared on reload, never printed
 	client   redis.UniversalClient
 	rate     *redis_rate.Limiter
+	leases   leases // the rate-limit buckets this replica holds tokens of
 	prefix   string
 	where    string // the URL without its password
 	log      *slog.Logger
