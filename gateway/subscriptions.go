@@ -138,10 +138,21 @@ func short(uri string) string {
 	return fmt.Sprintf("%q", uri)
 }
 
-// updated sends notifications/resources/updated for uri to the sessions
-// subscribed to it whose caller may still read it in the serving snapshot
-// (a reload may have taken the right away since they subscribed).
+// updated is a source's update of uri: the sessions subscribed to it
+// here are told (deliverUpdate), and with state.backend redis so are
+// those on the other replicas (state.Store.PublishUpdate).
 func (g *Gateway) updated(uri string) {
+	g.deliverUpdate(uri)
+	if st := g.state.Load(); st != nil {
+		st.PublishUpdate(context.Background(), uri)
+	}
+}
+
+// deliverUpdate sends notifications/resources/updated for uri to the
+// sessions subscribed to it here whose caller may still read it in the
+// serving snapshot (a reload may have taken the right away since they
+// subscribed).
+func (g *Gateway) deliverUpdate(uri string) {
 	var to []string
 	g.subs.mu.Lock()
 	for id, uris := range g.subs.m {

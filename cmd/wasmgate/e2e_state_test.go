@@ -15,6 +15,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wasmgate/wasmgate/internal/harness"
 	"github.com/wasmgate/wasmgate/state"
@@ -701,5 +702,55 @@ func TestStateRedisAbsentAtStart(t *testing.T) {
 	}
 	if strings.Contains(g.Stderr(), "pool.go") {
 		t.Errorf("go-redis logs on its own (not through slog at debug):\n%s", g.Stderr())
+	}
+}
+
+// TestStateResourceUpdatesAcrossReplicas (issue 18 item 4): a session
+// subscribed to a resource on one replica hears of an update a call on
+// another replica made; a session that did not subscribe hears nothing;
+// with Redis stopped, the update still reaches the replica's own
+// subscribers (the call does not wait on Redis for it).
+func TestStateResourceUpdatesAcrossReplicas(t *testing.T) {
+	r := harness.StartRedis(t)
+	v2 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv2"))
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
+		Server:  harness.NoWatch,
+		Plugins: harness.Item("name: hyperv2", "path: "+v2, "prefix: p"),
+		Sections: `state:
+  backend: redis
+  redis:
+    url: ` + r.URL() + `
+`,
+	}))
+	g1 := bins.Start(t, harness.Options{Config: cfg})
+	g2 := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 90*time.Second)
+	a, ha := connect(t, g1, false, false)
+	_, hc := connect(t, g1, false, false)
+	b, hb := connect(t, g2, false, false)
+	if err := a.Subscribe(ctx, mcp.SubscribeRequest{Params: mcp.SubscribeParams{URI: "hyper://p/notes/1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Subscribe(ctx, mcp.SubscribeRequest{Params: mcp.SubscribeParams{URI: "hyper://p/notes/1"}}); err != nil {
+		t.Fatal(err)
+	}
+	updated := func(h *capableClient) int { return len(h.notesOf("notifications/resources/updated")) }
+	if got, _ := harness.CallTool(ctx, t, b, "p_v2_touch", map[string]any{"id": "1"}); got != "touched" {
+		t.Fatalf("p_v2_touch on replica 2 = %q", got)
+	}
+	if !harness.WaitFor(10*time.Second, func() bool { return updated(ha) == 1 && updated(hb) == 1 }) {
+		t.Fatalf("after a touch on replica 2: the subscriber on replica 1 got %d updates, the one on replica 2 %d; want 1 each", updated(ha), updated(hb))
+	}
+	if n := updated(hc); n != 0 {
+		t.Errorf("a session on replica 1 that subscribed to nothing got %d updates", n)
+	}
+
+	// Redis gone: the replica's own subscribers still hear of updates.
+	r.Stop()
+	if got, _ := harness.CallTool(ctx, t, b, "p_v2_touch", map[string]any{"id": "1"}); got != "touched" {
+		t.Fatalf("p_v2_touch on replica 2 with Redis stopped = %q", got)
+	}
+	if !harness.WaitFor(10*time.Second, func() bool { return updated(hb) == 2 }) {
+		t.Errorf("with Redis stopped, the subscriber on replica 2 got %d updates, want 2", updated(hb))
 	}
 }
