@@ -138,7 +138,10 @@ func (b *bridge) run() {
 
 	why := b.readLoop()
 
-	hadSet := b.st.release(b)
+	hadSet, released := b.st.release(b)
+	if released {
+		b.r.meshPublish(b.st, nil)
+	}
 	b.r.m.RelayBridges.WithLabelValues(conf.Name).Set(0)
 	b.finish(why)
 	b.releaseSlot()
@@ -328,6 +331,10 @@ func (b *bridge) handshake(conf SiteConfig, token []byte) (string, error) {
 	}
 	if !b.authenticate() {
 		return "timeout", errors.New("auth_timeout passed")
+	}
+	if holder := b.meshClaim(); holder != "" {
+		b.shutdown(closeBusy, fmt.Sprintf("site %s already has a connected page (on replica %s)", conf.Name, holder))
+		return "busy", fmt.Errorf("a page on replica %s serves the site", holder)
 	}
 	if !b.st.claim(b) {
 		b.shutdown(closeBusy, fmt.Sprintf("site %s already has a connected page", conf.Name))
