@@ -248,6 +248,11 @@ func (m *RelayMesh) Forward(ctx context.Context, owner string, call []byte) ([]b
 	case b := <-ch:
 		return b, nil
 	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			// The owner runs the call under the same deadline: it
+			// times out there too, and tells the page so.
+			return nil, ctx.Err()
+		}
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), DefaultTimeout)
 		defer cancel()
 		msg, _ := json.Marshal(message{T: "cancel", ID: id, From: m.me})
