@@ -51,6 +51,21 @@ func servePage(p *goPage, served *atomic.Int64) {
 			select {
 			case f := <-p.calls:
 				served.Add(1)
+				switch f["method"] {
+				case "resources/read":
+					text := "note"
+					if v, ok := f["variables"].(map[string]any); ok {
+						text = fmt.Sprint("item ", v["id"])
+					}
+					_ = relaytest.Write(p.c, map[string]any{"type": "result", "id": f["id"],
+						"result": map[string]any{"contents": []any{map[string]any{"uri": f["uri"], "mimeType": "text/plain", "text": text}}}})
+					continue
+				case "prompts/get":
+					a, _ := f["arguments"].(map[string]any)
+					_ = relaytest.Write(p.c, map[string]any{"type": "result", "id": f["id"],
+						"result": map[string]any{"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": fmt.Sprint("hello ", a["who"])}}}}})
+					continue
+				}
 				a, _ := f["arguments"].(map[string]any)
 				x, _ := a["a"].(float64)
 				y, _ := a["b"].(float64)
@@ -99,7 +114,11 @@ func TestStateRelayAcrossReplicas(t *testing.T) {
 	// The page connects to replica 1 and registers: every replica lists
 	// its tool, with list_changed.
 	p := startGoPage(t, relayURL(c.replicas[0].MCPURL, "demo"), "demo", relayToken)
-	if ack := p.register(map[string]any{"id": "r1", "tools": []any{relaytest.CalcTool()}}); fmt.Sprint(ack["tools"]) != "[demo_calculate]" {
+	if ack := p.register(map[string]any{"id": "r1", "tools": []any{relaytest.CalcTool()},
+		"resources":         []any{map[string]any{"uri": "demo://note", "name": "note"}},
+		"resourceTemplates": []any{map[string]any{"uriTemplate": "demo://item/{id}", "name": "item"}},
+		"prompts":           []any{map[string]any{"name": "greet", "arguments": []any{map[string]any{"name": "who", "required": true}}}},
+	}); fmt.Sprint(ack["tools"]) != "[demo_calculate]" || ack["warnings"] != nil {
 		t.Fatalf("registered %v", ack)
 	}
 	var served atomic.Int64
@@ -124,6 +143,19 @@ func TestStateRelayAcrossReplicas(t *testing.T) {
 	}
 	if got := served.Load(); got != 6 {
 		t.Errorf("the page served %d calls, want the 6 sent to replicas 2 and 3", got)
+	}
+	// Resources, templates and prompts too.
+	for i, cl := range sess[1:] {
+		if got := harness.ReadText(ctx, t, cl, "demo://note"); got != "note" {
+			t.Errorf("demo://note through replica %d = %q", i+2, got)
+		}
+		if got := harness.ReadText(ctx, t, cl, "demo://item/7"); got != "item 7" {
+			t.Errorf("demo://item/7 through replica %d = %q", i+2, got)
+		}
+		res, err := harness.GetPrompt(ctx, cl, "demo_greet", map[string]string{"who": "ada"})
+		if err != nil || harness.PromptText(t, res) != "hello ada" {
+			t.Errorf("prompt demo_greet through replica %d: %v %v", i+2, res, err)
+		}
 	}
 	// Through HAProxy's round robin: every call lands somewhere and is served.
 	lb := statelessClient(t, c.lbURL)
