@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-		"time"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
