@@ -140,7 +140,7 @@ func (b *bridge) run() {
 
 	hadSet, released := b.st.release(b)
 	if released {
-		b.r.meshPublish(b.st, nil)
+		b.r.meshPublish(b.st)
 	}
 	b.r.m.RelayBridges.WithLabelValues(conf.Name).Set(0)
 	b.finish(why)
@@ -340,6 +340,7 @@ func (b *bridge) handshake(conf SiteConfig, token []byte) (string, error) {
 		b.shutdown(closeBusy, fmt.Sprintf("site %s already has a connected page", conf.Name))
 		return "busy", errors.New("another page serves the site")
 	}
+	b.r.meshPublish(b.st)
 	err = b.send(welcomeFrame{Type: typeWelcome, Proof: proof(token, gatewayLabel, conf.Name, nonce, f.Nonce),
 		MaxFrame: int64(conf.MaxFrame), CallTimeoutMS: time.Duration(conf.CallTimeout).Milliseconds()})
 	if err != nil {

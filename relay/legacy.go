@@ -131,6 +131,7 @@ func (b *bridge) legacyHandshake(conf SiteConfig, token []byte) (string, error) 
 		b.shutdown(closeBusy, fmt.Sprintf("site %s already has a connected page", conf.Name))
 		return "busy", errors.New("another page serves the site")
 	}
+	b.r.meshPublish(b.st)
 	if err := b.send(legacyAuthResult{Type: "auth_result", Success: true}); err != nil {
 		b.st.release(b)
 		return "closed", err

@@ -179,15 +179,12 @@ func (r *Relay) syncMesh(ctx context.Context, ms *meshState) {
 	defer cancel()
 	var others []string
 	for _, st := range r.allSites() {
-		st.mu.Lock()
-		b, reg := st.bridge, st.reg
-		st.mu.Unlock()
-		if b == nil {
+		if st.current() == nil {
 			others = append(others, st.name)
 			continue
 		}
-		lost, err := m.Publish(ctx, st.name, encodeReg(reg))
-		if err == nil && lost != "" && st.current() == b {
+		b, lost, err := st.publish(ctx, m)
+		if err == nil && lost != "" && b != nil && st.current() == b {
 			b.log.Warn("relay: a page on another replica took the site; disconnecting this one", "replica", lost)
 			b.shutdown(closeBusy, "site "+st.name+" is served by a page on replica "+lost)
 		}
@@ -265,22 +262,36 @@ func (b *bridge) meshClaim() (holder string) {
 	return holder
 }
 
-// meshPublish tells the other replicas what the site's page registered
-// now (nil: it left).
-func (r *Relay) meshPublish(st *siteState, reg *registration) {
+// meshPublish tells the other replicas what the site's page here
+// registered now, or that it left.
+func (r *Relay) meshPublish(st *siteState) {
 	ms := r.mesh.Load()
 	if ms == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.ctx, 2*meshEvery)
 	defer cancel()
-	var raw []byte
-	if reg != nil {
-		raw = encodeReg(*reg)
-	}
-	if _, err := ms.m.Publish(ctx, st.name, raw); err != nil {
+	if _, _, err := st.publish(ctx, ms.m); err != nil {
 		r.log.Warn("relay: could not publish a page's registration to the other replicas", "site", st.name, "error", err)
 	}
+}
+
+// publish writes what the site's page here registered (its heartbeat),
+// or releases the site without one; one at a time per site, so an older
+// registration never overwrites a newer one. b is the page, lost the
+// replica that took the site from it.
+func (st *siteState) publish(ctx context.Context, m Mesh) (b *bridge, lost string, err error) {
+	st.pubMu.Lock()
+	defer st.pubMu.Unlock()
+	st.mu.Lock()
+	b, reg := st.bridge, st.reg
+	st.mu.Unlock()
+	var raw []byte
+	if b != nil {
+		raw = encodeReg(reg)
+	}
+	lost, err = m.Publish(ctx, st.name, raw)
+	return b, lost, err
 }
 
 // remoteCall is a call forwarded to the replica holding the page.

@@ -59,6 +59,7 @@ type siteState struct {
 
 	nonces nonceCache
 
+	pubMu sync.Mutex // serializes publish (mesh.go)
 	// remote is the site's page on another replica, as the mesh last
 	// read it (nil: none, or no mesh); only without a page here.
 	remote *remoteReg

@@ -43,16 +43,18 @@ const maxServed = 1024
 
 // claimScript: KEYS[1] the site's entry; ARGV[1] this replica, ARGV[2]
 // the TTL in ms, ARGV[3] the changed channel. It takes the site unless
-// another replica holds it, whose id it returns.
+// another replica holds it, whose id it returns; held here already, it
+// is left as it is (the page here publishes what it registers).
 var claimScript = redis.NewScript(`
 local v = redis.call('GET', KEYS[1])
 if v then
   local owner = string.match(v, '^([^\n]*)')
   if owner ~= ARGV[1] then return owner end
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return ''
 end
-local nv = ARGV[1] .. '\n'
-redis.call('SET', KEYS[1], nv, 'PX', ARGV[2])
-if v ~= nv then redis.call('PUBLISH', ARGV[3], KEYS[1]) end
+redis.call('SET', KEYS[1], ARGV[1] .. '\n', 'PX', ARGV[2])
+redis.call('PUBLISH', ARGV[3], KEYS[1])
 return ''
 `)
 

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/wasmgate/wasmgate/internal/harness"
 	"github.com/wasmgate/wasmgate/internal/relaytest"
@@ -322,5 +326,84 @@ func TestStateRelayRedisDown(t *testing.T) {
 		return !isErr && text == "10"
 	}) {
 		t.Fatalf("forwarding did not recover once Redis was back")
+	}
+}
+
+// TestStateRelayBench (WASMGATE_RELAY_BENCH=5s to run it; without -race
+// for numbers that mean something) measures a relay page's calculate at
+// 16 clients on the page's replica and forwarded from another one, and the
+// Redis commands each forwarded call costs.
+func TestStateRelayBench(t *testing.T) {
+	d, err := time.ParseDuration(os.Getenv("WASMGATE_RELAY_BENCH"))
+	if err != nil {
+		t.Skip("set WASMGATE_RELAY_BENCH to a duration to run the relay bench")
+	}
+	tokenFile := filepath.Join(t.TempDir(), "demo.token")
+	harness.WriteFile(t, tokenFile, []byte(relayToken+"\n"))
+	c := startCluster(t, fmt.Sprintf("relay:\n  sites:\n    - {name: demo, token_file: %q}\n", tokenFile))
+	ctx := harness.Ctx(t, 5*time.Minute)
+	p := startGoPage(t, relayURL(c.replicas[0].MCPURL, "demo"), "demo", relayToken)
+	p.register(map[string]any{"id": "r1", "tools": []any{relaytest.CalcTool()}})
+	var served atomic.Int64
+	servePage(p, &served)
+	rc := redis.NewClient(&redis.Options{Addr: c.redis.Addr})
+	defer rc.Close()
+	commands := func() int64 {
+		info, err := rc.Info(ctx, "commandstats").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n int64
+		for _, line := range strings.Split(info, "\n") {
+			if _, rest, ok := strings.Cut(line, "calls="); ok && strings.HasPrefix(line, "cmdstat_") && !strings.HasPrefix(line, "cmdstat_info") {
+				v, _ := strconv.ParseInt(strings.SplitN(rest, ",", 2)[0], 10, 64)
+				n += v
+			}
+		}
+		return n
+	}
+	for _, run := range []struct {
+		name string
+		g    *harness.Gateway
+	}{{"local (the page's replica)", c.replicas[0]}, {"forwarded (another replica)", c.replicas[1]}} {
+		if !harness.WaitFor(20*time.Second, func() bool { ok, err := hasTool(ctx, statelessClient(t, run.g.MCPURL), "demo_calculate"); return err == nil && ok }) {
+			t.Fatalf("demo_calculate not listed on %s", run.g.MCPURL)
+		}
+		var calls, failed atomic.Int64
+		var lat []time.Duration
+		var mu sync.Mutex
+		stop := time.Now().Add(d)
+		r0 := commands()
+		var wg sync.WaitGroup
+		for range 16 {
+			cl := statelessClient(t, run.g.MCPURL)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var mine []time.Duration
+				for time.Now().Before(stop) {
+					s := time.Now()
+					res, err := harness.CallToolErr(ctx, cl, "demo_calculate", map[string]any{"operation": "add", "a": 1, "b": 2})
+					if err != nil || res.IsError {
+						failed.Add(1)
+						continue
+					}
+					mine = append(mine, time.Since(s))
+					calls.Add(1)
+				}
+				mu.Lock()
+				lat = append(lat, mine...)
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		r1 := commands()
+		slices.Sort(lat)
+		p50 := time.Duration(0)
+		if len(lat) > 0 {
+			p50 = lat[len(lat)/2]
+		}
+		t.Logf("%s: %.0f calls/s, p50 %s, %d failed, %.2f Redis commands per call (background included)",
+			run.name, float64(calls.Load())/d.Seconds(), p50.Round(10*time.Microsecond), failed.Load(), float64(r1-r0)/float64(max(calls.Load(), 1)))
 	}
 }
