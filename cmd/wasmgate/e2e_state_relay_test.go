@@ -366,7 +366,10 @@ func TestStateRelayBench(t *testing.T) {
 		name string
 		g    *harness.Gateway
 	}{{"local (the page's replica)", c.replicas[0]}, {"forwarded (another replica)", c.replicas[1]}} {
-		if !harness.WaitFor(20*time.Second, func() bool { ok, err := hasTool(ctx, statelessClient(t, run.g.MCPURL), "demo_calculate"); return err == nil && ok }) {
+		if !harness.WaitFor(20*time.Second, func() bool {
+			ok, err := hasTool(ctx, statelessClient(t, run.g.MCPURL), "demo_calculate")
+			return err == nil && ok
+		}) {
 			t.Fatalf("demo_calculate not listed on %s", run.g.MCPURL)
 		}
 		var calls, failed atomic.Int64
