@@ -30,7 +30,7 @@ type Mesh interface {
 	// replica holds it.
 	Publish(ctx context.Context, site string, reg []byte) (lost string, err error)
 	// Read returns who holds each of sites and what they registered
-	// (sites nobody holds are absent).
+	// (sites nobody live holds are absent).
 	Read(ctx context.Context, sites []string) (map[string]Held, error)
 	// Forward sends a call to the replica owner and waits for its answer
 	// or the end of ctx (then the owner is told to cancel). ErrGone: no

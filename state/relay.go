@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,7 +22,9 @@ import (
 //     for SiteTTL: the replica whose page serves the site and what it
 //     registered. The owner refreshes it every second (the relay's
 //     heartbeat); a replica killed stops refreshing and its pages vanish
-//     everywhere within SiteTTL. The braces put every site in one hash
+//     everywhere within SiteTTL, and sooner: readers leave out a holder
+//     whose inbox has no subscriber (PUBSUB NUMSUB), which Redis knows as
+//     soon as the killed process's connection closes. The braces put every site in one hash
 //     slot, so one MGET reads them all on Redis Cluster too.
 //   - <key_prefix>relay:changed is published (by the scripts, in the
 //     same round trip) when a site's entry changes: every replica reads
@@ -187,7 +190,9 @@ func (m *RelayMesh) Publish(ctx context.Context, site string, reg []byte) (strin
 	return lost, nil
 }
 
-// Read returns who holds each of sites (one MGET).
+// Read returns who holds each of sites, leaving out a replica that no
+// longer listens on its channel (one MGET, then one PUBSUB NUMSUB of the
+// holders' channels when some are other replicas).
 func (m *RelayMesh) Read(ctx context.Context, sites []string) (map[string]relay.Held, error) {
 	if err := m.down("relay routing is"); err != nil {
 		return nil, err
@@ -201,6 +206,7 @@ func (m *RelayMesh) Read(ctx context.Context, sites []string) (map[string]relay.
 		return nil, m.s.unavailable("relay routing is", err)
 	}
 	out := make(map[string]relay.Held, len(sites))
+	var inboxes []string
 	for i, v := range vals {
 		str, ok := v.(string)
 		if !ok {
@@ -208,6 +214,23 @@ func (m *RelayMesh) Read(ctx context.Context, sites []string) (map[string]relay.
 		}
 		owner, reg, _ := strings.Cut(str, "\n")
 		out[sites[i]] = relay.Held{Owner: owner, Reg: []byte(reg)}
+		if owner != m.me && !slices.Contains(inboxes, m.inbox(owner)) {
+			inboxes = append(inboxes, m.inbox(owner))
+		}
+	}
+	if len(inboxes) == 0 {
+		return out, nil
+	}
+	// A replica killed drops its subscription at once (Redis sees the
+	// connection close): its pages are gone before their entries expire.
+	subs, err := m.s.client.PubSubNumSub(ctx, inboxes...).Result()
+	if err != nil {
+		return nil, m.s.unavailable("relay routing is", err)
+	}
+	for site, h := range out {
+		if h.Owner != m.me && subs[m.inbox(h.Owner)] == 0 {
+			delete(out, site)
+		}
 	}
 	return out, nil
 }

@@ -37,7 +37,7 @@ func serving(t *testing.T, st *state.Store, m *state.RelayMesh, serve func(conte
 
 // Claims across replicas: a live holder keeps its site; a holder that no
 // longer listens loses it at once; Publish reports a site lost; Read
-// shows who holds what; a release by a replica that lost the site leaves
+// shows who holds what, and leaves out a holder that no longer listens; a release by a replica that lost the site leaves
 // it to the new holder.
 func TestRelayMeshClaims(t *testing.T) {
 	r := harness.StartRedis(t)
@@ -61,6 +61,9 @@ func TestRelayMeshClaims(t *testing.T) {
 	}
 
 	stopA() // a no longer listens: as if killed
+	if !harness.WaitFor(10*time.Second, func() bool { held, err := b.Read(ctx, []string{"demo"}); return err == nil && len(held) == 0 }) {
+		t.Error("Read still lists demo held by a replica that no longer listens")
+	}
 	if h, err := b.Claim(ctx, "demo"); err != nil || h != "" {
 		t.Fatalf("b claims demo held by a replica gone: holder %q %v, want it taken", h, err)
 	}
