@@ -110,14 +110,22 @@ type RelayMesh struct {
 
 	seq     atomic.Uint64
 	mu      sync.Mutex
-	pending map[string]chan []byte // the calls this replica forwarded, by id
+	pending map[string]forwarded // the calls this replica forwarded, by id
+}
+
+// forwarded is a call waiting for its answer: the answer's channel, and
+// gone, closed when the replica running it is seen gone.
+type forwarded struct {
+	owner  string
+	answer chan []byte
+	gone   chan struct{}
 }
 
 var _ relay.Mesh = (*RelayMesh)(nil)
 
 // RelayMesh returns the mesh of the replica me over s.
 func (s *Store) RelayMesh(me string) *RelayMesh {
-	return &RelayMesh{s: s, me: me, pending: map[string]chan []byte{}}
+	return &RelayMesh{s: s, me: me, pending: map[string]forwarded{}}
 }
 
 // Replica is this replica's id.
@@ -230,9 +238,23 @@ func (m *RelayMesh) Read(ctx context.Context, sites []string) (map[string]relay.
 	for site, h := range out {
 		if h.Owner != m.me && subs[m.inbox(h.Owner)] == 0 {
 			delete(out, site)
+			m.ownerGone(h.Owner)
 		}
 	}
 	return out, nil
+}
+
+// ownerGone ends the calls forwarded to owner that are still waiting:
+// it died with them running, no answer will come.
+func (m *RelayMesh) ownerGone(owner string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for id, f := range m.pending {
+		if f.owner == owner {
+			close(f.gone)
+			delete(m.pending, id)
+		}
+	}
 }
 
 // message is what replicas' inboxes carry.
@@ -250,9 +272,10 @@ func (m *RelayMesh) Forward(ctx context.Context, owner string, call []byte) ([]b
 		return nil, err
 	}
 	id := strconv.FormatUint(m.seq.Add(1), 36)
-	ch := make(chan []byte, 1)
+	f := forwarded{owner: owner, answer: make(chan []byte, 1), gone: make(chan struct{})}
+	ch := f.answer
 	m.mu.Lock()
-	m.pending[id] = ch
+	m.pending[id] = f
 	m.mu.Unlock()
 	defer func() {
 		m.mu.Lock()
@@ -272,6 +295,8 @@ func (m *RelayMesh) Forward(ctx context.Context, owner string, call []byte) ([]b
 	select {
 	case b := <-ch:
 		return b, nil
+	case <-f.gone: // died with the call running
+		return nil, relay.ErrGone
 	case <-ctx.Done():
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			// The owner runs the call under the same deadline: it
@@ -292,11 +317,11 @@ func (m *RelayMesh) Forward(ctx context.Context, owner string, call []byte) ([]b
 // Forward. go-redis reconnects and subscribes again by itself when Redis
 // comes back.
 func (m *RelayMesh) Serve(ctx context.Context, serve func(ctx context.Context, call []byte) []byte, changed func()) {
+	var wg sync.WaitGroup
+	defer wg.Wait() // after the subscription is closed (defers run last first)
 	ps := m.s.client.Subscribe(ctx, m.inbox(m.me), m.changedChan())
 	defer ps.Close()
 	ch := ps.Channel(redis.WithChannelSize(256))
-	var wg sync.WaitGroup
-	defer wg.Wait()
 	var mu sync.Mutex
 	running := map[string]context.CancelFunc{}
 	slots := make(chan struct{}, maxServed)
@@ -322,11 +347,11 @@ func (m *RelayMesh) Serve(ctx context.Context, serve func(ctx context.Context, c
 		switch in.T {
 		case "reply":
 			m.mu.Lock()
-			w := m.pending[in.ID]
+			w, ok := m.pending[in.ID]
 			m.mu.Unlock()
-			if w != nil {
+			if ok {
 				select {
-				case w <- in.Body:
+				case w.answer <- in.Body:
 				default:
 				}
 			}

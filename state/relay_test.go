@@ -133,3 +133,46 @@ func TestRelayMeshForward(t *testing.T) {
 		t.Errorf("Forward with Redis down: %v, want an error naming state.redis", err)
 	}
 }
+
+// A call forwarded to a replica that dies with it running ends as soon
+// as a Read sees the replica gone, not at its deadline.
+func TestRelayMeshOwnerDies(t *testing.T) {
+	r := harness.StartRedis(t)
+	st := open(t, r.URL())
+	a, b := st.RelayMesh("a"), st.RelayMesh("b")
+	release := make(chan struct{})
+	running := make(chan struct{}, 1)
+	stopA := serving(t, st, a, func(ctx context.Context, call []byte) []byte {
+		if string(call) == `"hang"` {
+			running <- struct{}{}
+			<-release // a dead replica never answers
+		}
+		return []byte(`"ok"`)
+	})
+	t.Cleanup(func() { close(release) })
+	ctx := context.Background()
+	if h, err := a.Claim(ctx, "demo"); err != nil || h != "" {
+		t.Fatalf("a claims demo: %q %v", h, err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := b.Forward(ctx, "a", []byte(`"hang"`))
+		done <- err
+	}()
+	<-running
+	go stopA() // a stops listening, its call still running
+	if !harness.WaitFor(10*time.Second, func() bool {
+		held, err := b.Read(ctx, []string{"demo"})
+		return err == nil && len(held) == 0
+	}) {
+		t.Fatal("Read still lists demo held by a replica gone")
+	}
+	select {
+	case err := <-done:
+		if !errors.Is(err, relay.ErrGone) {
+			t.Errorf("the call to a replica that died: %v, want ErrGone", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call to a replica that died still waits")
+	}
+}
