@@ -56,8 +56,9 @@ type Held struct {
 var ErrGone = errors.New("the replica is gone")
 
 // meshEvery is how often the relay refreshes its pages' ownership and
-// re-reads the others'; a dead replica's pages vanish within the
-// ownership TTL of package state (about 5 s) plus this.
+// re-reads the others'; a dead replica's pages vanish at the next read
+// once its subscription is gone (a killed process), at worst once the
+// ownership TTL of package state (5 s) has passed.
 const meshEvery = time.Second
 
 // meshState is the mesh the relay uses now.
@@ -203,8 +204,8 @@ func (r *Relay) syncMesh(ctx context.Context, ms *meshState) {
 			continue
 		}
 		h, ok := held[name]
-		if ok && h.Owner == me { // ours, left by a page gone here: release it
-			if _, err := m.Publish(ctx, name, nil); err != nil {
+		if ok && h.Owner == me { // ours, left by a page gone here: release it (or publish a new one's)
+			if _, _, err := st.publish(ctx, m); err != nil {
 				r.log.Debug("relay: could not release a site across replicas", "site", name, "error", err)
 			}
 			ok = false

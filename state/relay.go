@@ -40,6 +40,13 @@ import (
 // last refresh.
 const SiteTTL = 5 * time.Second
 
+// settle is how long after Redis comes back the entries are not read
+// (their owners write them again within a second, Redis may have
+// restarted empty): the sites listed stay as they were meanwhile.
+const settle = 3 * time.Second
+
+var errSettling = errors.New(Key + ": Redis is back; the relay's entries are being written again")
+
 // maxServed bounds the forwarded calls this replica runs at once; more
 // are answered busy at once.
 const maxServed = 1024
@@ -204,6 +211,11 @@ func (m *RelayMesh) Publish(ctx context.Context, site string, reg []byte) (strin
 func (m *RelayMesh) Read(ctx context.Context, sites []string) (map[string]relay.Held, error) {
 	if err := m.down("relay routing is"); err != nil {
 		return nil, err
+	}
+	if time.Since(time.Unix(0, m.s.upSince.Load())) < settle {
+		// Redis just came back, perhaps empty: let the owners write their
+		// entries again before their absence counts.
+		return nil, errSettling
 	}
 	keys := make([]string, len(sites))
 	for i, s := range sites {

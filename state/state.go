@@ -63,6 +63,7 @@ type Store struct {
 	health   func(bool)
 
 	up      atomic.Bool
+	upSince atomic.Int64 // unix ns of the last change to up (the relay mesh)
 	lastErr atomic.Pointer[string]
 
 	refs   atomic.Int32
@@ -115,6 +116,7 @@ func Open(ctx context.Context, cfg stateconfig.Config, password string, opts Opt
 		return nil, &config.Error{File: opts.File, Key: key, Msg: fmt.Sprintf("Redis at %s refused the credentials: %s", s.where, authReason(err))}
 	}
 	s.setHealth(err)
+	s.upSince.Store(0) // up from the start: nothing to settle
 	if err != nil {
 		s.log.Warn("Redis does not answer; calls that need the shared state fail until it does", "err", err)
 	} else {
@@ -244,6 +246,9 @@ func (s *Store) setHealth(err error) {
 	if err != nil {
 		m := err.Error()
 		s.lastErr.Store(&m)
+	}
+	if err == nil && !s.up.Load() {
+		s.upSince.Store(time.Now().UnixNano())
 	}
 	s.up.Store(err == nil)
 	s.health(err == nil)

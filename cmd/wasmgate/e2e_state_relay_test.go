@@ -320,10 +320,15 @@ func TestStateRelayRedisDown(t *testing.T) {
 		t.Errorf("goroutines grew from %v to %v with Redis down", before, after)
 	}
 
+	// Redis comes back empty (no persistence): the owner writes its
+	// entry again, and replica 2 keeps listing the tool meanwhile.
 	c.redis.Start()
 	if !harness.WaitFor(30*time.Second, func() bool {
-		text, isErr := harness.CallTool(ctx, t, there, tool, map[string]any{"operation": "add", "a": 5, "b": 5})
-		return !isErr && text == "10"
+		res, err := harness.CallToolErr(ctx, there, tool, map[string]any{"operation": "add", "a": 5, "b": 5})
+		if err != nil {
+			t.Fatalf("%s through replica 2 while Redis came back: %v", tool, err)
+		}
+		return !res.IsError && harness.ResultText(res) == "10"
 	}) {
 		t.Fatalf("forwarding did not recover once Redis was back")
 	}
