@@ -42,6 +42,9 @@ type Mesh interface {
 	Serve(ctx context.Context, serve func(ctx context.Context, call []byte) []byte, changed func())
 	// Replica is this replica's id.
 	Replica() string
+	// Closed is closed when the mesh can no longer be used (its
+	// connection was released): the relay stops using it.
+	Closed() <-chan struct{}
 }
 
 // Held is a site's page on some replica: the replica and what the page
@@ -163,6 +166,8 @@ func (r *Relay) meshLoop(ctx context.Context, ms *meshState) {
 		r.syncMesh(ctx, ms)
 		select {
 		case <-ctx.Done():
+			return
+		case <-ms.m.Closed():
 			return
 		case <-t.C:
 		case <-ms.poke:

@@ -138,6 +138,10 @@ func (s *Store) RelayMesh(me string) *RelayMesh {
 // Replica is this replica's id.
 func (m *RelayMesh) Replica() string { return m.me }
 
+// Closed is closed when the store is released for the last time: the
+// relay stops using the mesh.
+func (m *RelayMesh) Closed() <-chan struct{} { return m.s.closed }
+
 func (m *RelayMesh) siteKey(site string) string { return m.s.key("{relay}", "site", site) }
 func (m *RelayMesh) changedChan() string        { return m.s.key("relay", "changed") }
 func (m *RelayMesh) inbox(replica string) string {
@@ -342,6 +346,8 @@ func (m *RelayMesh) Serve(ctx context.Context, serve func(ctx context.Context, c
 		var ok bool
 		select {
 		case <-ctx.Done():
+			return
+		case <-m.s.closed:
 			return
 		case msg, ok = <-ch:
 			if !ok {

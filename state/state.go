@@ -67,6 +67,7 @@ type Store struct {
 	lastErr atomic.Pointer[string]
 
 	refs   atomic.Int32
+	closed chan struct{} // closed by the last Release
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
@@ -123,6 +124,7 @@ func Open(ctx context.Context, cfg stateconfig.Config, password string, opts Opt
 		s.log.Info("connected to Redis for the shared state", "mode", cfg.Redis.Mode())
 	}
 	s.refs.Store(1)
+	s.closed = make(chan struct{})
 	mctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	s.cancel = stop
 	s.wg.Add(1)
@@ -219,6 +221,7 @@ func (s *Store) Release() {
 	if s.refs.Add(-1) != 0 {
 		return
 	}
+	close(s.closed)
 	s.cancel()
 	s.wg.Wait()
 	s.replicaMu.Lock()
