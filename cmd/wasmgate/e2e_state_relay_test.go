@@ -194,6 +194,24 @@ func TestStateRelayAcrossReplicas(t *testing.T) {
 		}
 	}
 
+	// A client that gives up cancels the call on the page, through the
+	// replica holding it.
+	cctx, cancel := context.WithCancel(ctx)
+	n := served.Load()
+	go func() { // once the page has the call
+		harness.WaitFor(15*time.Second, func() bool { return served.Load() > n })
+		cancel()
+	}()
+	_, _ = harness.CallToolErr(cctx, sess[1], tool, map[string]any{"operation": "add", "a": 99, "b": 2})
+	select {
+	case f := <-p.cancels:
+		if f["reason"] != "cancelled" {
+			t.Errorf("cancel frame %v, want reason cancelled", f)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("the page was not told to cancel the call its client gave up on (through replica 2)")
+	}
+
 	// Metrics and outcomes count on the replica that received the call.
 	m1, m2, m3 := c.replicas[0].Scrape(t), c.replicas[1].Scrape(t), c.replicas[2].Scrape(t)
 	if v := m1.ToolCalls(tool, "timeout"); v != 1 {
