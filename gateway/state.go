@@ -64,6 +64,7 @@ func (c *stateComponent) Provision(ctx context.Context, cfg *loader.Config) erro
 func (c *stateComponent) Apply(context.Context) {
 	g := c.g
 	g.state.Store(c.store)
+	g.relay.Share(c.store, g.replicaID)
 	if c.store == nil {
 		g.limiters.Share(nil)
 	} else {

@@ -138,7 +138,10 @@ func (b *bridge) run() {
 
 	why := b.readLoop()
 
-	hadSet := b.st.release(b)
+	hadSet, released := b.st.release(b)
+	if released {
+		b.r.meshPublish(b.st)
+	}
 	b.r.m.RelayBridges.WithLabelValues(conf.Name).Set(0)
 	b.finish(why)
 	b.releaseSlot()
@@ -329,10 +332,15 @@ func (b *bridge) handshake(conf SiteConfig, token []byte) (string, error) {
 	if !b.authenticate() {
 		return "timeout", errors.New("auth_timeout passed")
 	}
+	if holder := b.meshClaim(); holder != "" {
+		b.shutdown(closeBusy, fmt.Sprintf("site %s already has a connected page (on replica %s)", conf.Name, holder))
+		return "busy", fmt.Errorf("a page on replica %s serves the site", holder)
+	}
 	if !b.st.claim(b) {
 		b.shutdown(closeBusy, fmt.Sprintf("site %s already has a connected page", conf.Name))
 		return "busy", errors.New("another page serves the site")
 	}
+	b.r.meshPublish(b.st)
 	err = b.send(welcomeFrame{Type: typeWelcome, Proof: proof(token, gatewayLabel, conf.Name, nonce, f.Nonce),
 		MaxFrame: int64(conf.MaxFrame), CallTimeoutMS: time.Duration(conf.CallTimeout).Milliseconds()})
 	if err != nil {

@@ -30,6 +30,7 @@ func (b *bridge) register(f *inFrame) {
 	if !b.st.register(b, reg) {
 		return
 	}
+	b.r.meshPublish(b.st)
 	warnings := append(refused, b.r.changed(b.st.name)...)
 	ack := registeredFrame{Type: typeRegistered, ID: f.ID, Tools: []string{}, Resources: []string{}, Prompts: []string{}, Warnings: warnings}
 	cur := &conf.Curation // the names the gateway publishes: curated, under the prefix

@@ -121,11 +121,17 @@ func (b *bridge) legacyHandshake(conf SiteConfig, token []byte) (string, error) 
 	if !b.authenticate() {
 		return "timeout", errors.New("auth_timeout passed")
 	}
+	if holder := b.meshClaim(); holder != "" {
+		_ = b.send(legacyAuthResult{Type: "auth_result", Success: false, Reason: "another page is connected to this site"})
+		b.shutdown(closeBusy, fmt.Sprintf("site %s already has a connected page (on replica %s)", conf.Name, holder))
+		return "busy", fmt.Errorf("a page on replica %s serves the site", holder)
+	}
 	if !b.st.claim(b) {
 		_ = b.send(legacyAuthResult{Type: "auth_result", Success: false, Reason: "another page is connected to this site"})
 		b.shutdown(closeBusy, fmt.Sprintf("site %s already has a connected page", conf.Name))
 		return "busy", errors.New("another page serves the site")
 	}
+	b.r.meshPublish(b.st)
 	if err := b.send(legacyAuthResult{Type: "auth_result", Success: true}); err != nil {
 		b.st.release(b)
 		return "closed", err

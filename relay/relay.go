@@ -82,6 +82,11 @@ type Relay struct {
 
 	gen atomic.Uint64 // bumped whenever a site's registered set changes
 
+	// The other replicas (SetMesh, mesh.go): nil with backend memory.
+	meshMu sync.Mutex
+	mesh   atomic.Pointer[meshState]
+	meshWG sync.WaitGroup // the goroutines of every mesh set
+
 	// Before the handshake (limits.go), under mu: the caps, the slots
 	// taken in total and by site, the clients that failed handshakes.
 	unauth      Unauthenticated
@@ -265,6 +270,7 @@ func (r *Relay) Close(ctx context.Context) {
 		r.cancel()
 		<-done
 	}
+	r.stopMesh()
 	r.cancel()
 }
 

@@ -58,6 +58,11 @@ type siteState struct {
 	refusal *Refusal
 
 	nonces nonceCache
+
+	pubMu sync.Mutex // serializes publish (mesh.go)
+	// remote is the site's page on another replica, as the mesh last
+	// read it (nil: none, or no mesh); only without a page here.
+	remote *remoteReg
 }
 
 // registration is what a page registered, under its own names.
@@ -91,6 +96,17 @@ func (st *siteState) current() *bridge {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	return st.bridge
+}
+
+// served is what the site's page registered: the one here, else the
+// one on another replica.
+func (st *siteState) served() registration {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.bridge == nil && st.remote != nil {
+		return st.remote.reg
+	}
+	return st.reg
 }
 
 // apply installs new settings. The page stays connected unless its
@@ -138,23 +154,24 @@ func (st *siteState) claim(b *bridge) bool {
 	}
 	st.bridge = b
 	st.reg = registration{}
+	st.remote = nil
 	st.since = time.Now()
 	return true
 }
 
 // release forgets b and what it registered; it reports whether the site
-// had a registered set that is now gone.
-func (st *siteState) release(b *bridge) (hadSet bool) {
+// had a registered set that is now gone, and whether b was its page.
+func (st *siteState) release(b *bridge) (hadSet, was bool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.bridge != b {
-		return false
+		return false, false
 	}
 	st.bridge = nil
 	st.since = time.Now()
 	hadSet = !st.reg.empty()
 	st.reg = registration{}
-	return hadSet
+	return hadSet, true
 }
 
 // register replaces what b registered; false when b is not the site's
@@ -185,8 +202,13 @@ func (s *Site) Key() string            { return s.conf.Key }
 func (s *Site) Prefix() string         { return "" }
 func (s *Site) Timeout() time.Duration { return time.Duration(s.conf.CallTimeout) }
 
-// Connected reports whether a page serves the site now.
-func (s *Site) Connected() bool { return s.st.current() != nil }
+// Connected reports whether a page serves the site now, here or (with
+// state.backend redis) on another replica.
+func (s *Site) Connected() bool {
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	return s.st.bridge != nil || s.st.remote != nil
+}
 
 // Descriptor is what the site provides now: the wu_* catalog for a
 // wu-legacy site, else what its page registered (nothing without a page).
@@ -194,9 +216,7 @@ func (s *Site) Descriptor() abi.Descriptor {
 	if s.conf.Protocol == ProtocolWULegacy {
 		return legacyDescriptor(s.conf.Prefix)
 	}
-	s.st.mu.Lock()
-	reg := s.st.reg
-	s.st.mu.Unlock()
+	reg := s.st.served()
 	var d abi.Descriptor
 	for _, t := range reg.tools {
 		d.Tools = append(d.Tools, wire.Tool{Name: config.PrefixedName(s.conf.Prefix, t.Name), Description: t.Description, InputSchema: t.InputSchema})
@@ -229,6 +249,17 @@ func (s *Site) own(name string) string {
 // CallTool forwards a tool call to the page. A handler that threw is a
 // result with isError and its message.
 func (s *Site) CallTool(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	if m, owner, ok := s.remote(ctx); ok {
+		raw, err := s.forward(ctx, m, owner, remoteCall{Method: methodTool, Name: tool, Arguments: args})
+		if err != nil {
+			return nil, err
+		}
+		res, perr := mcp.ParseCallToolResult(&raw)
+		if perr != nil {
+			return nil, s.invalid(perr)
+		}
+		return res, nil
+	}
 	if s.conf.Protocol == ProtocolWULegacy {
 		return s.callLegacy(ctx, s.own(tool), args)
 	}
@@ -254,6 +285,21 @@ func (s *Site) CallTool(ctx context.Context, tool string, args json.RawMessage) 
 
 // ReadResource forwards a resources/read to the page.
 func (s *Site) ReadResource(ctx context.Context, r abi.Resource, uri string, vars map[string]string) ([]mcp.ResourceContents, error) {
+	if m, owner, ok := s.remote(ctx); ok {
+		c := remoteCall{Method: methodResource, URI: uri}
+		if r.Template != nil {
+			c.Template, c.Variables = r.URI, vars
+		}
+		raw, err := s.forward(ctx, m, owner, c)
+		if err != nil {
+			return nil, err
+		}
+		res, perr := mcp.ParseReadResourceResult(&raw)
+		if perr != nil {
+			return nil, s.invalid(perr)
+		}
+		return res.Contents, nil
+	}
 	b, err := s.page()
 	if err != nil {
 		return nil, err
@@ -280,6 +326,17 @@ func (s *Site) ReadResource(ctx context.Context, r abi.Resource, uri string, var
 
 // GetPrompt forwards a prompts/get to the page.
 func (s *Site) GetPrompt(ctx context.Context, prompt string, args map[string]string) ([]mcp.PromptMessage, error) {
+	if m, owner, ok := s.remote(ctx); ok {
+		raw, err := s.forward(ctx, m, owner, remoteCall{Method: methodPrompt, Name: prompt, Prompt: args})
+		if err != nil {
+			return nil, err
+		}
+		res, perr := mcp.ParseGetPromptResult(&raw)
+		if perr != nil {
+			return nil, s.invalid(perr)
+		}
+		return res.Messages, nil
+	}
 	b, err := s.page()
 	if err != nil {
 		return nil, err

@@ -14,6 +14,9 @@ type SiteStatus struct {
 	Connected bool   `json:"connected"`
 	// Origin is the connected page's origin ("" without one).
 	Origin string `json:"origin,omitempty"`
+	// Replica is the replica whose page serves the site when it is
+	// another one (state.backend redis); Connected is false here.
+	Replica string `json:"replica,omitempty"`
 	// Since is when the page connected or, without one, since when the
 	// site has had none (applied, or its last page left).
 	Since       time.Time `json:"since"`
@@ -55,6 +58,8 @@ func (st *siteState) status() SiteStatus {
 	s := SiteStatus{Name: st.name, Declared: st.conf.Key, Protocol: st.conf.Protocol, Connected: st.bridge != nil, Since: st.since}
 	if st.bridge != nil {
 		s.Origin = st.bridge.origin
+	} else if st.remote != nil {
+		s.Replica = st.remote.owner
 	}
 	if st.refusal != nil {
 		r := *st.refusal

@@ -64,10 +64,12 @@ type Store struct {
 	health   func(bool)
 
 	up      atomic.Bool
+	upSince atomic.Int64 // unix ns of the last change to up (the relay mesh)
 	lastErr atomic.Pointer[string]
 
 	refs   atomic.Int32
 	ctx    context.Context // ends at the last Release
+	closed chan struct{}    // closed by the last Release
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
@@ -121,12 +123,14 @@ func Open(ctx context.Context, cfg stateconfig.Config, password string, opts Opt
 		return nil, &config.Error{File: opts.File, Key: key, Msg: fmt.Sprintf("Redis at %s refused the credentials: %s", s.where, authReason(err))}
 	}
 	s.setHealth(err)
+	s.upSince.Store(0) // up from the start: nothing to settle
 	if err != nil {
 		s.log.Warn("Redis does not answer; calls that need the shared state fail until it does", "err", err)
 	} else {
 		s.log.Info("connected to Redis for the shared state", "mode", cfg.Redis.Mode())
 	}
 	s.refs.Store(1)
+	s.closed = make(chan struct{})
 	mctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	s.ctx, s.cancel = mctx, stop
 	s.wg.Add(1)
@@ -223,6 +227,7 @@ func (s *Store) Release() {
 	if s.refs.Add(-1) != 0 {
 		return
 	}
+	close(s.closed)
 	s.cancel()
 	s.wg.Wait()
 	s.replicaMu.Lock()
@@ -250,6 +255,9 @@ func (s *Store) setHealth(err error) {
 	if err != nil {
 		m := err.Error()
 		s.lastErr.Store(&m)
+	}
+	if err == nil && !s.up.Load() {
+		s.upSince.Store(time.Now().UnixNano())
 	}
 	s.up.Store(err == nil)
 	s.health(err == nil)

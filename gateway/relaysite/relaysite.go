@@ -11,6 +11,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"sync"
 	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -20,12 +21,34 @@ import (
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/metrics"
 	"github.com/wasmgate/wasmgate/relay"
+	"github.com/wasmgate/wasmgate/state"
 )
 
 // Service is the relay of one gateway: its WebSocket endpoint and pages,
 // across snapshots.
 type Service struct {
 	r *relay.Relay
+
+	meshMu sync.Mutex
+	store  *state.Store // the store the relay shares its pages through
+	mesh   *state.RelayMesh
+}
+
+// Share makes the relay share its pages with the other replicas through
+// st (state.backend redis) as replica; nil: this replica alone. The
+// state component calls it on Apply; the same store keeps its mesh.
+func (sv *Service) Share(st *state.Store, replica string) {
+	sv.meshMu.Lock()
+	defer sv.meshMu.Unlock()
+	if st == nil {
+		sv.store, sv.mesh = nil, nil
+		sv.r.SetMesh(nil)
+		return
+	}
+	if st != sv.store {
+		sv.store, sv.mesh = st, st.RelayMesh(replica)
+	}
+	sv.r.SetMesh(sv.mesh)
 }
 
 // NewService returns the relay; changed is called when a site's set
