@@ -69,7 +69,7 @@ type Store struct {
 
 	refs   atomic.Int32
 	ctx    context.Context // ends at the last Release
-	closed chan struct{}    // closed by the last Release
+	closed chan struct{}   // closed by the last Release
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
