@@ -2,12 +2,14 @@ package gateway
 
 import (
 	"bytes"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"syscall"
 	"time"
+
+	"github.com/wasmgate/wasmgate/gateway/transport"
 )
 
 // httpSession initializes a 2025-11-25 session on h (the gateway's
@@ -46,25 +48,64 @@ func benchRequest(body, session string) *http.Request {
 // path, the envelope, the plugin), in-process: everything a call costs but
 // the sockets and net/http's connection handling.
 func BenchmarkHTTPCallTool(b *testing.B) {
-	g := newTestGateway(b)
-	h, _ := g.HTTPHandler("/mcp", time.Minute)
-	id := httpSession(b, h)
-	body := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"calculate","arguments":{"operation":"add","a":5,"b":3}}}`)
-	want := []byte(`"text":"8"`)
-	b.ReportAllocs()
-	for b.Loop() {
-		w := httptest.NewRecorder()
-		r := benchRequest("", id)
-		r.Body, r.ContentLength = readCloser{bytes.NewReader(body)}, int64(len(body))
-		h.ServeHTTP(w, r)
-		if w.Code != http.StatusOK || !bytes.Contains(w.Body.Bytes(), want) {
-			b.Fatalf("call: %d %s", w.Code, w.Body)
+	for _, slow := range []bool{false, true} {
+		name := "fast"
+		if slow {
+			name = "slow" // every request through mcp-go's ServeHTTP
 		}
+		b.Run(name, func(b *testing.B) {
+			g := newTestGateway(b)
+			h := slowHandler(g, slow)
+			id := httpSession(b, h)
+			body := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"calculate","arguments":{"operation":"add","a":5,"b":3}}}`)
+			want := []byte(`"text":"8"`)
+			b.ReportAllocs()
+			start := cpuTime()
+			for b.Loop() {
+				w := httptest.NewRecorder()
+				r := benchRequest("", id)
+				r.Body, r.ContentLength = readCloser{bytes.NewReader(body)}, int64(len(body))
+				h.ServeHTTP(w, r)
+				if w.Code != http.StatusOK || !bytes.Contains(w.Body.Bytes(), want) {
+					b.Fatalf("call: %d %s", w.Code, w.Body)
+				}
+			}
+			reportCPU(b, start)
+		})
 	}
+}
+
+// slowHandler is g's Streamable HTTP handler at /mcp, with or without the
+// transport's fast path for plain tools/call requests.
+func slowHandler(g *Gateway, slow bool) http.Handler {
+	o := transport.Options{
+		Path: "/mcp", IdleTTL: time.Minute, MCP: g.mcp, SlowPath: slow,
+		Current: func() *transport.State {
+			if s := g.cur.Load(); s != nil {
+				return s.parts.id.http
+			}
+			return nil
+		},
+		Owns: g.views.owns, Shared: g.sharedSessions, Metrics: g.opts.Metrics, Logger: g.log,
+	}
+	h, _ := transport.Handler(o)
+	return h
 }
 
 type readCloser struct{ *bytes.Reader }
 
 func (readCloser) Close() error { return nil }
 
-var _ = json.Valid
+// cpuTime is the process's user + system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU adds the CPU time per operation since start (user + system,
+// every goroutine of the process: GC included), which a busy machine
+// disturbs less than the wall time.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64((cpuTime()-start).Microseconds())/float64(b.N), "cpu-µs/op")
+}

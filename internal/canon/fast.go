@@ -10,6 +10,8 @@ package canon
 // that every error is the one it words. FuzzFlat checks that both agree
 // on whatever flat accepts.
 
+import "encoding/json"
+
 // maxFlatKeys bounds the keys flat compares pairwise.
 const maxFlatKeys = 32
 
@@ -186,4 +188,42 @@ func equalFoldASCII(a, b []byte) bool {
 		}
 	}
 	return true
+}
+
+// FlatValue decodes canonical arguments (Args's output) that are a flat
+// object of scalars with plain strings, as a json.Decoder with UseNumber
+// would (numbers as json.Number, as written): the instance a schema
+// validates, without a decoder. ok is false for anything else.
+func FlatValue(canonical []byte) (v map[string]any, ok bool) {
+	if _, ok := flat(canonical); !ok {
+		return nil, false
+	}
+	v = make(map[string]any, 4)
+	i := 1 // past '{'
+	for canonical[i] != '}' {
+		end, _ := plainString(canonical, i)
+		key := string(canonical[i+1 : end-1])
+		i = end + 1 // past ':'
+		var val any
+		switch c := canonical[i]; {
+		case c == '"':
+			end, _ = plainString(canonical, i)
+			val = string(canonical[i+1 : end-1])
+		case c == 't':
+			end, val = i+4, true
+		case c == 'f':
+			end, val = i+5, false
+		case c == 'n':
+			end, val = i+4, nil
+		default:
+			end, _ = number(canonical, i)
+			val = json.Number(canonical[i:end])
+		}
+		v[key] = val
+		i = end
+		if canonical[i] == ',' {
+			i++
+		}
+	}
+	return v, true
 }

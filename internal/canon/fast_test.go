@@ -2,6 +2,8 @@ package canon
 
 import (
 	"bytes"
+	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -103,6 +105,36 @@ func BenchmarkArgs(b *testing.B) {
 			if _, err := slow(in); err != nil {
 				b.Fatal(err)
 			}
+		}
+	})
+}
+
+// FuzzFlatValue checks FlatValue against the decoder a schema validates
+// (encoding/json with UseNumber) on every canonical flat object.
+func FuzzFlatValue(f *testing.F) {
+	for _, s := range flatCases {
+		f.Add([]byte(s.in))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		out, err := Args(in)
+		if err != nil {
+			return
+		}
+		v, ok := FlatValue(out)
+		if _, isFlat := flat(out); ok != isFlat {
+			t.Fatalf("FlatValue(%q) ok = %v, flat says %v", out, ok, isFlat)
+		}
+		if !ok {
+			return
+		}
+		d := json.NewDecoder(bytes.NewReader(out))
+		d.UseNumber()
+		var want map[string]any
+		if err := d.Decode(&want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(v, want) {
+			t.Fatalf("FlatValue(%q) = %#v, the decoder reads %#v", out, v, want)
 		}
 	})
 }
