@@ -47,8 +47,14 @@ func (s *StreamableHTTPServer) ServeToolCall(w http.ResponseWriter, r *http.Requ
 			return false
 		}
 	}
-	env, err := parseEnvelope(body)
-	if err != nil || env.Method != mcp.MethodToolsCall || env.id == nil || env.meta != nil ||
+	env, ok := fastToolCall(body)
+	if !ok {
+		var err error
+		if env, err = parseEnvelope(body); err != nil {
+			return false
+		}
+	}
+	if env.Method != mcp.MethodToolsCall || env.id == nil || env.meta != nil ||
 		env.Result != nil || env.Error != nil || !plainToolParams(env.Params) {
 		return false
 	}
