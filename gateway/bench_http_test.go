@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"testing"
 	"syscall"
+	"testing"
 	"time"
 
 	"github.com/wasmgate/wasmgate/gateway/transport"
