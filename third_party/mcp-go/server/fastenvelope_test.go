@@ -1,6 +1,8 @@
 package server
 
 import (
+	"bytes"
+	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -46,6 +48,36 @@ func FuzzFastToolCall(f *testing.F) {
 		}
 		if f, ok := fast.id.(float64); ok && (f == 0) && (1/f < 0) != (1/env.id.(float64) < 0) {
 			t.Fatalf("%q: id sign differs", msg)
+		}
+	})
+}
+
+// FuzzTextResult: appendTextResult writes what json.Encoder writes.
+func FuzzTextResult(f *testing.F) {
+	f.Add("8", "text", int64(7), "", false, 1)
+	f.Add("a <b> & \"c\" \\ \u2028 \xff \x01", "text", int64(-1), "id<&>", true, 2)
+	f.Add("", "", int64(0), "x", false, 0)
+	f.Fuzz(func(t *testing.T, text, typ string, n int64, sid string, isError bool, items int) {
+		if items < 0 || items > 3 {
+			return
+		}
+		res := &mcp.CallToolResult{IsError: isError}
+		for i := 0; i < items; i++ {
+			res.Content = append(res.Content, mcp.TextContent{Type: typ, Text: text})
+		}
+		for _, id := range []any{float64(n), sid} {
+			resp := createResponse(id, res)
+			got, ok := appendTextResult(nil, resp)
+			if !ok {
+				t.Fatalf("appendTextResult declined %#v", resp)
+			}
+			var want bytes.Buffer
+			if err := json.NewEncoder(&want).Encode(resp); err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != want.String() {
+				t.Fatalf("appendTextResult = %s, encoding/json = %s", got, want.String())
+			}
 		}
 	})
 }
