@@ -15,27 +15,37 @@ import (
 // httpSession initializes a 2025-11-25 session on h (the gateway's
 // Streamable HTTP handler, in-process) and returns its id.
 func httpSession(tb testing.TB, h http.Handler) string {
+	return httpSessionAs(tb, h, "")
+}
+
+// httpSessionAs is httpSession with a bearer token ("": none).
+func httpSessionAs(tb testing.TB, h http.Handler, token string) string {
 	tb.Helper()
 	init := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`
 	w := httptest.NewRecorder()
-	h.ServeHTTP(w, benchRequest(init, ""))
+	h.ServeHTTP(w, benchRequestAs(init, "", token))
 	id := w.Header().Get("Mcp-Session-Id")
 	if w.Code != http.StatusOK || id == "" {
 		tb.Fatalf("initialize: %d %s", w.Code, w.Body)
 	}
 	w = httptest.NewRecorder()
-	h.ServeHTTP(w, benchRequest(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, id))
+	h.ServeHTTP(w, benchRequestAs(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, id, token))
 	if w.Code != http.StatusAccepted {
 		tb.Fatalf("initialized: %d %s", w.Code, w.Body)
 	}
 	return id
 }
 
-func benchRequest(body, session string) *http.Request {
+func benchRequest(body, session string) *http.Request { return benchRequestAs(body, session, "") }
+
+func benchRequestAs(body, session, token string) *http.Request {
 	r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader(body))
 	r.RemoteAddr = "127.0.0.1:40000"
 	r.Header.Set("Content-Type", "application/json")
 	r.Header.Set("Accept", "application/json, text/event-stream")
+	if token != "" {
+		r.Header.Set("Authorization", "Bearer "+token)
+	}
 	if session != "" {
 		r.Header.Set("Mcp-Session-Id", session)
 		r.Header.Set("Mcp-Protocol-Version", "2025-11-25")
@@ -48,22 +58,30 @@ func benchRequest(body, session string) *http.Request {
 // path, the envelope, the plugin), in-process: everything a call costs but
 // the sockets and net/http's connection handling.
 func BenchmarkHTTPCallTool(b *testing.B) {
-	for _, slow := range []bool{false, true} {
-		name := "fast"
-		if slow {
-			name = "slow" // every request through mcp-go's ServeHTTP
-		}
-		b.Run(name, func(b *testing.B) {
-			g := newTestGateway(b)
-			h := slowHandler(g, slow)
-			id := httpSession(b, h)
+	for _, tc := range []struct {
+		name         string
+		slow, policy bool
+	}{
+		{name: "fast"},
+		{name: "slow", slow: true}, // every request through mcp-go's ServeHTTP
+		// make bench-policy's identity, policy, rate limits and audit file
+		{name: "fast-policy", policy: true},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			yaml, token := "", ""
+			if tc.policy {
+				yaml, token = benchPolicyYAML(b.TempDir()), benchToken
+			}
+			g := newTestGatewayWith(b, yaml)
+			h := slowHandler(g, tc.slow)
+			id := httpSessionAs(b, h, token)
 			body := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"calculate","arguments":{"operation":"add","a":5,"b":3}}}`)
 			want := []byte(`"text":"8"`)
 			b.ReportAllocs()
 			start := cpuTime()
 			for b.Loop() {
 				w := httptest.NewRecorder()
-				r := benchRequest("", id)
+				r := benchRequestAs("", id, token)
 				r.Body, r.ContentLength = readCloser{bytes.NewReader(body)}, int64(len(body))
 				h.ServeHTTP(w, r)
 				if w.Code != http.StatusOK || !bytes.Contains(w.Body.Bytes(), want) {
