@@ -66,7 +66,15 @@ func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req m
 		c.Args = ArgsOf(req.Params.Arguments)
 	}
 	validate := func() *refusal {
-		if msg := source.ValidateArgs(t.Schema, args); msg != "" {
+		// The common flat object is decoded for the schema without a
+		// decoder (canon.FlatValue), as the decoder would.
+		var msg string
+		if inst, ok := canon.FlatValue(args); ok {
+			msg = source.ValidateValue(t.Schema, inst)
+		} else {
+			msg = source.ValidateArgs(t.Schema, args)
+		}
+		if msg != "" {
 			return &refusal{outcome: metrics.OutcomeInvalidArgs, msg: fmt.Sprintf("invalid arguments for tool %q: %s", t.Name, msg)}
 		}
 		return nil

@@ -45,7 +45,13 @@ func ValidateArgs(sch *jsonschema.Schema, args []byte) string {
 	if err != nil {
 		return "arguments are not valid JSON"
 	}
-	err = sch.Validate(inst)
+	return ValidateValue(sch, inst)
+}
+
+// ValidateValue is ValidateArgs of arguments already decoded as
+// jsonschema.UnmarshalJSON decodes them (numbers as json.Number).
+func ValidateValue(sch *jsonschema.Schema, inst any) string {
+	err := sch.Validate(inst)
 	if err == nil {
 		return ""
 	}

@@ -59,6 +59,10 @@ type Options struct {
 	// Shared is the registry of session ids the replicas share, nil
 	// (or a nil func) while there is none (shared.go).
 	Shared func() SharedSessions
+	// SlowPath serves every request through mcp-go's ServeHTTP, without
+	// the fast path for plain tools/call requests (fast.go); for tests
+	// that compare the two.
+	SlowPath bool
 }
 
 // Handler serves MCP Streamable HTTP at o.Path behind the checks the MCP
@@ -86,7 +90,7 @@ func Handler(o Options) (http.Handler, *server.StreamableHTTPServer) {
 	c := &checks{o: o, ids: ids, capWarn: &WarnEvery{Every: time.Minute},
 		refusals: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, func() { o.Metrics.LogSuppressed.WithLabelValues("http").Inc() })}
 	mux := http.NewServeMux()
-	mux.Handle(o.Path, chain(sh, c.serving, c.origin, c.authenticate, c.ownSession, c.body, c.sessions, c.streams))
+	mux.Handle(o.Path, chain(fastCall(sh, o.SlowPath), c.serving, c.origin, c.authenticate, c.ownSession, c.body, c.sessions, c.streams))
 	// RFC 9728 protected-resource metadata, at the root and under the
 	// endpoint's path, as OAuth clients look for it.
 	meta := c.metadataHandler()

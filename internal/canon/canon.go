@@ -48,9 +48,17 @@ var (
 // in any object at any depth, two keys that are equal (ErrDuplicate) or
 // equal under Unicode case folding (ErrCollision), after unescaping.
 func Args(raw []byte) ([]byte, error) {
+	if out, ok := flat(raw); ok { // the common case, in one pass (fast.go)
+		return out, nil
+	}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return []byte("{}"), nil
 	}
+	return argsDecoded(raw)
+}
+
+// argsDecoded is Args by a json.Decoder, token by token: what flat leaves.
+func argsDecoded(raw []byte) ([]byte, error) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	c := canonicalizer{d: d, out: make([]byte, 0, len(raw))}

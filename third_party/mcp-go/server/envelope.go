@@ -25,6 +25,9 @@ type messageEnvelope struct {
 	id any
 	// meta is params._meta, when params is an object that has a valid one.
 	meta *mcp.Meta
+	// toolCall is the tools/call request, when fastToolCall decoded it
+	// with the envelope (fastenvelope.go).
+	toolCall *mcp.CallToolRequest
 }
 
 // parseEnvelope decodes message's envelope. It fails exactly when
@@ -91,6 +94,10 @@ func paramsMeta(params json.RawMessage) *mcp.Meta {
 // (its Header is not JSON, and its own params hide those of the embedded
 // Request).
 func decodeCallToolRequest(env *messageEnvelope, request *mcp.CallToolRequest) error {
+	if env.toolCall != nil {
+		*request = *env.toolCall
+		return nil
+	}
 	request.Method = string(env.Method)
 	if len(env.Params) == 0 {
 		return nil

@@ -1813,6 +1813,7 @@ type requestScopedSSE struct {
 	session       ClientSession                // whose notifications go to notifications
 	done          <-chan struct{}
 	register      func()
+	start         func() // wasmgate patch: sets requests and notifications first (fastpost.go)
 }
 
 // trySendNotification queues a notification to the POST's own session on
@@ -1820,6 +1821,9 @@ type requestScopedSSE struct {
 // has finished or the notification is for another session. (wasmgate
 // patch, see PATCHES.md.)
 func (r *requestScopedSSE) trySendNotification(ctx context.Context, session ClientSession, n mcp.JSONRPCNotification) bool {
+	if r.start != nil && session == r.session {
+		r.start()
+	}
 	if r.notifications == nil || session != r.session {
 		return false
 	}

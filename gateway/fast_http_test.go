@@ -1,0 +1,216 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/metrics"
+)
+
+// TestFastCallMatchesMCPGo is the differential test of the transport's fast
+// path for tools/call (gateway/transport/fast.go and mcp-go's
+// ServeToolCall): every request, plain or not, gets the same status,
+// content type and body from a handler with the fast path as from one
+// serving everything through mcp-go's ServeHTTP.
+func TestFastCallMatchesMCPGo(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	conf := filepath.Join(filepath.Dir(file), "..", "testdata", "plugins", "conformance.wasm")
+	if _, err := os.Stat(conf); err != nil {
+		t.Skipf("%s not built (make plugins): %v", conf, err)
+	}
+	g := newPluginsGateway(t, filepath.Join(filepath.Dir(file), "..", "examples", "plugins", "calculator.wasm"), conf)
+	fast, slow := slowHandler(g, false), slowHandler(g, true)
+	fastID, slowID := httpSession(t, fast), httpSession(t, slow)
+	for _, h := range []struct {
+		h  http.Handler
+		id string
+	}{{fast, fastID}, {slow, slowID}} {
+		w := httptest.NewRecorder()
+		h.h.ServeHTTP(w, benchRequest(`{"jsonrpc":"2.0","id":"lvl","method":"logging/setLevel","params":{"level":"debug"}}`, h.id))
+		if w.Code != http.StatusOK {
+			t.Fatalf("setLevel: %d %s", w.Code, w.Body)
+		}
+	}
+	call := func(id, params string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":` + params + `}`
+	}
+	calc := func(args string) string { return call("1", `{"name":"calculate","arguments":`+args+`}`) }
+	cases := []struct {
+		name, body string
+		header     map[string]string
+	}{
+		{name: "plain", body: calc(`{"operation":"add","a":5,"b":3}`)},
+		{name: "string id", body: call(`"abc"`, `{"name":"calculate","arguments":{"operation":"mul","a":6,"b":7}}`)},
+		{name: "big id", body: call(`12345678901234567890`, `{"name":"calculate","arguments":{"operation":"add","a":1,"b":2}}`)},
+		{name: "fraction id", body: call(`1.5`, `{"name":"calculate","arguments":{"operation":"add","a":1,"b":2}}`)},
+		{name: "null id", body: call(`null`, `{"name":"calculate","arguments":{"operation":"add","a":1,"b":2}}`)},
+		{name: "spaces", body: "{ \"jsonrpc\" : \"2.0\", \"id\" : 2 ,\n \"method\":\"tools/call\", \"params\": {\"arguments\": { \"b\" : 3 , \"a\":-0.5e1, \"operation\":\"sub\"}, \"name\": \"calculate\"} }"},
+		{name: "division by zero", body: calc(`{"operation":"div","a":1,"b":0}`)},
+		{name: "schema refusal", body: calc(`{"operation":"add","a":"five","b":3}`)},
+		{name: "missing argument", body: calc(`{"operation":"add","a":5}`)},
+		{name: "unknown operation", body: calc(`{"operation":"pow","a":5,"b":3}`)},
+		{name: "extra argument", body: calc(`{"operation":"add","a":5,"b":3,"c":{"d":[1,2]}}`)},
+		{name: "duplicate key", body: calc(`{"operation":"add","a":5,"a":6,"b":3}`)},
+		{name: "case collision", body: calc(`{"operation":"add","a":5,"A":6,"b":3}`)},
+		{name: "escaped collision", body: calc(`{"operation":"add","a":5,"\u0041":6,"b":3}`)},
+		{name: "big number", body: calc(`{"operation":"add","a":12345678901234567890123,"b":1e400}`)},
+		{name: "arguments array", body: calc(`[1,2]`)},
+		{name: "arguments string", body: calc(`"x"`)},
+		{name: "arguments null", body: calc(`null`)},
+		{name: "no arguments", body: call("1", `{"name":"calculate"}`)},
+		{name: "unknown tool", body: call("1", `{"name":"nope","arguments":{}}`)},
+		{name: "name not a string", body: call("1", `{"name":5,"arguments":{}}`)},
+		{name: "no params", body: `{"jsonrpc":"2.0","id":1,"method":"tools/call"}`},
+		{name: "params not an object", body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[1]}`},
+		{name: "escaped name", body: call("1", `{"name":"calcul\u0061te","arguments":{"operation":"add","a":5,"b":3}}`)},
+		{name: "wrong jsonrpc", body: `{"jsonrpc":"1.0","id":1,"method":"tools/call","params":{"name":"calculate","arguments":{"operation":"add","a":5,"b":3}}}`},
+		{name: "no jsonrpc", body: `{"id":1,"method":"tools/call","params":{"name":"calculate","arguments":{"operation":"add","a":5,"b":3}}}`},
+		{name: "not json", body: `{"jsonrpc":"2.0","id":1,"method":"tools/call",`},
+		{name: "trailing data", body: calc(`{"operation":"add","a":5,"b":3}`) + ` {}`},
+		{name: "progress token", body: call("1", `{"name":"calculate","arguments":{"operation":"add","a":5,"b":3},"_meta":{"progressToken":"p1"}}`)},
+		{name: "meta", body: call("1", `{"name":"calculate","arguments":{"operation":"add","a":5,"b":3},"_meta":{}}`)},
+		{name: "task", body: call("1", `{"name":"calculate","arguments":{"operation":"add","a":5,"b":3},"task":{"ttl":1000}}`)},
+		{name: "Task", body: call("1", `{"name":"calculate","arguments":{"operation":"add","a":5,"b":3},"TASK":{}}`)},
+		{name: "request state", body: call("1", `{"name":"calculate","arguments":{"operation":"add","a":5,"b":3},"requestState":"x"}`)},
+		{name: "charset", body: calc(`{"operation":"add","a":5,"b":3}`), header: map[string]string{"Content-Type": "application/json; charset=utf-8"}},
+		{name: "wrong content type", body: calc(`{"operation":"add","a":5,"b":3}`), header: map[string]string{"Content-Type": "text/plain"}},
+		{name: "unsupported version", body: calc(`{"operation":"add","a":5,"b":3}`), header: map[string]string{"Mcp-Protocol-Version": "1999-01-01"}},
+		{name: "older version", body: calc(`{"operation":"add","a":5,"b":3}`), header: map[string]string{"Mcp-Protocol-Version": "2025-06-18"}},
+		{name: "no version header", body: calc(`{"operation":"add","a":5,"b":3}`), header: map[string]string{"Mcp-Protocol-Version": ""}},
+		{name: "modern header", body: calc(`{"operation":"add","a":5,"b":3}`), header: map[string]string{"Mcp-Protocol-Version": "2026-07-28"}},
+		{name: "text", body: call("1", `{"name":"test_simple_text","arguments":{}}`)},
+		{name: "image", body: call("1", `{"name":"test_image_content"}`)},
+		{name: "multiple", body: call("1", `{"name":"test_multiple_content_types","arguments":{}}`)},
+		{name: "embedded", body: call("1", `{"name":"test_embedded_resource","arguments":{}}`)},
+		{name: "isError", body: call("1", `{"name":"test_error_handling","arguments":{}}`)},
+		{name: "logging", body: call("1", `{"name":"test_tool_with_logging","arguments":{}}`)},
+		{name: "progress without token", body: call("1", `{"name":"test_tool_with_progress","arguments":{}}`)},
+		{name: "progress", body: call("1", `{"name":"test_tool_with_progress","arguments":{},"_meta":{"progressToken":7}}`)},
+	}
+	do := func(h http.Handler, id, body string, header map[string]string) *httptest.ResponseRecorder {
+		r := benchRequest(body, id)
+		for k, v := range header {
+			if v == "" {
+				r.Header.Del(k)
+			} else {
+				r.Header.Set(k, v)
+			}
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a, b := do(fast, fastID, c.body, c.header), do(slow, slowID, c.body, c.header)
+			got := fmt.Sprintf("%d %s\n%s", a.Code, a.Header().Get("Content-Type"), a.Body)
+			want := fmt.Sprintf("%d %s\n%s", b.Code, b.Header().Get("Content-Type"), b.Body)
+			if got != want {
+				t.Errorf("%s\nfast path:\n%s\nmcp-go:\n%s", c.body, got, want)
+			}
+			if strings.Contains(c.name, "logging") && !strings.Contains(got, "notifications/message") {
+				t.Errorf("no log notification ahead of the result:\n%s", got)
+			}
+		})
+	}
+	// Under concurrent calls on the same session too.
+	t.Run("concurrent", func(t *testing.T) {
+		body := calc(`{"operation":"add","a":5,"b":3}`)
+		want := do(slow, slowID, body, nil).Body.String()
+		errs := make(chan string, 64)
+		for i := 0; i < 64; i++ {
+			go func() {
+				w := do(fast, fastID, body, nil)
+				if w.Code != http.StatusOK || w.Body.String() != want {
+					errs <- fmt.Sprintf("%d %s", w.Code, w.Body)
+					return
+				}
+				errs <- ""
+			}()
+		}
+		deadline := time.After(time.Minute)
+		for i := 0; i < 64; i++ {
+			select {
+			case e := <-errs:
+				if e != "" {
+					t.Errorf("fast path: %s, want %s", e, want)
+				}
+			case <-deadline:
+				t.Fatal("calls did not finish")
+			}
+		}
+	})
+}
+
+// newPluginsGateway serves the plugins at paths in-process.
+func newPluginsGateway(tb testing.TB, paths ...string) *Gateway {
+	tb.Helper()
+	dir := tb.TempDir()
+	yaml := "plugins:\n"
+	for _, p := range paths {
+		yaml += "  - path: " + p + "\n"
+	}
+	cfgPath := filepath.Join(dir, "gateway.yaml")
+	if err := os.WriteFile(cfgPath, []byte(yaml), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	compiler, err := loader.NewCompiler(filepath.Join(os.TempDir(), "wasmgate-bench-cache"), logger)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg, err := loader.Load(cfgPath, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g, err := Open(context.Background(), cfg, Options{Logger: logger, Metrics: metrics.New("test", "test"), Compiler: compiler, ConfigPath: cfgPath})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { g.Close(context.Background()); compiler.Close(context.Background()) })
+	return g
+}
+
+// FuzzFastCall compares the fast path with mcp-go's ServeHTTP on any
+// body: same status, content type and body.
+func FuzzFastCall(f *testing.F) {
+	_, file, _, _ := runtime.Caller(0)
+	calc := filepath.Join(filepath.Dir(file), "..", "examples", "plugins", "calculator.wasm")
+	if _, err := os.Stat(calc); err != nil {
+		f.Skipf("%s not built (make plugins): %v", calc, err)
+	}
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calculate","arguments":{"operation":"add","a":5,"b":3}}}`,
+		`{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"calculate","arguments":{"operation":"div","a":5,"b":0}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calculate","arguments":{"a":1,"A":2}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calculate","arguments":{"operation":"add","a":5,"b":3},"_meta":{"progressToken":1}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nope"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	g := newPluginsGateway(f, calc)
+	fast, slow := slowHandler(g, false), slowHandler(g, true)
+	fastID, slowID := httpSession(f, fast), httpSession(f, slow)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		do := func(h http.Handler, id string) string {
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, benchRequest(string(body), id))
+			return fmt.Sprintf("%d %s\n%s", w.Code, w.Header().Get("Content-Type"), w.Body)
+		}
+		if got, want := do(fast, fastID), do(slow, slowID); got != want {
+			t.Fatalf("%q\nfast path:\n%s\nmcp-go:\n%s", body, got, want)
+		}
+	})
+}
