@@ -227,3 +227,7 @@ func (p *Source) failure(err error) error {
 	}
 	return &source.Failure{Kind: source.FailCrash, Msg: fmt.Sprintf("failed: plugin %q crashed: %s", p.name, msg)}
 }
+
+// HostImports are the host functions the plugin's module imports (a
+// grant the lock file records).
+func (p *Source) HostImports() []string { return p.plugin.Imports }

@@ -23,7 +23,7 @@ type SessionLister interface {
 // entries.
 func (x *Index) SessionView(file string, src Source, tools []wire.Tool) (*Index, []error) {
 	v := &Index{Tools: make(map[string]*Tool, len(x.Tools)), Resources: x.Resources, Templates: x.Templates,
-		Prompts: x.Prompts, owner: maps.Clone(x.owner)}
+		Prompts: x.Prompts, owner: maps.Clone(x.owner), Gate: x.Gate}
 	for name, t := range x.Tools {
 		if t.Src.Name() == src.Name() {
 			delete(v.owner, "tool "+name)
