@@ -29,6 +29,7 @@ import (
 func lockCmd(args []string, stdout, stderr io.Writer) int {
 	fs, cfgPath := newFlags("lock", "Write server.lock_file (default gateway.lock beside gateway.yaml): what every source publishes now\nand the grants it has, as the operator approved them. With --check, show what differs and exit 1 if anything does.", stderr)
 	check := fs.Bool("check", false, "only show what differs from the lock file; exit 1 if anything does")
+	adminURL := fs.String("admin", "", "the running gateway's admin listener, e.g. http://127.0.0.1:9090 (default: from admin.listen)")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -39,7 +40,7 @@ func lockCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	res, err := lockOverAdmin(ctx, cfg, !*check)
+	res, err := lockOverAdmin(ctx, cfg, *adminURL, !*check)
 	if errors.Is(err, errNoGateway) {
 		res, err = lockInProcess(ctx, cfg, !*check, stderr)
 	}
@@ -68,23 +69,26 @@ func lockCmd(args []string, stdout, stderr io.Writer) int {
 var errNoGateway = errors.New("no gateway on the admin listener")
 
 // lockOverAdmin asks the gateway on cfg's admin listener.
-func lockOverAdmin(ctx context.Context, cfg *loader.Config, write bool) (gateway.LockResult, error) {
+func lockOverAdmin(ctx context.Context, cfg *loader.Config, base string, write bool) (gateway.LockResult, error) {
 	var res gateway.LockResult
-	if !cfg.Admin.On() {
-		return res, errNoGateway
-	}
-	host, port, err := net.SplitHostPort(cfg.Admin.Listen)
-	if err != nil {
-		return res, errNoGateway
-	}
-	if host == "" || host == "0.0.0.0" || host == "::" {
-		host = "127.0.0.1"
+	if base == "" {
+		if !cfg.Admin.On() {
+			return res, errNoGateway
+		}
+		host, port, err := net.SplitHostPort(cfg.Admin.Listen)
+		if err != nil || port == "0" {
+			return res, errNoGateway
+		}
+		if host == "" || host == "0.0.0.0" || host == "::" {
+			host = "127.0.0.1"
+		}
+		base = "http://" + net.JoinHostPort(host, port)
 	}
 	method := http.MethodGet
 	if write {
 		method = http.MethodPost
 	}
-	url := "http://" + net.JoinHostPort(host, port) + "/-/lock"
+	url := strings.TrimSuffix(base, "/") + "/-/lock"
 	req, err := http.NewRequestWithContext(ctx, method, url, nil)
 	if err != nil {
 		return res, err
