@@ -57,11 +57,11 @@ func (c *Config) readLock() error {
 		return nil
 	}
 	if err != nil {
-		return &config.Error{File: path, Msg: fmt.Sprintf("cannot read the lock file (server.lock_file): %v", unwrapPathError(err))}
+		return &config.Error{File: c.File, Key: "server.lock_file", Msg: fmt.Sprintf("cannot read the lock file %s: %v", path, unwrapPathError(err))}
 	}
 	l, err := lockfile.Parse(data)
 	if err != nil {
-		return &config.Error{File: path, Msg: fmt.Sprintf("lock file (server.lock_file): %v", err)}
+		return &config.Error{File: c.File, Key: "server.lock_file", Msg: fmt.Sprintf("lock file %s: %v", path, err)}
 	}
 	c.Trust.Lock = l
 	return nil
