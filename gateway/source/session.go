@@ -2,6 +2,7 @@ package source
 
 import (
 	"maps"
+	"strings"
 
 	"github.com/wasmgate/wasmgate/wire"
 )
@@ -26,10 +27,14 @@ func (x *Index) SessionView(file string, src Source, tools []wire.Tool) (*Index,
 		Prompts: x.Prompts, owner: maps.Clone(x.owner), Gate: x.Gate}
 	for name, t := range x.Tools {
 		if t.Src.Name() == src.Name() {
-			delete(v.owner, "tool "+name)
 			continue
 		}
 		v.Tools[name] = t
+	}
+	for key, c := range x.owner { // src's tool names, withheld ones too (Gate)
+		if c.source == src.Name() && strings.HasPrefix(key, "tool ") {
+			delete(v.owner, key)
+		}
 	}
 	return v, v.addTools(file, src, tools)
 }
