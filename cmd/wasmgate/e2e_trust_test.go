@@ -346,3 +346,93 @@ func TestLockWithholdsAnUpstreamRedescription(t *testing.T) {
 		t.Errorf("rug_greet after wasmgate lock: %q", text)
 	}
 }
+
+// TestLockWithoutAGateway: with no gateway on the admin listener,
+// `wasmgate lock` opens the config itself; `serve` then starts locked,
+// and a start whose grants differ from the lock is refused naming the
+// plugin and the change.
+func TestLockWithoutAGateway(t *testing.T) {
+	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
+	yaml := func(extra ...string) string {
+		return bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.Item(append([]string{"name: calculator", "path: " + calc}, extra...)...)})
+	}
+	cfg := harness.WriteConfig(t, yaml())
+	r := bins.Run(t, harness.RunOptions{Timeout: 2 * time.Minute}, "lock", "--config", cfg)
+	if r.Code != 0 || !strings.Contains(r.Stdout, `plugin "calculator": tool "calculate": new, not in the lock`) || !strings.Contains(r.Stdout, "written") {
+		t.Fatalf("wasmgate lock without a gateway: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 2*time.Minute)
+	harness.Calc(ctx, t, g.SessionClient(t), 1, 1)
+	if locked, held := trustSection(t, g); !locked || len(held) != 0 {
+		t.Errorf("trust section: locked %v, held %+v; want locked with nothing held", locked, held)
+	}
+	if err := g.Stop(t); err != nil {
+		t.Fatal(err)
+	}
+
+	harness.WriteFile(t, cfg, []byte(yaml("allowed_paths: {/data: " + harness.Q(t.TempDir()) + "}")))
+	r = bins.Run(t, harness.RunOptions{}, "serve", "--config", cfg)
+	if r.Code == 0 || !strings.Contains(r.Stderr, `plugins[0]: plugin "calculator": grants.allowed_paths: {} -> {"/data":`) {
+		t.Errorf("serve with a grant the lock does not hold: exit %d\n%s", r.Code, r.Stderr)
+	}
+	r = bins.Run(t, harness.RunOptions{Timeout: 2 * time.Minute}, "lock", "--config", cfg, "--check")
+	if r.Code != 1 || !strings.Contains(r.Stdout, "grants.allowed_paths") {
+		t.Errorf("lock --check without a gateway: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+}
+
+// TestLockOnChangeRefuseAndWarn: trust.on_change refuse withholds the
+// whole source whose relist changed one description; a save to warn
+// (a reload like any other) serves it, counted and logged.
+func TestLockOnChangeRefuseAndWarn(t *testing.T) {
+	v1 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv1"))
+	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
+	yaml := func(mode string) string {
+		return bins.YAML(harness.Parts{Server: harness.NoWatch,
+			Plugins:  harness.Item("name: hyper", "path: "+v1, "instances: single") + harness.Item("name: calculator", "path: "+calc),
+			Sections: "trust:\n  on_change: " + mode + "\n"})
+	}
+	cfg := harness.WriteConfig(t, yaml("refuse"))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 3*time.Minute)
+	c := g.SessionClient(t)
+	mustLock(t, g, cfg)
+	if text, isErr := harness.CallTool(ctx, t, c, "v1_add_tool", map[string]any{"describe": "Echoes, and more"}); isErr || text != "redescribed" {
+		t.Fatalf("v1_add_tool: %q", text)
+	}
+	if !harness.WaitFor(20*time.Second, func() bool {
+		tl := listTools(ctx, t, c)
+		_, echo := tl["v1_echo"]
+		_, image := tl["v1_image"]
+		return !echo && !image
+	}) {
+		t.Fatalf("refuse: hyper's tools still listed: %v", slices.Sorted(maps.Keys(listTools(ctx, t, c))))
+	}
+	harness.Calc(ctx, t, c, 2, 3)
+	_, held := trustSection(t, g)
+	var image bool
+	for _, h := range held {
+		if h.Name == "v1_image" && h.Withheld && strings.Contains(strings.Join(h.Diff, " "), "withheld with its source (trust.on_change: refuse)") {
+			image = true
+		}
+	}
+	if !image {
+		t.Errorf("the status page does not show v1_image withheld with its source: %+v", held)
+	}
+
+	harness.RenameOver(t, cfg, []byte(yaml("warn")))
+	if code, body := g.PostReload(t); code != http.StatusOK {
+		t.Fatalf("reload to warn: %d %s", code, body)
+	}
+	waitListed(ctx, t, c, "v1_echo", "v1_image")
+	if tl := listTools(ctx, t, c)["v1_echo"]; tl.Description != "Echoes, and more" {
+		t.Errorf("warn: v1_echo is described %q", tl.Description)
+	}
+	if n, _ := g.Metric(t, "wasmgate_trust_unapproved", map[string]string{"source": "hyper", "action": "served"}); n != 1 {
+		t.Errorf("wasmgate_trust_unapproved{source=hyper,action=served} = %v, want 1", n)
+	}
+	if !strings.Contains(g.Stderr(), "serving it (trust.on_change: warn)") {
+		t.Error("warn: no log line of the served difference")
+	}
+}
