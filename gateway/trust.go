@@ -234,7 +234,7 @@ func (t *trustGate) Admit(src source.Source, kind, name string, def any) bool {
 	if t.mode == loader.OnChangeRefuse {
 		if whole := t.verdict(src); len(whole) > 0 {
 			if len(diff) == 0 {
-				diff = []string{"withheld with its source (trust.on_change: refuse): " + whole[0]}
+				diff = []string{withheldWithSource + strings.Join(whole, "; ")}
 			}
 			t.hold(src, kind, name, true, diff)
 			return false
@@ -254,6 +254,10 @@ func filterEntry(m map[string]lockfile.Entry, name string) map[string]lockfile.E
 	}
 	return nil
 }
+
+// withheldWithSource starts the diff of an entry withheld (refuse)
+// because something else of its source differs.
+const withheldWithSource = "withheld with its source (trust.on_change: refuse): "
 
 // verdict is what differs between what src publishes and the lock.
 func (t *trustGate) verdict(src source.Source) []string {
@@ -315,16 +319,29 @@ func (g *Gateway) trustMetrics(s *Snapshot) {
 	}
 }
 
-// logHeld logs what s's gate held that prev's did not.
+// logHeld logs what s's gate held that prev's did not (one line for a
+// source withheld whole).
 func (g *Gateway) logHeld(prev, s *Snapshot) {
+	key := func(e heldEntry) string {
+		return fmt.Sprintf("%s\x00%s\x00%s\x00%v\x00%s", e.Source, e.Kind, e.Name, e.Withheld, strings.Join(e.Diff, "\n"))
+	}
 	seen := map[string]bool{}
 	if prev != nil {
 		for _, e := range prev.gate.entries() {
-			seen[e.Source+"\x00"+e.Kind+"\x00"+e.Name+"\x00"+strings.Join(e.Diff, "\n")] = true
+			seen[key(e)] = true
 		}
 	}
+	whole := map[string]bool{}
 	for _, e := range s.gate.entries() {
-		if seen[e.Source+"\x00"+e.Kind+"\x00"+e.Name+"\x00"+strings.Join(e.Diff, "\n")] {
+		if seen[key(e)] {
+			continue
+		}
+		if len(e.Diff) == 1 && strings.HasPrefix(e.Diff[0], withheldWithSource) {
+			if !whole[e.Source] {
+				whole[e.Source] = true
+				g.log.Warn("trust: source withheld: it differs from the lock file until `wasmgate lock` approves it", "source", e.Source,
+					"diff", strings.TrimPrefix(e.Diff[0], withheldWithSource))
+			}
 			continue
 		}
 		msg := "trust: withheld: differs from the lock file until `wasmgate lock` approves it"

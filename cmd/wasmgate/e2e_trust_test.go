@@ -371,13 +371,13 @@ func TestLockWithoutAGateway(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	harness.WriteFile(t, cfg, []byte(yaml("allowed_paths: {/data: " + harness.Q(t.TempDir()) + "}")))
+	harness.WriteFile(t, cfg, []byte(yaml("allowed_hosts: [api.example.com]")))
 	r = bins.Run(t, harness.RunOptions{}, "serve", "--config", cfg)
-	if r.Code == 0 || !strings.Contains(r.Stderr, `plugins[0]: plugin "calculator": grants.allowed_paths: {} -> {"/data":`) {
+	if r.Code == 0 || !strings.Contains(strings.ReplaceAll(r.Stderr, `\"`, `"`), `plugins[0]: plugin "calculator": grants.allowed_hosts: [] -> ["api.example.com"]`) {
 		t.Errorf("serve with a grant the lock does not hold: exit %d\n%s", r.Code, r.Stderr)
 	}
 	r = bins.Run(t, harness.RunOptions{Timeout: 2 * time.Minute}, "lock", "--config", cfg, "--check")
-	if r.Code != 1 || !strings.Contains(r.Stdout, "grants.allowed_paths") {
+	if r.Code != 1 || !strings.Contains(r.Stdout, "grants.allowed_hosts") {
 		t.Errorf("lock --check without a gateway: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 }
