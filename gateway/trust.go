@@ -47,18 +47,10 @@ func pinsOf(cfg *loader.Config, src source.Source) (*lockfile.Source, error) {
 		if r, ok := src.(source.StatusReporter); ok {
 			ls.Module = r.Status().SHA256
 		}
-		for _, p := range cfg.Plugins {
-			if p.Name != name {
-				continue
+		if gr, ok := src.(interface{ Grants() map[string]any }); ok {
+			for _, k := range slices.Sorted(maps.Keys(gr.Grants())) {
+				grant(k, gr.Grants()[k])
 			}
-			hosts := slices.Clone(p.AllowedHosts)
-			slices.Sort(hosts)
-			grant("allowed_hosts", orEmpty(hosts))
-			grant("allowed_paths", orEmptyMap(p.AllowedPaths))
-			grant("instances", p.Instances)
-		}
-		if hi, ok := src.(interface{ HostImports() []string }); ok {
-			grant("host_functions", orEmpty(hi.HostImports()))
 		}
 	case "upstream":
 		for _, u := range cfg.Upstreams {
@@ -95,13 +87,6 @@ func orEmpty(s []string) []string {
 		return []string{}
 	}
 	return s
-}
-
-func orEmptyMap(m map[string]string) map[string]string {
-	if m == nil {
-		return map[string]string{}
-	}
-	return m
 }
 
 // recorder is a Gate that admits everything and records it.
@@ -358,6 +343,26 @@ type TrustStatus struct {
 	Locked   bool        `json:"locked"` // the lock file exists
 	OnChange string      `json:"on_change"`
 	Held     []heldEntry `json:"held"`
+}
+
+// Lines are the section as the status page shows it: the lock file,
+// then each held definition's diff.
+func (t TrustStatus) Lines() []string {
+	head := fmt.Sprintf("lock file %s: none, nothing enforced (run `wasmgate lock`)", t.LockFile)
+	if t.Locked {
+		head = fmt.Sprintf("lock file %s, trust.on_change: %s; %d held", t.LockFile, t.OnChange, len(t.Held))
+	}
+	out := []string{head}
+	for _, h := range t.Held {
+		what := "withheld"
+		if !h.Withheld {
+			what = "served (warn)"
+		}
+		for _, d := range h.Diff {
+			out = append(out, what+": "+d)
+		}
+	}
+	return out
 }
 
 func (g *Gateway) trustStatus() any {

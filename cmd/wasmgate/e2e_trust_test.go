@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"html"
 	"maps"
 	"net/http"
 	"os"
@@ -126,6 +127,9 @@ func waitWithheld(ctx context.Context, t *testing.T, g *harness.Gateway, c *clie
 	}
 	if !locked || !found {
 		t.Errorf("the status page's trust section (locked %v) does not show %s withheld with %q: %+v", locked, tool, want, held)
+	}
+	if _, page := harness.HTTPGet(t, g.AdminURL+"/"); !strings.Contains(html.UnescapeString(page), want) {
+		t.Errorf("the status page (HTML) does not show %q", want)
 	}
 	if n, _ := g.Metric(t, "wasmgate_trust_unapproved", map[string]string{"source": source, "action": "withheld"}); n != 1 {
 		t.Errorf("wasmgate_trust_unapproved{source=%s,action=withheld} = %v, want 1", source, n)
