@@ -440,3 +440,21 @@ func TestLockOnChangeRefuseAndWarn(t *testing.T) {
 		t.Error("warn: no log line of the served difference")
 	}
 }
+
+// TestLockRefusesAnotherModule: a module replaced under the same path
+// (another digest) is refused at reload; the old module keeps answering.
+func TestLockRefusesAnotherModule(t *testing.T) {
+	e := bins.NewDir(t)
+	mod := e.Module("calculator", "examples/plugins/calculator")
+	harness.WriteFile(t, e.Config, []byte(e.YAML(harness.NoWatch, harness.Item("name: calculator", "path: "+harness.Q(mod)))))
+	g := bins.Start(t, harness.Options{Config: e.Config})
+	ctx := harness.Ctx(t, 2*time.Minute)
+	c := g.SessionClient(t)
+	mustLock(t, g, e.Config)
+	harness.RenameOver(t, mod, harness.ReadFixture(t, "examples/plugins/greeter"))
+	code, body := g.PostReload(t)
+	if code != http.StatusInternalServerError || !strings.Contains(body, `plugins[0]: plugin "calculator": module_sha256: `) {
+		t.Fatalf("reload with another module: %d %s", code, body)
+	}
+	harness.Calc(ctx, t, c, 5, 5)
+}
