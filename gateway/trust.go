@@ -28,7 +28,8 @@ import (
 // TriggerLock is the reload `wasmgate lock` asks for.
 const TriggerLock = "wasmgate lock"
 
-// sourceKinds of the lock file, as source.KindOf names them.
+// lockKind is src's kind in the lock file: source.KindOf's "plugin",
+// "relay site" or "upstream".
 func lockKind(src source.Source) string { return source.KindOf(src) }
 
 // pinsOf is what the lock records of src beyond its lists: its module
@@ -62,7 +63,11 @@ func pinsOf(cfg *loader.Config, src source.Source) (*lockfile.Source, error) {
 			} else {
 				ls.Upstream = u.URL
 			}
-			grant("sandbox", u.Sandbox)
+			var sandbox any // none: null
+			if sb := u.Sandbox; sb != nil {
+				sandbox = map[string]any{"read": orEmpty(sb.Read), "write": orEmpty(sb.Write), "network": sb.Network}
+			}
+			grant("sandbox", sandbox)
 			grant("env", orEmpty(slices.Sorted(maps.Keys(u.Env)))) // names only: values may be secrets
 			grant("env_from", orEmpty(u.EnvFrom))
 			grant("cwd", u.Cwd)
