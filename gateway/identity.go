@@ -8,11 +8,13 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/wasmgate/wasmgate/auth"
 	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/gateway/envelope"
+	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/gateway/transport"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/policy"
@@ -113,7 +115,13 @@ func (g *Gateway) filterTools(ctx context.Context, _ any, _ *mcp.ListToolsReques
 
 func (g *Gateway) filterPrompts(ctx context.Context, _ any, _ *mcp.ListPromptsRequest, res *mcp.ListPromptsResult) {
 	s := g.cur.Load()
-	if s == nil || s.Policy() == nil || res == nil {
+	if s == nil || res == nil {
+		return
+	}
+	if own := s.sessionLists(ctx); own != nil && res.NextCursor == "" {
+		res.Prompts = ownList(own.Prompts, func(p *source.Prompt) mcp.Prompt { return p.Def }, func(p mcp.Prompt) string { return p.Name })
+	}
+	if s.Policy() == nil {
 		return
 	}
 	p, pol := envelope.CallerOf(ctx, s).Principal, s.Policy()
@@ -128,7 +136,13 @@ func (g *Gateway) filterPrompts(ctx context.Context, _ any, _ *mcp.ListPromptsRe
 
 func (g *Gateway) filterResources(ctx context.Context, _ any, _ *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
 	s := g.cur.Load()
-	if s == nil || s.Policy() == nil || res == nil {
+	if s == nil || res == nil {
+		return
+	}
+	if own := s.sessionLists(ctx); own != nil && res.NextCursor == "" {
+		res.Resources = ownList(own.Resources, func(r *source.Resource) mcp.Resource { return r.Resource }, func(r mcp.Resource) string { return r.Name })
+	}
+	if s.Policy() == nil {
 		return
 	}
 	p, pol := envelope.CallerOf(ctx, s).Principal, s.Policy()
@@ -143,7 +157,13 @@ func (g *Gateway) filterResources(ctx context.Context, _ any, _ *mcp.ListResourc
 
 func (g *Gateway) filterTemplates(ctx context.Context, _ any, _ *mcp.ListResourceTemplatesRequest, res *mcp.ListResourceTemplatesResult) {
 	s := g.cur.Load()
-	if s == nil || s.Policy() == nil || res == nil {
+	if s == nil || res == nil {
+		return
+	}
+	if own := s.sessionLists(ctx); own != nil && res.NextCursor == "" {
+		res.ResourceTemplates = ownList(own.Templates, func(r *source.Resource) mcp.ResourceTemplate { return r.Template }, func(t mcp.ResourceTemplate) string { return t.Name })
+	}
+	if s.Policy() == nil {
 		return
 	}
 	p, pol := envelope.CallerOf(ctx, s).Principal, s.Policy()
@@ -154,6 +174,18 @@ func (g *Gateway) filterTemplates(ctx context.Context, _ any, _ *mcp.ListResourc
 		}
 	}
 	res.ResourceTemplates = out
+}
+
+// ownList is a session's own list (sessionview.go) of entries m, sorted
+// by name as mcp-go sorts its lists; never nil (a list is a required
+// array).
+func ownList[E, D any](m map[string]E, def func(E) D, name func(D) string) []D {
+	out := make([]D, 0, len(m))
+	for _, e := range m {
+		out = append(out, def(e))
+	}
+	slices.SortFunc(out, func(a, b D) int { return strings.Compare(name(a), name(b)) })
+	return out
 }
 
 // visible is what principal p sees of s's lists, for telling a session

@@ -68,6 +68,7 @@ func (c *stateComponent) Apply(context.Context) {
 		g.limiters.Share(nil)
 	} else {
 		g.limiters.Share(c.store)
+		c.store.OnUpdate(g.deliverUpdate)
 		c.store.SetReplica(state.Replica{
 			ID: g.replicaID, ConfigHash: c.hash, Version: g.opts.Version, Started: g.started,
 		}, func(r *state.Replica) {

@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wasmgate/wasmgate/gateway/envelope"
+	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/policy"
 )
 
@@ -58,9 +59,9 @@ func (g *Gateway) subscribeFilter(ctx context.Context, uris []string, listen boo
 		g.opts.Metrics.SubscriptionsRefused.WithLabelValues("too_many").Inc()
 		return fmt.Errorf("subscriptions/listen refused: %d resource subscriptions, more than the %d a session may hold (server.max_subscriptions_per_session)", len(uris), sc.MaxSubscriptions)
 	}
-	p := envelope.CallerOf(ctx, s).Principal
+	p, x := envelope.CallerOf(ctx, s).Principal, s.SessionIndex(ctx)
 	for _, uri := range uris {
-		if err := g.subscribable(s, p, uri); err != nil {
+		if err := g.subscribable(s, x, p, uri); err != nil {
 			return err
 		}
 	}
@@ -87,15 +88,16 @@ func (g *Gateway) subscribeFilter(ctx context.Context, uris []string, listen boo
 	return nil
 }
 
-// subscribable reports why principal p may not subscribe to uri in s, or
-// nil. A URI nobody serves and one p may not read get the same answer, so
-// that subscribing does not tell which URIs exist.
-func (g *Gateway) subscribable(s *Snapshot, p policy.Principal, uri string) error {
+// subscribable reports why principal p may not subscribe to uri in s,
+// whose index the session sees is x, or nil. A URI nobody serves and one
+// p may not read get the same answer, so that subscribing does not tell
+// which URIs exist.
+func (g *Gateway) subscribable(s *Snapshot, x *source.Index, p policy.Principal, uri string) error {
 	if max := int(s.Config.Server.MaxSubscriptionURI); len(uri) > max {
 		g.opts.Metrics.SubscriptionsRefused.WithLabelValues("uri_too_long").Inc()
 		return fmt.Errorf("resources/subscribe refused: the URI is %d bytes, longer than the %d allowed (server.max_subscription_uri)", len(uri), max)
 	}
-	vars, served := serves(s, uri)
+	vars, served := serves(x, uri)
 	reason := ""
 	switch {
 	case !served:
@@ -110,10 +112,9 @@ func (g *Gateway) subscribable(s *Snapshot, p policy.Principal, uri string) erro
 		short(uri), mcp.ErrResourceNotFound)
 }
 
-// serves reports whether a source of s serves uri: a static resource, or
+// serves reports whether a source of x serves uri: a static resource, or
 // a URI matching a template (with the template's variables).
-func serves(s *Snapshot, uri string) (vars map[string]string, ok bool) {
-	x := s.Index()
+func serves(x *source.Index, uri string) (vars map[string]string, ok bool) {
 	if _, ok := x.Resources[uri]; ok {
 		return nil, true
 	}
@@ -137,10 +138,21 @@ func short(uri string) string {
 	return fmt.Sprintf("%q", uri)
 }
 
-// updated sends notifications/resources/updated for uri to the sessions
-// subscribed to it whose caller may still read it in the serving snapshot
-// (a reload may have taken the right away since they subscribed).
+// updated is a source's update of uri: the sessions subscribed to it
+// here are told (deliverUpdate), and with state.backend redis so are
+// those on the other replicas (state.Store.PublishUpdate).
 func (g *Gateway) updated(uri string) {
+	g.deliverUpdate(uri)
+	if st := g.state.Load(); st != nil {
+		st.PublishUpdate(context.Background(), uri)
+	}
+}
+
+// deliverUpdate sends notifications/resources/updated for uri to the
+// sessions subscribed to it here whose caller may still read it in the
+// serving snapshot (a reload may have taken the right away since they
+// subscribed).
+func (g *Gateway) deliverUpdate(uri string) {
 	var to []string
 	g.subs.mu.Lock()
 	for id, uris := range g.subs.m {
@@ -157,8 +169,8 @@ func (g *Gateway) updated(uri string) {
 	if s == nil {
 		return
 	}
-	vars, _ := serves(s, uri)
 	for _, id := range to {
+		vars, _ := serves(s.sessionIndex(id), uri)
 		g.views.mu.Lock()
 		vw, known := g.views.sessions[id]
 		g.views.mu.Unlock()

@@ -24,7 +24,10 @@ type views struct {
 type viewer struct {
 	c     envelope.Caller
 	stdio bool
-	cs    server.ClientSession // for its own tools (sessionview.go)
+	cs    server.ClientSession // for its own lists (sessionview.go)
+	// shown is the session's own view it was last given (routeSession),
+	// nil when it sees the shared index.
+	shown *source.Index
 }
 
 func (v *views) hooks() *server.Hooks {

@@ -57,6 +57,7 @@ type Store struct {
 	password string // compared on reload, never printed
 	client   redis.UniversalClient
 	rate     *redis_rate.Limiter
+	leases   leases // the rate-limit buckets this replica holds tokens of
 	prefix   string
 	where    string // the URL without its password
 	log      *slog.Logger
@@ -66,8 +67,13 @@ type Store struct {
 	lastErr atomic.Pointer[string]
 
 	refs   atomic.Int32
+	ctx    context.Context // ends at the last Release
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+
+	updMu      sync.Mutex
+	onUpdate   func(uri string) // OnUpdate's
+	updStarted bool
 
 	replicaMu sync.Mutex
 	replica   *Replica // this replica, once SetReplica is called
@@ -122,7 +128,7 @@ func Open(ctx context.Context, cfg stateconfig.Config, password string, opts Opt
 	}
 	s.refs.Store(1)
 	mctx, stop := context.WithCancel(context.WithoutCancel(ctx))
-	s.cancel = stop
+	s.ctx, s.cancel = mctx, stop
 	s.wg.Add(1)
 	go s.monitor(mctx)
 	return s, nil

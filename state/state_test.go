@@ -3,11 +3,14 @@ package state_test
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/wasmgate/wasmgate/internal/harness"
 	"github.com/wasmgate/wasmgate/loader/host"
 	"github.com/wasmgate/wasmgate/state"
@@ -190,5 +193,117 @@ func TestURLs(t *testing.T) {
 			}
 			st.Release()
 		}
+	}
+}
+
+// scripts is how many Lua scripts (redis_rate's EVALSHA or EVAL) the
+// Redis at addr has run.
+func scripts(t *testing.T, addr string) int {
+	t.Helper()
+	c := redis.NewClient(&redis.Options{Addr: addr})
+	defer c.Close()
+	info, err := c.Info(context.Background(), "commandstats").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(info, "\n") {
+		for _, cmd := range []string{"cmdstat_evalsha:calls=", "cmdstat_eval:calls="} {
+			if rest, ok := strings.CutPrefix(strings.TrimSpace(line), cmd); ok {
+				calls, _, _ := strings.Cut(rest, ",")
+				v, _ := strconv.Atoi(calls)
+				n += v
+			}
+		}
+	}
+	return n
+}
+
+// A busy bucket is leased: two replicas hammering one bucket of 400/s,
+// burst 40, for 1.5 s allow no more than the bucket gives (burst plus
+// rate times the time), enough of it (the leases' lost tokens are few),
+// and in far fewer round trips than calls (a refused call waits out the
+// retry time Redis gave without asking again). A bucket that never runs
+// dry takes about one round trip per lease. A bucket of 2/s is not
+// leased: one round trip per call.
+func TestRateLimitLeases(t *testing.T) {
+	r := harness.StartRedis(t)
+	a, b := open(t, r.URL()), open(t, r.URL())
+	ctx := context.Background()
+	before := scripts(t, r.Addr)
+	var allowed, calls atomic.Int64
+	start := time.Now()
+	const d = 1500 * time.Millisecond
+	var wg sync.WaitGroup
+	for i := range 8 {
+		st := a
+		if i%2 == 1 {
+			st = b
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Since(start) < d {
+				ok, _, err := st.Take(ctx, "busy", 400, 40)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				calls.Add(1)
+				if ok {
+					allowed.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	trips := scripts(t, r.Addr) - before
+	most := 40 + 400*elapsed.Seconds()
+	t.Logf("%d of %d calls allowed in %v (at most %.0f), %d round trips", allowed.Load(), calls.Load(), elapsed.Round(time.Millisecond), most, trips)
+	if float64(allowed.Load()) > most+1 {
+		t.Errorf("%d calls allowed in %v, more than the %.0f the bucket gives", allowed.Load(), elapsed, most)
+	}
+	if float64(allowed.Load()) < 0.7*400*d.Seconds() {
+		t.Errorf("only %d calls allowed in %v of a 400/s bucket", allowed.Load(), elapsed)
+	}
+	if calls.Load() > 1000 && int64(trips)*4 > calls.Load() {
+		t.Errorf("%d round trips for %d calls: the bucket was not leased", trips, calls.Load())
+	}
+
+	// A bucket that never runs dry (the bench's): every call allowed, about
+	// one round trip per 64.
+	before = scripts(t, r.Addr)
+	for i := range 2000 {
+		st := a
+		if i%2 == 1 {
+			st = b
+		}
+		if ok, _, err := st.Take(ctx, "wide", 1000000, 1000000); !ok || err != nil {
+			t.Fatalf("call %d of a bucket that never runs dry: %v %v", i, ok, err)
+		}
+	}
+	if trips := scripts(t, r.Addr) - before; trips*8 > 2000 {
+		t.Errorf("%d round trips for 2000 calls of a wide bucket, want far fewer", trips)
+	} else {
+		t.Logf("a wide bucket: %d round trips for 2000 calls", trips)
+	}
+
+	before = scripts(t, r.Addr)
+	got := 0
+	for range 5 {
+		ok, _, err := a.Take(ctx, "slow", 2, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			got++
+		}
+	}
+	// Two tokens, one round trip each; the third is refused by Redis,
+	// which says when the next comes; the fourth and fifth are refused
+	// here until then.
+	if trips := scripts(t, r.Addr) - before; got != 2 || trips != 3 {
+		t.Errorf("a 2/s bucket of burst 2: %d of 5 calls allowed in %d round trips, want 2 in 3 (not leased)", got, trips)
 	}
 }

@@ -141,7 +141,8 @@ func TestTracing(t *testing.T) {
   - name: fetch
     path: %s
     allowed_hosts: ["127.0.0.1:%s"]
-`, harness.Wasm(t, "examples/plugins/calculator"), harness.Wasm(t, "testdata/plugins/fetch"), hop.Port())
+  - {name: storage, path: %s}
+`, harness.Wasm(t, "examples/plugins/calculator"), harness.Wasm(t, "testdata/plugins/fetch"), hop.Port(), harness.Wasm(t, "examples/plugins/storage"))
 	tracingOn := fmt.Sprintf("tracing:\n  endpoint: %s\n  sample_ratio: 0\n", rc.URL)
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: plugins, Sections: tracingOn}))
 	g := bins.Start(t, harness.Options{Config: cfg})
@@ -199,6 +200,20 @@ func TestTracing(t *testing.T) {
 	hopMu.Unlock()
 	if len(carried) != 1 || carried[0] != "00-"+trace2+"-"+httpSpan.id+"-01" {
 		t.Errorf("the plugin's request carried traceparent %q, want 00-%s-%s-01", carried, trace2, httpSpan.id)
+	}
+
+	// A host function's KV write is a span under the WASM call.
+	const trace3, parent3 = "5b8aa5a2d2c872e8321cf37308d69df2", "051581bf3cb55c13"
+	req = mcp.CallToolRequest{}
+	req.Params.Name = "set-storage"
+	req.Params.Arguments = map[string]any{"key": "k", "value": "v"}
+	req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{"traceparent": "00-" + trace3 + "-" + parent3 + "-01"}}
+	if res, err := c2.CallTool(ctx, req); err != nil || res.IsError {
+		t.Fatalf("set-storage: %v %+v", err, res)
+	}
+	sp = rc.trace(t, trace3, "tools/call set-storage", "wasm call", "kv set")
+	if sp["kv set"].parent != sp["wasm call"].id {
+		t.Errorf("kv set span has parent %q, want the wasm call %q", sp["kv set"].parent, sp["wasm call"].id)
 	}
 
 	// The trace id is in the audit line and on the histogram's exemplar.
@@ -262,5 +277,40 @@ func TestTracing(t *testing.T) {
 	harness.Calc(ctx, t, c1, 4, 4)
 	if _, ok := g.WaitLog(0, "tracing off", 10*time.Second); !ok {
 		t.Errorf("no \"tracing off\" log line after the reload")
+	}
+}
+
+// TestTracingThroughUpstream (issue 19 item 4): a call forwarded to an
+// upstream server carries the trace on. Both gateways export to one
+// receiver; the back gateway's span of the call is a child of the front
+// gateway's upstream span, in the caller's trace.
+func TestTracingThroughUpstream(t *testing.T) {
+	rc := newOTLPReceiver(t)
+	tracingOn := fmt.Sprintf("tracing:\n  endpoint: %s\n  sample_ratio: 0\n  service_name: %%s\n", rc.URL)
+	back := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, bins.YAML(harness.Parts{
+		Plugins:  harness.Item("name: calculator", "path: "+harness.Q(harness.Wasm(t, "examples/plugins/calculator"))),
+		Sections: fmt.Sprintf(tracingOn, "back"),
+	}))})
+	front := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, bins.YAML(harness.Parts{
+		Plugins: "  []\n",
+		Sections: fmt.Sprintf(tracingOn, "front") + fmt.Sprintf(`upstreams:
+  - name: back
+    url: %s
+    prefix: back
+`, back.MCPURL),
+	}))})
+	ctx := harness.Ctx(t, 2*time.Minute)
+	const trace1, parent1 = "6e0c63257de34c92bf9efcd03927272e", "2a3f7c0d9b1e4f56"
+	c := front.SessionClient(t, transport.WithHTTPHeaders(map[string]string{"traceparent": "00-" + trace1 + "-" + parent1 + "-01"}))
+	harness.CalcTool(ctx, t, c, "back_calculate", 2, 3)
+	sp := rc.trace(t, trace1, "tools/call back_calculate", "upstream back", "tools/call calculate", "wasm call")
+	if got := sp["tools/call back_calculate"].parent; got != parent1 {
+		t.Errorf("the front call's span has parent %q, want the header's %q", got, parent1)
+	}
+	if got, want := sp["tools/call calculate"].parent, sp["upstream back"].id; got != want {
+		t.Errorf("the back gateway's call span has parent %q, want the front's upstream span %q", got, want)
+	}
+	if sp["tools/call back_calculate"].attrs["resource.service.name"] != "front" || sp["tools/call calculate"].attrs["resource.service.name"] != "back" {
+		t.Errorf("service names: front span %q, back span %q", sp["tools/call back_calculate"].attrs["resource.service.name"], sp["tools/call calculate"].attrs["resource.service.name"])
 	}
 }

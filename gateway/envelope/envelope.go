@@ -43,15 +43,17 @@ type State interface {
 	Stdio() policy.Principal // the caller of stdio and in-process calls
 }
 
-// SessionState is a State whose tools can differ per MCP session (a
-// plugin with instances: session that relisted for one session): a tool
-// is looked up in the index of the call's session.
+// SessionState is a State whose lists can differ per MCP session (a
+// plugin with instances: session that relisted for one session): a
+// tool, prompt or resource is looked up in the index of the call's
+// session.
 type SessionState interface {
 	SessionIndex(ctx context.Context) *source.Index
 }
 
-// toolIndex is where a tool called with ctx is looked up.
-func toolIndex(ctx context.Context, st State) *source.Index {
+// indexOf is where a tool, prompt or resource asked for with ctx is
+// looked up.
+func indexOf(ctx context.Context, st State) *source.Index {
 	if ss, ok := st.(SessionState); ok {
 		return ss.SessionIndex(ctx)
 	}

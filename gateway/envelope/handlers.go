@@ -27,7 +27,7 @@ func (e *Envelope) ToolHandler(name string) server.ToolHandlerFunc {
 			return nil, err
 		}
 		defer done()
-		t, ok := toolIndex(ctx, st).Tools[name]
+		t, ok := indexOf(ctx, st).Tools[name]
 		if !ok {
 			return nil, fmt.Errorf("tool %q not found: %w", name, server.ErrToolNotFound)
 		}
@@ -218,7 +218,7 @@ func (e *Envelope) ResourceHandler(key string, template bool) server.ResourceHan
 		}
 		defer done()
 		uri := req.Params.URI
-		x := st.Index()
+		x := indexOf(ctx, st)
 		r := x.Resources[key]
 		if template {
 			r = x.Templates[key]
@@ -275,7 +275,7 @@ func (e *Envelope) PromptHandler(name string) server.PromptHandlerFunc {
 			return nil, err
 		}
 		defer done()
-		p, ok := st.Index().Prompts[name]
+		p, ok := indexOf(ctx, st).Prompts[name]
 		if !ok {
 			return nil, fmt.Errorf("prompt %q not found", name)
 		}
@@ -322,7 +322,7 @@ func (c Completer) CompletePromptArgument(ctx context.Context, name string, arg 
 		return nil, err
 	}
 	defer done()
-	p, ok := st.Index().Prompts[name]
+	p, ok := indexOf(ctx, st).Prompts[name]
 	if !ok || !visible(ctx, st, policy.Prompt, name) {
 		return &mcp.Completion{Values: []string{}}, nil
 	}
@@ -335,7 +335,7 @@ func (c Completer) CompleteResourceArgument(ctx context.Context, uri string, arg
 		return nil, err
 	}
 	defer done()
-	x := st.Index()
+	x := indexOf(ctx, st)
 	r, ok := x.Templates[uri]
 	vis := ok && visibleTemplate(ctx, st, uri)
 	if !ok {

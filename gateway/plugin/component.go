@@ -21,7 +21,6 @@ import (
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/loader/host"
 	"github.com/wasmgate/wasmgate/metrics"
-	"github.com/wasmgate/wasmgate/wire"
 )
 
 // Host is what plugins need of the gateway that serves them; it outlives
@@ -270,20 +269,20 @@ type shared struct {
 	info atomic.Pointer[abi.Descriptor]
 
 	sessMu   sync.Mutex
-	sessions map[string][]wire.Tool // instances: session: what a session's instance relisted
+	sessions map[string]abi.Descriptor // instances: session: what a session's instance relisted
 }
 
 // setSession records what session's instance lists.
-func (sh *shared) setSession(session string, tools []wire.Tool) {
+func (sh *shared) setSession(session string, d abi.Descriptor) {
 	sh.sessMu.Lock()
 	defer sh.sessMu.Unlock()
 	if sh.sessions == nil {
-		sh.sessions = map[string][]wire.Tool{}
+		sh.sessions = map[string]abi.Descriptor{}
 	}
-	sh.sessions[session] = tools
+	sh.sessions[session] = d
 }
 
-func (sh *shared) sessionTools(session string) ([]wire.Tool, bool) {
+func (sh *shared) sessionLists(session string) (abi.Descriptor, bool) {
 	sh.sessMu.Lock()
 	defer sh.sessMu.Unlock()
 	t, ok := sh.sessions[session]

@@ -17,7 +17,6 @@ import (
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/loader/host"
-	"github.com/wasmgate/wasmgate/wire"
 )
 
 // The MCP host functions (loader/host) as the gateway serves them: every
@@ -229,8 +228,8 @@ func (c *callState) ListRoots(ctx context.Context) (json.RawMessage, error) {
 // call said they changed, so the one whose state changed) and has the
 // gateway publish them, with list_changed for what changed. With
 // instances: session, inst is session's own: what it lists is that
-// session's view of the plugin's tools alone (SessionTools); its
-// resources and prompts stay the plugin's shared ones.
+// session's view of the plugin alone (SessionLists): tools, resources,
+// templates and prompts.
 func (p *Source) relist(inst *loader.Instance, session string) {
 	ctx, cancel := context.WithTimeout(context.Background(), p.Timeout())
 	defer cancel()
@@ -240,7 +239,7 @@ func (p *Source) relist(inst *loader.Instance, session string) {
 		return
 	}
 	if p.pool.scope == loader.InstancesSession && session != "" && p.h.SessionRelisted != nil {
-		p.sh.setSession(session, info.Tools)
+		p.sh.setSession(session, info)
 		p.h.SessionRelisted(p, session) // which ends it again if the session ended meanwhile
 		return
 	}
@@ -248,15 +247,15 @@ func (p *Source) relist(inst *loader.Instance, session string) {
 	p.h.Relisted(p)
 }
 
-// SessionTools is what the instance of session listed, when it relisted
+// SessionLists is what the instance of session listed, when it relisted
 // (instances: session).
-func (p *Source) SessionTools(session string) ([]wire.Tool, bool) {
+func (p *Source) SessionLists(session string) (abi.Descriptor, bool) {
 	if p.pool.scope != loader.InstancesSession {
-		return nil, false // every call looks, so the other scopes take no lock
+		return abi.Descriptor{}, false // every call looks, so the other scopes take no lock
 	}
-	return p.sh.sessionTools(session)
+	return p.sh.sessionLists(session)
 }
 
-// ForgetSessionTools drops what the instance of session listed: the
-// session sees the plugin's shared tools again (its instance stays).
-func (p *Source) ForgetSessionTools(session string) { p.sh.forgetSession(session) }
+// ForgetSessionLists drops what the instance of session listed: the
+// session sees the plugin's shared lists again (its instance stays).
+func (p *Source) ForgetSessionLists(session string) { p.sh.forgetSession(session) }

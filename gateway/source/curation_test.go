@@ -46,7 +46,7 @@ func TestCurationInTheIndex(t *testing.T) {
 	// A session's view is curated too.
 	src.c = config.Curation{Tools: config.ToolFilter{Include: []string{"s*"}}}
 	x, _ = index(nil, src)
-	v, errs := x.SessionView("f", src, tools("search", "secret", "other").Tools)
+	v, errs := x.SessionView("f", src, tools("search", "secret", "other"))
 	if len(errs) > 0 || fmt.Sprint(v.ToolNames()) != "[search secret]" {
 		t.Errorf("session view %v, %v", v.ToolNames(), errs)
 	}

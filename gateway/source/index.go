@@ -122,6 +122,11 @@ func Where(src Source) string {
 // with file) a name or URI another source already provides, an invalid
 // schema or definition. What was refused is left out; the rest is added.
 func (x *Index) Add(file string, src Source) []error {
+	return x.add(file, src, src.Descriptor())
+}
+
+// add is Add of what d describes as src's.
+func (x *Index) add(file string, src Source, d abi.Descriptor) []error {
 	where := Where(src)
 	free := func(kind, id string) (bool, error) { return x.free(file, src, where, kind, id) }
 	take := func(kind, id string) { x.owner[kind+" "+id] = claim{where, src.Name()} }
@@ -131,7 +136,6 @@ func (x *Index) Add(file string, src Source) []error {
 			errs = append(errs, err)
 		}
 	}
-	d := src.Descriptor()
 	errs = append(errs, x.addTools(file, src, d.Tools)...)
 	for _, r := range d.Resources {
 		uri := ExposedURI(src.Prefix(), r.URI)

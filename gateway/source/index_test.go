@@ -134,7 +134,7 @@ func TestGateWithholds(t *testing.T) {
 	if errs := x.Add("f", b); len(errs) != 1 || !strings.Contains(errs[0].Error(), `tool "x" is also provided by`) {
 		t.Errorf("b's claim of a's withheld x: %v", errs)
 	}
-	v, errs := x.SessionView("f", a, []wire.Tool{{Name: "x", InputSchema: json.RawMessage(`{"type":"object"}`)}, {Name: "z", InputSchema: json.RawMessage(`{"type":"object"}`)}})
+	v, errs := x.SessionView("f", a, tools("x", "z"))
 	if len(errs) != 0 {
 		t.Fatal(errs)
 	}

@@ -525,6 +525,7 @@ func (c *conn) dialHTTP(ctx context.Context) (*client.Client, chan struct{}, fun
 	ended := make(chan struct{})
 	stop := sync.OnceFunc(func() { close(ended) })
 	opts := []transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(hc), transport.WithHTTPHeaders(headers),
+		transport.WithHTTPHeaderFunc(traceHeaders),
 		transport.WithHTTPLogger(slog.New(warnOnly{c.s.h.Logger.Handler()}).With("upstream", c.s.name()))}
 	if c == c.s.main {
 		opts = append(opts, transport.WithContinuousListening())
@@ -544,7 +545,7 @@ func (c *conn) dialHTTP(ctx context.Context) (*client.Client, chan struct{}, fun
 		return nil, nil, nil, "", c.httpError(err)
 	}
 	// The older HTTP+SSE transport, for a server that only speaks it.
-	sse, serr := transport.NewSSE(spec.URL, transport.WithHTTPClient(hc), transport.WithHeaders(headers))
+	sse, serr := transport.NewSSE(spec.URL, transport.WithHTTPClient(hc), transport.WithHeaders(headers), transport.WithHeaderFunc(traceHeaders))
 	if serr == nil {
 		scli := client.NewClient(sse, c.s.clientOptions(c)...)
 		scli.OnNotification(func(n mcp.JSONRPCNotification) { c.s.onNotification(c, n) })

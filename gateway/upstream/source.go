@@ -11,6 +11,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/gateway/source"
@@ -164,6 +166,7 @@ func (u *Source) CallTool(ctx context.Context, tool string, args json.RawMessage
 		if tok != nil {
 			req.Params.Meta = &mcp.Meta{ProgressToken: tok}
 		}
+		req.Params.Meta = withTrace(ctx, req.Params.Meta)
 		var err error
 		res, err = cli.CallTool(ctx, req)
 		return err
@@ -183,6 +186,7 @@ func (u *Source) ReadResource(ctx context.Context, _ abi.Resource, uri string, _
 	err := u.call(ctx, func(ctx context.Context, cli *client.Client) error {
 		req := mcp.ReadResourceRequest{}
 		req.Params.URI = uri
+		req.Params.Meta = withTrace(ctx, nil)
 		res, err := cli.ReadResource(ctx, req)
 		if err == nil {
 			out = res.Contents
@@ -199,6 +203,7 @@ func (u *Source) GetPrompt(ctx context.Context, prompt string, args map[string]s
 		req := mcp.GetPromptRequest{}
 		req.Params.Name = prompt
 		req.Params.Arguments = args
+		req.Params.Meta = withTrace(ctx, nil)
 		res, err := cli.GetPrompt(ctx, req)
 		if err == nil {
 			out = res.Messages
@@ -424,4 +429,37 @@ func (f *forwarder) ListRoots(ctx context.Context, req mcp.ListRootsRequest) (*m
 		return nil, err
 	}
 	return f.s.h.MCP.RequestRoots(ctx, req)
+}
+
+// withTrace is m with the call's trace context as _meta.traceparent (and
+// tracestate), the 2026-07-28 revision's way to carry it, which works
+// over stdio too (HTTP upstreams also get it as a header, traceHeaders).
+// Without a trace in ctx it is m.
+func withTrace(ctx context.Context, m *mcp.Meta) *mcp.Meta {
+	if !trace.SpanContextFromContext(ctx).IsValid() {
+		return m
+	}
+	carrier := propagation.MapCarrier{}
+	propagation.TraceContext{}.Inject(ctx, carrier)
+	if m == nil {
+		m = &mcp.Meta{}
+	}
+	if m.AdditionalFields == nil {
+		m.AdditionalFields = make(map[string]any, len(carrier))
+	}
+	for k, v := range carrier {
+		m.AdditionalFields[k] = v
+	}
+	return m
+}
+
+// traceHeaders are the W3C trace context headers of the call in ctx, for
+// each HTTP request to an upstream (nil without a trace).
+func traceHeaders(ctx context.Context) map[string]string {
+	if !trace.SpanContextFromContext(ctx).IsValid() {
+		return nil
+	}
+	carrier := propagation.MapCarrier{}
+	propagation.TraceContext{}.Inject(ctx, carrier)
+	return carrier
 }

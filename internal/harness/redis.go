@@ -121,7 +121,10 @@ func StartHAProxy(t testing.TB, backends []string, health ...string) *HAProxy {
 	var b strings.Builder
 	fmt.Fprintf(&b, `global
   maxconn 1024
+  log stderr format raw local0 info
 defaults
+  log global
+  option httplog
   mode http
   timeout connect 2s
   timeout client 60s

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	extism "github.com/extism/go-sdk"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Host function results of wasmgate_kv_set.
@@ -27,6 +29,25 @@ func unavailable(ctx context.Context, err error) {
 	}
 }
 
+// Span starts a span named name, a child of the call's span in ctx (the
+// "wasm call" span), for one host function; without a recording span in
+// ctx it is a no-op that costs no allocation.
+func Span(ctx context.Context, name string) (context.Context, trace.Span) {
+	parent := trace.SpanFromContext(ctx)
+	if !parent.IsRecording() {
+		return ctx, parent
+	}
+	return parent.TracerProvider().Tracer("github.com/wasmgate/wasmgate").Start(ctx, name, trace.WithSpanKind(trace.SpanKindInternal))
+}
+
+// endSpan ends a host function's span, failed when err is not nil.
+func endSpan(span trace.Span, err error) {
+	if err != nil {
+		span.SetStatus(codes.Error, err.Error())
+	}
+	span.End()
+}
+
 // StateReporter is a Call told that the shared state failed it.
 type StateReporter interface{ StateUnavailable(err error) }
 
@@ -42,7 +63,9 @@ func kvFunctions(store *Store) []extism.HostFunction {
 				stack[0] = 0
 				return
 			}
-			v, ok, err := store.Lookup(ctx, key)
+			sctx, span := Span(ctx, "kv get")
+			v, ok, err := store.Lookup(sctx, key)
+			endSpan(span, err)
 			unavailable(ctx, err)
 			if !ok {
 				stack[0] = 0
@@ -70,7 +93,9 @@ func kvFunctions(store *Store) []extism.HostFunction {
 				stack[0] = kvQuotaExceeded
 				return
 			}
-			ok, err := store.Put(ctx, key, v)
+			sctx, span := Span(ctx, "kv set")
+			ok, err := store.Put(sctx, key, v)
+			endSpan(span, err)
 			unavailable(ctx, err)
 			if ok {
 				stack[0] = kvStored
@@ -81,7 +106,10 @@ func kvFunctions(store *Store) []extism.HostFunction {
 	del := extism.NewHostFunctionWithStack("wasmgate_kv_delete",
 		func(ctx context.Context, p *extism.CurrentPlugin, stack []uint64) {
 			if key, err := p.ReadString(stack[0]); err == nil {
-				unavailable(ctx, store.Remove(ctx, key))
+				sctx, span := Span(ctx, "kv delete")
+				err := store.Remove(sctx, key)
+				endSpan(span, err)
+				unavailable(ctx, err)
 			}
 			stack[0] = 0
 		}, i64, i64)

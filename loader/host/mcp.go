@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	extism "github.com/extism/go-sdk"
+	"go.opentelemetry.io/otel/codes"
 )
 
 // The MCP host functions: what a plugin asks of the client whose request
@@ -53,6 +54,20 @@ type Call interface {
 	Elicit(ctx context.Context, params json.RawMessage) (json.RawMessage, error)
 	// ListRoots asks the client for its roots (roots/list).
 	ListRoots(ctx context.Context) (json.RawMessage, error)
+}
+
+// requestSpan names the span of a request host function: the MCP method
+// it asks the client for.
+func requestSpan(name string) string {
+	switch name {
+	case "create_message":
+		return "sampling/createMessage"
+	case "create_elicitation":
+		return "elicitation/create"
+	case "list_roots":
+		return "roots/list"
+	}
+	return name
 }
 
 // ErrStop, wrapped in the error of a Call's method, ends the plugin's
@@ -157,7 +172,12 @@ func mcpFunctions() []extism.HostFunction {
 				reply(p, stack, fallback(name+": "+ErrNoClient.Error()))
 				return
 			}
-			out, err := do(ctx, c, raw)
+			sctx, span := Span(ctx, requestSpan(name))
+			out, err := do(sctx, c, raw)
+			if err != nil {
+				span.SetStatus(codes.Error, err.Error())
+			}
+			span.End()
 			if err != nil {
 				stop(err) // the gateway ends the run (its client answers by retrying)
 				reply(p, stack, fallback(name+": "+err.Error()))

@@ -13,6 +13,8 @@
 //	templates  hyper://notes/{id}; hyper://files/{+path} (not served: only
 //	           {name} expressions are)
 //	complete   greet's name from Ada, Alan, Grace; notes' id from 1, 2, 3
+//	grow       v2_grow {kind} adds v2_grown_N (a tool answered as unknown),
+//	           prompt grown_N or resource hyper://grown/N, and says so
 package main
 
 import (
@@ -221,6 +223,11 @@ func getPrompt() int32 {
 		pdk.SetError(err)
 		return 1
 	}
+	if n, ok := strings.CutPrefix(req.Name, "grown_"); ok {
+		return output(map[string]any{"description": "A grown prompt", "messages": []any{
+			map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "grown prompt " + n}},
+		}})
+	}
 	if req.Name != "greet" {
 		pdk.SetErrorString("unknown prompt " + req.Name)
 		return 1
@@ -271,6 +278,8 @@ func readResource() int32 {
 		return output(map[string]any{"contents": []any{map[string]any{"uri": req.URI, "mimeType": "text/plain", "text": "hyper readme"}}})
 	case req.URI == "hyper://logo":
 		return output(map[string]any{"contents": []any{map[string]any{"uri": req.URI, "mimeType": "image/png", "blob": pngBlob}}})
+	case strings.HasPrefix(req.URI, "hyper://grown/"):
+		return output(map[string]any{"contents": []any{map[string]any{"uri": req.URI, "mimeType": "text/plain", "text": "grown " + strings.TrimPrefix(req.URI, "hyper://grown/")}}})
 	case strings.HasPrefix(req.URI, "hyper://notes/"):
 		id := strings.TrimPrefix(req.URI, "hyper://notes/")
 		return output(map[string]any{"contents": []any{map[string]any{"uri": req.URI, "mimeType": "text/plain", "text": "note " + id}}})

@@ -1909,6 +1909,11 @@ func (s *MCPServer) handleGetPrompt(
 	handler, ok := s.promptHandlers[request.Params.Name]
 	prompt := s.prompts[request.Params.Name]
 	s.promptsMu.RUnlock()
+	if sp, isSP := ClientSessionFromContext(ctx).(SessionWithPrompts); isSP {
+		if p, found := sp.GetSessionPrompts()[request.Params.Name]; found {
+			handler, prompt, ok = p.Handler, p.Prompt, true
+		}
+	}
 
 	if !ok {
 		return nil, &requestError{

@@ -42,6 +42,20 @@ type SessionWithTools interface {
 	SetSessionTools(tools map[string]ServerTool)
 }
 
+// SessionWithPrompts is an extension of ClientSession that can store
+// session-specific prompts, which prompts/get finds before the server's (a
+// wasmgate patch; prompts/list is not changed: wasmgate builds a session's
+// list itself)
+type SessionWithPrompts interface {
+	ClientSession
+	// GetSessionPrompts returns the prompts specific to this session, if any
+	// This method must be thread-safe for concurrent access
+	GetSessionPrompts() map[string]ServerPrompt
+	// SetSessionPrompts sets prompts specific to this session
+	// This method must be thread-safe for concurrent access
+	SetSessionPrompts(prompts map[string]ServerPrompt)
+}
+
 // SessionWithResources is an extension of ClientSession that can store session-specific resource data
 type SessionWithResources interface {
 	ClientSession

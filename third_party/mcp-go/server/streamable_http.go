@@ -285,8 +285,9 @@ type StreamableHTTPServer struct {
 	sessionTools             *sessionToolsStore
 	sessionResources         *sessionResourcesStore
 	sessionResourceTemplates *sessionResourceTemplatesStore
-	activeSessions           sync.Map     // sessionId --> *streamableHttpSession (for sampling responses)
-	requestIDCounter         atomic.Int64 // server -> client request IDs, shared across sessions
+	sessionPrompts           *sessionPromptsStore // a wasmgate patch
+	activeSessions           sync.Map             // sessionId --> *streamableHttpSession (for sampling responses)
+	requestIDCounter         atomic.Int64         // server -> client request IDs, shared across sessions
 
 	eventStore         EventStore
 	resumableStreams   sync.Map // streamID --> *resumableStream
@@ -345,6 +346,7 @@ func NewStreamableHTTPServer(server *MCPServer, opts ...StreamableHTTPOption) *S
 		logger:                   slog.Default(),
 		sessionResources:         newSessionResourcesStore(),
 		sessionResourceTemplates: newSessionResourceTemplatesStore(),
+		sessionPrompts:           &sessionPromptsStore{prompts: map[string]map[string]ServerPrompt{}},
 	}
 
 	// Apply all options
@@ -704,6 +706,7 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 	// Create ephemeral session if no persistent session exists
 	if session == nil {
 		session = newStreamableHttpSession(sessionID, s.sessionTools, s.sessionResources, s.sessionResourceTemplates, s.sessionLogLevels, &s.requestIDCounter)
+		session.prompts = s.sessionPrompts
 	}
 
 	// Broadcasts only reach sessions the server knows of, and a modern
@@ -1131,6 +1134,7 @@ func (s *StreamableHTTPServer) handleGet(w HTTPResponseWriter, r *HTTPRequest) {
 	// where concurrent GETs could both create and register duplicate sessions
 	var session *streamableHttpSession
 	newSession := newStreamableHttpSession(sessionID, s.sessionTools, s.sessionResources, s.sessionResourceTemplates, s.sessionLogLevels, &s.requestIDCounter)
+	newSession.prompts = s.sessionPrompts
 	actual, loaded := s.activeSessions.LoadOrStore(sessionID, newSession)
 	session = actual.(*streamableHttpSession)
 
@@ -1518,6 +1522,7 @@ func (s *StreamableHTTPServer) cleanupSessionState(ctx context.Context, sessionI
 	s.sessionTools.delete(sessionID)
 	s.sessionResources.delete(sessionID)
 	s.sessionResourceTemplates.delete(sessionID)
+	s.sessionPrompts.delete(sessionID)
 	s.sessionLogLevels.delete(sessionID)
 	s.sessionLastActive.Delete(sessionID)
 }
@@ -1654,6 +1659,31 @@ func (s *sessionResourcesStore) delete(sessionID string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.resources, sessionID)
+}
+
+// sessionPromptsStore is sessionResourcesStore for prompts (a wasmgate
+// patch: SessionWithPrompts).
+type sessionPromptsStore struct {
+	mu      sync.RWMutex
+	prompts map[string]map[string]ServerPrompt // sessionID -> name -> prompt
+}
+
+func (s *sessionPromptsStore) get(sessionID string) map[string]ServerPrompt {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return maps.Clone(s.prompts[sessionID])
+}
+
+func (s *sessionPromptsStore) set(sessionID string, prompts map[string]ServerPrompt) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.prompts[sessionID] = maps.Clone(prompts)
+}
+
+func (s *sessionPromptsStore) delete(sessionID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.prompts, sessionID)
 }
 
 type sessionResourceTemplatesStore struct {
@@ -1843,6 +1873,7 @@ type streamableHttpSession struct {
 	tools               *sessionToolsStore
 	resources           *sessionResourcesStore
 	resourceTemplates   *sessionResourceTemplatesStore
+	prompts             *sessionPromptsStore
 	upgradeToSSE        atomic.Bool
 	logLevels           *sessionLogLevelsStore
 
@@ -1938,7 +1969,21 @@ func (s *streamableHttpSession) SetSessionResourceTemplates(templates map[string
 	s.resourceTemplates.set(s.sessionID, templates)
 }
 
+func (s *streamableHttpSession) GetSessionPrompts() map[string]ServerPrompt {
+	if s.prompts == nil {
+		return nil
+	}
+	return s.prompts.get(s.sessionID)
+}
+
+func (s *streamableHttpSession) SetSessionPrompts(prompts map[string]ServerPrompt) {
+	if s.prompts != nil {
+		s.prompts.set(s.sessionID, prompts)
+	}
+}
+
 var (
+	_ SessionWithPrompts           = (*streamableHttpSession)(nil)
 	_ SessionWithTools             = (*streamableHttpSession)(nil)
 	_ SessionWithResources         = (*streamableHttpSession)(nil)
 	_ SessionWithResourceTemplates = (*streamableHttpSession)(nil)
