@@ -121,6 +121,7 @@ func New(opts Options) *Gateway {
 		started:   time.Now(),
 	}
 	g.status.AddSection("state", g.stateStatus)
+	g.status.AddSection("trust", g.trustStatus)
 	g.env = envelope.New(envelope.Options{
 		Begin:    g.begin,
 		Limiters: g.limiters,
@@ -244,6 +245,8 @@ func (g *Gateway) swap(s *Snapshot) *Snapshot {
 	m := g.opts.Metrics
 	m.Plugins.Set(float64(s.parts.plugins.Count()))
 	m.Tools.Set(float64(len(s.index.Tools)))
+	g.trustMetrics(s)
+	g.logHeld(old, s)
 	if old == nil {
 		return nil
 	}

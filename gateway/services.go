@@ -335,5 +335,8 @@ func (g *Gateway) adminHandler(m *metrics.Metrics) http.Handler {
 		},
 		Ready:  g.ready.Load,
 		Status: g.Status,
+		Lock: func(ctx context.Context, write bool) (any, error) {
+			return g.Lock(ctx, write)
+		},
 	})
 }

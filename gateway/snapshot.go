@@ -28,6 +28,7 @@ type Snapshot struct {
 	problems map[string][]string // by source: what a dynamic source could not publish
 	srcs     []indexed           // the sources as indexed, in component order
 	views    sync.Map            // session id -> *source.Index: its overlay (sessionview.go)
+	gate     *trustGate          // the lock file's, nil without one (trust.go)
 
 	mu      sync.Mutex
 	refs    int
@@ -103,6 +104,9 @@ func (s *Snapshot) indexSources(log *slog.Logger, m *metrics.Metrics, strict boo
 		}
 	}
 	s.index = source.NewIndex()
+	if s.gate = newTrustGate(s.Config); s.gate != nil {
+		s.index.Gate = s.gate
+	}
 	if prev != nil {
 		s.index.Reserve(prev)
 		for src := range s.sources {
@@ -183,6 +187,10 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (*Snapshot, err
 	}
 	s := newSnapshot(cfg, p)
 	if err := s.indexSources(g.log, g.opts.Metrics, true, nil); err != nil {
+		s.close(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	if err := g.checkPins(s); err != nil {
 		s.close(context.WithoutCancel(ctx))
 		return nil, err
 	}

@@ -129,7 +129,7 @@ func (c *Compiler) Compile(ctx context.Context, spec PluginSpec, mod fetch.Modul
 	if err := checkImports(compiled, main, funcs); err != nil {
 		return fail(err)
 	}
-	p = &Plugin{Spec: spec, SHA256: mod.SHA256, Size: len(mod.Data), ABI: detected, compiled: compiled, http: client, logger: c.logger.With("plugin", spec.Name)}
+	p = &Plugin{Spec: spec, SHA256: mod.SHA256, Size: len(mod.Data), ABI: detected, Imports: hostImports(main), compiled: compiled, http: client, logger: c.logger.With("plugin", spec.Name)}
 	p.log = newPluginLog(p.logger)
 	compileTime := time.Since(start)
 	if p.mounts, err = sandboxfs.Open(spec.AllowedPaths); err != nil {
@@ -192,6 +192,18 @@ func (c *Compiler) noABI(e exports) error {
 		abis = append(abis, fmt.Sprintf("%s (%s)", a.Name(), a.Signature()))
 	}
 	return fmt.Errorf("no supported plugin ABI matches its exports (it exports %s); wasmgate supports %s", list, strings.Join(abis, "; "))
+}
+
+// hostImports are the names of the host functions m imports, sorted.
+func hostImports(m wazero.CompiledModule) []string {
+	out := []string{}
+	for _, f := range m.ImportedFunctions() {
+		if mod, name, _ := f.Import(); mod == host.Namespace && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // checkImports names every function the module imports that the host does

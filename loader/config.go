@@ -62,6 +62,7 @@ type Config struct {
 	Tracing    Tracing            `koanf:"tracing"`
 	Upstreams  Upstreams          `koanf:"upstreams"`
 	State      stateconfig.Config `koanf:"state"`
+	Trust      Trust              `koanf:"trust"`
 
 	// File is the absolute path of the file this Config was read from.
 	File string `koanf:"-"`
@@ -70,6 +71,8 @@ type Config struct {
 	watchFiles, watchDirs []string
 	// environ is the environment Load was given (env_from reads it).
 	environ []string
+	// readLockFile: normalize reads server.lock_file (LoadUnlocked: not).
+	readLockFile bool
 }
 
 // WatchFiles are the absolute files whose change should reload: plugin
@@ -84,7 +87,13 @@ func (c *Config) WatchModuleDirs() []string { return c.watchDirs }
 // can be checked without compiling a module. Errors are *config.Error or a
 // join of them. When the file parsed but did not validate, Load returns the
 // partial Config with the error: use it only to know which files it names.
-func Load(path string, environ []string) (*Config, error) {
+func Load(path string, environ []string) (*Config, error) { return load(path, environ, true) }
+
+// LoadUnlocked is Load without reading server.lock_file (Trust.Lock is
+// nil): what `wasmgate lock` builds from, whatever the lock holds.
+func LoadUnlocked(path string, environ []string) (*Config, error) { return load(path, environ, false) }
+
+func load(path string, environ []string, readLock bool) (*Config, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("resolve config path %q: %w", path, err)
@@ -135,6 +144,7 @@ func Load(path string, environ []string) (*Config, error) {
 	}
 	cfg.File = abs
 	cfg.environ = environ
+	cfg.readLockFile = readLock
 	if err := cfg.normalize(); err != nil {
 		// The partial Config still says which files the user meant, so a
 		// watcher can wait for them.
@@ -203,6 +213,14 @@ func (c *Config) normalize() error {
 	})
 	c.watchFiles, c.watchDirs = env.Watched()
 	// Defaults and checks that depend on more than one section.
+	c.watchFiles = append(c.watchFiles, c.Server.LockFile) // `wasmgate lock` writing it is a reload
+	if c.readLockFile {
+		if err := c.readLock(); err != nil {
+			errs = append(errs, err)
+		}
+	} else {
+		c.Trust.LockFile = c.Server.LockFile
+	}
 	for i := range c.Plugins {
 		if c.Plugins[i].Limits.Concurrency == 0 {
 			c.Plugins[i].Limits.Concurrency = DefaultConcurrency(c.Server.MaxConcurrentCalls)

@@ -22,6 +22,9 @@ type Plugin struct {
 	Size   int
 	ABI    abi.ABI
 	Info   abi.Descriptor
+	// Imports are the host functions (of host.Namespace) the module
+	// imports, sorted: a grant the lock file records.
+	Imports []string
 
 	compiled *extism.CompiledPlugin
 	http     *egress.Client

@@ -44,6 +44,10 @@ type Server struct {
 	// (2026-07-28 clients answering a plugin's sampling, elicitation or
 	// roots request).
 	RequestState RequestState `koanf:"request_state"`
+	// LockFile is what an operator approved of every source (`wasmgate
+	// lock`, docs/trust.md); default gateway.lock beside gateway.yaml.
+	// Enforced (trust.on_change) only while the file exists.
+	LockFile string `koanf:"lock_file"`
 }
 
 // RequestState is server.request_state: the HMAC key (at least 32 bytes,
@@ -112,6 +116,10 @@ func (s *Server) Normalize(key string, env *config.Env) {
 	} else if s.MaxSubscriptionURI < 64 || s.MaxSubscriptionURI > 64<<10 {
 		env.Bad(key+".max_subscription_uri", "%s is out of range (64B..64KiB)", s.MaxSubscriptionURI)
 	}
+	if s.LockFile == "" {
+		s.LockFile = DefaultLockFile
+	}
+	s.LockFile = env.Path(s.LockFile)
 	if s.CacheDir != "" && s.CacheDir != "off" {
 		s.CacheDir = env.Path(s.CacheDir)
 	}

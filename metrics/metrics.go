@@ -49,6 +49,10 @@ type Metrics struct {
 	// ClaimsRefused counts names and URIs a source asked for and did not
 	// get: another source owns them (or overlaps them) since before.
 	ClaimsRefused *prometheus.CounterVec
+	// TrustUnapproved counts, per source, the tools, prompts and
+	// resources that differ from the lock file now: action withheld, or
+	// served (trust.on_change: warn).
+	TrustUnapproved *prometheus.GaugeVec
 
 	RelayBridges        *prometheus.GaugeVec
 	RelayHandshakes     *prometheus.CounterVec
@@ -136,6 +140,10 @@ func New(version, revision string) *Metrics {
 			Name: "wasmgate_claims_refused_total",
 			Help: "Tools, resources, templates and prompts a source listed at run time (a plugin's relist, a relay page's registration) and was refused: another source provides that name or URI, a URI inside its template, or a relay resource outside its site's namespace.",
 		}, []string{"source"}),
+		TrustUnapproved: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "wasmgate_trust_unapproved",
+			Help: "Tools, prompts and resources a source publishes now that differ from the lock file (server.lock_file) or are not in it, by action: withheld (trust.on_change withhold or refuse) or served (warn). 0 once `wasmgate lock` approves them.",
+		}, []string{"source", "action"}),
 		HTTPRejected: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_http_rejected_total",
 			Help: "HTTP requests refused before reaching MCP or the admin endpoints, by reason (origin, auth, too_large, timeout, sessions, principal_sessions, streams, principal_streams, admin_auth, admin_cross_site).",
@@ -194,7 +202,7 @@ func New(version, revision string) *Metrics {
 	reg.MustRegister(
 		m.ToolCalls, m.ToolDuration, m.ToolsInFlight, m.ResourceReads, m.PromptGets,
 		m.Plugins, m.PluginInstances, m.Tools,
-		m.ReloadSuccess, m.ReloadTimestamp, m.Reloads, m.HTTPRejected, m.ClaimsRefused,
+		m.ReloadSuccess, m.ReloadTimestamp, m.Reloads, m.HTTPRejected, m.ClaimsRefused, m.TrustUnapproved,
 		m.RelayBridges, m.RelayHandshakes, m.RelayFramesRejected,
 		m.RelayUnauthenticated, m.RelayRefused, m.LogSuppressed,
 		m.PolicyDenials, m.RateLimited,

@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"crypto/subtle"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -30,6 +31,10 @@ type AdminOptions struct {
 	Reload func(ctx context.Context) (summary string, err error)
 	Ready  func() bool
 	Status func() Status
+	// Lock compares what the sources of the config as saved publish with
+	// the lock file and, with write, writes it and reloads (`wasmgate
+	// lock`); the result marshals to JSON.
+	Lock func(ctx context.Context, write bool) (any, error)
 }
 
 type admin struct {
@@ -72,6 +77,20 @@ func AdminHandler(o AdminOptions) http.Handler {
 		}
 		_, _ = io.WriteString(w, "reloaded: "+summary+"\n")
 	}))))
+	// wasmgate lock: GET compares (--check), POST approves (a reload).
+	lock := func(write bool) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			res, err := o.Lock(r.Context(), write)
+			if err != nil {
+				http.Error(w, "lock failed: "+err.Error(), http.StatusInternalServerError)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(res)
+		})
+	}
+	mux.Handle("GET /-/lock", a.notRebound(a.adminAuth(lock(false))))
+	mux.Handle("POST /-/lock", a.sameOrigin(a.adminAuth(lock(true))))
 	mux.Handle("GET /{$}", a.notRebound(a.adminAuth(http.HandlerFunc(a.statusPage))))
 	mux.Handle("GET /api/status", a.notRebound(a.adminAuth(http.HandlerFunc(a.statusJSON))))
 	// admin.pprof: the profiles an operator asks for when a call is slow,

@@ -19,6 +19,10 @@ var statusHTML string
 // is stale after three refreshes without an answer.
 const statusRefresh = 5 * time.Second
 
+// Liner is a status section's data that the page shows as readable
+// lines (a diff, say) instead of its JSON; /api/status keeps the JSON.
+type Liner interface{ Lines() []string }
+
 var statusTmpl = template.Must(template.New("status").Funcs(template.FuncMap{
 	"json": func(v any) string {
 		b, err := json.MarshalIndent(v, "", "  ")
@@ -28,6 +32,14 @@ var statusTmpl = template.Must(template.New("status").Funcs(template.FuncMap{
 		return string(b)
 	},
 	"plural": plural.N,
+	// lines is a section's readable lines, when its data has them
+	// (Liner); nil otherwise (the page shows its JSON).
+	"lines": func(v any) []string {
+		if l, ok := v.(Liner); ok {
+			return l.Lines()
+		}
+		return nil
+	},
 	// ms shows milliseconds with two digits below 1 ms, one above.
 	"ms": func(v float64) string {
 		if v < 1 {

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -226,4 +228,16 @@ func (p *Source) failure(err error) error {
 		msg += fmt.Sprintf(" (limits.memory is %s)", limits.Memory)
 	}
 	return &source.Failure{Kind: source.FailCrash, Msg: fmt.Sprintf("failed: plugin %q crashed: %s", p.name, msg)}
+}
+
+// Grants are what the plugin may reach, as the lock file records them
+// (docs/trust.md): its allowed_hosts (sorted), allowed_paths, instance
+// scope and the host functions its module imports.
+func (p *Source) Grants() map[string]any {
+	hosts := append([]string{}, p.spec.AllowedHosts...)
+	slices.Sort(hosts)
+	paths := map[string]string{}
+	maps.Copy(paths, p.spec.AllowedPaths)
+	return map[string]any{"allowed_hosts": hosts, "allowed_paths": paths, "instances": p.spec.Instances,
+		"host_functions": append([]string{}, p.plugin.Imports...)}
 }

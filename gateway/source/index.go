@@ -24,6 +24,24 @@ type Index struct {
 	Prompts   map[string]*Prompt
 	owner     map[string]claim  // "tool NAME", "resource URI", ... -> who provides it
 	reserved  map[string]string // the same keys -> the source that owned them before (Reserve)
+
+	// Gate, when set, is asked before anything is published (the lock
+	// file's trust.on_change); what it withholds keeps its name claimed
+	// for its source but is neither listed nor callable.
+	Gate Gate
+}
+
+// Gate decides whether the index publishes a definition of src: a tool
+// (def an mcp.Tool), a prompt (mcp.Prompt) or a resource or template
+// (mcp.Resource, mcp.ResourceTemplate), by exposed name or URI, as
+// clients would see it (curated).
+type Gate interface {
+	Admit(src Source, kind, name string, def any) bool
+}
+
+// admit asks x.Gate, if any.
+func (x *Index) admit(src Source, kind, name string, def any) bool {
+	return x.Gate == nil || x.Gate.Admit(src, kind, name, def)
 }
 
 // claim is who provides a name or URI.
@@ -141,7 +159,9 @@ func (x *Index) add(file string, src Source, d abi.Descriptor) []error {
 				continue
 			}
 			take("resource", uri)
-			x.Templates[uri] = e
+			if x.admit(src, "resource", uri, e.Template) {
+				x.Templates[uri] = e
+			}
 			continue
 		}
 		if _, err := url.Parse(uri); err != nil {
@@ -156,7 +176,9 @@ func (x *Index) add(file string, src Source, d abi.Descriptor) []error {
 			continue
 		}
 		take("resource", uri)
-		x.Resources[uri] = e
+		if x.admit(src, "resource", uri, e.Resource) {
+			x.Resources[uri] = e
+		}
 	}
 	for _, p := range d.Prompts {
 		name := ExposedName(src.Prefix(), p.Name)
@@ -172,7 +194,9 @@ func (x *Index) add(file string, src Source, d abi.Descriptor) []error {
 			continue
 		}
 		take("prompt", name)
-		x.Prompts[name] = &Prompt{Name: name, Export: p.Name, Src: src, Def: def}
+		if x.admit(src, "prompt", name, def) {
+			x.Prompts[name] = &Prompt{Name: name, Export: p.Name, Src: src, Def: def}
+		}
 	}
 	return errs
 }
@@ -236,7 +260,9 @@ func (x *Index) addTools(file string, src Source, tools []wire.Tool) []error {
 			def.Execution = &mcp.ToolExecution{TaskSupport: mcp.TaskSupportOptional}
 		}
 		x.owner["tool "+name] = claim{where, src.Name()}
-		x.Tools[name] = &Tool{Name: name, Export: t.Name, Src: src, Schema: sch, Def: def}
+		if x.admit(src, "tool", name, def) {
+			x.Tools[name] = &Tool{Name: name, Export: t.Name, Src: src, Schema: sch, Def: def}
+		}
 	}
 	return errs
 }

@@ -104,3 +104,44 @@ func TestStaticInsideTemplate(t *testing.T) {
 		t.Errorf("one source's static URI inside its own template: %v", errs)
 	}
 }
+
+// denyGate withholds the names it holds.
+type denyGate map[string]bool
+
+func (g denyGate) Admit(_ Source, kind, name string, def any) bool {
+	if _, ok := def.(mcp.Tool); kind == "tool" && !ok {
+		panic("a tool's definition is not an mcp.Tool")
+	}
+	return !g[name]
+}
+
+// TestGateWithholds: what the Gate withholds is neither published nor
+// free for another source; in a session's view too.
+func TestGateWithholds(t *testing.T) {
+	a := &fake{name: "a", d: tools("x", "y")}
+	b := &fake{name: "b", d: tools("x")}
+	x := NewIndex()
+	x.Gate = denyGate{"x": true}
+	if errs := x.Add("f", a); len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	if _, ok := x.Tools["x"]; ok {
+		t.Error("withheld x is published")
+	}
+	if _, ok := x.Tools["y"]; !ok {
+		t.Error("y is not published")
+	}
+	if errs := x.Add("f", b); len(errs) != 1 || !strings.Contains(errs[0].Error(), `tool "x" is also provided by`) {
+		t.Errorf("b's claim of a's withheld x: %v", errs)
+	}
+	v, errs := x.SessionView("f", a, tools("x", "z"))
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	if _, ok := v.Tools["x"]; ok {
+		t.Error("withheld x is in the session's view")
+	}
+	if _, ok := v.Tools["z"]; !ok {
+		t.Error("z is not in the session's view")
+	}
+}

@@ -29,6 +29,7 @@ func (x *Index) SessionView(file string, src Source, d abi.Descriptor) (*Index, 
 		Templates: without(x.Templates, src, func(r *Resource) Source { return r.Src }),
 		Prompts:   without(x.Prompts, src, func(p *Prompt) Source { return p.Src }),
 		owner:     maps.Clone(x.owner),
+		Gate:      x.Gate, // what the lock file withholds, withheld in the view too
 	}
 	for key, c := range x.owner {
 		if c.source == src.Name() {
