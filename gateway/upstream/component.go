@@ -148,6 +148,7 @@ func (c *Component) Retire(next any) {
 	for _, s := range c.sources {
 		if n == nil || !slices.ContainsFunc(n.sources, func(q *Source) bool { return q.spec.Name == s.spec.Name }) {
 			c.h.Metrics.UpstreamUp.DeleteLabelValues(s.spec.Name)
+			c.h.Metrics.UpstreamNotificationsDropped.DeletePartialMatch(map[string]string{"upstream": s.spec.Name})
 		}
 	}
 }
@@ -207,8 +208,9 @@ func connKey(file string, spec loader.UpstreamSpec) (string, secrets, error) {
 		Start       string
 		Concurrency int
 		MaxMessage  loader.ByteSize
+		MaxTools    int
 		Secrets     string
 	}{spec.Command, spec.ChildEnv, spec.Cwd, spec.Sandbox, spec.URL, spec.Headers, spec.Auth, spec.TLS, spec.Session, spec.Start,
-		spec.Limits.Concurrency, spec.Limits.MaxMessage, hex.EncodeToString(h[:])})
+		spec.Limits.Concurrency, spec.Limits.MaxMessage, spec.Limits.MaxTools, hex.EncodeToString(h[:])})
 	return string(b), sec, nil
 }
