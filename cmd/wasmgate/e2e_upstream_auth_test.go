@@ -169,7 +169,7 @@ func TestUpstreamCuration(t *testing.T) {
 	slices.Sort(names)
 	want := []string{"calculate", "cu_greet", "cu_t0", "cu_t2", "cu_t3", "cu_t4", "cu_t5", "cu_t6", "cu_t7", "cu_t8", "cu_t9"}
 	if !slices.Equal(names, want) {
-		t.Fatalf("tools = %v, want %v (t1* and flood left out, hello renamed)", names, want)
+		t.Fatalf("tools = %v, want %v (t1*, flood and ask left out, hello renamed)", names, want)
 	}
 	greet := tools["cu_greet"]
 	a := greet.Annotations
@@ -196,8 +196,8 @@ func TestUpstreamCuration(t *testing.T) {
 	harness.RenameOver(t, cfg, render("    tools: {exclude: [\"t*\"]}\n"))
 	g.WaitReload(t, n, "curation changed")
 	tools = list()
-	if _, ok := tools["cu_hello"]; !ok || len(tools) != 3 {
-		t.Fatalf("tools after the new curation: %v, want calculate, cu_hello, cu_flood", tools)
+	if _, ok := tools["cu_hello"]; !ok || len(tools) != 4 {
+		t.Fatalf("tools after the new curation: %v, want calculate, cu_hello, cu_flood, cu_ask", tools)
 	}
 	if k := childrenOf(t, g.Cmd.Process.Pid); !slices.Equal(k, kids) {
 		t.Fatalf("the upstream's process changed with its curation: %v, was %v", k, kids)

@@ -172,7 +172,7 @@ func TestUpstreamTooManyTools(t *testing.T) {
 	stop := pluginLoad(ctx, t, g)
 	c := g.SessionClient(t)
 	for _, tc := range []struct{ name, args, want string }{
-		{"one message", "--tools=10000", `upstreams[0]: upstream "many": tools/list: it lists 10002 tools, more than limits.max_tools (1000); raise limits.max_tools (at most 10000)`},
+		{"one message", "--tools=10000", `upstreams[0]: upstream "many": tools/list: it lists 10003 tools, more than limits.max_tools (1000); raise limits.max_tools (at most 10000)`},
 		{"pages", "--tools=10000, --page=100", `upstreams[0]: upstream "many": tools/list: it lists at least 1100 tools, more than limits.max_tools (1000)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -206,8 +206,8 @@ func TestUpstreamTooManyTools(t *testing.T) {
 	if code, body := g.PostReload(t); code != 200 {
 		t.Fatalf("reload with limits.max_tools 5000: %d %s", code, body)
 	}
-	if tools := toolNames(ctx, t, c); len(tools) != 3003 {
-		t.Fatalf("%d tools with limits.max_tools 5000, want 3003", len(tools))
+	if tools := toolNames(ctx, t, c); len(tools) != 3004 {
+		t.Fatalf("%d tools with limits.max_tools 5000, want 3004", len(tools))
 	}
 	if text, isErr := harness.CallTool(ctx, t, c, "many_hello", nil); isErr || text != "hello" {
 		t.Fatalf("many_hello = %q (isError %v)", text, isErr)

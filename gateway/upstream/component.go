@@ -26,6 +26,7 @@ import (
 	"maps"
 	"slices"
 	"sync/atomic"
+	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -46,6 +47,10 @@ type Host struct {
 	Changed func()
 	// ResourceUpdated tells the subscribers of an exposed URI it changed.
 	ResourceUpdated func(uri string)
+	// ParkTTL is how long a call of a 2026-07-28 client waits for the
+	// client's answer to its upstream's request (server.request_state.ttl);
+	// nil: roundtrip.DefaultTTL.
+	ParkTTL func() time.Duration
 }
 
 // Component is the upstreams section of one snapshot.

@@ -15,6 +15,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -51,6 +52,9 @@ type conn struct {
 	// one's stream.
 	seq    uint64
 	active map[uint64]context.Context
+
+	calls  atomic.Int32              // calls running on c (not parked ones)
+	parked map[*parkedCall]struct{} // parked calls whose upstream request runs on c
 }
 
 // begin records a downstream call running on c; the func returned ends it.

@@ -86,6 +86,9 @@ type shared struct {
 	// for the status page; nil when they were not.
 	listErr atomic.Pointer[string]
 
+	parkedMu sync.Mutex
+	parked   map[string]*parkedCall // calls of 2026-07-28 clients waiting for their answer, by id
+
 	hcMu   sync.Mutex
 	hc     *http.Client // a remote upstream's, made at its first connection
 	hcIdle func()       // closes its idle connections
@@ -104,7 +107,7 @@ type progressTarget struct {
 func startServer(ctx context.Context, h *Host, file string, spec loader.UpstreamSpec, key string, sec secrets) (*shared, error) {
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &shared{h: h, file: file, spec: spec, key: key, secrets: sec, ctx: sctx, cancel: cancel,
-		sem: make(chan struct{}, spec.Limits.Concurrency), clients: map[string]*conn{},
+		sem: make(chan struct{}, spec.Limits.Concurrency), clients: map[string]*conn{}, parked: map[string]*parkedCall{},
 		stderrLog: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, nil), notes: newNotifier()}
 	s.refs.Store(1)
 	s.setView(spec)

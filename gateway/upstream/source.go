@@ -13,6 +13,7 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/gateway/roundtrip"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
@@ -112,11 +113,19 @@ func (u *Source) call(ctx context.Context, fn func(ctx context.Context, cli *cli
 		return &source.Failure{Kind: source.FailCrash, Msg: "failed: " + err.Error()}
 	}
 	end := c.begin(ctx)
+	c.calls.Add(1)
 	err = fn(ctx, cli)
+	c.calls.Add(-1)
 	end()
 	if err == nil {
 		return nil
 	}
+	return u.failure(ctx, c, ended, err)
+}
+
+// failure is the source.Failure of a call on c that failed with err.
+func (u *Source) failure(ctx context.Context, c *conn, ended <-chan struct{}, err error) error {
+	s := u.srv
 	if ctx.Err() != nil {
 		return u.ctxFailure(ctx, "")
 	}
@@ -167,6 +176,9 @@ func rpcMessage(err error) string {
 // CallTool forwards the call; the result (content, structuredContent,
 // _meta, isError) is passed on as the upstream returned it.
 func (u *Source) CallTool(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	if rp := roundtrip.From(ctx); rp != nil && u.srv.parkable(ctx) {
+		return u.callParkable(ctx, rp, tool, args)
+	}
 	var res *mcp.CallToolResult
 	err := u.call(ctx, func(ctx context.Context, cli *client.Client) error {
 		req := mcp.CallToolRequest{}
@@ -487,6 +499,15 @@ func (f *forwarder) ctx(ctx context.Context, what string) (context.Context, erro
 }
 
 func (f *forwarder) CreateMessage(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	if p, err := f.parkedFor(ctx); err != nil {
+		return nil, err
+	} else if p != nil {
+		raw, err := p.ask(ctx, mcp.NewSamplingInputRequest(req.CreateMessageParams))
+		if err != nil {
+			return nil, err
+		}
+		return decodeAnswer[mcp.CreateMessageResult]("sampling/createMessage", raw)
+	}
 	ctx, err := f.ctx(ctx, "sampling")
 	if err != nil {
 		return nil, err
@@ -495,6 +516,15 @@ func (f *forwarder) CreateMessage(ctx context.Context, req mcp.CreateMessageRequ
 }
 
 func (f *forwarder) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	if p, err := f.parkedFor(ctx); err != nil {
+		return nil, err
+	} else if p != nil {
+		raw, err := p.ask(ctx, mcp.NewElicitationInputRequest(req.Params))
+		if err != nil {
+			return nil, err
+		}
+		return decodeAnswer[mcp.ElicitationResult]("elicitation/create", raw)
+	}
 	ctx, err := f.ctx(ctx, "elicitation")
 	if err != nil {
 		return nil, err
@@ -503,6 +533,15 @@ func (f *forwarder) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mc
 }
 
 func (f *forwarder) ListRoots(ctx context.Context, req mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	if p, err := f.parkedFor(ctx); err != nil {
+		return nil, err
+	} else if p != nil {
+		raw, err := p.ask(ctx, mcp.NewRootsInputRequest())
+		if err != nil {
+			return nil, err
+		}
+		return decodeAnswer[mcp.ListRootsResult]("roots/list", raw)
+	}
 	ctx, err := f.ctx(ctx, "roots")
 	if err != nil {
 		return nil, err

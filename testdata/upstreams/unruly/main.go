@@ -23,6 +23,8 @@ type msg struct {
 	ID     json.RawMessage `json:"id,omitempty"`
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  json.RawMessage `json:"error,omitempty"`
 }
 
 var (
@@ -59,6 +61,7 @@ func main() {
 	flag.Parse()
 	tools := []any{
 		map[string]any{"name": "hello", "inputSchema": map[string]any{"type": "object"}},
+		map[string]any{"name": "ask", "description": "asks its client to sample, then to elicit a name", "inputSchema": map[string]any{"type": "object"}},
 		map[string]any{"name": "flood", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{
 			"kind": map[string]any{"type": "string"}, "n": map[string]any{"type": "number"}}}},
 	}
@@ -66,12 +69,32 @@ func main() {
 		tools = append(tools, map[string]any{"name": "t" + strconv.Itoa(i), "description": "generated tool " + strconv.Itoa(i),
 			"inputSchema": map[string]any{"type": "object"}})
 	}
+	// The calls of "ask" waiting for their client's answers, by the id of
+	// the request sent to the client.
+	waiting := map[string]func(m msg){}
+	seq := 0
+	request := func(method string, params any, then func(m msg)) {
+		seq++
+		id := fmt.Sprintf("u-%d", seq)
+		waiting[id] = then
+		send(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+		flush()
+	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 64<<10), 16<<20)
 	for in.Scan() {
 		var m msg
 		if json.Unmarshal(in.Bytes(), &m) != nil || m.ID == nil {
 			continue // a notification, or garbage
+		}
+		if m.Method == "" { // the client's answer to a request of ours
+			var id string
+			_ = json.Unmarshal(m.ID, &id)
+			if then := waiting[id]; then != nil {
+				delete(waiting, id)
+				then(m)
+			}
+			continue
 		}
 		switch m.Method {
 		case "initialize":
@@ -119,6 +142,39 @@ func main() {
 			switch p.Name {
 			case "hello":
 				result(m.ID, text("hello"))
+			case "ask":
+				call := m.ID
+				failed := func(a msg) bool {
+					if a.Error != nil {
+						result(call, map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": "the client refused: " + string(a.Error)}}})
+						return true
+					}
+					return false
+				}
+				request("sampling/createMessage", map[string]any{"maxTokens": 10,
+					"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "the answer?"}}}}, func(a msg) {
+					if failed(a) {
+						return
+					}
+					var sampled struct {
+						Content struct {
+							Text string `json:"text"`
+						} `json:"content"`
+					}
+					_ = json.Unmarshal(a.Result, &sampled)
+					request("elicitation/create", map[string]any{"message": "Your name?",
+						"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}, func(a msg) {
+						if failed(a) {
+							return
+						}
+						var el struct {
+							Action  string         `json:"action"`
+							Content map[string]any `json:"content"`
+						}
+						_ = json.Unmarshal(a.Result, &el)
+						result(call, text(fmt.Sprintf("sampled: %s; elicited: %v (%s)", sampled.Content.Text, el.Content["name"], el.Action)))
+					})
+				})
 			case "flood":
 				n := int(p.Arguments.N)
 				for i := range n {
