@@ -8,15 +8,20 @@ package main
 // replayed, expired or orphaned state is refused.
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wasmgate/wasmgate/internal/harness"
 )
@@ -164,4 +169,80 @@ func TestUpstreamAsksStatelessClient(t *testing.T) {
 	}
 	time.Sleep(1100 * time.Millisecond) // past the state's own expiry (whole seconds)
 	refused(t, with(expiring, sampled), "expired")
+}
+
+// TestUpstreamAsksStatelessClientHTTP: the same over Streamable HTTP,
+// with mcp-go's own server as the upstream, whose elicitation requests
+// come on the stream of the call that caused them (its sampling requests
+// come on the session's GET stream, which names no call, so they are
+// refused; the stdio test above covers sampling): two stateless clients
+// call at once, three times each, and each gets its own call's questions
+// (two rounds a call).
+func TestUpstreamAsksStatelessClientHTTP(t *testing.T) {
+	up := server.NewMCPServer("asker-http", "1.0.0", server.WithToolCapabilities(false))
+	up.AddTool(mcp.NewTool("ask", mcp.WithString("who")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		who := req.GetString("who", "")
+		var got []any
+		for _, q := range []string{"name of ", "town of "} {
+			e, err := up.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{Message: q + who,
+				RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"answer": map[string]any{"type": "string"}}}}})
+			if err != nil {
+				return mcp.NewToolResultError("elicitation: " + err.Error()), nil
+			}
+			m, _ := e.Content.(map[string]any)
+			got = append(got, m["answer"])
+		}
+		return mcp.NewToolResultText(fmt.Sprintf("%s: %v", who, got)), nil
+	})
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(up))
+	defer ts.Close()
+	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf("  - name: asker\n    url: %s/mcp\n    session: per_client\n    prefix: up\n    limits: {timeout: 20s}\n", ts.URL)))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 2*time.Minute)
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	for _, who := range []string{"ada", "grace"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a := &echoAsker{who: who}
+			tr, err := transport.NewStreamableHTTP(g.MCPURL)
+			if err != nil {
+				errs <- err
+				return
+			}
+			c := client.NewClient(tr, client.WithElicitationHandler(a),
+				client.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{}}))
+			harness.Init(t, c, harness.ProtoStateless)
+			defer c.Close()
+			for range 3 {
+				res, err := harness.CallToolErr(ctx, c, "up_ask", map[string]any{"who": who})
+				want := fmt.Sprintf("%s: [%s's name %s's town]", who, who, who)
+				if err != nil || res.IsError || harness.ResultText(res) != want {
+					errs <- fmt.Errorf("%s: %v %q, want %q", who, err, harness.ResultText(res), want)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	harness.Calc(ctx, t, g.SessionClient(t), 1, 1)
+}
+
+// echoAsker answers an elicitation "name of <who>" or "town of <who>"
+// with "<who>'s name" or "<who>'s town", failing one meant for another
+// client.
+type echoAsker struct{ who string }
+
+func (a *echoAsker) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	what, whom, _ := strings.Cut(req.Params.Message, " of ")
+	if whom != a.who {
+		return nil, fmt.Errorf("client %s was asked %q", a.who, req.Params.Message)
+	}
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept,
+		Content: map[string]any{"answer": a.who + "'s " + what}}}, nil
 }

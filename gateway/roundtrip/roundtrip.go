@@ -12,6 +12,11 @@
 // runs three times; what it does before its last question (HTTP requests,
 // KV writes) it does on every run (docs/plugins.md).
 //
+// An upstream server's call cannot run again (package upstream): it is
+// parked instead, and the state names it (Replay.Park); the retry resumes
+// that call with the client's answer (Replay.Resume), in the same
+// process.
+//
 // The state is an HMAC-SHA256-signed token binding the principal, the
 // tool, the digest of the canonical arguments, an expiry and a nonce; a
 // forged, expired, foreign or already used state is refused.
