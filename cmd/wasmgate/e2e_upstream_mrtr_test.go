@@ -246,3 +246,40 @@ func (a *echoAsker) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.
 	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept,
 		Content: map[string]any{"answer": a.who + "'s " + what}}}, nil
 }
+
+// TestUpstreamEverythingStateless: @modelcontextprotocol/server-everything
+// over stdio (session: per_client) asks a 2026-07-28 client for sampling
+// and for elicitation through the gateway's parked calls; mcp-go's
+// client answers input_required with its handlers.
+func TestUpstreamEverythingStateless(t *testing.T) {
+	node, script := everything(t)
+	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
+    command: [%q, %q, stdio]
+    session: per_client
+    prefix: ev
+    limits: {timeout: 60s}
+`, node, script)))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 2*time.Minute)
+	s, e := &sampler{}, &elicitor{}
+	tr, err := transport.NewStreamableHTTP(g.MCPURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(tr, client.WithSamplingHandler(s), client.WithElicitationHandler(e),
+		client.WithClientCapabilities(mcp.ClientCapabilities{Sampling: &mcp.SamplingCapability{}, Elicitation: &mcp.ElicitationCapability{}}))
+	harness.Init(t, c, harness.ProtoStateless)
+	if text, isErr := harness.CallTool(ctx, t, c, "ev_trigger-sampling-request", map[string]any{"prompt": "hi", "maxTokens": 10}); isErr || !strings.Contains(text, "sampled by the downstream client") {
+		t.Fatalf("sampling for a stateless client = %q (isError %v)", text, isErr)
+	}
+	if text, isErr := harness.CallTool(ctx, t, c, "ev_trigger-elicitation-request", nil); isErr || !strings.Contains(text, "Ada Lovelace") {
+		t.Fatalf("elicitation for a stateless client = %q (isError %v)", text, isErr)
+	}
+	if s.n.Load() != 1 || e.n.Load() != 1 {
+		t.Fatalf("the client was asked %d samplings and %d elicitations, want 1 and 1", s.n.Load(), e.n.Load())
+	}
+	if v, _ := g.Metric(t, "wasmgate_tool_calls_total", map[string]string{"tool": "ev_trigger-sampling-request", "outcome": "input_required"}); v != 1 {
+		t.Errorf("ev_trigger-sampling-request input_required = %v, want 1", v)
+	}
+	harness.Calc(ctx, t, c, 2, 2)
+}

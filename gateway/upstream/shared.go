@@ -276,9 +276,10 @@ func (s *shared) progressToken(ctx context.Context) (tok any, done func()) {
 // clientOptions are the options of an upstream client for conn c. The
 // server-to-client requests of a per_client session go to its owner; the
 // shared session of a per_client upstream declares the same capabilities
-// (so the upstream lists the tools that need them) and refuses the
-// requests, which have no owner there; a session: shared upstream declares
-// none of them, so the upstream does not ask.
+// (so the upstream lists the tools that need them): a request during a
+// 2026-07-28 client's call there parks the call (park.go), others are
+// refused, having no owner; a session: shared upstream declares none of
+// them, so the upstream does not ask.
 func (s *shared) clientOptions(c *conn) []client.ClientOption {
 	opts := []client.ClientOption{client.WithLegacyProtocolOnly()}
 	if s.spec.Session != loader.SessionPerClient {
