@@ -13,6 +13,7 @@ import (
 	"crypto/rand"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"io"
@@ -314,7 +315,7 @@ func TestUpstreamTLS(t *testing.T) {
 // a call with malformed JSON (or with more than limits.max_message) fails
 // that call with an isError naming the upstream, and its next call works.
 func TestUpstreamMalformedJSON(t *testing.T) {
-	var badInit, huge atomic.Bool
+	var badInit, huge, hugeSSE atomic.Bool
 	badInit.Store(true)
 	upstream := server.NewStreamableHTTPServer(mcpUpstream("well-formed"))
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -323,6 +324,16 @@ func TestUpstreamMalformedJSON(t *testing.T) {
 			r.Body = io.NopCloser(strings.NewReader(string(b)))
 			body := string(b)
 			garbage := (badInit.Load() && strings.Contains(body, `"method":"initialize"`)) || strings.Contains(body, `"name":"broken"`)
+			if garbage && hugeSSE.Load() {
+				var id struct {
+					ID any `json:"id"`
+				}
+				_ = json.Unmarshal(b, &id)
+				w.Header().Set("Content-Type", "text/event-stream")
+				idb, _ := json.Marshal(id.ID)
+				_, _ = io.WriteString(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":"+string(idb)+",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\""+strings.Repeat("y", 4<<20)+"\"}]}}\n\n")
+				return
+			}
 			if garbage {
 				w.Header().Set("Content-Type", "application/json")
 				if huge.Load() {
@@ -370,6 +381,15 @@ func TestUpstreamMalformedJSON(t *testing.T) {
 	}
 	if text, isErr := harness.CallTool(ctx, t, c, "odd_whoami", nil); isErr || text != "well-formed" {
 		t.Fatalf("odd_whoami after the long answer = %q (isError %v)", text, isErr)
+	}
+	// The same as one event of an event stream.
+	hugeSSE.Store(true)
+	text, isErr = harness.CallTool(ctx, t, c, "odd_broken", nil)
+	if !isErr || !strings.Contains(text, `upstream "odd" answered with a message longer than limits.max_message (1048576 bytes)`) {
+		t.Fatalf("odd_broken with a 4 MiB event = %.300q (isError %v)", text, isErr)
+	}
+	if text, isErr := harness.CallTool(ctx, t, c, "odd_whoami", nil); isErr || text != "well-formed" {
+		t.Fatalf("odd_whoami after the long event = %q (isError %v)", text, isErr)
 	}
 	stop()
 	_ = c.Close()

@@ -169,6 +169,7 @@ func (u *Source) callParkable(ctx context.Context, rp *roundtrip.Replay, tool st
 	// The upstream request outlives this round's request: it ends when
 	// the call does (finish), or with the server.
 	pctx, cancel := context.WithCancel(context.WithValue(s.ctx, parkKey{}, p))
+	pctx, long := tooLongMark(pctx)
 	p.ctx, p.cancel = pctx, cancel
 	s.parkedMu.Lock()
 	s.parked[p.id] = p
@@ -182,6 +183,9 @@ func (u *Source) callParkable(ctx context.Context, rp *roundtrip.Replay, tool st
 		req.Params.Name = tool
 		req.Params.Arguments = args
 		res, err := cli.CallTool(pctx, req)
+		if err != nil && long.Load() {
+			err = fmt.Errorf("%w (%v)", errTooLong, err)
+		}
 		if err != nil && pctx.Err() == nil {
 			err = u.failure(pctx, c, ended, err)
 		}

@@ -114,11 +114,15 @@ func (u *Source) call(ctx context.Context, fn func(ctx context.Context, cli *cli
 	}
 	end := c.begin(ctx)
 	c.calls.Add(1)
+	ctx, long := tooLongMark(ctx)
 	err = fn(ctx, cli)
 	c.calls.Add(-1)
 	end()
 	if err == nil {
 		return nil
+	}
+	if long.Load() {
+		err = fmt.Errorf("%w (%v)", errTooLong, err)
 	}
 	return u.failure(ctx, c, ended, err)
 }
@@ -131,11 +135,10 @@ func (u *Source) failure(ctx context.Context, c *conn, ended <-chan struct{}, er
 	}
 	if !s.spec.Stdio() && (malformed(err) || errors.Is(err, errTooLong)) {
 		// One bad answer over HTTP: the session itself is fine.
-		what := "answered with malformed JSON"
 		if errors.Is(err, errTooLong) {
-			what = fmt.Sprintf("answered with a message longer than limits.max_message (%d bytes)", int64(s.spec.Limits.MaxMessage))
+			return &source.Failure{Kind: source.FailError, Msg: fmt.Sprintf("upstream %q answered with a message longer than limits.max_message (%d bytes)", s.name(), int64(s.spec.Limits.MaxMessage))}
 		}
-		return &source.Failure{Kind: source.FailError, Msg: fmt.Sprintf("upstream %q %s: %v", s.name(), what, err)}
+		return &source.Failure{Kind: source.FailError, Msg: fmt.Sprintf("upstream %q answered with malformed JSON: %v", s.name(), err)}
 	}
 	if transportError(err) {
 		if c.s.spec.Stdio() {
