@@ -301,6 +301,15 @@ func TestUpstreamTLS(t *testing.T) {
 	if text, isErr := harness.CallTool(ctx, t, c, "tls_whoami", nil); isErr || text != "over tls" {
 		t.Fatalf("tls_whoami = %q (isError %v)", text, isErr)
 	}
+	// The CA file saved with another CA: the upstream is started anew,
+	// which fails, so the reload changes nothing.
+	harness.WriteFile(t, ca, otherCA(t))
+	if code, body := g.PostReload(t); code != http.StatusInternalServerError || !strings.Contains(body, "tls.ca_file ("+ca+") does not hold the CA that signed it") {
+		t.Fatalf("reload with another CA in tls.ca_file: %d %s", code, body)
+	}
+	if text, isErr := harness.CallTool(ctx, t, c, "tls_whoami", nil); isErr || text != "over tls" {
+		t.Fatalf("tls_whoami after the refused reload = %q (isError %v)", text, isErr)
+	}
 	stop()
 	_ = c.Close()
 	harness.RenameOver(t, cfg, []byte(base))

@@ -24,12 +24,14 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"os"
 	"slices"
 	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/metrics"
@@ -199,7 +201,14 @@ func connKey(file string, spec loader.UpstreamSpec) (string, secrets, error) {
 	if err != nil {
 		return "", sec, err
 	}
-	h := sha256.Sum256([]byte(sec.bearer.Value() + "\x00" + sec.clientSecret.Value()))
+	var ca []byte
+	if f := spec.TLS.CAFile; f != "" {
+		// Its contents are part of the key: a saved CA file reconnects.
+		if ca, err = os.ReadFile(f); err != nil {
+			return "", sec, &config.Error{File: file, Key: spec.Key + ".tls.ca_file", Msg: err.Error()}
+		}
+	}
+	h := sha256.Sum256([]byte(sec.bearer.Value() + "\x00" + sec.clientSecret.Value() + "\x00" + string(ca)))
 	b, _ := json.Marshal(struct {
 		Command     []string
 		Env         []string
