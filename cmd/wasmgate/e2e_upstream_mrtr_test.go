@@ -15,6 +15,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -72,6 +73,29 @@ func TestUpstreamAsksStatelessClient(t *testing.T) {
 			}
 			_ = c.Close()
 		})
+	}
+	// Progress of a stateless client's call (which runs as a parkable
+	// one) reaches it, with its token.
+	pc := g.Client(t)
+	var progress atomic.Int64
+	var badTok atomic.Value
+	pc.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == string(mcp.MethodNotificationProgress) {
+			if tok := fmt.Sprint(n.Params.AdditionalFields["progressToken"]); tok != "mine" {
+				badTok.Store(tok)
+			}
+			progress.Add(1)
+		}
+	})
+	preq := mcp.CallToolRequest{}
+	preq.Params.Name = "un_flood"
+	preq.Params.Arguments = map[string]any{"kind": "progress", "n": 5}
+	preq.Params.Meta = &mcp.Meta{ProgressToken: "mine"}
+	if res, err := pc.CallTool(ctx, preq); err != nil || res.IsError {
+		t.Fatalf("un_flood for a stateless client: %v %+v", err, res)
+	}
+	if !harness.WaitFor(10*time.Second, func() bool { return progress.Load() == 5 }) || badTok.Load() != nil {
+		t.Fatalf("the stateless client got %d progress notifications (a foreign token: %v), want 5", progress.Load(), badTok.Load())
 	}
 	if v, _ := g.Metric(t, "wasmgate_tool_calls_total", map[string]string{"tool": "un_ask", "outcome": "input_required"}); v != 2 {
 		t.Errorf("un_ask input_required = %v, want 2 (sampling, then elicitation, of the 2026-07-28 client)", v)

@@ -43,6 +43,8 @@ type parkedCall struct {
 	timer    *time.Timer // ends a parked call nobody resumes
 	finished bool
 	release  func() // frees its limits.concurrency slot
+	progress string // the upstream progress token of the call, if its client sent one
+	unprog   func() // forgets it
 }
 
 type inputAsk struct {
@@ -96,9 +98,10 @@ func (p *parkedCall) finish() {
 	if p.timer != nil {
 		p.timer.Stop()
 	}
-	release := p.release
+	release, unprog := p.release, p.unprog
 	p.mu.Unlock()
 	p.cancel()
+	unprog()
 	p.s.parkedMu.Lock()
 	delete(p.s.parked, p.id)
 	p.s.parkedMu.Unlock()
@@ -146,6 +149,12 @@ func (u *Source) callParkable(ctx context.Context, rp *roundtrip.Replay, tool st
 		if a == nil {
 			return nil, &source.Failure{Kind: source.FailError, Msg: fmt.Sprintf("upstream %q: the call this requestState continues is not waiting in this gateway process: it ended, waited longer than server.request_state.ttl (%s), or was parked in another replica; call the tool again without requestState", s.name(), s.parkTTL())}
 		}
+		if p.progress != "" {
+			// The upstream's progress now goes to this round's stream.
+			if t, ok := s.progress.Load(p.progress); ok {
+				s.progress.Store(p.progress, progressTarget{ctx: ctx, token: t.(progressTarget).token})
+			}
+		}
 		a.answer <- rp.Resume()
 		return u.await(ctx, rp, p)
 	}
@@ -166,6 +175,11 @@ func (u *Source) callParkable(ctx context.Context, rp *roundtrip.Replay, tool st
 	var idb [16]byte
 	_, _ = rand.Read(idb[:])
 	p := &parkedCall{id: hex.EncodeToString(idb[:]), s: s, asks: make(chan *inputAsk), done: make(chan parkedOutcome, 1), release: release}
+	tok, unprog := s.progressToken(ctx)
+	p.unprog = unprog
+	if tok != nil {
+		p.progress = tok.(string)
+	}
 	// The upstream request outlives this round's request: it ends when
 	// the call does (finish), or with the server.
 	pctx, cancel := context.WithCancel(context.WithValue(s.ctx, parkKey{}, p))
@@ -182,6 +196,9 @@ func (u *Source) callParkable(ctx context.Context, rp *roundtrip.Replay, tool st
 		req := mcp.CallToolRequest{}
 		req.Params.Name = tool
 		req.Params.Arguments = args
+		if tok != nil {
+			req.Params.Meta = &mcp.Meta{ProgressToken: tok}
+		}
 		res, err := cli.CallTool(pctx, req)
 		if err != nil && long.Load() {
 			err = fmt.Errorf("%w (%v)", errTooLong, err)
