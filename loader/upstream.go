@@ -26,6 +26,11 @@ const (
 	// DefaultUpstreamMaxMessage bounds one JSON-RPC message an upstream
 	// sends (a line on a stdio server's stdout).
 	DefaultUpstreamMaxMessage = 16 << 20
+	// DefaultUpstreamMaxTools bounds the tools an upstream may list.
+	DefaultUpstreamMaxTools = 1000
+	// MaxUpstreamListed bounds each of an upstream's other lists
+	// (resources, resource templates, prompts).
+	MaxUpstreamListed = 10000
 )
 
 // Session modes of an upstream (session:).
@@ -135,6 +140,9 @@ type UpstreamLimits struct {
 	Timeout     config.Duration `koanf:"timeout"`
 	Concurrency int             `koanf:"concurrency"`
 	MaxMessage  config.ByteSize `koanf:"max_message"`
+	// MaxTools bounds the tools the upstream lists (before curation):
+	// more is an error naming the upstream, and its lists are not taken.
+	MaxTools int `koanf:"max_tools"`
 	// StartTimeout bounds starting a session: the process or
 	// connection, initialize, and reading the lists.
 	StartTimeout config.Duration `koanf:"start_timeout"`
@@ -221,6 +229,12 @@ func (u *UpstreamSpec) normalize(env *config.Env) {
 	}
 	if l.StartTimeout == 0 {
 		l.StartTimeout = config.Duration(DefaultUpstreamStartTimeout)
+	}
+	if l.MaxTools == 0 {
+		l.MaxTools = DefaultUpstreamMaxTools
+	}
+	if l.MaxTools < 1 || l.MaxTools > MaxUpstreamListed {
+		env.Bad(k+".limits.max_tools", "%d is out of range (1..%d)", l.MaxTools, MaxUpstreamListed)
 	}
 	if l.StartTimeout < config.Duration(100*time.Millisecond) || l.StartTimeout > config.Duration(10*time.Minute) {
 		env.Bad(k+".limits.start_timeout", "%s is out of range (100ms..10m)", l.StartTimeout)

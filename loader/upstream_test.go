@@ -35,7 +35,7 @@ func TestUpstreamsConfig(t *testing.T) {
     session: per_client
     start: background
     prefix: rem
-    limits: {timeout: 5s, concurrency: 2}
+    limits: {timeout: 5s, concurrency: 2, max_tools: 50}
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -50,13 +50,13 @@ func TestUpstreamsConfig(t *testing.T) {
 	if f.Cwd != filepath.Join(dir, "work") || f.Sandbox.Read[0] != filepath.Join(dir, "ro") || !slices.Equal(f.Sandbox.Ports, []uint16{443, 8080}) || f.Sandbox.NetworkAll {
 		t.Errorf("paths or sandbox: %+v %+v", f.Cwd, *f.Sandbox)
 	}
-	if f.Session != SessionShared || f.Start != StartEager || time.Duration(f.Limits.Timeout) != DefaultUpstreamTimeout || f.Limits.Concurrency != DefaultUpstreamConcurrency {
+	if f.Session != SessionShared || f.Start != StartEager || time.Duration(f.Limits.Timeout) != DefaultUpstreamTimeout || f.Limits.Concurrency != DefaultUpstreamConcurrency || f.Limits.MaxTools != DefaultUpstreamMaxTools {
 		t.Errorf("defaults: %+v", f)
 	}
 	if f.Tools.Exclude[0] != "delete_*" || f.Overrides["search"].Name != "find" {
 		t.Errorf("curation: %+v", f.Curation)
 	}
-	if r.Auth.BearerFile != filepath.Join(dir, "token") || r.Session != SessionPerClient || r.Start != StartBackground || r.Limits.Concurrency != 2 || len(r.ChildEnv) != 0 {
+	if r.Auth.BearerFile != filepath.Join(dir, "token") || r.Session != SessionPerClient || r.Start != StartBackground || r.Limits.Concurrency != 2 || r.Limits.MaxTools != 50 || len(r.ChildEnv) != 0 {
 		t.Errorf("remote: %+v", r)
 	}
 	if !slices.Contains(c.WatchFiles(), r.Auth.BearerFile) {

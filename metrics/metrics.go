@@ -73,6 +73,9 @@ type Metrics struct {
 	// Upstream MCP servers (issue 17).
 	UpstreamUp       *prometheus.GaugeVec
 	UpstreamRestarts *prometheus.CounterVec
+	// UpstreamNotificationsDropped counts an upstream's notifications
+	// left out by its rate limits (a flood), by upstream and kind.
+	UpstreamNotificationsDropped *prometheus.CounterVec
 	// Shared state (issue 18).
 	StateUp    prometheus.Gauge
 	ConfigHash *prometheus.GaugeVec
@@ -90,6 +93,10 @@ func New(version, revision string) *Metrics {
 			Name: "wasmgate_upstream_restarts_total",
 			Help: "Times an upstream MCP server's session was started again after it ended (a process exited, a connection broke), by upstream.",
 		}, []string{"upstream"}),
+		UpstreamNotificationsDropped: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_upstream_notifications_dropped_total",
+			Help: "Notifications of an upstream MCP server left out by its rate limits (progress, message, resource_updated; list_changed: coalesced into one relist), by upstream and kind.",
+		}, []string{"upstream", "kind"}),
 		reg: reg,
 		ToolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_tool_calls_total",
@@ -207,7 +214,7 @@ func New(version, revision string) *Metrics {
 		m.RelayUnauthenticated, m.RelayRefused, m.LogSuppressed,
 		m.PolicyDenials, m.RateLimited,
 		m.PluginNotificationsRefused, m.SubscriptionsRefused, m.SecretsRedacted,
-		m.UpstreamUp, m.UpstreamRestarts,
+		m.UpstreamUp, m.UpstreamRestarts, m.UpstreamNotificationsDropped,
 		buildInfo,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),

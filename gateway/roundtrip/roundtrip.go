@@ -12,6 +12,11 @@
 // runs three times; what it does before its last question (HTTP requests,
 // KV writes) it does on every run (docs/plugins.md).
 //
+// An upstream server's call cannot run again (package upstream): it is
+// parked instead, and the state names it (Replay.Park); the retry resumes
+// that call with the client's answer (Replay.Resume), in the same
+// process.
+//
 // The state is an HMAC-SHA256-signed token binding the principal, the
 // tool, the digest of the canonical arguments, an expiry and a nonce; a
 // forged, expired, foreign or already used state is refused.
@@ -62,6 +67,7 @@ type Replay struct {
 	pending *mcp.InputRequest
 	digest  string
 	err     error
+	park    string // the parked call the state continues (an upstream's)
 }
 
 type replayKey struct{}
@@ -115,6 +121,27 @@ func (r *Replay) Pending() *mcp.InputRequest { return r.pending }
 // differently on a run again, or too often), or nil.
 func (r *Replay) Err() error { return r.err }
 
+// Park records that the call is kept waiting as id (a source that cannot
+// run a call again, such as an upstream server): the state sealed for
+// the pending request names it, and the retry resumes that call instead
+// of running it again.
+func (r *Replay) Park(id string) { r.park = id }
+
+// Parked is the id of the waiting call the opened state continues; ""
+// when the call runs again from the start.
+func (r *Replay) Parked() string { return r.park }
+
+// Resume is the client's answer to the request a parked call is waiting
+// on (the last answer the state opened with); the next Ask is the next
+// request, not one of the earlier rounds'.
+func (r *Replay) Resume() json.RawMessage {
+	r.next = len(r.answers)
+	if r.next == 0 {
+		return nil
+	}
+	return r.answers[r.next-1]
+}
+
 // Rounds is the number of answers the run started with.
 func (r *Replay) Rounds() int { return len(r.answers) }
 
@@ -142,6 +169,9 @@ type state struct {
 	Nonce   string            `json:"n"`
 	Asked   []string          `json:"q"`
 	Answers []json.RawMessage `json:"a"`
+	// Park names a call kept waiting in the process that sealed the
+	// state (an upstream call, which cannot run again), if any.
+	Park string `json:"p,omitempty"`
 }
 
 // Signer seals and opens request states. Its key and TTL change with the
@@ -170,6 +200,13 @@ func NewSigner(maxUsed int) *Signer {
 	return &Signer{own: key, key: key, ttl: DefaultTTL, used: map[string]int64{}, max: maxUsed, now: time.Now}
 }
 
+// TTL is how long a client has to answer (server.request_state.ttl).
+func (s *Signer) TTL() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ttl
+}
+
 // Set changes the key (nil: the process's own random key) and the TTL (0
 // keeps it). States sealed with another key are refused afterwards.
 func (s *Signer) Set(key []byte, ttl time.Duration) {
@@ -193,7 +230,7 @@ func (s *Signer) Seal(b Binding, r *Replay) (string, error) {
 	key, ttl := s.key, s.ttl
 	s.mu.Unlock()
 	st := state{V: 1, Bind: b.digest(), Exp: s.now().Add(ttl).Unix(), Nonce: hex.EncodeToString(nonce),
-		Asked: append(append([]string(nil), r.asked...), r.digest), Answers: r.answers}
+		Asked: append(append([]string(nil), r.asked...), r.digest), Answers: r.answers, Park: r.park}
 	body, err := json.Marshal(st)
 	if err != nil {
 		return "", err
@@ -253,7 +290,7 @@ func (s *Signer) Open(token string, b Binding, responses mcp.InputResponses) (*R
 	if err := s.use(st.Nonce, st.Exp, now); err != nil {
 		return nil, err
 	}
-	return &Replay{answers: append(st.Answers, raw), asked: st.Asked}, nil
+	return &Replay{answers: append(st.Answers, raw), asked: st.Asked, park: st.Park}, nil
 }
 
 // use records nonce as spent until exp, refusing one already spent.

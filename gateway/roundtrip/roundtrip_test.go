@@ -138,3 +138,43 @@ func FuzzOpen(f *testing.F) {
 		}
 	})
 }
+
+// TestParked: a parked call's state names it (signed with the rest), the
+// retry resumes with the last answer only, and the next request is asked
+// as a new round.
+func TestParked(t *testing.T) {
+	s := NewSigner(0)
+	b := Binding{Principal: "alice", Tool: "t", Args: []byte(`{}`)}
+	r := First()
+	if _, err := r.Ask(sample("q1")); err != ErrNeedInput {
+		t.Fatal(err)
+	}
+	r.Park("call-7")
+	tok, err := s.Seal(b, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err = s.Open(tok, b, answers("wasmgate-0", "a1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Parked() != "call-7" {
+		t.Fatalf("Parked = %q", r.Parked())
+	}
+	if out := r.Resume(); !strings.Contains(string(out), "a1") {
+		t.Fatalf("Resume = %s", out)
+	}
+	// The parked call's next request is new: not compared with q1.
+	if _, err := r.Ask(sample("q2")); err != ErrNeedInput || r.Err() != nil {
+		t.Fatalf("the next request: %v %v", err, r.Err())
+	}
+	r.Park("call-7")
+	tok, _ = s.Seal(b, r)
+	r, err = s.Open(tok, b, answers("wasmgate-1", "a2"))
+	if err != nil || r.Parked() != "call-7" || !strings.Contains(string(r.Resume()), "a2") {
+		t.Fatalf("second round: %v %q", err, r.Parked())
+	}
+	if First().Parked() != "" {
+		t.Fatal("a first run is parked")
+	}
+}

@@ -116,6 +116,9 @@ type UpstreamStatus struct {
 	Restarts  int    `json:"restarts"`
 	LastError string `json:"last_error,omitempty"`
 	Clients   int    `json:"clients,omitempty"` // per_client sessions open
+	// NotificationsDropped counts the notifications its rate limits left
+	// out (a server that floods).
+	NotificationsDropped int64 `json:"notifications_dropped,omitempty"`
 }
 
 // InstanceStatus counts a plugin's instances.

@@ -24,11 +24,14 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"os"
 	"slices"
 	"sync/atomic"
+	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/metrics"
@@ -46,6 +49,10 @@ type Host struct {
 	Changed func()
 	// ResourceUpdated tells the subscribers of an exposed URI it changed.
 	ResourceUpdated func(uri string)
+	// ParkTTL is how long a call of a 2026-07-28 client waits for the
+	// client's answer to its upstream's request (server.request_state.ttl);
+	// nil: roundtrip.DefaultTTL.
+	ParkTTL func() time.Duration
 }
 
 // Component is the upstreams section of one snapshot.
@@ -148,6 +155,7 @@ func (c *Component) Retire(next any) {
 	for _, s := range c.sources {
 		if n == nil || !slices.ContainsFunc(n.sources, func(q *Source) bool { return q.spec.Name == s.spec.Name }) {
 			c.h.Metrics.UpstreamUp.DeleteLabelValues(s.spec.Name)
+			c.h.Metrics.UpstreamNotificationsDropped.DeletePartialMatch(map[string]string{"upstream": s.spec.Name})
 		}
 	}
 }
@@ -193,7 +201,14 @@ func connKey(file string, spec loader.UpstreamSpec) (string, secrets, error) {
 	if err != nil {
 		return "", sec, err
 	}
-	h := sha256.Sum256([]byte(sec.bearer.Value() + "\x00" + sec.clientSecret.Value()))
+	var ca []byte
+	if f := spec.TLS.CAFile; f != "" {
+		// Its contents are part of the key: a saved CA file reconnects.
+		if ca, err = os.ReadFile(f); err != nil {
+			return "", sec, &config.Error{File: file, Key: spec.Key + ".tls.ca_file", Msg: err.Error()}
+		}
+	}
+	h := sha256.Sum256([]byte(sec.bearer.Value() + "\x00" + sec.clientSecret.Value() + "\x00" + string(ca)))
 	b, _ := json.Marshal(struct {
 		Command     []string
 		Env         []string
@@ -207,8 +222,9 @@ func connKey(file string, spec loader.UpstreamSpec) (string, secrets, error) {
 		Start       string
 		Concurrency int
 		MaxMessage  loader.ByteSize
+		MaxTools    int
 		Secrets     string
 	}{spec.Command, spec.ChildEnv, spec.Cwd, spec.Sandbox, spec.URL, spec.Headers, spec.Auth, spec.TLS, spec.Session, spec.Start,
-		spec.Limits.Concurrency, spec.Limits.MaxMessage, hex.EncodeToString(h[:])})
+		spec.Limits.Concurrency, spec.Limits.MaxMessage, spec.Limits.MaxTools, hex.EncodeToString(h[:])})
 	return string(b), sec, nil
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -50,6 +52,9 @@ type conn struct {
 	// one's stream.
 	seq    uint64
 	active map[uint64]context.Context
+
+	calls  atomic.Int32             // calls running on c (not parked ones)
+	parked map[*parkedCall]struct{} // parked calls whose upstream request runs on c
 }
 
 // begin records a downstream call running on c; the func returned ends it.
@@ -541,7 +546,9 @@ func (c *conn) dialHTTP(ctx context.Context) (*client.Client, chan struct{}, fun
 		return cli, ended, stop, "streamable-http", nil
 	}
 	_ = cli.Close()
-	if authError(err) || ctx.Err() != nil {
+	var re *oauth2.RetrieveError
+	if authError(err) || certError(err) || errors.As(err, &re) || ctx.Err() != nil {
+		// No other transport would fare better.
 		return nil, nil, nil, "", c.httpError(err)
 	}
 	// The older HTTP+SSE transport, for a server that only speaks it.
@@ -564,10 +571,59 @@ func (c *conn) httpError(err error) error {
 	if t := c.s.secrets.bearer.Value(); t != "" {
 		msg = strings.ReplaceAll(msg, t, "[secret]")
 	}
+	if o := c.s.spec.Auth.OAuth; o != nil {
+		if t := c.s.secrets.clientSecret.Value(); t != "" {
+			msg = strings.ReplaceAll(msg, t, "[secret]")
+		}
+		var re *oauth2.RetrieveError
+		if errors.As(err, &re) {
+			code := ""
+			if re.Response != nil {
+				code = re.Response.Status + " "
+			}
+			what := re.ErrorCode
+			if re.ErrorDescription != "" {
+				what += ": " + re.ErrorDescription
+			}
+			if what == "" {
+				what = "no token"
+			}
+			return fmt.Errorf("the OAuth token endpoint %s refused the client credentials of client_id %q (%s%s); check auth.oauth", o.TokenURL, o.ClientID, code, what)
+		}
+	}
 	if authError(err) {
 		return fmt.Errorf("%s refused the gateway's credentials (401 %s); check auth", c.s.spec.URL, msg)
 	}
+	if certError(err) {
+		hint := "set tls.ca_file to a PEM file of the CA that signed it"
+		if ca := c.s.spec.TLS.CAFile; ca != "" {
+			hint = fmt.Sprintf("tls.ca_file (%s) does not hold the CA that signed it", ca)
+		}
+		return fmt.Errorf("%s: its TLS certificate is not trusted (%s); %s", c.s.spec.URL, msg, hint)
+	}
+	if malformed(err) {
+		return fmt.Errorf("%s answered with malformed JSON (%s)", c.s.spec.URL, msg)
+	}
 	return fmt.Errorf("%s: %s", c.s.spec.URL, msg)
+}
+
+// certError reports whether err is the server's TLS certificate failing
+// verification.
+func certError(err error) bool {
+	var cve *tls.CertificateVerificationError
+	var uae x509.UnknownAuthorityError
+	var hne x509.HostnameError
+	var cie x509.CertificateInvalidError
+	return errors.As(err, &cve) || errors.As(err, &uae) || errors.As(err, &hne) || errors.As(err, &cie)
+}
+
+// malformed reports whether err is a response that is not JSON (or not
+// the JSON-RPC shape), as opposed to a connection that failed.
+func malformed(err error) bool {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	return errors.As(err, &se) || errors.As(err, &te) ||
+		(errors.Is(err, io.ErrUnexpectedEOF) && strings.Contains(err.Error(), "decode response"))
 }
 
 // transportError reports whether err is the connection failing rather
@@ -586,6 +642,11 @@ func authError(err error) bool {
 // httpClient is the HTTP client of a remote upstream: its CA, and OAuth
 // client credentials when configured.
 func (s *shared) httpClient() (*http.Client, error) {
+	s.hcMu.Lock()
+	defer s.hcMu.Unlock()
+	if s.hc != nil {
+		return s.hc, nil
+	}
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	base.MaxIdleConnsPerHost = s.spec.Limits.Concurrency // one per call that may run at once, kept
 	if ca := s.spec.TLS.CAFile; ca != "" {
@@ -599,13 +660,103 @@ func (s *shared) httpClient() (*http.Client, error) {
 		}
 		base.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
 	}
-	hc := &http.Client{Transport: base}
+	hc := &http.Client{Transport: &limitBody{rt: base, max: int64(s.spec.Limits.MaxMessage)}}
 	if o := s.spec.Auth.OAuth; o != nil {
 		cc := clientcredentials.Config{ClientID: o.ClientID, ClientSecret: s.secrets.clientSecret.Value(), TokenURL: o.TokenURL, Scopes: o.Scopes}
 		hc = cc.Client(context.WithValue(s.ctx, oauth2.HTTPClient, hc))
 	}
+	s.hc, s.hcIdle = hc, base.CloseIdleConnections
 	return hc, nil
 }
+
+// closeIdle closes the idle connections of the remote upstream's client,
+// once it stopped.
+func (s *shared) closeIdle() {
+	s.hcMu.Lock()
+	defer s.hcMu.Unlock()
+	if s.hcIdle != nil {
+		s.hcIdle()
+	}
+}
+
+// limitBody bounds a remote upstream's answers to max bytes
+// (limits.max_message): a JSON answer longer than that, or one event of
+// an event stream, fails its request, and is not read into memory. The
+// call whose request it was learns why (tooLongMark).
+type limitBody struct {
+	rt  http.RoundTripper
+	max int64
+}
+
+func (l *limitBody) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := l.rt.RoundTrip(req)
+	if err != nil {
+		return resp, err
+	}
+	mark, _ := req.Context().Value(tooLongKey{}).(*atomic.Bool)
+	resp.Body = &limitedBody{rc: resp.Body, left: l.max, max: l.max, events: strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream"), mark: mark}
+	return resp, nil
+}
+
+// tooLongKey marks a call's context: its request's answer was longer than
+// limits.max_message.
+type tooLongKey struct{}
+
+// tooLongMark is ctx with a mark, and the mark.
+func tooLongMark(ctx context.Context) (context.Context, *atomic.Bool) {
+	m := new(atomic.Bool)
+	return context.WithValue(ctx, tooLongKey{}, m), m
+}
+
+type limitedBody struct {
+	rc     io.ReadCloser
+	left   int64 // bytes the current answer (or event) may still have
+	max    int64
+	events bool // an event stream: the limit is per event
+	nl     bool // the last byte read was a newline (events)
+	mark   *atomic.Bool
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if !b.events && int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.rc.Read(p)
+	if b.events {
+		// An event ends at an empty line.
+		for _, c := range p[:n] {
+			switch {
+			case c == '\n' && b.nl:
+				b.left = b.max
+			case c == '\n':
+				b.nl = true
+			case c != '\r':
+				b.nl = false
+			}
+			b.left--
+			if b.left < 0 {
+				return b.tooLong()
+			}
+		}
+		return n, err
+	}
+	b.left -= int64(n)
+	if b.left < 0 {
+		return b.tooLong()
+	}
+	return n, err
+}
+
+func (b *limitedBody) tooLong() (int, error) {
+	if b.mark != nil {
+		b.mark.Store(true)
+	}
+	return 0, errTooLong
+}
+
+func (b *limitedBody) Close() error { return b.rc.Close() }
+
+var errTooLong = errors.New("the answer is longer than limits.max_message")
 
 // lineReader passes a stdio server's stdout on, refusing a line longer
 // than max (the session ends) and remembering the first line that is not

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/internal/lograte"
@@ -81,6 +81,17 @@ type shared struct {
 
 	stderrLog *lograte.Limiter
 	relistMu  sync.Mutex
+	notes     *notifier
+	// listErr is why the lists last read were refused (limits.max_tools),
+	// for the status page; nil when they were not.
+	listErr atomic.Pointer[string]
+
+	parkedMu sync.Mutex
+	parked   map[string]*parkedCall // calls of 2026-07-28 clients waiting for their answer, by id
+
+	hcMu   sync.Mutex
+	hc     *http.Client // a remote upstream's, made at its first connection
+	hcIdle func()       // closes its idle connections
 }
 
 // progressTarget is where a call's progress goes: the downstream session
@@ -96,8 +107,8 @@ type progressTarget struct {
 func startServer(ctx context.Context, h *Host, file string, spec loader.UpstreamSpec, key string, sec secrets) (*shared, error) {
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &shared{h: h, file: file, spec: spec, key: key, secrets: sec, ctx: sctx, cancel: cancel,
-		sem: make(chan struct{}, spec.Limits.Concurrency), clients: map[string]*conn{},
-		stderrLog: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, nil)}
+		sem: make(chan struct{}, spec.Limits.Concurrency), clients: map[string]*conn{}, parked: map[string]*parkedCall{},
+		stderrLog: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, nil), notes: newNotifier()}
 	s.refs.Store(1)
 	s.setView(spec)
 	h.Metrics.UpstreamUp.WithLabelValues(spec.Name).Set(0)
@@ -157,6 +168,7 @@ func (s *shared) stop(ctx context.Context) {
 	case <-done:
 	case <-ctx.Done():
 	}
+	s.closeIdle()
 	s.h.Logger.Debug("upstream stopped", "upstream", s.name())
 }
 
@@ -171,10 +183,13 @@ func (s *shared) relist(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(s.spec.Limits.StartTimeout))
 	defer cancel()
-	d, err := describe(ctx, cli)
+	d, err := describe(ctx, cli, s.spec.Limits.MaxTools)
 	if err != nil {
+		msg := err.Error()
+		s.listErr.Store(&msg)
 		return err
 	}
+	s.listErr.Store(nil)
 	old := s.desc.Load()
 	a, _ := json.Marshal(old)
 	b, _ := json.Marshal(d)
@@ -187,55 +202,6 @@ func (s *shared) relist(ctx context.Context) error {
 		s.h.Changed()
 	}
 	return nil
-}
-
-// relistLater relists off the notification path.
-func (s *shared) relistLater() {
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		if err := s.relist(s.ctx); err != nil && s.ctx.Err() == nil {
-			s.h.Logger.Warn("upstream said its lists changed, but listing them failed; serving the previous lists", "upstream", s.name(), "error", err)
-		}
-	}()
-}
-
-// onNotification handles what an upstream session notifies.
-func (s *shared) onNotification(c *conn, n mcp.JSONRPCNotification) {
-	params := n.Params.AdditionalFields
-	switch mcp.MCPMethod(n.Method) {
-	case mcp.MethodNotificationProgress:
-		tok := fmt.Sprint(params["progressToken"])
-		t, ok := s.progress.Load(tok)
-		if !ok {
-			return
-		}
-		pt := t.(progressTarget)
-		out := map[string]any{}
-		for k, v := range params {
-			out[k] = v
-		}
-		out["progressToken"] = pt.token
-		_ = s.h.MCP.SendNotificationToClient(pt.ctx, string(mcp.MethodNotificationProgress), out)
-	case "notifications/message":
-		if c.owner != "" {
-			_ = s.h.MCP.SendNotificationToSpecificClient(c.owner, "notifications/message", params)
-			return
-		}
-		// A shared session's log lines have no owner the protocol names.
-		s.h.Logger.Debug("upstream log message", "upstream", s.name(), "level", params["level"], "data", params["data"])
-	case mcp.MethodNotificationToolsListChanged, mcp.MethodNotificationResourcesListChanged, mcp.MethodNotificationPromptsListChanged:
-		if c == s.main {
-			s.relistLater()
-		}
-	case mcp.MethodNotificationResourceUpdated:
-		if c != s.main || s.h.ResourceUpdated == nil {
-			return
-		}
-		if uri, ok := params["uri"].(string); ok {
-			s.h.ResourceUpdated(exposedURI(*s.prefix.Load(), uri))
-		}
-	}
 }
 
 // clientFor is the session a call made with ctx goes to: the shared one,
@@ -310,9 +276,10 @@ func (s *shared) progressToken(ctx context.Context) (tok any, done func()) {
 // clientOptions are the options of an upstream client for conn c. The
 // server-to-client requests of a per_client session go to its owner; the
 // shared session of a per_client upstream declares the same capabilities
-// (so the upstream lists the tools that need them) and refuses the
-// requests, which have no owner there; a session: shared upstream declares
-// none of them, so the upstream does not ask.
+// (so the upstream lists the tools that need them): a request during a
+// 2026-07-28 client's call there parks the call (park.go), others are
+// refused, having no owner; a session: shared upstream declares none of
+// them, so the upstream does not ask.
 func (s *shared) clientOptions(c *conn) []client.ClientOption {
 	opts := []client.ClientOption{client.WithLegacyProtocolOnly()}
 	if s.spec.Session != loader.SessionPerClient {

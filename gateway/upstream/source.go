@@ -15,6 +15,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/gateway/roundtrip"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
@@ -72,6 +73,11 @@ func (u *Source) Status() source.Status {
 		st.Transport = c.kind
 	}
 	c.mu.Unlock()
+	if le := s.listErr.Load(); le != nil {
+		// Its lists were refused: that is what the operator must see.
+		st.LastError = *le
+	}
+	st.NotificationsDropped = s.notes.dropped.Load()
 	s.mu.Lock()
 	st.Clients = len(s.clients)
 	s.mu.Unlock()
@@ -109,13 +115,32 @@ func (u *Source) call(ctx context.Context, fn func(ctx context.Context, cli *cli
 		return &source.Failure{Kind: source.FailCrash, Msg: "failed: " + err.Error()}
 	}
 	end := c.begin(ctx)
+	c.calls.Add(1)
+	ctx, long := tooLongMark(ctx)
 	err = fn(ctx, cli)
+	c.calls.Add(-1)
 	end()
 	if err == nil {
 		return nil
 	}
+	if long.Load() {
+		err = fmt.Errorf("%w (%v)", errTooLong, err)
+	}
+	return u.failure(ctx, c, ended, err)
+}
+
+// failure is the source.Failure of a call on c that failed with err.
+func (u *Source) failure(ctx context.Context, c *conn, ended <-chan struct{}, err error) error {
+	s := u.srv
 	if ctx.Err() != nil {
 		return u.ctxFailure(ctx, "")
+	}
+	if !s.spec.Stdio() && (malformed(err) || errors.Is(err, errTooLong)) {
+		// One bad answer over HTTP: the session itself is fine.
+		if errors.Is(err, errTooLong) {
+			return &source.Failure{Kind: source.FailError, Msg: fmt.Sprintf("upstream %q answered with a message longer than limits.max_message (%d bytes)", s.name(), int64(s.spec.Limits.MaxMessage))}
+		}
+		return &source.Failure{Kind: source.FailError, Msg: fmt.Sprintf("upstream %q answered with malformed JSON: %v", s.name(), err)}
 	}
 	if transportError(err) {
 		if c.s.spec.Stdio() {
@@ -156,6 +181,9 @@ func rpcMessage(err error) string {
 // CallTool forwards the call; the result (content, structuredContent,
 // _meta, isError) is passed on as the upstream returned it.
 func (u *Source) CallTool(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	if rp := roundtrip.From(ctx); rp != nil && u.srv.parkable(ctx) {
+		return u.callParkable(ctx, rp, tool, args)
+	}
 	var res *mcp.CallToolResult
 	err := u.call(ctx, func(ctx context.Context, cli *client.Client) error {
 		req := mcp.CallToolRequest{}
@@ -294,16 +322,63 @@ func downstream(ctx context.Context) mcpserver.ClientSession {
 
 func exposedURI(prefix, uri string) string { return source.ExposedURI(prefix, uri) }
 
-// describe reads everything an upstream lists, as an abi.Descriptor.
-func describe(ctx context.Context, cli *client.Client) (abi.Descriptor, error) {
+// maxPages bounds the pages of one list (a server that answers every
+// page with another cursor).
+const maxPages = 1000
+
+// listed reads a paginated list page by page, refusing more than max
+// entries (what: the method, for the error).
+func listed[T any](ctx context.Context, what, noun string, max int, limitKey string, page func(ctx context.Context, cursor mcp.Cursor) ([]T, mcp.Cursor, error)) ([]T, error) {
+	var out []T
+	var cursor mcp.Cursor
+	seen := map[mcp.Cursor]bool{}
+	for n := 0; ; n++ {
+		items, next, err := page(ctx, cursor)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		out = append(out, items...)
+		if len(out) > max {
+			count := fmt.Sprintf("%d %s", len(out), noun)
+			if next != "" {
+				count = "at least " + count
+			}
+			if limitKey != "" {
+				return nil, fmt.Errorf("%s: it lists %s, more than %s (%d); raise %s (at most %d) if that many are meant", what, count, limitKey, max, limitKey, loader.MaxUpstreamListed)
+			}
+			return nil, fmt.Errorf("%s: it lists %s, more than the %d the gateway takes", what, count, max)
+		}
+		if next == "" {
+			return out, nil
+		}
+		if seen[next] || n >= maxPages {
+			return nil, fmt.Errorf("%s: the server's pages do not end (cursor %.40q again, or more than %d pages)", what, next, maxPages)
+		}
+		seen[next] = true
+		cursor = next
+	}
+}
+
+// describe reads everything an upstream lists, as an abi.Descriptor: at
+// most maxTools tools (limits.max_tools) and loader.MaxUpstreamListed of
+// each other list.
+func describe(ctx context.Context, cli *client.Client, maxTools int) (abi.Descriptor, error) {
 	var d abi.Descriptor
 	caps := cli.GetServerCapabilities()
 	if caps.Tools != nil {
-		tools, err := cli.ListTools(ctx, mcp.ListToolsRequest{})
+		tools, err := listed(ctx, "tools/list", "tools", maxTools, "limits.max_tools", func(ctx context.Context, c mcp.Cursor) ([]mcp.Tool, mcp.Cursor, error) {
+			req := mcp.ListToolsRequest{}
+			req.Params.Cursor = c
+			r, err := cli.ListToolsByPage(ctx, req)
+			if err != nil {
+				return nil, "", err
+			}
+			return r.Tools, r.NextCursor, nil
+		})
 		if err != nil {
-			return d, fmt.Errorf("tools/list: %w", err)
+			return d, err
 		}
-		for _, t := range tools.Tools {
+		for _, t := range tools {
 			var w wire.Tool
 			if err := recode(t, &w); err != nil {
 				d.Warnings = append(d.Warnings, fmt.Sprintf("tool %q left out: %v", t.Name, err))
@@ -316,11 +391,19 @@ func describe(ctx context.Context, cli *client.Client) (abi.Descriptor, error) {
 		}
 	}
 	if caps.Resources != nil {
-		res, err := cli.ListResources(ctx, mcp.ListResourcesRequest{})
+		res, err := listed(ctx, "resources/list", "resources", loader.MaxUpstreamListed, "", func(ctx context.Context, c mcp.Cursor) ([]mcp.Resource, mcp.Cursor, error) {
+			req := mcp.ListResourcesRequest{}
+			req.Params.Cursor = c
+			r, err := cli.ListResourcesByPage(ctx, req)
+			if err != nil {
+				return nil, "", err
+			}
+			return r.Resources, r.NextCursor, nil
+		})
 		if err != nil {
-			return d, fmt.Errorf("resources/list: %w", err)
+			return d, err
 		}
-		for _, r := range res.Resources {
+		for _, r := range res {
 			var w wire.Resource
 			if err := recode(r, &w); err != nil {
 				d.Warnings = append(d.Warnings, fmt.Sprintf("resource %q left out: %v", r.URI, err))
@@ -328,11 +411,19 @@ func describe(ctx context.Context, cli *client.Client) (abi.Descriptor, error) {
 			}
 			d.Resources = append(d.Resources, abi.Resource{Resource: w})
 		}
-		tpls, err := cli.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
+		tpls, err := listed(ctx, "resources/templates/list", "resource templates", loader.MaxUpstreamListed, "", func(ctx context.Context, c mcp.Cursor) ([]mcp.ResourceTemplate, mcp.Cursor, error) {
+			req := mcp.ListResourceTemplatesRequest{}
+			req.Params.Cursor = c
+			r, err := cli.ListResourceTemplatesByPage(ctx, req)
+			if err != nil {
+				return nil, "", err
+			}
+			return r.ResourceTemplates, r.NextCursor, nil
+		})
 		if err != nil {
-			return d, fmt.Errorf("resources/templates/list: %w", err)
+			return d, err
 		}
-		for _, t := range tpls.ResourceTemplates {
+		for _, t := range tpls {
 			var w wire.Resource
 			if err := recode(t, &w); err != nil {
 				continue
@@ -351,11 +442,19 @@ func describe(ctx context.Context, cli *client.Client) (abi.Descriptor, error) {
 		}
 	}
 	if caps.Prompts != nil {
-		ps, err := cli.ListPrompts(ctx, mcp.ListPromptsRequest{})
+		ps, err := listed(ctx, "prompts/list", "prompts", loader.MaxUpstreamListed, "", func(ctx context.Context, c mcp.Cursor) ([]mcp.Prompt, mcp.Cursor, error) {
+			req := mcp.ListPromptsRequest{}
+			req.Params.Cursor = c
+			r, err := cli.ListPromptsByPage(ctx, req)
+			if err != nil {
+				return nil, "", err
+			}
+			return r.Prompts, r.NextCursor, nil
+		})
 		if err != nil {
-			return d, fmt.Errorf("prompts/list: %w", err)
+			return d, err
 		}
-		for _, p := range ps.Prompts {
+		for _, p := range ps {
 			var w wire.Prompt
 			if err := recode(p, &w); err != nil {
 				d.Warnings = append(d.Warnings, fmt.Sprintf("prompt %q left out: %v", p.Name, err))
@@ -408,6 +507,15 @@ func (f *forwarder) ctx(ctx context.Context, what string) (context.Context, erro
 }
 
 func (f *forwarder) CreateMessage(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	if p, err := f.parkedFor(ctx); err != nil {
+		return nil, err
+	} else if p != nil {
+		raw, err := p.ask(ctx, mcp.NewSamplingInputRequest(req.CreateMessageParams))
+		if err != nil {
+			return nil, err
+		}
+		return decodeAnswer[mcp.CreateMessageResult]("sampling/createMessage", raw)
+	}
 	ctx, err := f.ctx(ctx, "sampling")
 	if err != nil {
 		return nil, err
@@ -416,6 +524,15 @@ func (f *forwarder) CreateMessage(ctx context.Context, req mcp.CreateMessageRequ
 }
 
 func (f *forwarder) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	if p, err := f.parkedFor(ctx); err != nil {
+		return nil, err
+	} else if p != nil {
+		raw, err := p.ask(ctx, mcp.NewElicitationInputRequest(req.Params))
+		if err != nil {
+			return nil, err
+		}
+		return decodeAnswer[mcp.ElicitationResult]("elicitation/create", raw)
+	}
 	ctx, err := f.ctx(ctx, "elicitation")
 	if err != nil {
 		return nil, err
@@ -424,6 +541,15 @@ func (f *forwarder) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mc
 }
 
 func (f *forwarder) ListRoots(ctx context.Context, req mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	if p, err := f.parkedFor(ctx); err != nil {
+		return nil, err
+	} else if p != nil {
+		raw, err := p.ask(ctx, mcp.NewRootsInputRequest())
+		if err != nil {
+			return nil, err
+		}
+		return decodeAnswer[mcp.ListRootsResult]("roots/list", raw)
+	}
 	ctx, err := f.ctx(ctx, "roots")
 	if err != nil {
 		return nil, err

@@ -1,0 +1,318 @@
+package upstream
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/wasmgate/wasmgate/gateway/roundtrip"
+	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/loader"
+)
+
+// A 2026-07-28 client takes no server-initiated requests, and an
+// upstream call cannot be run again from the start (it has effects the
+// gateway cannot replay). So when the upstream asks for sampling,
+// elicitation or roots during such a client's call, the call is parked:
+// the upstream request stays open, holding its limits.concurrency slot,
+// and the client gets input_required with the upstream's request and a
+// signed requestState naming the parked call. The retry with the
+// client's answer (to the same gateway process) resumes the call by
+// answering the upstream. A parked call that is not resumed within the
+// state's TTL is cancelled (the upstream request too) and its slot freed;
+// a retry after that, or one that reaches another process, is refused.
+
+// parkedCall is an upstream tools/call of a 2026-07-28 client.
+type parkedCall struct {
+	id     string
+	s      *shared
+	ctx    context.Context // the upstream request's; ends with the call
+	cancel context.CancelFunc
+	asks   chan *inputAsk     // the upstream's requests of the client
+	done   chan parkedOutcome // the upstream's answer to the call (buffered)
+
+	mu       sync.Mutex
+	waiting  *inputAsk   // while parked: the request the client is asked
+	timer    *time.Timer // ends a parked call nobody resumes
+	finished bool
+	release  func() // frees its limits.concurrency slot
+	progress string // the upstream progress token of the call, if its client sent one
+	unprog   func() // forgets it
+}
+
+type inputAsk struct {
+	req    mcp.InputRequest
+	answer chan json.RawMessage // buffered
+}
+
+type parkedOutcome struct {
+	res *mcp.CallToolResult
+	err error
+}
+
+type parkKey struct{}
+
+// parkedFrom is the parked call whose upstream request ctx belongs to
+// (an upstream request on the HTTP stream of that call), or nil.
+func parkedFrom(ctx context.Context) *parkedCall {
+	p, _ := ctx.Value(parkKey{}).(*parkedCall)
+	return p
+}
+
+// parkable reports whether a 2026-07-28 client's calls park when the
+// upstream asks something: the sessions that declare sampling,
+// elicitation and roots to the upstream (session: per_client).
+func (s *shared) parkable(ctx context.Context) bool {
+	if s.spec.Session != loader.SessionPerClient {
+		return false
+	}
+	ds := downstream(ctx)
+	return ds == nil || ds.SessionID() == "" // served by the gateway's own session (connFor)
+}
+
+func (s *shared) parkTTL() time.Duration {
+	if s.h.ParkTTL != nil {
+		if d := s.h.ParkTTL(); d > 0 {
+			return d
+		}
+	}
+	return roundtrip.DefaultTTL
+}
+
+// finish ends p for good: its upstream request, its slot, its entry.
+func (p *parkedCall) finish() {
+	p.mu.Lock()
+	if p.finished {
+		p.mu.Unlock()
+		return
+	}
+	p.finished = true
+	p.waiting = nil
+	if p.timer != nil {
+		p.timer.Stop()
+	}
+	release, unprog := p.release, p.unprog
+	p.mu.Unlock()
+	p.cancel()
+	unprog()
+	p.s.parkedMu.Lock()
+	delete(p.s.parked, p.id)
+	p.s.parkedMu.Unlock()
+	release()
+}
+
+// ask is the upstream's request req of the client, answered when the
+// client retries the call (or an error once the call ended).
+func (p *parkedCall) ask(ctx context.Context, req mcp.InputRequest) (json.RawMessage, error) {
+	a := &inputAsk{req: req, answer: make(chan json.RawMessage, 1)}
+	select {
+	case p.asks <- a:
+	case <-p.ctx.Done():
+		return nil, fmt.Errorf("the call ended before the client was asked")
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	select {
+	case raw := <-a.answer:
+		return raw, nil
+	case <-p.ctx.Done():
+		return nil, fmt.Errorf("the client did not answer (the call ended, or its requestState expired)")
+	case <-ctx.Done():
+		return nil, fmt.Errorf("the client did not answer in time: %w", ctx.Err())
+	}
+}
+
+// callParkable is CallTool for a 2026-07-28 client (rp) on an upstream
+// whose requests of a client park the call.
+func (u *Source) callParkable(ctx context.Context, rp *roundtrip.Replay, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	s := u.srv
+	if id := rp.Parked(); id != "" {
+		s.parkedMu.Lock()
+		p := s.parked[id]
+		s.parkedMu.Unlock()
+		var a *inputAsk
+		if p != nil {
+			p.mu.Lock()
+			a, p.waiting = p.waiting, nil
+			if a != nil && p.timer != nil {
+				p.timer.Stop()
+			}
+			p.mu.Unlock()
+		}
+		if a == nil {
+			return nil, &source.Failure{Kind: source.FailError, Msg: fmt.Sprintf("upstream %q: the call this requestState continues is not waiting in this gateway process: it ended, waited longer than server.request_state.ttl (%s), or was parked in another replica; call the tool again without requestState", s.name(), s.parkTTL())}
+		}
+		if p.progress != "" {
+			// The upstream's progress now goes to this round's stream.
+			if t, ok := s.progress.Load(p.progress); ok {
+				s.progress.Store(p.progress, progressTarget{ctx: ctx, token: t.(progressTarget).token})
+			}
+		}
+		a.answer <- rp.Resume()
+		return u.await(ctx, rp, p)
+	}
+
+	c := s.main
+	release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, u.ctxFailure(ctx, "waiting for one of its limits.concurrency slots")
+	}
+	cli, ended, err := c.wait(ctx)
+	if err != nil {
+		release()
+		if ctx.Err() != nil && !errors.Is(context.Cause(ctx), context.Canceled) {
+			return nil, &source.Failure{Kind: source.FailTimeout, Msg: fmt.Sprintf("timed out after %s: %v", u.Timeout(), err)}
+		}
+		return nil, &source.Failure{Kind: source.FailCrash, Msg: "failed: " + err.Error()}
+	}
+	var idb [16]byte
+	_, _ = rand.Read(idb[:])
+	p := &parkedCall{id: hex.EncodeToString(idb[:]), s: s, asks: make(chan *inputAsk), done: make(chan parkedOutcome, 1), release: release}
+	tok, unprog := s.progressToken(ctx)
+	p.unprog = unprog
+	if tok != nil {
+		p.progress = tok.(string)
+	}
+	// The upstream request outlives this round's request: it ends when
+	// the call does (finish), or with the server.
+	pctx, cancel := context.WithCancel(context.WithValue(s.ctx, parkKey{}, p))
+	pctx, long := tooLongMark(pctx)
+	p.ctx, p.cancel = pctx, cancel
+	s.parkedMu.Lock()
+	s.parked[p.id] = p
+	s.parkedMu.Unlock()
+	c.addParked(p)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer c.removeParked(p)
+		req := mcp.CallToolRequest{}
+		req.Params.Name = tool
+		req.Params.Arguments = args
+		if tok != nil {
+			req.Params.Meta = &mcp.Meta{ProgressToken: tok}
+		}
+		res, err := cli.CallTool(pctx, req)
+		if err != nil && long.Load() {
+			err = fmt.Errorf("%w (%v)", errTooLong, err)
+		}
+		if err != nil && pctx.Err() == nil {
+			err = u.failure(pctx, c, ended, err)
+		}
+		p.done <- parkedOutcome{res, err}
+	}()
+	return u.await(ctx, rp, p)
+}
+
+// await waits for what the upstream does next in call p: answer it (the
+// result), or ask the client something (p parks; the caller answers
+// input_required).
+func (u *Source) await(ctx context.Context, rp *roundtrip.Replay, p *parkedCall) (*mcp.CallToolResult, error) {
+	select {
+	case out := <-p.done:
+		p.finish()
+		if out.err != nil {
+			var f *source.Failure
+			if errors.As(out.err, &f) {
+				return nil, f
+			}
+			return nil, u.failure(ctx, u.srv.main, nil, out.err)
+		}
+		if out.res.Content == nil {
+			out.res.Content = []mcp.Content{}
+		}
+		return out.res, nil
+	case a := <-p.asks:
+		if _, err := rp.Ask(a.req); !errors.Is(err, roundtrip.ErrNeedInput) {
+			p.finish()
+			if err == nil {
+				err = errors.New("the upstream's request was already answered")
+			}
+			return nil, &source.Failure{Kind: source.FailError, Msg: fmt.Sprintf("upstream %q: %v", u.srv.name(), err)}
+		}
+		rp.Park(p.id)
+		ttl := u.srv.parkTTL()
+		p.mu.Lock()
+		p.waiting = a
+		p.timer = time.AfterFunc(ttl, p.finish)
+		p.mu.Unlock()
+		return nil, roundtrip.ErrNeedInput
+	case <-ctx.Done():
+		p.finish()
+		return nil, u.ctxFailure(ctx, "")
+	}
+}
+
+// addParked and removeParked track the parked calls running on c, for
+// the requests of a stdio upstream, which carry nothing that says whose
+// call they are.
+func (c *conn) addParked(p *parkedCall) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.parked == nil {
+		c.parked = map[*parkedCall]struct{}{}
+	}
+	c.parked[p] = struct{}{}
+}
+
+func (c *conn) removeParked(p *parkedCall) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.parked, p)
+}
+
+// soleParked is the call a request of c's upstream belongs to when c
+// runs exactly one call, a parked one; otherwise nil, and how many run.
+func (c *conn) soleParked() (*parkedCall, int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := len(c.parked) + int(c.calls.Load())
+	if n != 1 || len(c.parked) != 1 {
+		return nil, n
+	}
+	for p := range c.parked {
+		return p, 1
+	}
+	return nil, n
+}
+
+// parkedFor is the parked call a request of c's upstream made with ctx
+// belongs to: the one whose HTTP stream it came on, or over stdio the
+// one call running on c. nil, nil: no parked call is involved; an error:
+// one may be, but which cannot be told.
+func (f *forwarder) parkedFor(ctx context.Context) (*parkedCall, error) {
+	if p := parkedFrom(ctx); p != nil {
+		return p, nil
+	}
+	c := f.c
+	if c.owner != "" || !f.s.spec.Stdio() {
+		return nil, nil
+	}
+	p, n := c.soleParked()
+	if p == nil && n > 1 {
+		c.mu.Lock()
+		k := len(c.parked)
+		c.mu.Unlock()
+		if k > 0 {
+			return nil, fmt.Errorf("refused: upstream %q asked a client while %d calls run on its session, and a stdio server's request does not say whose call it is", f.s.name(), n)
+		}
+	}
+	return p, nil
+}
+
+// decodeAnswer is a client's answer to an upstream request, as the
+// result type the upstream client wants.
+func decodeAnswer[T any](what string, raw json.RawMessage) (*T, error) {
+	var out T
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, fmt.Errorf("the client's answer to %s: %v", what, err)
+	}
+	return &out, nil
+}
