@@ -102,15 +102,16 @@ results="$work/results"
 # phase NAME URL TOOL ARGS EXPECT CLIENTS: one mcpbench phase, its JSON
 # summary recorded as "NAME clients calls/s p50 p99 failures".
 phase() {
-  local name=$1 url=$2 tool=$3 args=$4 expect=$5 clients=$6 out
+  local name=$1 url=$2 tool=$3 args=$4 expect=$5 clients=$6 out srv=$pid
+  [[ $url == "$NAT" ]] && srv=$native # the server whose CPU per call is measured
   set +e
   out=$($BENCH -url "$url" -tool "$tool" -args "$args" -expect "$expect" \
-    -clients "$clients" -duration "$DURATION" -warmup 1s -json)
+    -clients "$clients" -duration "$DURATION" -warmup 1s -json -cpu-pid "$srv")
   local st=$?
   set -e
   [[ $st == 0 ]] || status=$st
   printf '%-26s %s\n' "$name" "$(head -1 <<<"$out")"
-  python3 -c 'import json,sys; s=json.loads(sys.argv[2]); print(sys.argv[1], s["clients"], s["calls_per_s"], s["p50_ms"], s["p99_ms"], s["failures"])' \
+  python3 -c 'import json,sys; s=json.loads(sys.argv[2]); print(sys.argv[1], s["clients"], s["calls_per_s"], s["p50_ms"], s["p99_ms"], s.get("server_cpu_us_per_call", 0), s["failures"])' \
     "$name" "$(tail -1 <<<"$out")" >>"$results"
 }
 
@@ -160,10 +161,11 @@ echo "ratios to mcp-go's own server with a native handler (calls/s, same run):"
 python3 - "$results" <<'PY'
 import sys
 rows = [l.split() for l in open(sys.argv[1])]
-rate = {}
+rate, p50, cpu = {}, {}, {}
 for r in rows:
-    name = " ".join(r[:-5])
-    rate[(name, r[-5])] = float(r[-4])
+    name = " ".join(r[:-6])
+    k = (name, r[-6])
+    rate[k], p50[k], cpu[k] = float(r[-5]), float(r[-4]), float(r[-2])
 for clients in ("1", "16"):
     base = rate.get(("native", clients))
     if not base:
@@ -174,6 +176,14 @@ for clients in ("1", "16"):
         if v is not None:
             parts.append(f"{name} {v:,.0f}/s = {v / base:.2f}x")
     print(f"  {clients:>2} clients: " + "; ".join(parts))
+print("median at 1 client, and the server's CPU per call (its own process, µs):")
+for name in ("native", "calculator", "lean"):
+    a, b = p50.get((name, "1")), p50.get(("native", "1"))
+    line = f"  {name:10} p50 {a*1000:.0f} µs"
+    if name != "native" and a and b:
+        line += f" (+{(a-b)*1000:.0f} µs over native)"
+    line += f"; CPU per call {cpu.get((name, '1'), 0):.1f} µs at 1 client, {cpu.get((name, '16'), 0):.1f} µs at 16"
+    print(line)
 PY
 
 echo

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"net/http"
+	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -25,19 +29,24 @@ const (
 
 // phaseResult is the outcome of one phase.
 type phaseResult struct {
-	clients  int
-	duration time.Duration
-	calls    int64 // calls completed inside the measured window
-	failures int64 // failed calls and teardown errors, warmup included
-	reasons  []string
-	p50, p90 time.Duration
-	p99, max time.Duration
+	clients    int
+	duration   time.Duration
+	calls      int64 // calls completed inside the measured window
+	failures   int64 // failed calls and teardown errors, warmup included
+	reasons    []string
+	p50, p90   time.Duration
+	p99, max   time.Duration
+	cpuPerCall time.Duration // the server's (-cpu-pid), 0 when not measured
 }
 
 // String renders the human-readable result line.
 func (r phaseResult) String() string {
-	return fmt.Sprintf("clients=%d duration=%.2fs calls=%d calls/s=%.1f p50=%s p99=%s failures=%d",
-		r.clients, r.duration.Seconds(), r.calls, r.rate(), ms(r.p50), ms(r.p99), r.failures)
+	cpu := ""
+	if r.cpuPerCall > 0 {
+		cpu = fmt.Sprintf(" server_cpu=%.1fµs/call", float64(r.cpuPerCall)/float64(time.Microsecond))
+	}
+	return fmt.Sprintf("clients=%d duration=%.2fs calls=%d calls/s=%.1f p50=%s p99=%s failures=%d%s",
+		r.clients, r.duration.Seconds(), r.calls, r.rate(), ms(r.p50), ms(r.p99), r.failures, cpu)
 }
 
 func (r phaseResult) rate() float64 {
@@ -62,6 +71,7 @@ type phaseSummary struct {
 	P99Ms     float64 `json:"p99_ms"`
 	MaxMs     float64 `json:"max_ms"`
 	Failures  int64   `json:"failures"`
+	CPUUs     float64 `json:"server_cpu_us_per_call,omitempty"`
 }
 
 func (r phaseResult) summary() phaseSummary {
@@ -76,6 +86,7 @@ func (r phaseResult) summary() phaseSummary {
 		P99Ms:     f(r.p99),
 		MaxMs:     f(r.max),
 		Failures:  r.failures,
+		CPUUs:     math.Round(float64(r.cpuPerCall)/float64(time.Microsecond)*10) / 10,
 	}
 }
 
@@ -147,6 +158,16 @@ func runPhase(ctx context.Context, cfg config, rt http.RoundTripper, n int) (pha
 	for i, s := range sessions {
 		wg.Go(func() { drive(callCtx, s, t0, t1, &stats[i]) })
 	}
+	var cpu0, cpu1 time.Duration
+	var cpuErr error
+	if cfg.cpuPID > 0 {
+		time.Sleep(time.Until(t0))
+		cpu0, cpuErr = processCPU(cfg.cpuPID)
+		time.Sleep(time.Until(t1))
+		if cpuErr == nil {
+			cpu1, cpuErr = processCPU(cfg.cpuPID)
+		}
+	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return phaseResult{}, fmt.Errorf("interrupted: %w", err)
@@ -164,6 +185,14 @@ func runPhase(ctx context.Context, cfg config, rt http.RoundTripper, n int) (pha
 	sessions = sessions[:0]
 
 	res := merge(stats, n, cfg.duration)
+	if cfg.cpuPID > 0 {
+		if cpuErr != nil {
+			return phaseResult{}, fmt.Errorf("reading the CPU time of process %d (-cpu-pid): %w", cfg.cpuPID, cpuErr)
+		}
+		if res.calls > 0 {
+			res.cpuPerCall = (cpu1 - cpu0) / time.Duration(res.calls)
+		}
+	}
 	for _, err := range closeErrs {
 		res.failures++
 		if len(res.reasons) < maxReasons {
@@ -232,4 +261,28 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 	}
 	i := int(math.Ceil(p*float64(len(sorted)))) - 1
 	return sorted[max(0, min(i, len(sorted)-1))]
+}
+
+// processCPU is the user and system CPU time process pid has used, from
+// /proc/PID/stat (in clock ticks, 100 a second on Linux).
+func processCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The command name, field 2, is in parentheses and may hold spaces.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("unexpected /proc/%d/stat", pid)
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0, fmt.Errorf("unexpected /proc/%d/stat", pid)
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64) // field 14
+	stime, err2 := strconv.ParseInt(f[12], 10, 64) // field 15
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("unexpected /proc/%d/stat", pid)
+	}
+	return time.Duration(utime+stime) * (time.Second / 100), nil
 }
