@@ -142,7 +142,9 @@ func TestTracing(t *testing.T) {
     path: %s
     allowed_hosts: ["127.0.0.1:%s"]
   - {name: storage, path: %s}
-`, harness.Wasm(t, "examples/plugins/calculator"), harness.Wasm(t, "testdata/plugins/fetch"), hop.Port(), harness.Wasm(t, "examples/plugins/storage"))
+  - {name: hostile, path: %s, limits: {concurrency: 1}}
+`, harness.Wasm(t, "examples/plugins/calculator"), harness.Wasm(t, "testdata/plugins/fetch"), hop.Port(), harness.Wasm(t, "examples/plugins/storage"),
+		harness.Wasm(t, "testdata/plugins/hostile"))
 	tracingOn := fmt.Sprintf("tracing:\n  endpoint: %s\n  sample_ratio: 0\n", rc.URL)
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: plugins, Sections: tracingOn}))
 	g := bins.Start(t, harness.Options{Config: cfg})
@@ -153,7 +155,7 @@ func TestTracing(t *testing.T) {
 	const trace1, parent1 = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
 	c1 := g.SessionClient(t, transport.WithHTTPHeaders(map[string]string{"traceparent": "00-" + trace1 + "-" + parent1 + "-01"}))
 	harness.Calc(ctx, t, c1, 2, 3)
-	sp := rc.trace(t, trace1, "tools/call calculate", "policy", "plugin calculator", "instance wait", "wasm call")
+	sp := rc.trace(t, trace1, "tools/call calculate", "policy", "plugin calculator", "wasm call")
 	root := sp["tools/call calculate"]
 	if root.parent != parent1 {
 		t.Errorf("the call's span has parent %q, want the header's %q", root.parent, parent1)
@@ -163,10 +165,41 @@ func TestTracing(t *testing.T) {
 			t.Errorf("span %q has parent %q, want the call's %q", n, sp[n].parent, root.id)
 		}
 	}
-	for _, n := range []string{"instance wait", "wasm call"} {
-		if sp[n].parent != sp["plugin calculator"].id {
-			t.Errorf("span %q has parent %q, want the plugin's %q", n, sp[n].parent, sp["plugin calculator"].id)
+	if sp["wasm call"].parent != sp["plugin calculator"].id {
+		t.Errorf("span %q has parent %q, want the plugin's %q", "wasm call", sp["wasm call"].parent, sp["plugin calculator"].id)
+	}
+	if _, ok := sp["instance wait"]; ok {
+		t.Errorf("an instance wait span for a call that found its instance at once (the calculator, idle)")
+	}
+
+	// A call that waits for the only instance (limits.concurrency 1, held
+	// by a sleeping call) has its wait as a span under the plugin's.
+	sleeping := make(chan error, 1)
+	cs := g.Client(t)
+	go func() {
+		res, err := harness.CallToolErr(ctx, cs, "sleep", map[string]any{"ms": 1500})
+		if err == nil && res.IsError {
+			err = fmt.Errorf("sleep 1500: %s", harness.ResultText(res))
 		}
+		sleeping <- err
+	}()
+	if !harness.WaitFor(30*time.Second, func() bool {
+		n, _ := g.Metric(t, "wasmgate_tool_calls_in_flight", map[string]string{"plugin": "hostile"})
+		return n >= 1
+	}) {
+		t.Fatal("the sleeping call never ran")
+	}
+	const traceW, parentW = "1c4d6a2b3e5f7081920a1b2c3d4e5f60", "0123456789abcdef"
+	cw := g.SessionClient(t, transport.WithHTTPHeaders(map[string]string{"traceparent": "00-" + traceW + "-" + parentW + "-01"}))
+	if text, isErr := harness.CallTool(ctx, t, cw, "sleep", map[string]any{"ms": 1}); isErr {
+		t.Fatalf("sleep 1 behind a sleeping call: %q", text)
+	}
+	if err := <-sleeping; err != nil {
+		t.Fatal(err)
+	}
+	sp = rc.trace(t, traceW, "tools/call sleep", "plugin hostile", "instance wait", "wasm call")
+	if sp["instance wait"].parent != sp["plugin hostile"].id {
+		t.Errorf("instance wait span has parent %q, want the plugin's %q", sp["instance wait"].parent, sp["plugin hostile"].id)
 	}
 	for k, want := range map[string]string{"mcp.method.name": "tools/call", "gen_ai.tool.name": "calculate",
 		"wasmgate.source": "calculator", "wasmgate.source.kind": "plugin", "wasmgate.outcome": "ok",

@@ -169,6 +169,10 @@ func (p *Source) Complete(ctx context.Context, req abi.CompleteRequest) (abi.Com
 	return out, err
 }
 
+// waitSpanMin is the shortest wait for an instance that gets its own span
+// ("instance wait") in a call's trace.
+const waitSpanMin = 100 * time.Microsecond
+
 // run borrows an instance for one export call; ctx carries the deadline.
 func (p *Source) run(ctx context.Context, fn func(context.Context, *loader.Instance) error) error {
 	var session string
@@ -176,9 +180,14 @@ func (p *Source) run(ctx context.Context, fn func(context.Context, *loader.Insta
 		session = cs.SessionID()
 	}
 	tr := trace.SpanFromContext(ctx).TracerProvider().Tracer(tracing.Name)
-	_, wait := tr.Start(ctx, "instance wait")
+	began := time.Now()
 	inst, release, err := p.pool.acquire(ctx, session)
-	wait.End()
+	if waited := time.Since(began); err != nil || waited >= waitSpanMin {
+		// A span only for a wait worth seeing: most calls find an
+		// instance at once, and a span costs more than that.
+		_, wait := tr.Start(ctx, "instance wait", trace.WithTimestamp(began))
+		wait.End(trace.WithTimestamp(began.Add(waited)))
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return p.failure(&abi.CallError{Kind: abi.KindTimeout, Msg: "timed out waiting for a free instance"})
