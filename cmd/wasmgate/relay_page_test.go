@@ -39,12 +39,25 @@ type goPage struct {
 // startGoPage connects an authenticated page to site.
 func startGoPage(t testing.TB, url, site, token string) *goPage {
 	t.Helper()
-	c, _, err := relaytest.Dial(t, url, "http://127.0.0.1:3000")
-	if err != nil {
-		t.Fatalf("dial %s: %v", url, err)
-	}
-	if _, _, err := relaytest.Handshake(c, site, token); err != nil {
-		t.Fatalf("handshake with %s: %v", url, err)
+	var c *websocket.Conn
+	// A page that just left may still hold the site for a moment on the
+	// gateway's side (its close is handled asynchronously): a handshake
+	// refused as busy (4008) is tried again until the site is free.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var err error
+		c, _, err = relaytest.Dial(t, url, "http://127.0.0.1:3000")
+		if err != nil {
+			t.Fatalf("dial %s: %v", url, err)
+		}
+		_, _, err = relaytest.Handshake(c, site, token)
+		if err == nil {
+			break
+		}
+		if websocket.CloseStatus(err) != 4008 || time.Now().After(deadline) {
+			t.Fatalf("handshake with %s: %v", url, err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	p := &goPage{t: t, c: c, registered: make(chan map[string]any, 16), refused: make(chan map[string]any, 4096), calls: make(chan map[string]any, 1024),
 		cancels: make(chan map[string]any, 1024), done: make(chan struct{})}
