@@ -143,8 +143,9 @@ func TestTracing(t *testing.T) {
     allowed_hosts: ["127.0.0.1:%s"]
   - {name: storage, path: %s}
   - {name: hostile, path: %s, limits: {concurrency: 1}}
+  - {name: hyperv1, path: %s}
 `, harness.Wasm(t, "examples/plugins/calculator"), harness.Wasm(t, "testdata/plugins/fetch"), hop.Port(), harness.Wasm(t, "examples/plugins/storage"),
-		harness.Wasm(t, "testdata/plugins/hostile"))
+		harness.Wasm(t, "testdata/plugins/hostile"), harness.Wasm(t, "testdata/plugins/hyperv1"))
 	tracingOn := fmt.Sprintf("tracing:\n  endpoint: %s\n  sample_ratio: 0\n", rc.URL)
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: plugins, Sections: tracingOn}))
 	g := bins.Start(t, harness.Options{Config: cfg})
@@ -247,6 +248,20 @@ func TestTracing(t *testing.T) {
 	sp = rc.trace(t, trace3, "tools/call set-storage", "wasm call", "kv set")
 	if sp["kv set"].parent != sp["wasm call"].id {
 		t.Errorf("kv set span has parent %q, want the wasm call %q", sp["kv set"].parent, sp["wasm call"].id)
+	}
+
+	// A plugin's sampling request is a span under the WASM call (for this
+	// 2026-07-28 client the run stops there and the client is asked,
+	// input_required: what the client makes of that does not matter here).
+	const traceS, parentS = "7d1e2f3a4b5c6d7e8f90a1b2c3d4e5f6", "1a2b3c4d5e6f7081"
+	req = mcp.CallToolRequest{}
+	req.Params.Name = "v1_sample"
+	req.Params.Arguments = map[string]any{"prompt": "hi"}
+	req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{"traceparent": "00-" + traceS + "-" + parentS + "-01"}}
+	_, _ = c2.CallTool(ctx, req)
+	sp = rc.trace(t, traceS, "tools/call v1_sample", "wasm call", "sampling/createMessage")
+	if sp["sampling/createMessage"].parent != sp["wasm call"].id {
+		t.Errorf("sampling span has parent %q, want the wasm call %q", sp["sampling/createMessage"].parent, sp["wasm call"].id)
 	}
 
 	// The trace id is in the audit line and on the histogram's exemplar.
