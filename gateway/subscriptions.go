@@ -144,7 +144,7 @@ func short(uri string) string {
 func (g *Gateway) updated(uri string) {
 	g.deliverUpdate(uri)
 	if st := g.state.Load(); st != nil {
-		st.PublishUpdate(context.Background(), uri)
+		st.PublishUpdate(uri)
 	}
 }
 

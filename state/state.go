@@ -76,6 +76,7 @@ type Store struct {
 	updMu      sync.Mutex
 	onUpdate   func(uri string) // OnUpdate's
 	updStarted bool
+	pending    chan string // updates waiting to be published (PublishUpdate)
 
 	replicaMu sync.Mutex
 	replica   *Replica // this replica, once SetReplica is called
@@ -99,11 +100,12 @@ func Open(ctx context.Context, cfg stateconfig.Config, password string, opts Opt
 	}
 	s := &Store{
 		cfg: cfg, password: password, client: client,
-		rate:   redis_rate.NewLimiter(client),
-		prefix: cfg.Redis.KeyPrefix,
-		where:  stateconfig.Redacted(cfg.Redis.URL),
-		log:    log.With("state", "redis", "url", stateconfig.Redacted(cfg.Redis.URL)),
-		health: opts.Health,
+		rate:    redis_rate.NewLimiter(client),
+		pending: make(chan string, maxPendingUpdates),
+		prefix:  cfg.Redis.KeyPrefix,
+		where:   stateconfig.Redacted(cfg.Redis.URL),
+		log:     log.With("state", "redis", "url", stateconfig.Redacted(cfg.Redis.URL)),
+		health:  opts.Health,
 	}
 	if s.health == nil {
 		s.health = func(bool) {}

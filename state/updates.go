@@ -25,19 +25,45 @@ func (s *Store) OnUpdate(fn func(uri string)) {
 		return
 	}
 	s.updStarted = true
-	s.wg.Add(1)
+	s.wg.Add(2)
 	go s.listenUpdates(s.ctx)
+	go s.publishUpdates(s.ctx)
 }
 
+// maxPendingUpdates is how many updates may wait to be published; more
+// are dropped (and logged) rather than slow the calls that cause them.
+const maxPendingUpdates = 1024
+
 // PublishUpdate tells the other replicas that uri (as clients see it)
-// was updated. A failure is not the caller's: it is logged, and the
-// replicas that missed it are like sessions whose stream was closed.
-func (s *Store) PublishUpdate(ctx context.Context, uri string) {
-	me := s.replicaID()
-	ctx, cancel := context.WithTimeout(ctx, DefaultTimeout)
-	defer cancel()
-	if err := s.client.Publish(ctx, s.key("updates"), me+"\n"+uri).Err(); err != nil {
-		s.log.Debug("resource update not published to the other replicas", "err", err)
+// was updated. It does not wait for Redis: the update is published in
+// the background (publishUpdates), so a slow Redis never slows the
+// plugin call that caused it. A failure is not the caller's: it is
+// logged, and the replicas that missed it are like sessions whose
+// stream was closed.
+func (s *Store) PublishUpdate(uri string) {
+	select {
+	case s.pending <- uri:
+	default:
+		s.log.Debug("resource update not published to the other replicas: too many waiting", "waiting", maxPendingUpdates)
+	}
+}
+
+// publishUpdates publishes the updates PublishUpdate queued until ctx
+// ends.
+func (s *Store) publishUpdates(ctx context.Context) {
+	defer s.wg.Done()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case uri := <-s.pending:
+			pctx, cancel := context.WithTimeout(ctx, DefaultTimeout)
+			err := s.client.Publish(pctx, s.key("updates"), s.replicaID()+"\n"+uri).Err()
+			cancel()
+			if err != nil && ctx.Err() == nil {
+				s.log.Debug("resource update not published to the other replicas", "err", err)
+			}
+		}
 	}
 }
 

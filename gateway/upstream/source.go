@@ -562,11 +562,10 @@ func (f *forwarder) ListRoots(ctx context.Context, req mcp.ListRootsRequest) (*m
 // over stdio too (HTTP upstreams also get it as a header, traceHeaders).
 // Without a trace in ctx it is m.
 func withTrace(ctx context.Context, m *mcp.Meta) *mcp.Meta {
-	if !trace.SpanContextFromContext(ctx).IsValid() {
+	carrier := traceHeaders(ctx)
+	if carrier == nil {
 		return m
 	}
-	carrier := propagation.MapCarrier{}
-	propagation.TraceContext{}.Inject(ctx, carrier)
 	if m == nil {
 		m = &mcp.Meta{}
 	}
