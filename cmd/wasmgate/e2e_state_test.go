@@ -75,8 +75,9 @@ func startClusterOpts(t *testing.T, sections string, checked bool) *cluster {
 	return c
 }
 
-// stateStatus is the "state" section of g's /api/status.
-func stateStatus(t *testing.T, g *harness.Gateway) state.Status {
+// statusSection decodes the section named name of g's /api/status into
+// v; no such section fails the test.
+func statusSection(t *testing.T, g *harness.Gateway, name string, v any) {
 	t.Helper()
 	_, body := harness.HTTPGet(t, g.AdminURL+"/api/status")
 	var st struct {
@@ -89,16 +90,22 @@ func stateStatus(t *testing.T, g *harness.Gateway) state.Status {
 		t.Fatalf("/api/status: %v", err)
 	}
 	for _, s := range st.Sections {
-		if s.Name == "state" {
-			var out state.Status
-			if err := json.Unmarshal(s.Data, &out); err != nil {
-				t.Fatalf("/api/status's state section: %v", err)
+		if s.Name == name {
+			if err := json.Unmarshal(s.Data, v); err != nil {
+				t.Fatalf("/api/status's %s section: %v", name, err)
 			}
-			return out
+			return
 		}
 	}
-	t.Fatalf("/api/status has no state section:\n%s", body)
-	return state.Status{}
+	t.Fatalf("/api/status has no %s section:\n%s", name, body)
+}
+
+// stateStatus is the "state" section of g's /api/status.
+func stateStatus(t *testing.T, g *harness.Gateway) state.Status {
+	t.Helper()
+	var out state.Status
+	statusSection(t, g, "state", &out)
+	return out
 }
 
 func statelessClient(t *testing.T, u string) *client.Client {

@@ -52,30 +52,12 @@ type trustHeld struct {
 
 func trustSection(t *testing.T, g *harness.Gateway) (locked bool, held []trustHeld) {
 	t.Helper()
-	_, body := harness.HTTPGet(t, g.AdminURL+"/api/status")
-	var st struct {
-		Sections []struct {
-			Name string          `json:"name"`
-			Data json.RawMessage `json:"data"`
-		} `json:"sections"`
+	var d struct {
+		Locked bool        `json:"locked"`
+		Held   []trustHeld `json:"held"`
 	}
-	if err := json.Unmarshal([]byte(body), &st); err != nil {
-		t.Fatalf("/api/status: %v", err)
-	}
-	for _, s := range st.Sections {
-		if s.Name == "trust" {
-			var d struct {
-				Locked bool        `json:"locked"`
-				Held   []trustHeld `json:"held"`
-			}
-			if err := json.Unmarshal(s.Data, &d); err != nil {
-				t.Fatal(err)
-			}
-			return d.Locked, d.Held
-		}
-	}
-	t.Fatalf("no trust section on the status page: %s", body)
-	return false, nil
+	statusSection(t, g, "trust", &d)
+	return d.Locked, d.Held
 }
 
 func listTools(ctx context.Context, t *testing.T, c *client.Client) map[string]mcp.Tool {
