@@ -146,13 +146,17 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 	}
 	if c.malformed != nil { // the request itself is refused, before policy looks at it
 		c.Caller, r = CallerOf(ctx, st), c.malformed
-	} else {
+	} else if span.IsRecording() && st.Policy() != nil {
+		// A policy span only where a policy runs: without one, authorize
+		// decides nothing and a span would only cost the call.
 		_, ps := tr.Start(ctx, "policy")
 		c.Caller, r = e.authorize(ctx, st, pk, noun, c.Name, c.Args)
 		if r != nil {
 			tracing.Fail(ps, r.outcome)
 		}
 		ps.End()
+	} else {
+		c.Caller, r = e.authorize(ctx, st, pk, noun, c.Name, c.Args)
 	}
 	defer func() {
 		c.Took = time.Since(c.Start)
@@ -165,16 +169,20 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 			}
 		}
 		if span.IsRecording() {
-			span.SetAttributes(
+			attrs := [...]attribute.KeyValue{ // one SetAttributes: the span's list grows once
 				attribute.String("mcp.method.name", methods[c.Kind]),
 				attribute.String("wasmgate.name", c.Name),
 				attribute.String("wasmgate.principal", c.Caller.Label()),
 				attribute.String("wasmgate.source", c.Source),
 				attribute.String("wasmgate.source.kind", source.KindOf(src)),
-				attribute.String("wasmgate.outcome", c.Outcome))
-			if c.Kind == kindTool {
-				span.SetAttributes(attribute.String("gen_ai.tool.name", c.Name))
+				attribute.String("wasmgate.outcome", c.Outcome),
+				attribute.String("gen_ai.tool.name", c.Name),
 			}
+			n := len(attrs)
+			if c.Kind != kindTool {
+				n-- // gen_ai.tool.name is a tool call's
+			}
+			span.SetAttributes(attrs[:n]...)
 			if c.Outcome != metrics.OutcomeOK {
 				tracing.Fail(span, c.Err)
 			}
@@ -195,15 +203,20 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 	}
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	// The source's own span: a relay round trip, an upstream request, a
-	// plugin call (with its wait for an instance and the WASM call
-	// beneath).
-	tctx, ss := tr.Start(tctx, source.KindOf(src)+" "+c.Source, trace.WithSpanKind(trace.SpanKindInternal))
-	v, err := fn(tctx)
-	if err != nil {
-		tracing.Fail(ss, err.Error())
+	// The source's own span: a relay round trip, an upstream request (a
+	// plugin call's wait for an instance and WASM call are the plugin's
+	// own spans, right under the call's).
+	var ss trace.Span
+	if _, self := src.(source.SelfTraced); !self && span.IsRecording() {
+		tctx, ss = tr.Start(tctx, source.KindOf(src)+" "+c.Source, trace.WithSpanKind(trace.SpanKindInternal))
 	}
-	ss.End()
+	v, err := fn(tctx)
+	if ss != nil {
+		if err != nil {
+			tracing.Fail(ss, err.Error())
+		}
+		ss.End()
+	}
 	if err == nil {
 		return v, nil
 	}

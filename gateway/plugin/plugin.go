@@ -56,6 +56,10 @@ func (p *Source) TaskTimeout() time.Duration { return time.Duration(p.spec.Limit
 func (p *Source) RedactSecrets() bool        { return p.spec.RedactSecrets }
 func (p *Source) Kind() string               { return "plugin" }
 
+// SelfTraced: a call's trace has the plugin's "instance wait" (when it
+// waited) and "wasm call" spans right under the call's span.
+func (p *Source) SelfTraced() {}
+
 // Curation is the plugin's tools: and overrides: (source.Curated).
 func (p *Source) Curation() *config.Curation { return &p.spec.Curation }
 

@@ -84,6 +84,13 @@ func RedactsSecrets(src Source) bool {
 	return ok && r.RedactSecrets()
 }
 
+// SelfTraced is a source that starts its own spans under the call's (a
+// plugin: its wait for an instance and the WASM call), so the envelope
+// adds no span of its own around the source's work.
+type SelfTraced interface {
+	SelfTraced()
+}
+
 // Kinded names the kind of a source in messages and on the status page
 // ("plugin", "relay site"). A source that is not one is a "source".
 type Kinded interface {
