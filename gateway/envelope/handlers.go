@@ -66,6 +66,11 @@ func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req m
 		c.Args = ArgsOf(req.Params.Arguments)
 	}
 	validate := func() *refusal {
+		// A flat schema accepts the common call without the validator;
+		// what it does not accept, the validator judges and words.
+		if t.Flat != nil && t.Flat.Accepts(args) {
+			return nil
+		}
 		// The common flat object is decoded for the schema without a
 		// decoder (canon.FlatValue), as the decoder would.
 		var msg string

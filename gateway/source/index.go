@@ -57,6 +57,9 @@ type Tool struct {
 	Src    Source
 	Def    mcp.Tool
 	Schema *jsonschema.Schema
+	// Flat checks the common call's arguments without the validator,
+	// when the schema is flat enough (nil otherwise).
+	Flat *FlatSchema
 }
 
 // Resource is a published static resource or resource template.
@@ -261,7 +264,7 @@ func (x *Index) addTools(file string, src Source, tools []wire.Tool) []error {
 		}
 		x.owner["tool "+name] = claim{where, src.Name()}
 		if x.admit(src, "tool", name, def) {
-			x.Tools[name] = &Tool{Name: name, Export: t.Name, Src: src, Schema: sch, Def: def}
+			x.Tools[name] = &Tool{Name: name, Export: t.Name, Src: src, Schema: sch, Flat: CompileFlat(t.InputSchema), Def: def}
 		}
 	}
 	return errs

@@ -227,3 +227,84 @@ func FlatValue(canonical []byte) (v map[string]any, ok bool) {
 	}
 	return v, true
 }
+
+// Scalar kinds of a flat object's values, for EachFlat.
+const (
+	String  = '"' // a plain string (no escapes): the value is its text between the quotes
+	Number  = '0' // a JSON number, as written
+	Boolean = 't' // true or false
+	Null    = 'n' // null
+)
+
+// EachFlat calls fn with each member of canonical arguments (Args's
+// output) that are a flat object of scalars with plain strings, in order,
+// until fn returns false: the key (without quotes), the value's kind and
+// the value (a string's text between its quotes, otherwise the token as
+// written). It allocates nothing. It reports whether canonical is such an
+// object and fn returned true for every member; when it is false, fn may
+// have seen some of the members.
+func EachFlat(canonical []byte, fn func(key []byte, kind byte, val []byte) bool) (ok bool) {
+	if len(canonical) < 2 || canonical[0] != '{' {
+		return false
+	}
+	i := 1
+	if canonical[i] == '}' {
+		return i+1 == len(canonical)
+	}
+	for {
+		if i >= len(canonical) || canonical[i] != '"' {
+			return false
+		}
+		end, ok := plainString(canonical, i)
+		if !ok || end >= len(canonical) || canonical[end] != ':' {
+			return false
+		}
+		key := canonical[i+1 : end-1]
+		i = end + 1
+		if i >= len(canonical) {
+			return false
+		}
+		var kind byte
+		var val []byte
+		switch c := canonical[i]; {
+		case c == '"':
+			kind = String
+			end, ok = plainString(canonical, i)
+			if ok {
+				val = canonical[i+1 : end-1]
+			}
+		case c == '-' || ('0' <= c && c <= '9'):
+			kind = Number
+			end, ok = number(canonical, i)
+		case c == 't':
+			kind = Boolean
+			end, ok = literal(canonical, i, "true")
+		case c == 'f':
+			kind = Boolean
+			end, ok = literal(canonical, i, "false")
+		case c == 'n':
+			kind = Null
+			end, ok = literal(canonical, i, "null")
+		default:
+			return false
+		}
+		if !ok || end >= len(canonical) {
+			return false
+		}
+		if kind != String {
+			val = canonical[i:end]
+		}
+		if !fn(key, kind, val) {
+			return false
+		}
+		i = end
+		switch canonical[i] {
+		case ',':
+			i++
+		case '}':
+			return i+1 == len(canonical)
+		default:
+			return false
+		}
+	}
+}

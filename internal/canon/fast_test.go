@@ -136,5 +136,25 @@ func FuzzFlatValue(f *testing.F) {
 		if !reflect.DeepEqual(v, want) {
 			t.Fatalf("FlatValue(%q) = %#v, the decoder reads %#v", out, v, want)
 		}
+		// EachFlat walks the same members, with the same values.
+		walked := map[string]any{}
+		if !EachFlat(out, func(key []byte, kind byte, val []byte) bool {
+			switch kind {
+			case String:
+				walked[string(key)] = string(val)
+			case Number:
+				walked[string(key)] = json.Number(val)
+			case Boolean:
+				walked[string(key)] = string(val) == "true"
+			case Null:
+				walked[string(key)] = nil
+			}
+			return true
+		}) {
+			t.Fatalf("EachFlat(%q) refuses what FlatValue reads", out)
+		}
+		if !reflect.DeepEqual(walked, want) {
+			t.Fatalf("EachFlat(%q) walks %#v, the decoder reads %#v", out, walked, want)
+		}
 	})
 }
