@@ -25,7 +25,7 @@ type Object = args.Object
 // Go plugin it costs a tenth of decoding the same object with [Args] or
 // encoding/json (see docs/plugins.md, "What a call costs").
 func Arguments() (Object, error) {
-	o, err := args.Parse(extism.Input())
+	o, err := args.Parse(input())
 	if err != nil {
 		return o, fmt.Errorf("invalid arguments: %w", err)
 	}
@@ -39,7 +39,7 @@ func Arguments() (Object, error) {
 // unchanged and is not an error (an export may be called with no
 // arguments). [Arguments] reads a flat object for a tenth of the cost.
 func Args(v any) error {
-	in := extism.Input()
+	in := input()
 	if len(in) == 0 {
 		return nil
 	}
@@ -54,7 +54,7 @@ func Args(v any) error {
 // zero ResourceRequest.
 func ReadResourceRequest() (ResourceRequest, error) {
 	var req ResourceRequest
-	in := extism.Input()
+	in := input()
 	if len(in) == 0 {
 		return req, nil
 	}

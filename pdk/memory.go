@@ -20,19 +20,21 @@ func allocate(b []byte) (extism.Memory, error) {
 	if m.Offset() == 0 && len(b) > 0 {
 		return m, ErrNoMemory
 	}
-	m.Store(b)
+	if len(b) >= 8 {
+		store(m.Offset(), b)
+	} else {
+		m.Store(b)
+	}
 	return m, nil
 }
 
 // output sets b as the export's output and returns 0, or reports that the
 // output could not be allocated.
 func output(b []byte) int32 {
-	m, err := allocate(b)
-	if err != nil {
+	if err := setOutput(b); err != nil {
 		// Setting the error needs memory too; the host reports a failed
 		// export without a message as a failure all the same.
 		return 1
 	}
-	extism.OutputMemory(m)
 	return 0
 }

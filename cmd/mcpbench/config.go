@@ -73,7 +73,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.BoolVar(&cfg.json, "json", false, "also print a JSON summary line per phase")
 	fs.IntVar(&cfg.procs, "procs", 1, "GOMAXPROCS of the driver; 1 keeps it from competing with a server on the same small machine (0: Go's default)")
 	fs.IntVar(&cfg.cpuPID, "cpu-pid", 0, "process id of the server (on this machine): report its CPU time per call over each measured window (Linux /proc; optional)")
-	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the driver to this file (optional)")
+	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the driver (with -serve or -serve-stdio: of that server, until it stops) to this file (optional)")
 	fs.StringVar(&cfg.otlpSink, "otlp-sink", "", "instead of driving load, accept and discard OTLP/HTTP trace exports on this loopback host:port (the collector of make bench-tracing)")
 	fs.BoolVar(&cfg.serveStdio, "serve-stdio", false, "instead of driving load, serve the same native server over stdin and stdout until stdin ends (the stdio upstream of make bench)")
 	fs.StringVar(&cfg.serve, "serve", "", "instead of driving load, serve mcp-go's own Streamable HTTP server with a native calculate tool on this loopback host:port, at /mcp, until interrupted (the baseline of make bench)")

@@ -93,6 +93,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		return exitOK
 	}
+	if cfg.cpuProfile != "" {
+		stopProfile, err := startCPUProfile(cfg.cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "mcpbench: %v\n", err)
+			return exitUsage
+		}
+		defer func() {
+			if err := stopProfile(); err != nil {
+				fmt.Fprintf(stderr, "mcpbench: %v\n", err)
+			}
+		}()
+	}
 	if cfg.serveStdio {
 		if err := serveNativeStdio(ctx, os.Stdin, stdout); err != nil {
 			fmt.Fprintf(stderr, "mcpbench: %v\n", err)
@@ -113,18 +125,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		// spinning on a CPU the server needs; the old value is restored so
 		// that run stays usable from tests.
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(cfg.procs))
-	}
-	if cfg.cpuProfile != "" {
-		stopProfile, err := startCPUProfile(cfg.cpuProfile)
-		if err != nil {
-			fmt.Fprintf(stderr, "mcpbench: %v\n", err)
-			return exitUsage
-		}
-		defer func() {
-			if err := stopProfile(); err != nil {
-				fmt.Fprintf(stderr, "mcpbench: %v\n", err)
-			}
-		}()
 	}
 
 	tr := newTransport(maxInt(cfg.clients))
