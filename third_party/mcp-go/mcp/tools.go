@@ -587,19 +587,27 @@ func (r CallToolResult) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements custom JSON unmarshaling for CallToolResult
 func (r *CallToolResult) UnmarshalJSON(data []byte) error {
+	_, err := r.unmarshal(data)
+	return err
+}
+
+// unmarshal is UnmarshalJSON, and reports whether data has a content
+// member (ParseCallToolResult needs one). (wasmgate patch: one decode
+// serves both; upstream decoded a result three times.)
+func (r *CallToolResult) unmarshal(data []byte) (hasContent bool, err error) {
 	type result struct {
-		Meta              *Meta             `json:"_meta,omitempty"`
-		ResultType        ResultType        `json:"resultType,omitempty"`
-		Content           []json.RawMessage `json:"content"`
-		StructuredContent json.RawMessage   `json:"structuredContent,omitempty"`
-		IsError           bool              `json:"isError,omitempty"`
-		InputRequests     InputRequests     `json:"inputRequests,omitempty"`
-		RequestState      string            `json:"requestState,omitempty"`
+		Meta              *Meta           `json:"_meta,omitempty"`
+		ResultType        ResultType      `json:"resultType,omitempty"`
+		Content           json.RawMessage `json:"content"` // null counts as present, as it did
+		StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+		IsError           bool            `json:"isError,omitempty"`
+		InputRequests     InputRequests   `json:"inputRequests,omitempty"`
+		RequestState      string          `json:"requestState,omitempty"`
 	}
 
 	var raw result
 	if err := json.Unmarshal(data, &raw); err != nil {
-		return err
+		return false, err
 	}
 
 	r.Meta = raw.Meta
@@ -608,12 +616,18 @@ func (r *CallToolResult) UnmarshalJSON(data []byte) error {
 	r.InputRequests = raw.InputRequests
 	r.RequestState = raw.RequestState
 
+	var items []json.RawMessage
 	if len(raw.Content) > 0 {
-		r.Content = make([]Content, len(raw.Content))
-		for i, item := range raw.Content {
+		if err := json.Unmarshal(raw.Content, &items); err != nil {
+			return false, err
+		}
+	}
+	if len(items) > 0 {
+		r.Content = make([]Content, len(items))
+		for i, item := range items {
 			content, err := UnmarshalContent(item)
 			if err != nil {
-				return err
+				return false, err
 			}
 			r.Content[i] = content
 		}
@@ -622,11 +636,11 @@ func (r *CallToolResult) UnmarshalJSON(data []byte) error {
 	if len(raw.StructuredContent) > 0 {
 		r.RawStructuredContent = append(json.RawMessage(nil), raw.StructuredContent...)
 		if err := json.Unmarshal(raw.StructuredContent, &r.StructuredContent); err != nil {
-			return err
+			return false, err
 		}
 	}
 
-	return nil
+	return raw.Content != nil, nil
 }
 
 // ToolListChangedNotification is an optional notification from the server to

@@ -859,22 +859,15 @@ func ParseCallToolResult(rawMessage *json.RawMessage) (*CallToolResult, error) {
 		return nil, fmt.Errorf("response is nil")
 	}
 
-	var probe struct {
-		Content    json.RawMessage `json:"content"`
-		ResultType ResultType      `json:"resultType"`
-	}
-	if err := json.Unmarshal(*rawMessage, &probe); err != nil {
+	var result CallToolResult
+	hasContent, err := result.unmarshal(*rawMessage)
+	if err != nil {
 		return nil, fmt.Errorf("failed to unmarshal response: %w", err)
 	}
 	// A result asking for more input (SEP-2322) carries only the input
 	// requests and the request state, so it legitimately has no content.
-	if probe.Content == nil && probe.ResultType != ResultTypeInputRequired {
+	if !hasContent && result.ResultType != ResultTypeInputRequired {
 		return nil, fmt.Errorf("content is missing")
-	}
-
-	var result CallToolResult
-	if err := json.Unmarshal(*rawMessage, &result); err != nil {
-		return nil, fmt.Errorf("failed to unmarshal response: %w", err)
 	}
 
 	return &result, nil

@@ -544,11 +544,16 @@ func (c *Stdio) readResponses(ready chan struct{}) {
 			}
 
 			line = strings.TrimRight(line, "\r\n")
-			// First try to parse as a generic message to check for ID field
+			// Parse the message once: a response (the common case) is
+			// taken from it; a notification or a request is decoded
+			// again as what it is. (wasmgate patch: upstream decoded
+			// every response twice.)
 			var baseMessage struct {
-				JSONRPC string         `json:"jsonrpc"`
-				ID      *mcp.RequestId `json:"id,omitempty"`
-				Method  string         `json:"method,omitempty"`
+				JSONRPC string                   `json:"jsonrpc"`
+				ID      *mcp.RequestId           `json:"id,omitempty"`
+				Method  string                   `json:"method,omitempty"`
+				Result  json.RawMessage          `json:"result,omitempty"`
+				Error   *mcp.JSONRPCErrorDetails `json:"error,omitempty"`
 			}
 			if err := json.Unmarshal([]byte(line), &baseMessage); err != nil {
 				continue
@@ -578,9 +583,9 @@ func (c *Stdio) readResponses(ready chan struct{}) {
 			}
 
 			// Otherwise, it's a response to our request
-			var response JSONRPCResponse
-			if err := json.Unmarshal([]byte(line), &response); err != nil {
-				continue
+			response := JSONRPCResponse{JSONRPC: baseMessage.JSONRPC, Result: baseMessage.Result, Error: baseMessage.Error}
+			if baseMessage.ID != nil {
+				response.ID = *baseMessage.ID
 			}
 
 			// Create string key for map lookup
