@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -139,7 +140,10 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 	// The call's span: a child of the caller's traceparent (HTTP header
 	// or _meta), when it sent one.
 	tr := e.o.Tracer(ctx)
-	ctx, span := tr.Start(ctx, methods[c.Kind]+" "+c.Name, trace.WithSpanKind(trace.SpanKindServer))
+	span := offSpan // tracing off, or not sampled: no span, and no context for one
+	if _, off := tr.(noop.Tracer); !off {
+		ctx, span = tr.Start(ctx, methods[c.Kind]+" "+c.Name, trace.WithSpanKind(trace.SpanKindServer))
+	}
 	defer span.End()
 	if sc := span.SpanContext(); sc.IsSampled() {
 		c.TraceID = sc.TraceID().String()
@@ -295,10 +299,13 @@ func (e InvalidParams) Is(target error) bool { return target == mcp.ErrInvalidPa
 
 // withRequest gives a call's context what ABIs pass on to plugins of the
 // client request: its JSON-RPC id and the _meta of its params.
+// offSpan is the span of a call that is not traced.
+var offSpan = trace.SpanFromContext(context.Background())
+
 func withRequest(ctx context.Context, meta *mcp.Meta) context.Context {
 	var r abi.Request
 	if id, ok := server.RequestIDFromContext(ctx); ok {
-		r.ID, _ = json.Marshal(id)
+		r.ID = idJSON(id)
 	}
 	if meta != nil {
 		r.Meta, _ = json.Marshal(meta)
@@ -308,6 +315,18 @@ func withRequest(ctx context.Context, meta *mcp.Meta) context.Context {
 		}
 	}
 	return abi.WithRequest(ctx, r)
+}
+
+// idJSON is a JSON-RPC id as JSON: most are numbers.
+func idJSON(id any) json.RawMessage {
+	if r, ok := id.(mcp.RequestId); ok {
+		id = r.Value()
+	}
+	if n, ok := id.(int64); ok {
+		return strconv.AppendInt(nil, n, 10)
+	}
+	b, _ := json.Marshal(id)
+	return b
 }
 
 // ArgsOf is a call's arguments as policy and the audit log see them.

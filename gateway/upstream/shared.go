@@ -262,7 +262,11 @@ func (s *shared) progressToken(ctx context.Context) (tok any, done func()) {
 	var meta struct {
 		ProgressToken any `json:"progressToken"`
 	}
-	if json.Unmarshal(abi.RequestOf(ctx).Meta, &meta) != nil || meta.ProgressToken == nil {
+	raw := abi.RequestOf(ctx).Meta
+	if len(raw) == 0 || string(raw) == "{}" { // most calls: no _meta, nothing to decode
+		return nil, func() {}
+	}
+	if json.Unmarshal(raw, &meta) != nil || meta.ProgressToken == nil {
 		return nil, func() {}
 	}
 	if downstream(ctx) == nil {
