@@ -126,7 +126,7 @@ func New(opts Options) *Gateway {
 		Begin:    g.begin,
 		Limiters: g.limiters,
 		Metrics:  opts.Metrics,
-		Observer: envelope.Observers{envelope.Metrics{M: opts.Metrics}, g.audit, g.status},
+		Observer: envelope.Observers{envelope.NewMetrics(opts.Metrics), g.audit, g.status},
 		Logger:   opts.Logger,
 		Tracer:   g.tracer.TracerFor,
 		Signer:   g.signer,

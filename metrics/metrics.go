@@ -105,7 +105,7 @@ func New(version, revision string) *Metrics {
 		ToolDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "wasmgate_tool_call_duration_seconds",
 			Help:    "Time from a tool call's arrival at the gateway to its result, by tool.",
-			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+			Buckets: ToolDurationBuckets(),
 		}, []string{"tool", "plugin"}),
 		ToolsInFlight: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "wasmgate_tool_calls_in_flight",
@@ -254,4 +254,9 @@ func (m *Metrics) ReloadResult(ok bool, at time.Time) {
 	}
 	m.ReloadSuccess.Set(0)
 	m.Reloads.WithLabelValues("failure").Inc()
+}
+
+// ToolDurationBuckets are the upper bounds of wasmgate_tool_call_duration_seconds's buckets.
+func ToolDurationBuckets() []float64 {
+	return []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
 }

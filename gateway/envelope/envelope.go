@@ -173,20 +173,17 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 			}
 		}
 		if span.IsRecording() {
-			attrs := [...]attribute.KeyValue{ // one SetAttributes: the span's list grows once
+			name := attribute.String("wasmgate.name", c.Name) // a resource's URI, a prompt's name
+			if c.Kind == kindTool {
+				name = attribute.String("gen_ai.tool.name", c.Name)
+			}
+			span.SetAttributes( // one SetAttributes: the span's list grows once
 				attribute.String("mcp.method.name", methods[c.Kind]),
-				attribute.String("wasmgate.name", c.Name),
+				name,
 				attribute.String("wasmgate.principal", c.Caller.Label()),
 				attribute.String("wasmgate.source", c.Source),
 				attribute.String("wasmgate.source.kind", source.KindOf(src)),
-				attribute.String("wasmgate.outcome", c.Outcome),
-				attribute.String("gen_ai.tool.name", c.Name),
-			}
-			n := len(attrs)
-			if c.Kind != kindTool {
-				n-- // gen_ai.tool.name is a tool call's
-			}
-			span.SetAttributes(attrs[:n]...)
+				attribute.String("wasmgate.outcome", c.Outcome))
 			if c.Outcome != metrics.OutcomeOK {
 				tracing.Fail(span, c.Err)
 			}

@@ -2,6 +2,8 @@ package envelope
 
 import (
 	"context"
+	"sort"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -44,18 +46,27 @@ func (os Observers) Observe(ctx context.Context, c *Call) {
 }
 
 // Metrics is the Observer that counts calls in Prometheus metrics.
-type Metrics struct{ M *metrics.Metrics }
+type Metrics struct {
+	M  *metrics.Metrics
+	ex *exemplars
+}
+
+// NewMetrics is the Observer that counts calls in m.
+func NewMetrics(m *metrics.Metrics) Metrics {
+	return Metrics{M: m, ex: &exemplars{last: map[exemplarKey]time.Time{}, bounds: metrics.ToolDurationBuckets()}}
+}
 
 func (m Metrics) Observe(_ context.Context, c *Call) {
 	switch c.Kind {
 	case kindTool:
 		m.M.ToolCalls.WithLabelValues(c.Name, c.Source, c.Outcome).Inc()
 		h := m.M.ToolDuration.WithLabelValues(c.Name, c.Source)
-		if eo, ok := h.(prometheus.ExemplarObserver); ok && c.TraceID != "" {
+		secs := c.Took.Seconds()
+		if eo, ok := h.(prometheus.ExemplarObserver); ok && c.TraceID != "" && m.ex.take(c.Name, c.Source, secs) {
 			// The latency panel links to the trace (OpenMetrics exemplars).
-			eo.ObserveWithExemplar(c.Took.Seconds(), prometheus.Labels{"trace_id": c.TraceID})
+			eo.ObserveWithExemplar(secs, prometheus.Labels{"trace_id": c.TraceID})
 		} else {
-			h.Observe(c.Took.Seconds())
+			h.Observe(secs)
 		}
 	case kindResource:
 		m.M.ResourceReads.WithLabelValues(c.Source, c.Outcome).Inc()
@@ -63,3 +74,45 @@ func (m Metrics) Observe(_ context.Context, c *Call) {
 		m.M.PromptGets.WithLabelValues(c.Source, c.Outcome).Inc()
 	}
 }
+
+// exemplarEvery is how often a bucket of a tool's latency histogram takes
+// a new exemplar. A histogram keeps only the last exemplar of each bucket
+// and a scrape reads that one, so giving every traced call's latency one
+// would only cost the calls: the first traced call in a bucket gets one,
+// and then one a second, a slow call as surely as a fast one (it lands in
+// a bucket of its own).
+const exemplarEvery = time.Second
+
+type exemplarKey struct {
+	tool, source string
+	bucket       int
+}
+
+type exemplars struct {
+	mu     sync.Mutex
+	last   map[exemplarKey]time.Time
+	bounds []float64
+}
+
+// take reports whether a traced call of tool from source that took secs
+// gives its bucket an exemplar now.
+func (e *exemplars) take(tool, source string, secs float64) bool {
+	if e == nil {
+		return true
+	}
+	k := exemplarKey{tool, source, sort.SearchFloat64s(e.bounds, secs)}
+	now := time.Now()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if t, ok := e.last[k]; ok && now.Sub(t) < exemplarEvery {
+		return false
+	}
+	if len(e.last) >= maxExemplarKeys {
+		clear(e.last) // tools come and go across reloads; the bound keeps it small
+	}
+	e.last[k] = now
+	return true
+}
+
+// maxExemplarKeys bounds the buckets exemplars remembers.
+const maxExemplarKeys = 4096
