@@ -164,6 +164,10 @@ type StreamableHTTP struct {
 
 	closed    chan struct{}
 	closeOnce sync.Once
+	// closedCtx ends when closed is closed: requests' contexts follow it
+	// with context.AfterFunc rather than a goroutine each.
+	closedCtx   context.Context
+	closeCancel context.CancelFunc
 
 	// OAuth support
 	oauthHandler *OAuthHandler
@@ -186,6 +190,7 @@ func NewStreamableHTTP(serverURL string, options ...StreamableHTTPCOption) (*Str
 		initialized: make(chan struct{}),
 	}
 	smc.sessionID.Store("") // set initial value to simplify later usage
+	smc.closedCtx, smc.closeCancel = context.WithCancel(context.Background())
 
 	for _, opt := range options {
 		if opt != nil {
@@ -249,6 +254,7 @@ func (c *StreamableHTTP) Close() error {
 	c.closeOnce.Do(func() {
 		// Cancel all in-flight requests
 		close(c.closed)
+		c.closeCancel()
 
 		// Protocol version 2026-07-28 removed protocol-level sessions, so
 		// there is nothing to terminate and DELETE is not part of the
@@ -1467,20 +1473,12 @@ func (c *StreamableHTTP) sendResponseToServer(ctx context.Context, response *JSO
 }
 
 func (c *StreamableHTTP) contextAwareOfClientClose(ctx context.Context) (context.Context, context.CancelFunc) {
+	// (wasmgate patch: upstream started a goroutine per request to watch
+	// closed; context.AfterFunc registers a callback instead.)
 	newCtx, cancel := context.WithCancel(ctx)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				c.logger.Error("panic in context-close watcher", "panic", r)
-			}
-		}()
-		select {
-		case <-c.closed:
-			cancel()
-		case <-newCtx.Done():
-			// The original context was canceled
-			cancel()
-		}
-	}()
-	return newCtx, cancel
+	stop := context.AfterFunc(c.closedCtx, cancel)
+	return newCtx, func() {
+		stop()
+		cancel()
+	}
 }
