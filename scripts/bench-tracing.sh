@@ -11,7 +11,7 @@
 #          per call batched and exported to the sink, `mcpbench -otlp-sink`,
 #          which discards them)
 #
-# They alternate for ROUNDS rounds (default 2; the order rotates), each
+# They alternate for ROUNDS rounds (default 3; the order rotates), each
 # gateway freshly started; the script reports the median calls/s of each
 # and the ratios to off, and the gateway's own CPU time per call, which
 # other load on a shared machine disturbs less. Loopback only.
@@ -20,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${1:-5s}
-ROUNDS=${ROUNDS:-2}
+ROUNDS=${ROUNDS:-3}
 CLIENTS=${CLIENTS:-16}
 BIN=./bin/wasmgate
 BENCH=./bin/mcpbench
