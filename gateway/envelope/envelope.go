@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"strconv"
 	"time"
 
@@ -140,7 +141,7 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 	// The call's span: a child of the caller's traceparent (HTTP header
 	// or _meta), when it sent one.
 	tr := e.o.Tracer(ctx)
-	span := offSpan // tracing off, or not sampled: no span, and no context for one
+	span := tracing.Off() // tracing off, or not sampled: no span, and no context for one
 	if _, off := tr.(noop.Tracer); !off {
 		ctx, span = tr.Start(ctx, methods[c.Kind]+" "+c.Name, trace.WithSpanKind(trace.SpanKindServer))
 	}
@@ -150,17 +151,18 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 	}
 	if c.malformed != nil { // the request itself is refused, before policy looks at it
 		c.Caller, r = CallerOf(ctx, st), c.malformed
-	} else if span.IsRecording() && st.Policy() != nil {
+	} else {
 		// A policy span only where a policy runs: without one, authorize
 		// decides nothing and a span would only cost the call.
-		_, ps := tr.Start(ctx, "policy")
+		ps := tracing.Off()
+		if span.IsRecording() && st.Policy() != nil {
+			_, ps = tr.Start(ctx, "policy")
+		}
 		c.Caller, r = e.authorize(ctx, st, pk, noun, c.Name, c.Args)
 		if r != nil {
 			tracing.Fail(ps, r.outcome)
 		}
 		ps.End()
-	} else {
-		c.Caller, r = e.authorize(ctx, st, pk, noun, c.Name, c.Args)
 	}
 	defer func() {
 		c.Took = time.Since(c.Start)
@@ -207,17 +209,15 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 	// The source's own span: a relay round trip, an upstream request (a
 	// plugin call's wait for an instance and WASM call are the plugin's
 	// own spans, right under the call's).
-	var ss trace.Span
+	ss := tracing.Off()
 	if _, self := src.(source.SelfTraced); !self && span.IsRecording() {
 		tctx, ss = tr.Start(tctx, source.KindOf(src)+" "+c.Source, trace.WithSpanKind(trace.SpanKindInternal))
 	}
 	v, err := fn(tctx)
-	if ss != nil {
-		if err != nil {
-			tracing.Fail(ss, err.Error())
-		}
-		ss.End()
+	if err != nil {
+		tracing.Fail(ss, err.Error())
 	}
+	ss.End()
 	if err == nil {
 		return v, nil
 	}
@@ -296,9 +296,6 @@ func (e InvalidParams) Is(target error) bool { return target == mcp.ErrInvalidPa
 
 // withRequest gives a call's context what ABIs pass on to plugins of the
 // client request: its JSON-RPC id and the _meta of its params.
-// offSpan is the span of a call that is not traced.
-var offSpan = trace.SpanFromContext(context.Background())
-
 func withRequest(ctx context.Context, meta *mcp.Meta) context.Context {
 	var r abi.Request
 	if id, ok := server.RequestIDFromContext(ctx); ok {
@@ -314,13 +311,12 @@ func withRequest(ctx context.Context, meta *mcp.Meta) context.Context {
 	return abi.WithRequest(ctx, r)
 }
 
-// idJSON is a JSON-RPC id as JSON: most are numbers.
+// idJSON is a JSON-RPC id, as mcp-go decoded it (a float64 or a string),
+// as JSON. Most are whole numbers, which encoding/json writes as
+// strconv's 'f' format does below 1e21.
 func idJSON(id any) json.RawMessage {
-	if r, ok := id.(mcp.RequestId); ok {
-		id = r.Value()
-	}
-	if n, ok := id.(int64); ok {
-		return strconv.AppendInt(nil, n, 10)
+	if n, ok := id.(float64); ok && n == math.Trunc(n) && math.Abs(n) < 1e21 {
+		return strconv.AppendFloat(nil, n, 'f', -1, 64)
 	}
 	b, _ := json.Marshal(id)
 	return b

@@ -173,9 +173,6 @@ func (p *Source) Complete(ctx context.Context, req abi.CompleteRequest) (abi.Com
 	return out, err
 }
 
-// offSpan is the "wasm call" span of a call that is not traced.
-var offSpan = trace.SpanFromContext(context.Background())
-
 // waitSpanMin is the shortest wait for an instance that gets its own span
 // ("instance wait") in a call's trace.
 const waitSpanMin = 100 * time.Microsecond
@@ -203,11 +200,9 @@ func (p *Source) run(ctx context.Context, fn func(context.Context, *loader.Insta
 	}
 	defer release()
 	call := p.newCall(ctx)
-	wctx, span := ctx, trace.SpanFromContext(ctx)
-	if span.IsRecording() {
+	wctx, span := ctx, tracing.Off()
+	if trace.SpanFromContext(ctx).IsRecording() {
 		wctx, span = tr.Start(ctx, "wasm call")
-	} else {
-		span = offSpan // not the caller's, which ends it itself
 	}
 	err = fn(host.WithCall(wctx, call), inst)
 	if err != nil {

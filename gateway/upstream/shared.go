@@ -263,7 +263,7 @@ func (s *shared) progressToken(ctx context.Context) (tok any, done func()) {
 		ProgressToken any `json:"progressToken"`
 	}
 	raw := abi.RequestOf(ctx).Meta
-	if len(raw) == 0 || string(raw) == "{}" { // most calls: no _meta, nothing to decode
+	if string(raw) == "{}" { // most calls: no _meta (RequestOf's "{}"), nothing to decode
 		return nil, func() {}
 	}
 	if json.Unmarshal(raw, &meta) != nil || meta.ProgressToken == nil {
