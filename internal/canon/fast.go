@@ -195,35 +195,27 @@ func equalFoldASCII(a, b []byte) bool {
 // would (numbers as json.Number, as written): the instance a schema
 // validates, without a decoder. ok is false for anything else.
 func FlatValue(canonical []byte) (v map[string]any, ok bool) {
-	if _, ok := flat(canonical); !ok {
-		return nil, false
-	}
 	v = make(map[string]any, 4)
-	i := 1 // past '{'
-	for canonical[i] != '}' {
-		end, _ := plainString(canonical, i)
-		key := string(canonical[i+1 : end-1])
-		i = end + 1 // past ':'
-		var val any
-		switch c := canonical[i]; {
-		case c == '"':
-			end, _ = plainString(canonical, i)
-			val = string(canonical[i+1 : end-1])
-		case c == 't':
-			end, val = i+4, true
-		case c == 'f':
-			end, val = i+5, false
-		case c == 'n':
-			end, val = i+4, nil
+	ok = EachFlat(canonical, func(key []byte, kind byte, val []byte) bool {
+		if len(v) == maxFlatKeys {
+			return false // beyond what flat accepts
+		}
+		var x any
+		switch kind {
+		case String:
+			x = string(val)
+		case Boolean:
+			x = val[0] == 't'
+		case Null:
+			x = nil
 		default:
-			end, _ = number(canonical, i)
-			val = json.Number(canonical[i:end])
+			x = json.Number(val)
 		}
-		v[key] = val
-		i = end
-		if canonical[i] == ',' {
-			i++
-		}
+		v[string(key)] = x
+		return true
+	})
+	if !ok {
+		return nil, false
 	}
 	return v, true
 }

@@ -3,6 +3,7 @@ package canon
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -157,4 +158,31 @@ func FuzzFlatValue(f *testing.F) {
 			t.Fatalf("EachFlat(%q) walks %#v, the decoder reads %#v", out, walked, want)
 		}
 	})
+}
+
+// TestFlatKeyBound: flat, FlatValue and the decoder-based path agree at
+// the bound of keys flat compares (maxFlatKeys): an object with that many
+// is read without a decoder, one more is left to the decoder.
+func TestFlatKeyBound(t *testing.T) {
+	obj := func(n int) []byte {
+		b := []byte{'{'}
+		for i := range n {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, fmt.Sprintf(`"k%d":%d`, i, i)...)
+		}
+		return append(b, '}')
+	}
+	for _, n := range []int{maxFlatKeys, maxFlatKeys + 1} {
+		in := obj(n)
+		_, isFlat := flat(in)
+		v, ok := FlatValue(in)
+		if want := n <= maxFlatKeys; isFlat != want || ok != want {
+			t.Errorf("%d keys: flat %v, FlatValue %v, want %v", n, isFlat, ok, want)
+		}
+		if ok && len(v) != n {
+			t.Errorf("%d keys: FlatValue read %d", n, len(v))
+		}
+	}
 }
