@@ -30,9 +30,15 @@ func newTestGatewayWith(tb testing.TB, extra string) *Gateway {
 	if _, err := os.Stat(wasm); err != nil {
 		tb.Skipf("%s not built (make plugins): %v", wasm, err)
 	}
-	dir := tb.TempDir()
-	cfgPath := filepath.Join(dir, "gateway.yaml")
-	if err := os.WriteFile(cfgPath, []byte(extra+"plugins:\n  - path: "+wasm+"\n"), 0o644); err != nil {
+	return openTestGateway(tb, extra+"plugins:\n  - path: "+wasm+"\n")
+}
+
+// openTestGateway serves the config yaml in-process, closed at the end
+// of the test.
+func openTestGateway(tb testing.TB, yaml string) *Gateway {
+	tb.Helper()
+	cfgPath := filepath.Join(tb.TempDir(), "gateway.yaml")
+	if err := os.WriteFile(cfgPath, []byte(yaml), 0o644); err != nil {
 		tb.Fatal(err)
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))

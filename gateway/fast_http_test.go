@@ -1,10 +1,7 @@
 package gateway
 
 import (
-	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,9 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/wasmgate/wasmgate/loader"
-	"github.com/wasmgate/wasmgate/metrics"
 )
 
 // TestFastCallMatchesMCPGo is the differential test of the transport's fast
@@ -156,30 +150,11 @@ func TestFastCallMatchesMCPGo(t *testing.T) {
 // newPluginsGateway serves the plugins at paths in-process.
 func newPluginsGateway(tb testing.TB, paths ...string) *Gateway {
 	tb.Helper()
-	dir := tb.TempDir()
 	yaml := "plugins:\n"
 	for _, p := range paths {
 		yaml += "  - path: " + p + "\n"
 	}
-	cfgPath := filepath.Join(dir, "gateway.yaml")
-	if err := os.WriteFile(cfgPath, []byte(yaml), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	compiler, err := loader.NewCompiler(filepath.Join(os.TempDir(), "wasmgate-bench-cache"), logger)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	cfg, err := loader.Load(cfgPath, nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	g, err := Open(context.Background(), cfg, Options{Logger: logger, Metrics: metrics.New("test", "test"), Compiler: compiler, ConfigPath: cfgPath})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { g.Close(context.Background()); compiler.Close(context.Background()) })
-	return g
+	return openTestGateway(tb, yaml)
 }
 
 // FuzzFastCall compares the fast path with mcp-go's ServeHTTP on any

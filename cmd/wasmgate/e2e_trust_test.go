@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wasmgate/wasmgate/internal/harness"
 )
@@ -60,24 +59,11 @@ func trustSection(t *testing.T, g *harness.Gateway) (locked bool, held []trustHe
 	return d.Locked, d.Held
 }
 
-func listTools(ctx context.Context, t *testing.T, c *client.Client) map[string]mcp.Tool {
-	t.Helper()
-	res, err := c.ListTools(ctx, mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]mcp.Tool{}
-	for _, tl := range res.Tools {
-		out[tl.Name] = tl
-	}
-	return out
-}
-
 // waitListed waits until every one of names is listed.
 func waitListed(ctx context.Context, t *testing.T, c *client.Client, names ...string) {
 	t.Helper()
 	if !harness.WaitFor(30*time.Second, func() bool {
-		tl := listTools(ctx, t, c)
+		tl := listDefs(ctx, t, c)
 		for _, n := range names {
 			if _, ok := tl[n]; !ok {
 				return false
@@ -85,7 +71,7 @@ func waitListed(ctx context.Context, t *testing.T, c *client.Client, names ...st
 		}
 		return true
 	}) {
-		t.Fatalf("tools/list has %v, want %v among them", slices.Sorted(maps.Keys(listTools(ctx, t, c))), names)
+		t.Fatalf("tools/list has %v, want %v among them", slices.Sorted(maps.Keys(listDefs(ctx, t, c))), names)
 	}
 }
 
@@ -93,7 +79,7 @@ func waitListed(ctx context.Context, t *testing.T, c *client.Client, names ...st
 // checks that the status page shows it with want in its diff.
 func waitWithheld(ctx context.Context, t *testing.T, g *harness.Gateway, c *client.Client, source, tool, want string) {
 	t.Helper()
-	if !harness.WaitFor(20*time.Second, func() bool { _, ok := listTools(ctx, t, c)[tool]; return !ok }) {
+	if !harness.WaitFor(20*time.Second, func() bool { _, ok := listDefs(ctx, t, c)[tool]; return !ok }) {
 		t.Fatalf("%s is still listed after its description changed", tool)
 	}
 	res, err := harness.CallToolErr(ctx, c, tool, map[string]any{"message": "x", "name": "x"})
@@ -122,8 +108,8 @@ func waitWithheld(ctx context.Context, t *testing.T, g *harness.Gateway, c *clie
 // is held.
 func waitApproved(ctx context.Context, t *testing.T, g *harness.Gateway, c *client.Client, source, tool, desc string) {
 	t.Helper()
-	if !harness.WaitFor(20*time.Second, func() bool { tl, ok := listTools(ctx, t, c)[tool]; return ok && tl.Description == desc }) {
-		t.Fatalf("%s is not listed with %q after wasmgate lock: %v", tool, desc, listTools(ctx, t, c)[tool])
+	if !harness.WaitFor(20*time.Second, func() bool { tl, ok := listDefs(ctx, t, c)[tool]; return ok && tl.Description == desc }) {
+		t.Fatalf("%s is not listed with %q after wasmgate lock: %v", tool, desc, listDefs(ctx, t, c)[tool])
 	}
 	if _, held := trustSection(t, g); len(held) != 0 {
 		t.Errorf("still held after wasmgate lock: %+v", held)
@@ -210,7 +196,7 @@ func TestLockWithholdsARelistedDescription(t *testing.T) {
 		t.Fatalf("v1_add_tool: %q", text)
 	}
 	waitWithheld(ctx, t, g, c, "hyper", "v1_echo", `description: "Echoes a message" -> "`+poison+`"`)
-	tools := listTools(ctx, t, c)
+	tools := listDefs(ctx, t, c)
 	for _, name := range []string{"v1_image", "v1_add_tool", "calculate"} {
 		if _, ok := tools[name]; !ok {
 			t.Errorf("%s is not served while v1_echo is withheld", name)
@@ -256,16 +242,16 @@ func TestLockWithholdsARelayPageRedescription(t *testing.T) {
 	waitWithheld2 := func() {
 		t.Helper()
 		if !harness.WaitFor(20*time.Second, func() bool {
-			tl := listTools(ctx, t, c)
+			tl := listDefs(ctx, t, c)
 			_, s := tl["demo_search"]
 			_, x := tl["demo_extra"]
 			return !s && !x
 		}) {
-			t.Fatalf("demo_search or demo_extra listed after the page changed: %v", slices.Collect(maps.Keys(listTools(ctx, t, c))))
+			t.Fatalf("demo_search or demo_extra listed after the page changed: %v", slices.Collect(maps.Keys(listDefs(ctx, t, c))))
 		}
 	}
 	waitWithheld2()
-	if _, ok := listTools(ctx, t, c)["demo_echo"]; !ok {
+	if _, ok := listDefs(ctx, t, c)["demo_echo"]; !ok {
 		t.Error("demo_echo, unchanged, is not served")
 	}
 	if text, isErr := harness.CallTool(ctx, t, c, "demo_echo", map[string]any{}); isErr || text != "page: echo" {
@@ -388,12 +374,12 @@ func TestLockOnChangeRefuseAndWarn(t *testing.T) {
 		t.Fatalf("v1_add_tool: %q", text)
 	}
 	if !harness.WaitFor(20*time.Second, func() bool {
-		tl := listTools(ctx, t, c)
+		tl := listDefs(ctx, t, c)
 		_, echo := tl["v1_echo"]
 		_, image := tl["v1_image"]
 		return !echo && !image
 	}) {
-		t.Fatalf("refuse: hyper's tools still listed: %v", slices.Sorted(maps.Keys(listTools(ctx, t, c))))
+		t.Fatalf("refuse: hyper's tools still listed: %v", slices.Sorted(maps.Keys(listDefs(ctx, t, c))))
 	}
 	harness.Calc(ctx, t, c, 2, 3)
 	_, held := trustSection(t, g)
@@ -412,7 +398,7 @@ func TestLockOnChangeRefuseAndWarn(t *testing.T) {
 		t.Fatalf("reload to warn: %d %s", code, body)
 	}
 	waitListed(ctx, t, c, "v1_echo", "v1_image")
-	if tl := listTools(ctx, t, c)["v1_echo"]; tl.Description != "Echoes, and more" {
+	if tl := listDefs(ctx, t, c)["v1_echo"]; tl.Description != "Echoes, and more" {
 		t.Errorf("warn: v1_echo is described %q", tl.Description)
 	}
 	if n, _ := g.Metric(t, "wasmgate_trust_unapproved", map[string]string{"source": "hyper", "action": "served"}); n != 1 {

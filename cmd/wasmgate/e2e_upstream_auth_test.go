@@ -149,19 +149,7 @@ func TestUpstreamCuration(t *testing.T) {
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 2*time.Minute)
 	c := g.SessionClient(t)
-	list := func() map[string]mcp.Tool {
-		t.Helper()
-		res, err := c.ListTools(ctx, mcp.ListToolsRequest{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := map[string]mcp.Tool{}
-		for _, tl := range res.Tools {
-			out[tl.Name] = tl
-		}
-		return out
-	}
-	tools := list()
+	tools := listDefs(ctx, t, c)
 	var names []string
 	for n := range tools {
 		names = append(names, n)
@@ -195,7 +183,7 @@ func TestUpstreamCuration(t *testing.T) {
 	n := g.ReloadCount(t)
 	harness.RenameOver(t, cfg, render("    tools: {exclude: [\"t*\"]}\n"))
 	g.WaitReload(t, n, "curation changed")
-	tools = list()
+	tools = listDefs(ctx, t, c)
 	if _, ok := tools["cu_hello"]; !ok || len(tools) != 4 {
 		t.Fatalf("tools after the new curation: %v, want calculate, cu_hello, cu_flood, cu_ask", tools)
 	}

@@ -234,13 +234,7 @@ func Diff(old, now *Lock) []string {
 		old = New()
 	}
 	var out []string
-	names := slices.Sorted(maps.Keys(old.Sources))
-	for n := range now.Sources {
-		if _, ok := old.Sources[n]; !ok {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
+	names := unionKeys(old.Sources, now.Sources)
 	for _, n := range names {
 		o, s := old.Sources[n], now.Sources[n]
 		switch {
@@ -277,13 +271,7 @@ func PinDiff(name string, o, s *Source) []string {
 	if o.Upstream != s.Upstream {
 		out = append(out, head+fmt.Sprintf("upstream: %s -> %s", orNone(o.Upstream), orNone(s.Upstream)))
 	}
-	keys := slices.Sorted(maps.Keys(o.Grants))
-	for k := range s.Grants {
-		if _, ok := o.Grants[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
+	keys := unionKeys(o.Grants, s.Grants)
 	for _, k := range keys {
 		a, b := o.Grants[k], s.Grants[k]
 		if !bytes.Equal(a, b) {
@@ -297,13 +285,7 @@ func PinDiff(name string, o, s *Source) []string {
 // s of kind, of the source named name.
 func EntriesDiff(name, srcKind, kind string, o, s map[string]Entry) []string {
 	var out []string
-	names := slices.Sorted(maps.Keys(o))
-	for n := range s {
-		if _, ok := o[n]; !ok {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
+	names := unionKeys(o, s)
 	for _, n := range names {
 		a, inOld := o[n]
 		b, inNow := s[n]
@@ -329,13 +311,7 @@ func FieldDiff(a, b json.RawMessage) []string {
 	if json.Unmarshal(a, &ma) != nil || json.Unmarshal(b, &mb) != nil {
 		return []string{fmt.Sprintf("%s -> %s", a, b)}
 	}
-	keys := slices.Sorted(maps.Keys(ma))
-	for k := range mb {
-		if _, ok := ma[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
+	keys := unionKeys(ma, mb)
 	var out []string
 	for _, k := range keys {
 		x, y := ma[k], mb[k]
@@ -354,4 +330,16 @@ func orNone(s string) string {
 		return "(none)"
 	}
 	return s
+}
+
+// unionKeys is the keys of a and b, sorted, each once.
+func unionKeys[V any](a, b map[string]V) []string {
+	keys := slices.Collect(maps.Keys(a))
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
 }
