@@ -72,6 +72,7 @@ conformance: build
 ## the upstream, tracing and shared-state figures (each also alone below)
 bench: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
+	cd bench/stock && $(GO) build -o ../../bin/mcpstock .
 	@bash scripts/bench.sh $(BENCH_DURATION)
 	@bash scripts/bench-upstream.sh $(BENCH_DURATION)
 	@bash scripts/bench-tracing.sh $(BENCH_DURATION)

@@ -5,10 +5,13 @@
 #      compilation cache);
 #   2. tools/call over Streamable HTTP with sessions, at 1 and 16 clients,
 #      for mcp-go's own server with a native Go calculate handler (the
-#      ceiling of this stack: `mcpbench -serve`), wasmgate's calculate (the
-#      Go calculator example) and wasmgate's add (the lean test module
-#      written in WebAssembly text), interleaved, and their ratios to the
-#      native server;
+#      ceiling of this stack) built two ways: with the mcp-go wasmgate
+#      builds, patched in third_party/mcp-go (`mcpbench -serve`, "native")
+#      and with the mcp-go release, unpatched (bench/stock, "release": what
+#      a user who writes the tool natively in mcp-go gets), wasmgate's
+#      calculate (the Go calculator example) and wasmgate's add (the lean
+#      test module written in WebAssembly text), interleaved, and their
+#      ratios to both native servers;
 #   3. the same calculate calls while a plugin spins at its limit (a hostile
 #      guest looping until its 1 s timeout, at its concurrency of 1, over
 #      and over);
@@ -24,12 +27,14 @@ cd "$(dirname "$0")/.."
 DURATION=${1:-5s}
 BIN=./bin/wasmgate
 BENCH=./bin/mcpbench
+STOCK=./bin/mcpstock
 work=$(mktemp -d)
 pid=
 native=
+stock=
 spinner=
 cleanup() {
-  for p in $spinner $native $pid; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+  for p in $spinner $native $stock $pid; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -40,7 +45,7 @@ trap cleanup EXIT
 }
 
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-HTTP=$(port); ADMIN=$(port); NATIVE=$(port)
+HTTP=$(port); ADMIN=$(port); NATIVE=$(port); RELEASE=$(port)
 root=$(pwd)
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
 
@@ -91,9 +96,13 @@ rss0=$(awk '/VmRSS/{print $2}' /proc/$pid/status)
 
 $BENCH -serve 127.0.0.1:$NATIVE >"$work/native.log" 2>&1 &
 native=$!
-until grep -q serving "$work/native.log" 2>/dev/null; do
-  kill -0 $native 2>/dev/null || { cat "$work/native.log"; exit 1; }
-  sleep 0.01
+$STOCK 127.0.0.1:$RELEASE >"$work/release.log" 2>&1 &
+stock=$!
+for p in native release; do
+  until grep -q serving "$work/$p.log" 2>/dev/null; do
+    kill -0 $native 2>/dev/null && kill -0 $stock 2>/dev/null || { cat "$work/$p.log"; exit 1; }
+    sleep 0.01
+  done
 done
 
 status=0
@@ -104,6 +113,7 @@ results="$work/results"
 phase() {
   local name=$1 url=$2 tool=$3 args=$4 expect=$5 clients=$6 out srv=$pid
   [[ $url == "$NAT" ]] && srv=$native # the server whose CPU per call is measured
+  [[ $url == "$REL" ]] && srv=$stock
   set +e
   out=$($BENCH -url "$url" -tool "$tool" -args "$args" -expect "$expect" \
     -clients "$clients" -duration "$DURATION" -warmup 1s -json -cpu-pid "$srv")
@@ -117,11 +127,13 @@ phase() {
 
 GW="http://127.0.0.1:$HTTP/mcp"
 NAT="http://127.0.0.1:$NATIVE/mcp"
+REL="http://127.0.0.1:$RELEASE/mcp"
 CALC='{"operation":"add","a":5,"b":3}'
 ADD='{"a":5,"b":3}'
 echo "tools/call over Streamable HTTP with sessions, ${DURATION} per phase:"
 for c in 1 16; do
   phase native "$NAT" calculate "$CALC" 8 $c
+  phase release "$REL" calculate "$CALC" 8 $c
   phase calculator "$GW" calculate "$CALC" 8 $c
   phase lean "$GW" add "$ADD" 8 $c
 done
@@ -157,7 +169,8 @@ curl -s "http://127.0.0.1:$ADMIN/metrics" | grep -E '^wasmgate_config_reloads_to
 rss1=$(awk '/VmRSS/{print $2}' /proc/$pid/status)
 
 echo
-echo "ratios to mcp-go's own server with a native handler (calls/s, same run):"
+echo "ratios to mcp-go's own server with a native handler (calls/s, same run): native is"
+echo "built with wasmgate's patched mcp-go, release with the mcp-go release:"
 python3 - "$results" <<'PY'
 import sys
 rows = [l.split() for l in open(sys.argv[1])]
@@ -166,22 +179,23 @@ for r in rows:
     name = " ".join(r[:-6])
     k = (name, r[-6])
     rate[k], p50[k], cpu[k] = float(r[-5]), float(r[-4]), float(r[-2])
-for clients in ("1", "16"):
-    base = rate.get(("native", clients))
-    if not base:
-        continue
-    parts = [f"native {base:,.0f}/s"]
-    for name in ("calculator", "lean", "calculator, spinner"):
-        v = rate.get((name, clients))
-        if v is not None:
-            parts.append(f"{name} {v:,.0f}/s = {v / base:.2f}x")
-    print(f"  {clients:>2} clients: " + "; ".join(parts))
+for base_name in ("native", "release"):
+    for clients in ("1", "16"):
+        base = rate.get((base_name, clients))
+        if not base:
+            continue
+        parts = [f"{base_name} {base:,.0f}/s"]
+        for name in ("calculator", "lean", "calculator, spinner"):
+            v = rate.get((name, clients))
+            if v is not None:
+                parts.append(f"{name} {v:,.0f}/s = {v / base:.2f}x")
+        print(f"  {clients:>2} clients: " + "; ".join(parts))
 print("median at 1 client, and the server's CPU per call (its own process, µs):")
-for name in ("native", "calculator", "lean"):
-    a, b = p50.get((name, "1")), p50.get(("native", "1"))
+for name in ("native", "release", "calculator", "lean"):
+    a, b, c = p50.get((name, "1")), p50.get(("native", "1")), p50.get(("release", "1"))
     line = f"  {name:10} p50 {a*1000:.0f} µs"
-    if name != "native" and a and b:
-        line += f" (+{(a-b)*1000:.0f} µs over native)"
+    if name in ("calculator", "lean") and a and b and c:
+        line += f" ({(a-b)*1000:+.0f} µs over native, {(a-c)*1000:+.0f} µs over release)"
     line += f"; CPU per call {cpu.get((name, '1'), 0):.1f} µs at 1 client, {cpu.get((name, '16'), 0):.1f} µs at 16"
     print(line)
 PY
