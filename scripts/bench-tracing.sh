@@ -5,11 +5,13 @@
 # configurations of the same gateway:
 #
 #   off    no tracing section
-#   ratio0 tracing to a local OTLP/HTTP sink with sample_ratio: 0 (spans
-#          started, none recorded)
-#   ratio1 the same with sample_ratio: 1 (every call recorded: five spans
-#          per call batched and exported to the sink, `mcpbench -otlp-sink`,
-#          which discards them)
+#   ratio0 tracing to a local OTLP/HTTP sink with sample_ratio: 0 (no
+#          span is built: without a sampled traceparent from the caller,
+#          the call gets the no-op tracer)
+#   ratio1 the same with sample_ratio: 1 (every call recorded: its span,
+#          its WASM call's and, when it waited 100 µs or more for an
+#          instance, that wait's, batched and exported to the sink,
+#          `mcpbench -otlp-sink`, which discards them)
 #
 # They alternate for ROUNDS rounds (default 3; the order rotates), each
 # gateway freshly started; the script reports the median calls/s of each
