@@ -132,6 +132,7 @@ fuzz:
 	$(GO) test ./pdk/args -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/canon -run '^$$' -fuzz '^FuzzArgs$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./gateway/source -run '^$$' -fuzz '^FuzzFlatSchema$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./gateway/ops -run '^$$' -fuzz '^FuzzAuditLine$$' -fuzztime $(FUZZTIME)
 
 ## install: the binary, the unit, /etc/wasmgate/gateway.yaml and the
 ## example plugins, under DESTDIR (staging) and PREFIX (default /usr/local)

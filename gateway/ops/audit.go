@@ -112,27 +112,37 @@ func (a *Audit) Observe(ctx context.Context, call *envelope.Call) {
 		a.out.LogAttrs(ctx, slog.LevelInfo, "call", attrs[:n]...)
 		return
 	}
-	// The line is formatted here and handed to the file's writer whole.
-	rec := slog.NewRecord(time.Now(), slog.LevelInfo, "call", 0)
-	rec.AddAttrs(attrs[:n]...)
+	// The line is formatted here and handed to the file's writer whole,
+	// as slog's JSON handler would write it (appendLine).
+	now := time.Now()
 	lb, _ := a.bufs.Get().(*lineBuf)
 	if lb == nil {
 		lb = new(lineBuf)
-		lb.h = slog.NewJSONHandler(&lb.b, nil)
 	}
-	lb.b.Reset()
-	_ = lb.h.Handle(ctx, rec)
-	a.lines.write(lb.b.Bytes())
-	if lb.b.Cap() <= 64<<10 {
+	var ok bool
+	if lb.b, ok = appendLine(lb.b[:0], now, attrs[:n]); !ok {
+		if lb.h == nil {
+			lb.h = slog.NewJSONHandler(&lb.slow, nil)
+		}
+		rec := slog.NewRecord(now, slog.LevelInfo, "call", 0)
+		rec.AddAttrs(attrs[:n]...)
+		lb.slow.Reset()
+		_ = lb.h.Handle(ctx, rec)
+		lb.b = append(lb.b[:0], lb.slow.Bytes()...)
+	}
+	a.lines.write(lb.b)
+	if cap(lb.b) <= 64<<10 && lb.slow.Cap() <= 64<<10 {
 		a.bufs.Put(lb)
 	}
 }
 
-// lineBuf is a buffer to format an audit line in, with the JSON handler
-// that writes to it.
+// lineBuf is a buffer to format an audit line in, and for a line
+// appendLine does not format, slog's JSON handler with the buffer it
+// writes to.
 type lineBuf struct {
-	b bytes.Buffer
-	h *slog.JSONHandler
+	b    []byte
+	slow bytes.Buffer
+	h    *slog.JSONHandler
 }
 
 // Audit lines bound for audit.file are buffered for at most flushDelay,
