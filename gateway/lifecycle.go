@@ -18,6 +18,9 @@ type service struct {
 	name  string
 	start func(ctx context.Context) error
 	stop  func(ctx context.Context)
+	// quiesce, when set, stops taking new work at once (a listener
+	// closes), before any service stops; stop then drains.
+	quiesce func()
 }
 
 // lifecycle starts services in order and stops them in reverse. A start
@@ -45,6 +48,16 @@ func (l *lifecycle) start(ctx context.Context, cs ...service) error {
 		l.started = append(l.started, c)
 	}
 	return nil
+}
+
+// quiesce has every started service that can stop taking new work do
+// so now, in reverse order; stop still stops them all.
+func (l *lifecycle) quiesce() {
+	for i := len(l.started) - 1; i >= 0; i-- {
+		if q := l.started[i].quiesce; q != nil {
+			q()
+		}
+	}
 }
 
 // stop stops the started services in reverse order, then waits for

@@ -123,7 +123,10 @@ func Run(ctx context.Context, o RunOptions) error {
 	case runErr = <-lc.failed():
 	}
 
-	// Graceful shutdown.
+	// Graceful shutdown: the MCP listener stops accepting, then /readyz
+	// says 503 (so that a client that sees it is refused from then on),
+	// then the services stop in reverse order.
+	lc.quiesce()
 	g.ready.Store(false)
 	g.notify.Send(daemon.SdNotifyStopping + "\nSTATUS=shutting down")
 	timeout := time.Duration(g.cur.Load().Config.Server.ShutdownTimeout)

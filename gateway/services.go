@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coreos/go-systemd/v22/daemon"
@@ -44,11 +45,14 @@ func (g *Gateway) listen(cfg *loader.Config, key, addr string) (net.Listener, er
 func (g *Gateway) httpService(lc *lifecycle, cfg *loader.Config) service {
 	var srv *http.Server
 	var streamable *server.StreamableHTTPServer
+	var ln net.Listener
+	var quiesced atomic.Bool
 	h := cfg.Transports.HTTP
 	return service{
 		name: "MCP HTTP listener",
 		start: func(ctx context.Context) error {
-			ln, err := g.listen(cfg, "transports.http.listen", h.Listen)
+			var err error
+			ln, err = g.listen(cfg, "transports.http.listen", h.Listen)
 			if err != nil {
 				return err
 			}
@@ -60,12 +64,20 @@ func (g *Gateway) httpService(lc *lifecycle, cfg *loader.Config) service {
 			g.status.Listening("http", "http://"+ln.Addr().String()+h.Path)
 			g.log.Info("MCP Streamable HTTP listening", "addr", ln.Addr().String(), "path", h.Path, "url", "http://"+ln.Addr().String()+h.Path)
 			lc.goServe("http transport", func() error {
-				if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-					return err
+				err := srv.Serve(ln)
+				if errors.Is(err, http.ErrServerClosed) || (quiesced.Load() && errors.Is(err, net.ErrClosed)) {
+					return nil
 				}
-				return nil
+				return err
 			})
 			return nil
+		},
+		// At shutdown the listener closes first, before /readyz turns 503:
+		// from then on a new connection is refused, while the requests
+		// under way (and those on connections already open) drain in stop.
+		quiesce: func() {
+			quiesced.Store(true)
+			_ = ln.Close()
 		},
 		stop: func(ctx context.Context) {
 			done := make(chan struct{})
@@ -235,6 +247,11 @@ func optionalService(logger *slog.Logger, c service) service {
 		stop: func(ctx context.Context) {
 			if started {
 				c.stop(ctx)
+			}
+		},
+		quiesce: func() {
+			if started && c.quiesce != nil {
+				c.quiesce()
 			}
 		},
 	}
