@@ -63,8 +63,9 @@ func Run(ctx context.Context, o RunOptions) error {
 	defer stop()
 	lc := newLifecycle(logger)
 	stdin := &stdinState{closed: make(chan struct{})}
-	// Started in this order, stopped in reverse: the watcher and reload
-	// triggers first; then HTTP stops accepting and running calls drain;
+	// Started in this order, stopped in reverse (after the HTTP listener
+	// stopped accepting: lifecycle.quiesce): the watcher and reload
+	// triggers first; then running HTTP calls drain;
 	// then stdio; then the relay's pages are disconnected; then the
 	// plugins close; the admin listener (metrics, health) stays up until
 	// the end.
