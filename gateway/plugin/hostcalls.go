@@ -66,11 +66,15 @@ var (
 // request (abi.WithRequest) and its mcp-go session.
 func (p *Source) newCall(ctx context.Context) *callState {
 	c := &callState{h: p.h, rt: p}
-	var meta struct {
-		ProgressToken any `json:"progressToken"`
-	}
-	if json.Unmarshal(abi.RequestOf(ctx).Meta, &meta) == nil {
-		c.token = meta.ProgressToken
+	// Most requests carry no _meta (or an empty one): nothing to decode,
+	// and no error built for the empty input.
+	if m := abi.RequestOf(ctx).Meta; len(m) > 0 && string(m) != "{}" {
+		var meta struct {
+			ProgressToken any `json:"progressToken"`
+		}
+		if json.Unmarshal(m, &meta) == nil {
+			c.token = meta.ProgressToken
+		}
 	}
 	return c
 }

@@ -220,6 +220,9 @@ func (p *Source) run(ctx context.Context, fn func(context.Context, *loader.Insta
 
 // failure turns a failed export call into a source.Failure a person can act on.
 func (p *Source) failure(err error) error {
+	if err == nil { // before ce, which errors.As makes escape: no allocation per call
+		return nil
+	}
 	var ce *abi.CallError
 	if !errors.As(err, &ce) {
 		return err

@@ -159,8 +159,17 @@ func (p *Plugin) Log(level LogLevel, message string) {
 }
 
 func (p *Plugin) Logf(level LogLevel, format string, args ...any) {
-	message := fmt.Sprintf(format, args...)
-	p.Log(level, message)
+	// wasmgate patch: the level first, so that a message below it is not
+	// formatted (upstream ran fmt.Sprintf on every call's "Calling
+	// function" debug line).
+	minimumLevel := LogLevel(pluginLogLevel.Load())
+	if minimumLevel == logLevelUnset {
+		minimumLevel = LogLevelOff
+	}
+	if level < minimumLevel {
+		return
+	}
+	p.log(level, fmt.Sprintf(format, args...))
 }
 
 // Wasm is an interface that represents different ways of providing WebAssembly data.
