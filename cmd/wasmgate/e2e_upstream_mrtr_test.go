@@ -1,6 +1,6 @@
 package main
 
-// An upstream's sampling and elicitation requests for a 2026-07-28
+// An upstream's sampling, elicitation and roots requests for a 2026-07-28
 // (stateless) client (issues 17 and 19): the upstream call is parked, the
 // client gets input_required with the upstream's request and a signed
 // requestState naming the parked call, and its retry with the answer
@@ -71,6 +71,13 @@ func TestUpstreamAsksStatelessClient(t *testing.T) {
 			if e, s := a.elicits.Load(), a.samples.Load(); e != 1 || s != 1 {
 				t.Fatalf("the client was asked %d elicitations and %d samplings, want 1 and 1", e, s)
 			}
+			// roots/list, the third kind of request, the same way.
+			if text, isErr := harness.CallTool(ctx, t, c, "un_ask", map[string]any{"kind": "roots"}); isErr || text != "roots: file:///a file:///b" {
+				t.Fatalf("un_ask {kind: roots} = %q (isError %v), want the client's two roots", text, isErr)
+			}
+			if r := a.roots.Load(); r != 1 {
+				t.Fatalf("the client was asked for its roots %d times, want 1", r)
+			}
 			_ = c.Close()
 		})
 	}
@@ -97,8 +104,8 @@ func TestUpstreamAsksStatelessClient(t *testing.T) {
 	if !harness.WaitFor(10*time.Second, func() bool { return progress.Load() == 5 }) || badTok.Load() != nil {
 		t.Fatalf("the stateless client got %d progress notifications (a foreign token: %v), want 5", progress.Load(), badTok.Load())
 	}
-	if v, _ := g.Metric(t, "wasmgate_tool_calls_total", map[string]string{"tool": "un_ask", "outcome": "input_required"}); v != 2 {
-		t.Errorf("un_ask input_required = %v, want 2 (sampling, then elicitation, of the 2026-07-28 client)", v)
+	if v, _ := g.Metric(t, "wasmgate_tool_calls_total", map[string]string{"tool": "un_ask", "outcome": "input_required"}); v != 3 {
+		t.Errorf("un_ask input_required = %v, want 3 (sampling, then elicitation, then roots, of the 2026-07-28 client)", v)
 	}
 
 	// By hand: each round, and what a parked call holds.
@@ -167,6 +174,16 @@ func TestUpstreamAsksStatelessClient(t *testing.T) {
 	// Done: the slot is free again.
 	if text, isErr := harness.CallTool(ctx, t, sc, "un_hello", nil); isErr || text != "hello" {
 		t.Fatalf("un_hello after the call ended = %q (isError %v)", text, isErr)
+	}
+
+	// roots/list by hand: the answer the retry carries is what the
+	// upstream gets.
+	rootsCall := map[string]any{"name": "un_ask", "arguments": map[string]any{"kind": "roots"}}
+	rootsState := round(t, rootsCall, "roots/list")
+	res, text2 = raw(t, map[string]any{"name": "un_ask", "arguments": map[string]any{"kind": "roots"}, "requestState": rootsState,
+		"inputResponses": map[string]any{"wasmgate-0": map[string]any{"roots": []any{map[string]any{"uri": "file:///by-hand", "name": "h"}}}}})
+	if res["isError"] == true || !strings.Contains(text2, "roots: file:///by-hand") {
+		t.Fatalf("the roots round: %s", text2)
 	}
 
 	// A state whose parked call is gone (a reload started the upstream

@@ -4,7 +4,9 @@
 // resources/updated) as fast as the pipe takes them, and lists as many
 // tools as it is told to (-tools N, in pages of -page P).
 //
-// Tools: "hello" answers "hello"; "flood" {kind, n} sends n
+// Tools: "hello" answers "hello"; "ask" asks its client to sample, then
+// to elicit a name, and answers with both ("ask" {kind: "roots"} asks
+// roots/list instead and answers with the roots' URIs); "flood" {kind, n} sends n
 // notifications of kind (progress, message, list_changed, updated), then
 // answers "flooded n". Resource unruly://r can be subscribed to.
 package main
@@ -61,7 +63,7 @@ func main() {
 	flag.Parse()
 	tools := []any{
 		map[string]any{"name": "hello", "inputSchema": map[string]any{"type": "object"}},
-		map[string]any{"name": "ask", "description": "asks its client to sample, then to elicit a name", "inputSchema": map[string]any{"type": "object"}},
+		map[string]any{"name": "ask", "description": "asks its client to sample, then to elicit a name (kind roots: to list its roots)", "inputSchema": map[string]any{"type": "object"}},
 		map[string]any{"name": "flood", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{
 			"kind": map[string]any{"type": "string"}, "n": map[string]any{"type": "number"}}}},
 	}
@@ -150,6 +152,25 @@ func main() {
 						return true
 					}
 					return false
+				}
+				if p.Arguments.Kind == "roots" {
+					request("roots/list", map[string]any{}, func(a msg) {
+						if failed(a) {
+							return
+						}
+						var listed struct {
+							Roots []struct {
+								URI string `json:"uri"`
+							} `json:"roots"`
+						}
+						_ = json.Unmarshal(a.Result, &listed)
+						s := "roots:"
+						for _, r := range listed.Roots {
+							s += " " + r.URI
+						}
+						result(call, text(s))
+					})
+					break
 				}
 				request("sampling/createMessage", map[string]any{"maxTokens": 10,
 					"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "the answer?"}}}}, func(a msg) {
