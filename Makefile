@@ -85,7 +85,7 @@ bench-upstream: build
 	@bash scripts/bench-upstream.sh $(BENCH_DURATION)
 
 ## bench-tracing: the same load with tracing off, sample_ratio 0 and 1
-## (to a local OTLP sink), alternating (ROUNDS, default 2); ratios to off
+## (to a local OTLP sink), alternating (ROUNDS, default 3); ratios to off
 bench-tracing: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
 	@bash scripts/bench-tracing.sh $(BENCH_DURATION)

@@ -8,8 +8,9 @@
 #   direct     the load generator calls the upstream itself
 #   via http   the gateway, with the upstream as `url:` (session: shared)
 #   via stdio  the gateway, with the upstream as `command:`
-# and the ratios: added median latency at 1 client, throughput ratio at
-# 16. Then the gateway's resident memory per idle upstream session
+# in ROUNDS rounds (default 3; the order rotates each round), and the
+# ratios of the medians: added median latency at 1 client, throughput
+# ratio at 16. Then the gateway's resident memory per idle upstream session
 # (session: per_client, 50 sessions opened and left idle).
 #
 # Loopback only; stops by itself. Read the ratios, not the rates: the
@@ -17,6 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${1:-5s}
+ROUNDS=${ROUNDS:-3}
 BIN=./bin/wasmgate
 BENCH=./bin/mcpbench
 work=$(mktemp -d)
@@ -72,27 +74,42 @@ config shared
 start "$work/gateway.yaml"
 GW="http://127.0.0.1:$HTTP/mcp"
 NAT="http://127.0.0.1:$NATIVE/mcp"
-echo "tools/call over Streamable HTTP with sessions, ${DURATION} per phase:"
-for c in 1 16; do
-  phase direct "$NAT" calculate $c
-  phase via_http "$GW" http_calculate $c
-  phase via_stdio "$GW" stdio_calculate $c
+echo "tools/call over Streamable HTTP with sessions, ${DURATION} per phase, ${ROUNDS} rounds:"
+order=(direct via_http via_stdio)
+for r in $(seq 1 "$ROUNDS"); do
+  for c in 1 16; do
+    for i in 0 1 2; do
+      case ${order[$(( (i + r - 1) % 3 ))]} in
+      direct) phase direct "$NAT" calculate $c ;;
+      via_http) phase via_http "$GW" http_calculate $c ;;
+      via_stdio) phase via_stdio "$GW" stdio_calculate $c ;;
+      esac
+    done
+  done
 done
 stop
 
 echo
-echo "against calling the upstream directly (same run):"
+echo "against calling the upstream directly (same run; the medians of the rounds, each round"
+echo "against its own direct phase):"
 python3 - "$results" <<'PY'
-import sys
+import statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
-r = {(x[0], x[1]): (float(x[2]), float(x[3])) for x in rows}
-d1, d16 = r.get(("direct", "1")), r.get(("direct", "16"))
+runs = {}  # (name, clients): [(calls/s, p50), ...], one per round, in order
+for x in rows:
+    runs.setdefault((x[0], x[1]), []).append((float(x[2]), float(x[3])))
+med = lambda k, i: statistics.median(x[i] for x in runs[k])
+# Each round against the same round's direct phase, then the median.
+per_round = lambda k, d, i, f: statistics.median(f(x[i], y[i]) for x, y in zip(runs[k], runs[d]))
 for name in ("via_http", "via_stdio"):
-    a, b = r.get((name, "1")), r.get((name, "16"))
-    if d1 and a:
-        print(f"  {name:9}  1 client: median {a[1]*1000:.0f} µs, direct {d1[1]*1000:.0f} µs: +{(a[1]-d1[1])*1000:.0f} µs (target at most +200 µs)")
-    if d16 and b:
-        print(f"  {name:9} 16 clients: {b[0]:,.0f}/s against {d16[0]:,.0f}/s direct = {b[0]/d16[0]:.2f}x (target at least 0.50x)")
+    a, d = (name, "1"), ("direct", "1")
+    if a in runs and d in runs:
+        added = per_round(a, d, 1, lambda v, w: (v - w) * 1000)
+        print(f"  {name:9}  1 client: median {med(a, 1)*1000:.0f} µs, direct {med(d, 1)*1000:.0f} µs: {added:+.0f} µs (target at most +200 µs)")
+    b, d = (name, "16"), ("direct", "16")
+    if b in runs and d in runs:
+        ratio = per_round(b, d, 0, lambda v, w: v / w)
+        print(f"  {name:9} 16 clients: {med(b, 0):,.0f}/s against {med(d, 0):,.0f}/s direct = {ratio:.2f}x (target at least 0.50x)")
 PY
 
 # Memory per idle upstream session: per_client opens one upstream session

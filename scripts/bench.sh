@@ -10,7 +10,8 @@
 #      and with the mcp-go release, unpatched (bench/stock, "release": what
 #      a user who writes the tool natively in mcp-go gets), wasmgate's
 #      calculate (the Go calculator example) and wasmgate's add (the lean
-#      test module written in WebAssembly text), interleaved, and their
+#      test module written in WebAssembly text), interleaved in ROUNDS
+#      rounds (default 3; the order rotates each round), and the medians'
 #      ratios to both native servers;
 #   3. the same calculate calls while a plugin spins at its limit (a hostile
 #      guest looping until its 1 s timeout, at its concurrency of 1, over
@@ -25,6 +26,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${1:-5s}
+ROUNDS=${ROUNDS:-3}
 BIN=./bin/wasmgate
 BENCH=./bin/mcpbench
 STOCK=./bin/mcpstock
@@ -130,12 +132,22 @@ NAT="http://127.0.0.1:$NATIVE/mcp"
 REL="http://127.0.0.1:$RELEASE/mcp"
 CALC='{"operation":"add","a":5,"b":3}'
 ADD='{"a":5,"b":3}'
-echo "tools/call over Streamable HTTP with sessions, ${DURATION} per phase:"
-for c in 1 16; do
-  phase native "$NAT" calculate "$CALC" 8 $c
-  phase release "$REL" calculate "$CALC" 8 $c
-  phase calculator "$GW" calculate "$CALC" 8 $c
-  phase lean "$GW" add "$ADD" 8 $c
+echo "tools/call over Streamable HTTP with sessions, ${DURATION} per phase, ${ROUNDS} rounds:"
+# One round runs the four servers at 1 and at 16 clients; the order of the
+# four rotates from round to round, so that a machine that speeds up or
+# slows down during the run does not favour one of them.
+order=(native release calculator lean)
+for r in $(seq 1 "$ROUNDS"); do
+  for c in 1 16; do
+    for i in 0 1 2 3; do
+      case ${order[$(( (i + r - 1) % 4 ))]} in
+      native) phase native "$NAT" calculate "$CALC" 8 $c ;;
+      release) phase release "$REL" calculate "$CALC" 8 $c ;;
+      calculator) phase calculator "$GW" calculate "$CALC" 8 $c ;;
+      lean) phase lean "$GW" add "$ADD" 8 $c ;;
+      esac
+    done
+  done
 done
 
 # A plugin at its limit, spinning: one call of hostile's spin at a time,
@@ -169,34 +181,48 @@ curl -s "http://127.0.0.1:$ADMIN/metrics" | grep -E '^wasmgate_config_reloads_to
 rss1=$(awk '/VmRSS/{print $2}' /proc/$pid/status)
 
 echo
-echo "ratios to mcp-go's own server with a native handler (calls/s, same run): native is"
-echo "built with wasmgate's patched mcp-go, release with the mcp-go release:"
+echo "ratios to mcp-go's own server with a native handler (calls/s, same run; the"
+echo "medians of the rounds' rates, and of each round's ratio): native is built with"
+echo "wasmgate's patched mcp-go, release with the mcp-go release:"
 python3 - "$results" <<'PY'
-import sys
+import statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
-rate, p50, cpu = {}, {}, {}
+runs = {}  # (name, clients): [(calls/s, p50, cpu), ...], one per round, in order
 for r in rows:
     name = " ".join(r[:-6])
-    k = (name, r[-6])
-    rate[k], p50[k], cpu[k] = float(r[-5]), float(r[-4]), float(r[-2])
+    runs.setdefault((name, r[-6]), []).append((float(r[-5]), float(r[-4]), float(r[-2])))
+med = lambda k, i: statistics.median(x[i] for x in runs[k])
+
+def compare(name, base, i, f):
+    """The median over the rounds of f(name's figure i, base's), each
+    round against the same round's base (measured minutes apart at most);
+    a phase run once (the spinner) against the base's median."""
+    v, b = runs[name], runs[base]
+    if len(v) == len(b):
+        return statistics.median(f(x[i], y[i]) for x, y in zip(v, b))
+    return f(med(name, i), med(base, i))
+
 for base_name in ("native", "release"):
     for clients in ("1", "16"):
-        base = rate.get((base_name, clients))
-        if not base:
+        base = (base_name, clients)
+        if base not in runs:
             continue
-        parts = [f"{base_name} {base:,.0f}/s"]
+        parts = [f"{base_name} {med(base, 0):,.0f}/s"]
         for name in ("calculator", "lean", "calculator, spinner"):
-            v = rate.get((name, clients))
-            if v is not None:
-                parts.append(f"{name} {v:,.0f}/s = {v / base:.2f}x")
+            k = (name, clients)
+            if k in runs:
+                parts.append(f"{name} {med(k, 0):,.0f}/s = {compare(k, base, 0, lambda a, b: a / b):.2f}x")
         print(f"  {clients:>2} clients: " + "; ".join(parts))
 print("median at 1 client, and the server's CPU per call (its own process, µs):")
 for name in ("native", "release", "calculator", "lean"):
-    a, b, c = p50.get((name, "1")), p50.get(("native", "1")), p50.get(("release", "1"))
-    line = f"  {name:10} p50 {a*1000:.0f} µs"
-    if name in ("calculator", "lean") and a and b and c:
-        line += f" ({(a-b)*1000:+.0f} µs over native, {(a-c)*1000:+.0f} µs over release)"
-    line += f"; CPU per call {cpu.get((name, '1'), 0):.1f} µs at 1 client, {cpu.get((name, '16'), 0):.1f} µs at 16"
+    k = (name, "1")
+    if k not in runs:
+        continue
+    line = f"  {name:10} p50 {med(k, 1)*1000:.0f} µs"
+    if name in ("calculator", "lean") and ("native", "1") in runs and ("release", "1") in runs:
+        over = lambda b: compare(k, (b, "1"), 1, lambda a, c: (a - c) * 1000)
+        line += f" ({over('native'):+.0f} µs over native, {over('release'):+.0f} µs over release)"
+    line += f"; CPU per call {med(k, 2):.1f} µs at 1 client, {med((name, '16'), 2) if (name, '16') in runs else 0:.1f} µs at 16"
     print(line)
 PY
 
