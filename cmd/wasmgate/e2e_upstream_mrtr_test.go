@@ -212,14 +212,16 @@ func TestUpstreamAsksStatelessClient(t *testing.T) {
 	refused(t, with(expiring, sampled), "expired")
 }
 
-// TestUpstreamAsksStatelessClientHTTP: the same over Streamable HTTP,
-// with mcp-go's own server as the upstream, whose elicitation requests
-// come on the stream of the call that caused them (its sampling requests
-// come on the session's GET stream, which names no call, so they are
-// refused; the stdio test above covers sampling): two stateless clients
-// call at once, three times each, and each gets its own call's questions
-// (two rounds a call).
-func TestUpstreamAsksStatelessClientHTTP(t *testing.T) {
+// TestUpstreamAsksClientsHTTP: the same over Streamable HTTP, with
+// mcp-go's own server as the upstream, whose elicitation requests come on
+// the stream of the call that caused them (its sampling requests come on
+// the session's GET stream, which names no call, so they are refused; the
+// stdio test above covers sampling). With session: per_client and with
+// session: shared, for stateless (2026-07-28) clients, whose calls park,
+// and for 2025-11-25 clients with sessions, which are asked directly: two
+// clients call at once, three times each, and each gets its own call's
+// questions (two a call), never the other's.
+func TestUpstreamAsksClientsHTTP(t *testing.T) {
 	up := server.NewMCPServer("asker-http", "1.0.0", server.WithToolCapabilities(false))
 	up.AddTool(mcp.NewTool("ask", mcp.WithString("who")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		who := req.GetString("who", "")
@@ -235,43 +237,77 @@ func TestUpstreamAsksStatelessClientHTTP(t *testing.T) {
 		}
 		return mcp.NewToolResultText(fmt.Sprintf("%s: %v", who, got)), nil
 	})
+	up.AddTool(mcp.NewTool("sample"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		_, err := up.RequestSampling(ctx, mcp.CreateMessageRequest{CreateMessageParams: mcp.CreateMessageParams{MaxTokens: 5,
+			Messages: []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.TextContent{Type: "text", Text: "hi"}}}}})
+		if err != nil {
+			return mcp.NewToolResultError("sampling: " + err.Error()), nil
+		}
+		return mcp.NewToolResultText("sampled"), nil
+	})
 	ts := httptest.NewServer(server.NewStreamableHTTPServer(up))
 	defer ts.Close()
-	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf("  - name: asker\n    url: %s/mcp\n    session: per_client\n    prefix: up\n    limits: {timeout: 20s}\n", ts.URL)))
-	g := bins.Start(t, harness.Options{Config: cfg})
-	ctx := harness.Ctx(t, 2*time.Minute)
-	var wg sync.WaitGroup
-	errs := make(chan error, 2)
-	for _, who := range []string{"ada", "grace"} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			a := &echoAsker{who: who}
-			tr, err := transport.NewStreamableHTTP(g.MCPURL)
-			if err != nil {
-				errs <- err
-				return
+	for _, session := range []string{"per_client", "shared"} {
+		t.Run(session, func(t *testing.T) {
+			cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf("  - name: asker\n    url: %s/mcp\n    session: %s\n    prefix: up\n    limits: {timeout: 20s}\n", ts.URL, session)))
+			g := bins.Start(t, harness.Options{Config: cfg})
+			ctx := harness.Ctx(t, 2*time.Minute)
+			for _, era := range []struct{ name, version string }{{"2026-07-28", harness.ProtoStateless}, {"2025-11-25", harness.ProtoSessions}} {
+				t.Run(era.name, func(t *testing.T) {
+					var wg sync.WaitGroup
+					errs := make(chan error, 2)
+					for _, who := range []string{"ada", "grace"} {
+						wg.Add(1)
+						go func() {
+							defer wg.Done()
+							a := &echoAsker{who: who}
+							var topts []transport.StreamableHTTPCOption
+							opts := []client.ClientOption{client.WithElicitationHandler(a),
+								client.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{}})}
+							if era.version == harness.ProtoSessions {
+								topts = append(topts, transport.WithContinuousListening())
+								opts = append(opts, client.WithSession())
+							}
+							tr, err := transport.NewStreamableHTTP(g.MCPURL, topts...)
+							if err != nil {
+								errs <- err
+								return
+							}
+							c := client.NewClient(tr, opts...)
+							harness.Init(t, c, era.version)
+							defer c.Close()
+							for range 3 {
+								res, err := harness.CallToolErr(ctx, c, "up_ask", map[string]any{"who": who})
+								want := fmt.Sprintf("%s: [%s's name %s's town]", who, who, who)
+								if err != nil || res.IsError || harness.ResultText(res) != want {
+									errs <- fmt.Errorf("%s: %v %q, want %q", who, err, harness.ResultText(res), want)
+									return
+								}
+							}
+						}()
+					}
+					wg.Wait()
+					close(errs)
+					for err := range errs {
+						t.Error(err)
+					}
+				})
 			}
-			c := client.NewClient(tr, client.WithElicitationHandler(a),
-				client.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{}}))
-			harness.Init(t, c, harness.ProtoStateless)
-			defer c.Close()
-			for range 3 {
-				res, err := harness.CallToolErr(ctx, c, "up_ask", map[string]any{"who": who})
-				want := fmt.Sprintf("%s: [%s's name %s's town]", who, who, who)
-				if err != nil || res.IsError || harness.ResultText(res) != want {
-					errs <- fmt.Errorf("%s: %v %q, want %q", who, err, harness.ResultText(res), want)
-					return
+			if session == "shared" {
+				// mcp-go's server sends sampling on the session's GET
+				// stream, on no call's: a shared session cannot tell
+				// whose client to ask, and refuses.
+				c := g.SessionClient(t)
+				res, err := harness.CallToolErr(ctx, c, "up_sample", nil)
+				if err != nil || !res.IsError || !strings.Contains(harness.ResultText(res), `refused: sampling from upstream "asker" outside any call`) {
+					t.Errorf("up_sample on a shared session: %v %q, want the refusal", err, harness.ResultText(res))
 				}
 			}
-		}()
+			harness.Calc(ctx, t, g.SessionClient(t), 1, 1)
+		})
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
-	harness.Calc(ctx, t, g.SessionClient(t), 1, 1)
 }
 
 // echoAsker answers an elicitation "name of <who>" or "town of <who>"

@@ -68,9 +68,10 @@ func parkedFrom(ctx context.Context) *parkedCall {
 
 // parkable reports whether a 2026-07-28 client's calls park when the
 // upstream asks something: the sessions that declare sampling,
-// elicitation and roots to the upstream (session: per_client).
+// elicitation and roots to the upstream (session: per_client, and
+// session: shared over HTTP; see clientOptions).
 func (s *shared) parkable(ctx context.Context) bool {
-	if s.spec.Session != loader.SessionPerClient {
+	if s.spec.Session != loader.SessionPerClient && s.spec.Stdio() {
 		return false
 	}
 	ds := downstream(ctx)

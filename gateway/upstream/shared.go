@@ -282,13 +282,17 @@ func (s *shared) progressToken(ctx context.Context) (tok any, done func()) {
 // shared session of a per_client upstream declares the same capabilities
 // (so the upstream lists the tools that need them): a request during a
 // 2026-07-28 client's call there parks the call (park.go), others are
-// refused, having no owner; a session: shared upstream declares none of
-// them, so the upstream does not ask.
+// refused, having no owner. A session: shared upstream over HTTP declares
+// them too: a request on the stream of a call goes to that call's client
+// (or parks a 2026-07-28 client's call), one on no call's stream (the
+// session's GET stream, the old HTTP+SSE transport) is refused. Over stdio
+// a shared session declares none of them, so the upstream does not ask: a
+// stdio server's request does not say whose call it is.
 func (s *shared) clientOptions(c *conn) []client.ClientOption {
 	opts := []client.ClientOption{client.WithLegacyProtocolOnly()}
-	if s.spec.Session != loader.SessionPerClient {
+	if s.spec.Session != loader.SessionPerClient && s.spec.Stdio() {
 		return opts
 	}
-	f := &forwarder{s: s, c: c}
+	f := &forwarder{s: s, c: c, byCall: s.spec.Session != loader.SessionPerClient}
 	return append(opts, client.WithSamplingHandler(f), client.WithElicitationHandler(f), client.WithRootsHandler(f))
 }

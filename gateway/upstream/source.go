@@ -475,17 +475,25 @@ func recode(from, to any) error {
 	return json.Unmarshal(b, to)
 }
 
-// forwarder answers a per-client upstream session's requests to its
-// client (sampling, elicitation, roots) by asking the downstream client
-// that owns the session.
+// forwarder answers an upstream session's requests to its client
+// (sampling, elicitation, roots) by asking a downstream client: the one
+// that owns the session (session: per_client), or, byCall (a shared
+// session over HTTP), the one whose call's stream the request came on.
 type forwarder struct {
-	s *shared
-	c *conn
+	s      *shared
+	c      *conn
+	byCall bool
 }
 
 func (f *forwarder) ctx(ctx context.Context, what string) (context.Context, error) {
 	ds := f.c.ds
-	if ds == nil {
+	if f.byCall {
+		// ctx is the upstream request's, made on the HTTP stream of one
+		// downstream call: that call's context, its client's session.
+		if ds = downstream(ctx); ds == nil {
+			return nil, fmt.Errorf("refused: %s from upstream %q outside any call (session: shared cannot tell whose client to ask)", what, f.s.name())
+		}
+	} else if ds == nil {
 		return nil, fmt.Errorf("refused: %s from upstream %q on the gateway's own session, which no downstream client owns", what, f.s.name())
 	}
 	if !ds.Initialized() {
@@ -497,6 +505,9 @@ func (f *forwarder) ctx(ctx context.Context, what string) (context.Context, erro
 	}
 	if !has {
 		return nil, fmt.Errorf("the downstream client does not support %s (it did not declare the capability)", what)
+	}
+	if f.byCall {
+		return ctx, nil // on the stream of the call that caused it
 	}
 	if call := f.c.callContext(); call != nil {
 		// On the stream of the call that caused it, which the client
