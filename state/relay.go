@@ -2,6 +2,8 @@ package state
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -26,6 +28,10 @@ import (
 //     whose inbox has no subscriber (PUBSUB NUMSUB), which Redis knows as
 //     soon as the killed process's connection closes. The braces put every site in one hash
 //     slot, so one MGET reads them all on Redis Cluster too.
+//   - <key_prefix>{relay}:epoch holds a random value the first replica to
+//     find none writes: a reader that finds it missing or changed knows
+//     Redis lost the entries (restarted empty, flushed) and does not read
+//     them for settle, while their owners write them again.
 //   - <key_prefix>relay:changed is published (by the scripts, in the
 //     same round trip) when a site's entry changes: every replica reads
 //     the entries again at once instead of at its next second.
@@ -118,6 +124,10 @@ type RelayMesh struct {
 	seq     atomic.Uint64
 	mu      sync.Mutex
 	pending map[string]forwarded // the calls this replica forwarded, by id
+
+	epochMu     sync.Mutex
+	epoch       string    // the epoch entry last read (see Read)
+	settleUntil time.Time // a new epoch was seen: the entries are not read until then
 }
 
 // forwarded is a call waiting for its answer: the answer's channel, and
@@ -143,6 +153,7 @@ func (m *RelayMesh) Replica() string { return m.me }
 func (m *RelayMesh) Closed() <-chan struct{} { return m.s.closed }
 
 func (m *RelayMesh) siteKey(site string) string { return m.s.key("{relay}", "site", site) }
+func (m *RelayMesh) epochKey() string           { return m.s.key("{relay}", "epoch") }
 func (m *RelayMesh) changedChan() string        { return m.s.key("relay", "changed") }
 func (m *RelayMesh) inbox(replica string) string {
 	return m.s.key("relay", replica)
@@ -221,14 +232,19 @@ func (m *RelayMesh) Read(ctx context.Context, sites []string) (map[string]relay.
 		// entries again before their absence counts.
 		return nil, errSettling
 	}
-	keys := make([]string, len(sites))
+	keys := make([]string, len(sites), len(sites)+1)
 	for i, s := range sites {
 		keys[i] = m.siteKey(s)
 	}
-	vals, err := m.s.client.MGet(ctx, keys...).Result()
+	vals, err := m.s.client.MGet(ctx, append(keys, m.epochKey())...).Result()
 	if err != nil {
 		return nil, m.s.unavailable("relay routing is", err)
 	}
+	epoch, _ := vals[len(sites)].(string)
+	if m.settling(ctx, epoch) {
+		return nil, errSettling
+	}
+	vals = vals[:len(sites)]
 	out := make(map[string]relay.Held, len(sites))
 	var inboxes []string
 	for i, v := range vals {
@@ -258,6 +274,41 @@ func (m *RelayMesh) Read(ctx context.Context, sites []string) (map[string]relay.
 		}
 	}
 	return out, nil
+}
+
+// settling reports whether Redis lost the entries since the last read
+// (restarted empty, or flushed), from the epoch entry the read found
+// (seen; "" when there is none), and for settle after that: the owners
+// write their entries again within a second, and until then their absence
+// says nothing. The monitor's ping alone cannot tell: a replica whose
+// pings straddle a short restart never sees Redis down, and a read that
+// go-redis retried while Redis was down succeeds on the empty one. The
+// first replica to find no epoch writes one; the first read adopts what it
+// finds.
+func (m *RelayMesh) settling(ctx context.Context, seen string) bool {
+	m.epochMu.Lock()
+	defer m.epochMu.Unlock()
+	if seen == "" {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		mine := hex.EncodeToString(b[:])
+		ok, err := m.s.client.SetNX(ctx, m.epochKey(), mine, 0).Result()
+		switch {
+		case err != nil:
+			return true // read again at the next round
+		case ok:
+			seen = mine
+		default: // another replica wrote one meanwhile
+			if seen, err = m.s.client.Get(ctx, m.epochKey()).Result(); err != nil {
+				return true
+			}
+		}
+	}
+	if m.epoch != "" && m.epoch != seen {
+		m.settleUntil = time.Now().Add(settle)
+	}
+	m.epoch = seen
+	return time.Now().Before(m.settleUntil)
 }
 
 // ownerGone ends the calls forwarded to owner that are still waiting:
