@@ -65,18 +65,7 @@ var (
 // newCall is the state of a call made with ctx, which carries the client
 // request (abi.WithRequest) and its mcp-go session.
 func (p *Source) newCall(ctx context.Context) *callState {
-	c := &callState{h: p.h, rt: p}
-	// Most requests carry no _meta (or an empty one): nothing to decode,
-	// and no error built for the empty input.
-	if m := abi.RequestOf(ctx).Meta; len(m) > 0 && string(m) != "{}" {
-		var meta struct {
-			ProgressToken any `json:"progressToken"`
-		}
-		if json.Unmarshal(m, &meta) == nil {
-			c.token = meta.ProgressToken
-		}
-	}
-	return c
+	return &callState{h: p.h, rt: p, token: abi.RequestOf(ctx).ProgressToken()}
 }
 
 func (c *callState) ListChanged(l host.List) {

@@ -259,21 +259,12 @@ func (s *shared) acquire(ctx context.Context) (func(), error) {
 // if it sent one, under a token of the upstream session's own; done
 // forgets it.
 func (s *shared) progressToken(ctx context.Context) (tok any, done func()) {
-	var meta struct {
-		ProgressToken any `json:"progressToken"`
-	}
-	raw := abi.RequestOf(ctx).Meta
-	if string(raw) == "{}" { // most calls: no _meta (RequestOf's "{}"), nothing to decode
-		return nil, func() {}
-	}
-	if json.Unmarshal(raw, &meta) != nil || meta.ProgressToken == nil {
-		return nil, func() {}
-	}
-	if downstream(ctx) == nil {
+	token := abi.RequestOf(ctx).ProgressToken()
+	if token == nil || downstream(ctx) == nil {
 		return nil, func() {}
 	}
 	t := fmt.Sprintf("wasmgate-%s-%d", s.name(), s.progSeq.Add(1))
-	s.progress.Store(t, progressTarget{ctx: ctx, token: meta.ProgressToken})
+	s.progress.Store(t, progressTarget{ctx: ctx, token: token})
 	return t, func() { s.progress.Delete(t) }
 }
 

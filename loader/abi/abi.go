@@ -107,6 +107,21 @@ type Request struct {
 	Meta json.RawMessage
 }
 
+// ProgressToken is the progressToken of r's _meta, nil without one. Most
+// requests carry no _meta (RequestOf's "{}"): nothing is decoded for them.
+func (r Request) ProgressToken() any {
+	if len(r.Meta) == 0 || string(r.Meta) == "{}" {
+		return nil
+	}
+	var meta struct {
+		ProgressToken any `json:"progressToken"`
+	}
+	if json.Unmarshal(r.Meta, &meta) != nil {
+		return nil
+	}
+	return meta.ProgressToken
+}
+
 type requestKey struct{}
 
 // WithRequest returns ctx carrying r.
