@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wasmgate/wasmgate/internal/harness"
@@ -71,22 +70,10 @@ func TestPluginAsksBothEras(t *testing.T) {
 		}
 		return harness.ResultText(res)
 	}
-	for _, era := range []struct{ name, version string }{{"2026-07-28", harness.ProtoStateless}, {"2025-11-25", harness.ProtoSessions}} {
-		t.Run(era.name, func(t *testing.T) {
+	for _, version := range []string{harness.ProtoStateless, harness.ProtoSessions} {
+		t.Run(version, func(t *testing.T) {
 			a := &askingClient{}
-			var topts []transport.StreamableHTTPCOption
-			opts := a.options()
-			if era.version == harness.ProtoSessions {
-				// Server-initiated requests come on the session's GET stream.
-				topts = append(topts, transport.WithContinuousListening())
-				opts = append(opts, client.WithSession())
-			}
-			tr, err := transport.NewStreamableHTTP(g.MCPURL, topts...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := client.NewClient(tr, opts...)
-			harness.Init(t, c, era.version)
+			c := harness.AskedClient(t, g.MCPURL, version, a.options()...)
 			if got := call(t, c, "test_elicitation", map[string]any{"message": "Your name?"}); !strings.Contains(got, `"username":"ada"`) {
 				t.Errorf("test_elicitation = %q", got)
 			}

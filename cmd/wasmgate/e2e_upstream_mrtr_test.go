@@ -50,21 +50,10 @@ func TestUpstreamAsksStatelessClient(t *testing.T) {
 	// mcp-go's client, in both eras, with handlers: the 2026-07-28 one
 	// answers input_required and retries; the 2025-11-25 one is asked
 	// with server-initiated requests on its own upstream session.
-	for _, era := range []struct{ name, version string }{{"2026-07-28", harness.ProtoStateless}, {"2025-11-25", harness.ProtoSessions}} {
-		t.Run(era.name, func(t *testing.T) {
+	for _, version := range []string{harness.ProtoStateless, harness.ProtoSessions} {
+		t.Run(version, func(t *testing.T) {
 			a := &askingClient{}
-			var topts []transport.StreamableHTTPCOption
-			opts := a.options()
-			if era.version == harness.ProtoSessions {
-				topts = append(topts, transport.WithContinuousListening())
-				opts = append(opts, client.WithSession())
-			}
-			tr, err := transport.NewStreamableHTTP(g.MCPURL, topts...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := client.NewClient(tr, opts...)
-			harness.Init(t, c, era.version)
+			c := harness.AskedClient(t, g.MCPURL, version, a.options()...)
 			if text, isErr := harness.CallTool(ctx, t, c, "un_ask", nil); isErr || text != want {
 				t.Fatalf("un_ask = %q (isError %v), want %q", text, isErr, want)
 			}
@@ -254,8 +243,8 @@ func TestUpstreamAsksClientsHTTP(t *testing.T) {
 			cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf("  - name: asker\n    url: %s/mcp\n    session: %s\n    prefix: up\n    limits: {timeout: 20s}\n", ts.URL, session)))
 			g := bins.Start(t, harness.Options{Config: cfg})
 			ctx := harness.Ctx(t, 2*time.Minute)
-			for _, era := range []struct{ name, version string }{{"2026-07-28", harness.ProtoStateless}, {"2025-11-25", harness.ProtoSessions}} {
-				t.Run(era.name, func(t *testing.T) {
+			for _, version := range []string{harness.ProtoStateless, harness.ProtoSessions} {
+				t.Run(version, func(t *testing.T) {
 					var wg sync.WaitGroup
 					errs := make(chan error, 2)
 					for _, who := range []string{"ada", "grace"} {
@@ -263,21 +252,8 @@ func TestUpstreamAsksClientsHTTP(t *testing.T) {
 						go func() {
 							defer wg.Done()
 							a := &echoAsker{who: who}
-							var topts []transport.StreamableHTTPCOption
-							opts := []client.ClientOption{client.WithElicitationHandler(a),
-								client.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{}})}
-							if era.version == harness.ProtoSessions {
-								topts = append(topts, transport.WithContinuousListening())
-								opts = append(opts, client.WithSession())
-							}
-							tr, err := transport.NewStreamableHTTP(g.MCPURL, topts...)
-							if err != nil {
-								errs <- err
-								return
-							}
-							c := client.NewClient(tr, opts...)
-							harness.Init(t, c, era.version)
-							defer c.Close()
+							c := harness.AskedClient(t, g.MCPURL, version, client.WithElicitationHandler(a),
+								client.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{}}))
 							for range 3 {
 								res, err := harness.CallToolErr(ctx, c, "up_ask", map[string]any{"who": who})
 								want := fmt.Sprintf("%s: [%s's name %s's town]", who, who, who)

@@ -72,6 +72,28 @@ func HTTPClient(t testing.TB, url, version string, opts ...transport.StreamableH
 	return c, Init(t, c, version)
 }
 
+// AskedClient connects an initialized mcp-go client with opts (its
+// sampling, elicitation and roots handlers and capabilities) to the
+// Streamable HTTP endpoint url asking for protocol version: with
+// ProtoSessions it keeps a session and its GET stream, where a server's
+// requests of its client can come; with ProtoStateless the server asks
+// with input_required, which the client answers by itself.
+func AskedClient(t testing.TB, url, version string, opts ...client.ClientOption) *client.Client {
+	t.Helper()
+	var topts []transport.StreamableHTTPCOption
+	if version == ProtoSessions {
+		topts = append(topts, transport.WithContinuousListening())
+		opts = append(opts, client.WithSession())
+	}
+	tr, err := transport.NewStreamableHTTP(url, topts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(tr, opts...)
+	Init(t, c, version)
+	return c
+}
+
 // Init starts c, closed at the end of the test, and initializes it asking
 // for protocol version.
 func Init(t testing.TB, c *client.Client, version string) *mcp.InitializeResult {
