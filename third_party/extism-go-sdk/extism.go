@@ -146,27 +146,28 @@ func (p *Plugin) SetLogger(logger func(LogLevel, string)) {
 }
 
 func (p *Plugin) Log(level LogLevel, message string) {
+	if level >= minLogLevel() {
+		p.log(level, message)
+	}
+}
+
+// minLogLevel is the level below which messages are dropped (wasmgate
+// patch: shared by Log and Logf).
+func minLogLevel() LogLevel {
 	minimumLevel := LogLevel(pluginLogLevel.Load())
 
 	// If the global log level hasn't been set, use LogLevelOff as default
 	if minimumLevel == logLevelUnset {
 		minimumLevel = LogLevelOff
 	}
-
-	if level >= minimumLevel {
-		p.log(level, message)
-	}
+	return minimumLevel
 }
 
 func (p *Plugin) Logf(level LogLevel, format string, args ...any) {
 	// wasmgate patch: the level first, so that a message below it is not
 	// formatted (upstream ran fmt.Sprintf on every call's "Calling
 	// function" debug line).
-	minimumLevel := LogLevel(pluginLogLevel.Load())
-	if minimumLevel == logLevelUnset {
-		minimumLevel = LogLevelOff
-	}
-	if level < minimumLevel {
+	if level < minLogLevel() {
 		return
 	}
 	p.log(level, fmt.Sprintf(format, args...))
