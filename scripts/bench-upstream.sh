@@ -9,8 +9,8 @@
 #   via http   the gateway, with the upstream as `url:` (session: shared)
 #   via stdio  the gateway, with the upstream as `command:`
 # in ROUNDS rounds (default 3; the order rotates each round), and the
-# ratios of the medians: added median latency at 1 client, throughput
-# ratio at 16. Then the gateway's resident memory per idle upstream session
+# medians over the rounds of each round against its own direct phase:
+# added median latency at 1 client, throughput ratio at 16. Then the gateway's resident memory per idle upstream session
 # (session: per_client, 50 sessions opened and left idle).
 #
 # Loopback only; stops by itself. Read the ratios, not the rates: the

@@ -11,8 +11,9 @@
 #      a user who writes the tool natively in mcp-go gets), wasmgate's
 #      calculate (the Go calculator example) and wasmgate's add (the lean
 #      test module written in WebAssembly text), interleaved in ROUNDS
-#      rounds (default 3; the order rotates each round), and the medians'
-#      ratios to both native servers;
+#      rounds (default 3; the order rotates each round), and their ratios
+#      to both native servers (each round against its own, then the
+#      median);
 #   3. the same calculate calls while a plugin spins at its limit (a hostile
 #      guest looping until its 1 s timeout, at its concurrency of 1, over
 #      and over);
