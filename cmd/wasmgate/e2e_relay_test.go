@@ -111,10 +111,27 @@ func TestRelayEndToEnd(t *testing.T) {
 		if !errors.As(err, &ce) || ce.Code != 4008 || !strings.Contains(ce.Reason, "already has a connected page") {
 			t.Errorf("second page: %v", err)
 		}
-		m := g.Scrape(t)
-		for outcome, want := range map[string]float64{"origin": 2, "bad_proof": 1, "busy": 1, "ok": 1} {
-			if v, _ := m.Value("wasmgate_relay_handshakes_total", map[string]string{"site": "demo", "outcome": outcome}); v != want {
-				t.Errorf("handshakes %s = %v, want %v", outcome, v, want)
+		// The gateway counts a refusal after it has sent the close frame,
+		// so the page can see the close before the counter moves: wait for
+		// the counts, then check them.
+		want := map[string]float64{"origin": 2, "bad_proof": 1, "busy": 1, "ok": 1}
+		handshakes := func(m harness.Metrics, outcome string) float64 {
+			v, _ := m.Value("wasmgate_relay_handshakes_total", map[string]string{"site": "demo", "outcome": outcome})
+			return v
+		}
+		var m harness.Metrics
+		harness.WaitFor(5*time.Second, func() bool {
+			m = g.Scrape(t)
+			for outcome, n := range want {
+				if handshakes(m, outcome) != n {
+					return false
+				}
+			}
+			return true
+		})
+		for outcome, n := range want {
+			if v := handshakes(m, outcome); v != n {
+				t.Errorf("handshakes %s = %v, want %v", outcome, v, n)
 			}
 		}
 		if text, _ := harness.CallTool(ctx, t, c, "demo_calculate", map[string]any{"operation": "add", "a": 1, "b": 1}); text != "2" {
