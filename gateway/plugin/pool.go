@@ -29,11 +29,17 @@ type pool struct {
 	scope  string
 	sem    chan struct{}
 	slots  chan struct{}
-	idle   chan *loader.Instance // pool and single
 	live   atomic.Int64
 	gauge  prometheus.Gauge
 
-	mu       sync.Mutex
+	mu sync.Mutex
+	// idle holds the instances no call runs on (pool and single), the
+	// one used last on top: a call takes the instance whose memory is
+	// most likely still in the CPU's caches, and the ones below stay
+	// cold until the load needs them. A channel's queue would hand out
+	// the instance idle longest, touching every instance's memory in
+	// turn.
+	idle     []*loader.Instance
 	sessions map[string]*sessionSlot // session scope, by session id
 }
 
@@ -51,7 +57,7 @@ func newPool(p *loader.Plugin, first *loader.Instance, gauge prometheus.Gauge, s
 		scope:    p.Spec.Instances,
 		sem:      make(chan struct{}, n),
 		slots:    slots,
-		idle:     make(chan *loader.Instance, n),
+		idle:     make([]*loader.Instance, 0, n),
 		gauge:    gauge,
 		sessions: map[string]*sessionSlot{},
 	}
@@ -63,7 +69,7 @@ func newPool(p *loader.Plugin, first *loader.Instance, gauge prometheus.Gauge, s
 		// Every session starts from a fresh instance.
 		pl.discard(context.Background(), first)
 	} else {
-		pl.idle <- first
+		pl.idle = append(pl.idle, first)
 	}
 	return pl
 }
@@ -144,11 +150,15 @@ func (p *pool) instance(ctx context.Context, slot *sessionSlot) (*loader.Instanc
 		return slot.inst, nil
 	}
 	if slot == nil && p.scope != loader.InstancesSession {
-		select {
-		case inst := <-p.idle:
+		p.mu.Lock()
+		if n := len(p.idle); n > 0 {
+			inst := p.idle[n-1]
+			p.idle[n-1] = nil
+			p.idle = p.idle[:n-1]
+			p.mu.Unlock()
 			return inst, nil
-		default:
 		}
+		p.mu.Unlock()
 	}
 	inst, err := p.plugin.NewInstance(context.WithoutCancel(ctx))
 	if err != nil {
@@ -176,9 +186,16 @@ func (p *pool) put(ctx context.Context, inst *loader.Instance, slot *sessionSlot
 	case p.scope == loader.InstancesSession || inst.Dead():
 		p.discard(ctx, inst)
 	default:
-		select {
-		case p.idle <- inst:
-		default:
+		// At most limits.concurrency instances run at once (sem), so the
+		// stack never holds more; the check keeps that true whatever
+		// changes around it.
+		p.mu.Lock()
+		keep := len(p.idle) < cap(p.sem)
+		if keep {
+			p.idle = append(p.idle, inst)
+		}
+		p.mu.Unlock()
+		if !keep {
 			p.discard(ctx, inst)
 		}
 	}
@@ -226,13 +243,10 @@ func (p *pool) close(ctx context.Context) {
 		}
 		delete(p.sessions, id)
 	}
+	idle := p.idle
+	p.idle = nil
 	p.mu.Unlock()
-	for {
-		select {
-		case inst := <-p.idle:
-			p.discard(ctx, inst)
-		default:
-			return
-		}
+	for _, inst := range idle {
+		p.discard(ctx, inst)
 	}
 }

@@ -162,3 +162,49 @@ func waitFor(cond func() bool) bool {
 	}
 	return cond()
 }
+
+// instances: pool hands a call the instance that was given back last, so
+// under a load that needs fewer instances than it once did the busy ones
+// stay warm and the rest idle; it never keeps more than concurrency.
+func TestPoolReusesLastReturned(t *testing.T) {
+	ctx := context.Background()
+	p := testPool(t, loader.InstancesPool, "    limits: {concurrency: 3}\n")
+	var insts []*loader.Instance
+	var releases []func()
+	for range 3 {
+		inst, release, err := p.acquire(ctx, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		insts, releases = append(insts, inst), append(releases, release)
+	}
+	if n := p.live.Load(); n != 3 {
+		t.Fatalf("%d instances for 3 calls at once, want 3", n)
+	}
+	// Given back in the order 0, 2, 1: the next calls get 1, then 2, then 0.
+	for _, i := range []int{0, 2, 1} {
+		releases[i]()
+	}
+	for _, want := range []int{1, 2, 0} {
+		inst, release, err := p.acquire(ctx, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if inst != insts[want] {
+			t.Errorf("got an instance other than #%d, the last given back", want)
+		}
+		release() // back on top: the next call takes it again
+		again, release, err := p.acquire(ctx, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again != inst {
+			t.Error("a call after a call did not reuse its instance")
+		}
+		// Keep it out so the next iteration sees the one below.
+		defer release()
+	}
+	if n := p.live.Load(); n != 3 {
+		t.Errorf("%d instances, want 3", n)
+	}
+}
