@@ -111,7 +111,7 @@ func TestKeptRestoreDoesNotRecompile(t *testing.T) {
 	if got := c.plugins[1]; got.plugin != greeter || len(got.Descriptor().Tools) == 0 {
 		t.Errorf("restored greeter is not the kept module, or lost its tools (%d)", len(got.Descriptor().Tools))
 	}
-	inst, done, err := c.plugins[1].pool.acquire(ctx, "")
+	inst, done, _, err := c.plugins[1].pool.acquire(ctx, "")
 	if err != nil || inst == nil {
 		t.Fatalf("restored greeter gives no instance: %v", err)
 	}

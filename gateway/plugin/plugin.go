@@ -185,12 +185,16 @@ func (p *Source) run(ctx context.Context, fn func(context.Context, *loader.Insta
 	}
 	tr := trace.SpanFromContext(ctx).TracerProvider().Tracer(tracing.Name)
 	began := time.Now()
-	inst, release, err := p.pool.acquire(ctx, session)
-	if waited := time.Since(began); err != nil || waited >= waitSpanMin {
+	inst, release, waited, err := p.pool.acquire(ctx, session)
+	if waited {
 		// A span only for a wait worth seeing: most calls find an
-		// instance at once, and a span costs more than that.
-		_, wait := tr.Start(ctx, "instance wait", trace.WithTimestamp(began))
-		wait.End(trace.WithTimestamp(began.Add(waited)))
+		// instance at once, and a span costs more than that. A call that
+		// found everything free but was descheduled meanwhile (16
+		// callers on 2 cores) did not wait for an instance.
+		if took := time.Since(began); err != nil || took >= waitSpanMin {
+			_, wait := tr.Start(ctx, "instance wait", trace.WithTimestamp(began))
+			wait.End(trace.WithTimestamp(began.Add(took)))
+		}
 	}
 	if err != nil {
 		if ctx.Err() != nil {

@@ -81,49 +81,63 @@ func (p *pool) add(n int64) {
 
 // acquire waits for a free slot of the plugin, then of the gateway, and
 // returns an instance for one call made in the MCP session (""
-// outside one); release gives it back.
-func (p *pool) acquire(ctx context.Context, session string) (*loader.Instance, func(), error) {
+// outside one); release gives it back. waited reports whether the call
+// had to wait for anything (the session's turn, a slot, a new instance
+// to start) rather than finding it free.
+func (p *pool) acquire(ctx context.Context, session string) (inst *loader.Instance, release func(), waited bool, err error) {
 	var slot *sessionSlot
 	if p.scope == loader.InstancesSession && session != "" {
-		var err error
-		if slot, err = p.turn(ctx, session); err != nil {
-			return nil, nil, err
+		var busy bool
+		if slot, busy, err = p.turn(ctx, session); err != nil {
+			return nil, nil, true, err
 		}
+		waited = busy
 	}
 	select {
 	case p.sem <- struct{}{}:
-	case <-ctx.Done():
-		p.endTurn(slot)
-		return nil, nil, ctx.Err()
+	default:
+		waited = true
+		select {
+		case p.sem <- struct{}{}:
+		case <-ctx.Done():
+			p.endTurn(slot)
+			return nil, nil, true, ctx.Err()
+		}
 	}
 	select {
 	case p.slots <- struct{}{}:
-	case <-ctx.Done():
-		<-p.sem
-		p.endTurn(slot)
-		return nil, nil, ctx.Err()
+	default:
+		waited = true
+		select {
+		case p.slots <- struct{}{}:
+		case <-ctx.Done():
+			<-p.sem
+			p.endTurn(slot)
+			return nil, nil, true, ctx.Err()
+		}
 	}
 	free := func() {
 		<-p.slots
 		<-p.sem
 	}
-	inst, err := p.instance(ctx, slot)
+	inst, started, err := p.instance(ctx, slot)
 	if err != nil {
 		free()
 		p.endTurn(slot)
-		return nil, nil, err
+		return nil, nil, true, err
 	}
 	return inst, func() {
 		p.put(ctx, inst, slot)
 		free()
 		p.endTurn(slot)
-	}, nil
+	}, waited || started, nil
 }
 
-// turn waits until no other call of session runs, and returns its slot.
-func (p *pool) turn(ctx context.Context, session string) (*sessionSlot, error) {
+// turn waits until no other call of session runs, and returns its slot;
+// busy reports whether one did.
+func (p *pool) turn(ctx context.Context, session string) (slot *sessionSlot, busy bool, err error) {
 	p.mu.Lock()
-	slot := p.sessions[session]
+	slot = p.sessions[session]
 	if slot == nil {
 		slot = &sessionSlot{turn: make(chan struct{}, 1)}
 		p.sessions[session] = slot
@@ -131,9 +145,14 @@ func (p *pool) turn(ctx context.Context, session string) (*sessionSlot, error) {
 	p.mu.Unlock()
 	select {
 	case slot.turn <- struct{}{}:
-		return slot, nil
+		return slot, false, nil
+	default:
+	}
+	select {
+	case slot.turn <- struct{}{}:
+		return slot, true, nil
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, true, ctx.Err()
 	}
 }
 
@@ -144,10 +163,10 @@ func (p *pool) endTurn(slot *sessionSlot) {
 }
 
 // instance is the instance a call runs on: the session's (started if it
-// has none), an idle one, or a new one.
-func (p *pool) instance(ctx context.Context, slot *sessionSlot) (*loader.Instance, error) {
+// has none), an idle one, or a new one; started reports a new one.
+func (p *pool) instance(ctx context.Context, slot *sessionSlot) (inst *loader.Instance, started bool, err error) {
 	if slot != nil && slot.inst != nil {
-		return slot.inst, nil
+		return slot.inst, false, nil
 	}
 	if slot == nil && p.scope != loader.InstancesSession {
 		p.mu.Lock()
@@ -156,19 +175,19 @@ func (p *pool) instance(ctx context.Context, slot *sessionSlot) (*loader.Instanc
 			p.idle[n-1] = nil
 			p.idle = p.idle[:n-1]
 			p.mu.Unlock()
-			return inst, nil
+			return inst, false, nil
 		}
 		p.mu.Unlock()
 	}
-	inst, err := p.plugin.NewInstance(context.WithoutCancel(ctx))
+	inst, err = p.plugin.NewInstance(context.WithoutCancel(ctx))
 	if err != nil {
-		return nil, err
+		return nil, true, err
 	}
 	p.add(1)
 	if slot != nil {
 		slot.inst = inst
 	}
-	return inst, nil
+	return inst, true, nil
 }
 
 // put takes an instance back after a call; a dead one, one whose session

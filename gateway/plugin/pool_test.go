@@ -61,11 +61,11 @@ func TestPoolSessionScope(t *testing.T) {
 	if n := p.live.Load(); n != 0 {
 		t.Fatalf("%d instances before any session, want 0", n)
 	}
-	a1, releaseA, err := p.acquire(ctx, "a")
+	a1, releaseA, _, err := p.acquire(ctx, "a")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b1, releaseB, err := p.acquire(ctx, "b")
+	b1, releaseB, _, err := p.acquire(ctx, "b")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestPoolSessionScope(t *testing.T) {
 	got := make(chan struct{})
 	var a2 any
 	go func() {
-		inst, release, err := p.acquire(ctx, "a")
+		inst, release, _, err := p.acquire(ctx, "a")
 		if err != nil {
 			t.Error(err)
 			close(got)
@@ -111,7 +111,7 @@ func TestPoolSessionScope(t *testing.T) {
 	}
 
 	// A call outside any session gets a fresh instance, closed after it.
-	inst, release, err := p.acquire(ctx, "")
+	inst, release, _, err := p.acquire(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,13 +132,13 @@ func TestPoolSingleScope(t *testing.T) {
 	if cap(p.sem) != 1 {
 		t.Fatalf("single scope runs %d calls at once, want 1", cap(p.sem))
 	}
-	first, release, err := p.acquire(ctx, "a")
+	first, release, _, err := p.acquire(ctx, "a")
 	if err != nil {
 		t.Fatal(err)
 	}
 	release()
 	for _, s := range []string{"a", "b", ""} {
-		inst, release, err := p.acquire(ctx, s)
+		inst, release, _, err := p.acquire(ctx, s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +172,7 @@ func TestPoolReusesLastReturned(t *testing.T) {
 	var insts []*loader.Instance
 	var releases []func()
 	for range 3 {
-		inst, release, err := p.acquire(ctx, "")
+		inst, release, _, err := p.acquire(ctx, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,7 +186,7 @@ func TestPoolReusesLastReturned(t *testing.T) {
 		releases[i]()
 	}
 	for _, want := range []int{1, 2, 0} {
-		inst, release, err := p.acquire(ctx, "")
+		inst, release, _, err := p.acquire(ctx, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,7 +194,7 @@ func TestPoolReusesLastReturned(t *testing.T) {
 			t.Errorf("got an instance other than #%d, the last given back", want)
 		}
 		release() // back on top: the next call takes it again
-		again, release, err := p.acquire(ctx, "")
+		again, release, _, err := p.acquire(ctx, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,5 +206,49 @@ func TestPoolReusesLastReturned(t *testing.T) {
 	}
 	if n := p.live.Load(); n != 3 {
 		t.Errorf("%d instances, want 3", n)
+	}
+}
+
+// acquire reports a wait only when the call waited: for a slot, for its
+// session's turn or for a new instance to start, not when it found an
+// idle instance.
+func TestPoolReportsWaits(t *testing.T) {
+	ctx := context.Background()
+	p := testPool(t, loader.InstancesSingle, "")
+	_, release, waited, err := p.acquire(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if waited {
+		t.Error("the idle instance was reported as a wait")
+	}
+	got := make(chan bool)
+	go func() {
+		_, release, waited, err := p.acquire(ctx, "")
+		if err != nil {
+			t.Error(err)
+		}
+		release()
+		got <- waited
+	}()
+	time.Sleep(50 * time.Millisecond) // the second call is blocked on the one slot
+	release()
+	if !<-got {
+		t.Error("a call that waited for the only instance was not reported as waiting")
+	}
+
+	p = testPool(t, loader.InstancesPool, "    limits: {concurrency: 2}\n")
+	_, r1, w1, err := p.acquire(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, r2, w2, err := p.acquire(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r1()
+	r2()
+	if w1 || !w2 {
+		t.Errorf("idle instance waited=%v (want false), new instance waited=%v (want true)", w1, w2)
 	}
 }
