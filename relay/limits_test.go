@@ -102,7 +102,9 @@ func TestUnauthenticatedCaps(t *testing.T) {
 func TestFailedAuthThrottle(t *testing.T) {
 	f := newFixture(t)
 	f.applyConfig(Config{
-		Unauthenticated: Unauthenticated{FailedAuthBurst: 3, FailedAuthEvery: config.Duration(300 * time.Millisecond)},
+		// A refill a second apart: the three guesses below must all land
+		// before the first token comes back, on a loaded machine too.
+		Unauthenticated: Unauthenticated{FailedAuthBurst: 3, FailedAuthEvery: config.Duration(time.Second)},
 		Sites:           []SiteConfig{wuSite(), {Name: "other"}},
 	})
 	for i := range 3 {
@@ -112,8 +114,18 @@ func TestFailedAuthThrottle(t *testing.T) {
 		}
 		p.closed()
 	}
-	if !waitFor(func() bool { return f.handshakes("wu", "bad_proof") == 3 }) {
-		t.Fatalf("bad_proof = %v", f.handshakes("wu", "bad_proof"))
+	// The relay counts bad_proof before it records the failure against
+	// the address: wait for both.
+	failures := func() uint64 {
+		f.r.mu.Lock()
+		defer f.r.mu.Unlock()
+		if c := f.r.clients[clientID{"wu", clientKey("127.0.0.1:1")}]; c != nil {
+			return c.failures
+		}
+		return 0
+	}
+	if !waitFor(func() bool { return f.handshakes("wu", "bad_proof") == 3 && failures() == 3 }) {
+		t.Fatalf("bad_proof = %v, failures recorded = %d", f.handshakes("wu", "bad_proof"), failures())
 	}
 	_, resp, err := dial(t, f.url("wu"), testOrigin)
 	if err == nil || resp == nil || resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") != "1" {
@@ -122,14 +134,11 @@ func TestFailedAuthThrottle(t *testing.T) {
 	if f.refused("wu", refusedThrottled) != 1 {
 		t.Errorf("refused throttled = %v", f.refused("wu", refusedThrottled))
 	}
-	f.r.mu.Lock()
-	c := f.r.clients[clientID{"wu", clientKey("127.0.0.1:1")}]
-	f.r.mu.Unlock()
-	if c == nil || c.failures != 3 {
-		t.Fatalf("failures of 127.0.0.1 = %+v", c)
+	if n := failures(); n != 3 {
+		t.Fatalf("failures of 127.0.0.1 = %d, want 3", n)
 	}
 	f.connect("other") // guesses at wu's token do not slow other's page down
-	time.Sleep(350 * time.Millisecond)
+	time.Sleep(1050 * time.Millisecond)
 	p := mustDial(t, f.url("wu"))
 	if r := p.legacyAuth(testToken); r["success"] != true {
 		t.Fatalf("the right token after the refill: %v", r)
