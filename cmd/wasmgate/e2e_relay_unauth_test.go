@@ -227,8 +227,17 @@ func TestRelayUnauthenticatedMemory(t *testing.T) {
 	t.Logf("heap_inuse %.1f MiB before, %.1f MiB during (at the peak of rss %.1f MiB: %.1f MiB), %.1f MiB after; rss %.1f MiB before, %.1f MiB after (before the settling churn); goroutines %v before, %v during, %v after",
 		mem0.heapInuse/(1<<20), during.heapInuse/(1<<20), peak.rss/(1<<20), peak.heapInuse/(1<<20), mem1.heapInuse/(1<<20),
 		mem0.rss/(1<<20), mem1.rss/(1<<20), mem0.goroutines, during.goroutines, mem1.goroutines)
-	if peak.rss > mem0.rss+64<<20 {
-		t.Errorf("RSS rose %.1f MiB during the attack (it rose 642 MiB before the fix)", (peak.rss-mem0.rss)/(1<<20))
+	// The bound is far below the bug's 642 MiB. Under -race the gateway
+	// is a race build too, whose shadow memory grows with what the
+	// attack allocates and frees: its RSS rose 48 to 53 MiB in local
+	// runs and 67 MiB once in CI (heap_inuse by 6 MiB), where a plain
+	// build's rose 3 MiB; so a race build gets twice the room.
+	bound := float64(64 << 20)
+	if raceEnabled {
+		bound *= 2
+	}
+	if rise := peak.rss - mem0.rss; rise > bound {
+		t.Errorf("RSS rose %.1f MiB during the attack, bound %.0f MiB (it rose 642 MiB before the fix)", rise/(1<<20), bound/(1<<20))
 	}
 	backNear(t, "unauthenticated relay connections", base, after, 8<<20)
 
