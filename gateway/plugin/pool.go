@@ -87,35 +87,22 @@ func (p *pool) add(n int64) {
 func (p *pool) acquire(ctx context.Context, session string) (inst *loader.Instance, release func(), waited bool, err error) {
 	var slot *sessionSlot
 	if p.scope == loader.InstancesSession && session != "" {
-		var busy bool
-		if slot, busy, err = p.turn(ctx, session); err != nil {
+		if slot, waited, err = p.turn(ctx, session); err != nil {
 			return nil, nil, true, err
 		}
-		waited = busy
 	}
-	select {
-	case p.sem <- struct{}{}:
-	default:
-		waited = true
-		select {
-		case p.sem <- struct{}{}:
-		case <-ctx.Done():
-			p.endTurn(slot)
-			return nil, nil, true, ctx.Err()
-		}
+	w, err := take(ctx, p.sem)
+	if err != nil {
+		p.endTurn(slot)
+		return nil, nil, true, err
 	}
-	select {
-	case p.slots <- struct{}{}:
-	default:
-		waited = true
-		select {
-		case p.slots <- struct{}{}:
-		case <-ctx.Done():
-			<-p.sem
-			p.endTurn(slot)
-			return nil, nil, true, ctx.Err()
-		}
+	waited = waited || w
+	if w, err = take(ctx, p.slots); err != nil {
+		<-p.sem
+		p.endTurn(slot)
+		return nil, nil, true, err
 	}
+	waited = waited || w
 	free := func() {
 		<-p.slots
 		<-p.sem
@@ -143,16 +130,25 @@ func (p *pool) turn(ctx context.Context, session string) (slot *sessionSlot, bus
 		p.sessions[session] = slot
 	}
 	p.mu.Unlock()
+	if busy, err = take(ctx, slot.turn); err != nil {
+		return nil, true, err
+	}
+	return slot, busy, nil
+}
+
+// take puts a token into ch, waiting while it is full until ctx ends;
+// waited reports whether it was full.
+func take(ctx context.Context, ch chan struct{}) (waited bool, err error) {
 	select {
-	case slot.turn <- struct{}{}:
-		return slot, false, nil
+	case ch <- struct{}{}:
+		return false, nil
 	default:
 	}
 	select {
-	case slot.turn <- struct{}{}:
-		return slot, true, nil
+	case ch <- struct{}{}:
+		return true, nil
 	case <-ctx.Done():
-		return nil, true, ctx.Err()
+		return true, ctx.Err()
 	}
 }
 
