@@ -3,7 +3,6 @@ package state
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -289,9 +288,7 @@ func (m *RelayMesh) settling(ctx context.Context, seen string) bool {
 	m.epochMu.Lock()
 	defer m.epochMu.Unlock()
 	if seen == "" {
-		var b [8]byte
-		_, _ = rand.Read(b[:])
-		mine := hex.EncodeToString(b[:])
+		mine := rand.Text()
 		ok, err := m.s.client.SetNX(ctx, m.epochKey(), mine, 0).Result()
 		switch {
 		case err != nil:
