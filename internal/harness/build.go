@@ -173,6 +173,7 @@ func (b *Binaries) warm(rels []string) error {
 	}
 	readyFile := readyFileIn(b.dir)
 	cmd := exec.Command(b.Plain, "serve", "--config", cfg, "--ready-file", readyFile)
+	cmd.SysProcAttr = dieWithTest()
 	cmd.Env = CleanEnv()
 	var log syncBuilder
 	cmd.Stderr = &log

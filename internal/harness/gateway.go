@@ -82,6 +82,7 @@ func (b *Binaries) Start(t testing.TB, opts Options) *Gateway {
 	}
 	g := &Gateway{ReadyPath: readyFile, exited: make(chan struct{}), logged: make(chan struct{})}
 	g.Cmd = exec.Command(bin, args...)
+	g.Cmd.SysProcAttr = dieWithTest()
 	g.Cmd.Env = append(CleanEnv(), opts.Env...)
 	if opts.Stdio {
 		var err error
@@ -278,6 +279,7 @@ func (b *Binaries) Run(t testing.TB, opts RunOptions, args ...string) Result {
 	ctx, cancel := context.WithTimeout(context.Background(), opts.Timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.SysProcAttr = dieWithTest() // opts.Setup may replace it
 	cmd.Env = append(CleanEnv(), opts.Env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

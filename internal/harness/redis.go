@@ -51,6 +51,7 @@ func (r *Redis) Start() {
 	t := r.t
 	t.Helper()
 	r.cmd = exec.Command("redis-server", r.args...)
+	r.cmd.SysProcAttr = dieWithTest()
 	r.cmd.Dir = r.dir
 	logf, err := os.Create(filepath.Join(r.dir, "redis.log"))
 	if err != nil {
@@ -150,6 +151,7 @@ backend wasmgate
 	cfg := filepath.Join(t.TempDir(), "haproxy.cfg")
 	WriteFile(t, cfg, []byte(b.String()))
 	h.cmd = exec.Command("haproxy", "-db", "-f", cfg)
+	h.cmd.SysProcAttr = dieWithTest()
 	logf, err := os.Create(cfg + ".log")
 	if err != nil {
 		t.Fatal(err)
