@@ -7,7 +7,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state bench-pair cluster fuzz validate conformance clean install dist
+.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state cluster fuzz validate conformance clean install dist
 
 all: build
 
@@ -69,8 +69,7 @@ conformance: build
 	@bash scripts/conformance.sh
 
 ## bench: tools/call throughput and latency over Streamable HTTP, then
-## the upstream, tracing, shared-state and side-by-side figures (each also
-## alone below)
+## the upstream, tracing and shared-state figures (each also alone below)
 bench: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
 	cd bench/stock && $(GO) build -o ../../bin/mcpstock .
@@ -78,14 +77,6 @@ bench: build
 	@bash scripts/bench-upstream.sh $(BENCH_DURATION)
 	@bash scripts/bench-tracing.sh $(BENCH_DURATION)
 	@bash scripts/bench-state.sh $(BENCH_DURATION)
-	@bash scripts/bench-pair.sh $(BENCH_DURATION)
-
-## bench-pair: the comparisons of bench, bench-tracing and bench-policy with
-## both servers running at once (half the clients each), so that both see the
-## same machine; ratios of throughput and CPU per call (ROUNDS, default 5)
-bench-pair: build
-	$(GO) build -o bin/mcpbench ./cmd/mcpbench
-	@bash scripts/bench-pair.sh $(BENCH_DURATION)
 
 ## bench-upstream: tools/call proxied to an upstream MCP server (mcp-go's
 ## own, native handler) over HTTP and stdio, against calling it directly
