@@ -28,12 +28,7 @@ type Redis struct {
 // (`--requirepass`, say) and waits until it accepts connections.
 func StartRedis(t testing.TB, extra ...string) *Redis {
 	t.Helper()
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("redis-server is not installed (apt-get install redis-server)")
-		}
-		t.Skip("redis-server is not installed")
-	}
+	needCommand(t, "redis-server", "redis-server")
 	addr := FreePort(t)
 	_, port, _ := net.SplitHostPort(addr)
 	r := &Redis{Addr: addr, dir: t.TempDir(), t: t,
@@ -41,6 +36,18 @@ func StartRedis(t testing.TB, extra ...string) *Redis {
 	r.Start()
 	t.Cleanup(r.Stop)
 	return r
+}
+
+// needCommand skips the test when command is not installed, or fails it
+// when CI is set (CI installs Debian's package pkg).
+func needCommand(t testing.TB, command, pkg string) {
+	t.Helper()
+	if _, err := exec.LookPath(command); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is not installed (apt-get install %s)", command, pkg)
+		}
+		t.Skipf("%s is not installed", command)
+	}
 }
 
 // URL is redis://Addr/0.
@@ -112,12 +119,7 @@ type HAProxy struct {
 // Skipped as StartRedis is.
 func StartHAProxy(t testing.TB, backends []string, health ...string) *HAProxy {
 	t.Helper()
-	if _, err := exec.LookPath("haproxy"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("haproxy is not installed (apt-get install haproxy)")
-		}
-		t.Skip("haproxy is not installed")
-	}
+	needCommand(t, "haproxy", "haproxy")
 	h := &HAProxy{Addr: FreePort(t), done: make(chan struct{})}
 	var b strings.Builder
 	fmt.Fprintf(&b, `global
