@@ -57,21 +57,24 @@ YAML
 status=0
 results="$work/results"
 : >"$results"
-phase() { # phase NAME URL TOOL CLIENTS
-  local name=$1 url=$2 tool=$3 clients=$4 out
+phase() { # phase NAME URL TOOL CLIENTS PIDS (the server side's: gateway, upstream, shim)
+  local name=$1 url=$2 tool=$3 clients=$4 pids=$5 out
   set +e
   out=$($BENCH -url "$url" -tool "$tool" -args '{"operation":"add","a":5,"b":3}' -expect 8 \
-    -clients "$clients" -duration "$DURATION" -warmup 1s -json)
+    -clients "$clients" -duration "$DURATION" -warmup 1s -json -cpu-pid "$pids")
   local st=$?
   set -e
   [[ $st == 0 ]] || status=$st
   printf '%-12s %s\n' "$name" "$(head -1 <<<"$out")"
-  python3 -c 'import json,sys; s=json.loads(sys.argv[2]); print(sys.argv[1], s["clients"], s["calls_per_s"], s["p50_ms"], s["p99_ms"], s["failures"])' \
+  python3 -c 'import json,sys; s=json.loads(sys.argv[2]); print(sys.argv[1], s["clients"], s["calls_per_s"], s["p50_ms"], s["p99_ms"], s["failures"], s.get("driver_cpu_us_per_call", 0), *s.get("cpu_us_per_call", []))' \
     "$name" "$(tail -1 <<<"$out")" >>"$results"
 }
 
 config shared
 start "$work/gateway.yaml"
+# The stdio upstream and the shim that started it (the gateway's side).
+stdio=$(pgrep -x -f "$root/bin/mcpbench -serve-stdio")
+shim=$(awk '{print $4}' "/proc/$stdio/stat")
 GW="http://127.0.0.1:$HTTP/mcp"
 NAT="http://127.0.0.1:$NATIVE/mcp"
 echo "tools/call over Streamable HTTP with sessions, ${DURATION} per phase, ${ROUNDS} rounds:"
@@ -80,9 +83,9 @@ for r in $(seq 1 "$ROUNDS"); do
   for c in 1 16; do
     for i in 0 1 2; do
       case ${order[$(( (i + r - 1) % 3 ))]} in
-      direct) phase direct "$NAT" calculate $c ;;
-      via_http) phase via_http "$GW" http_calculate $c ;;
-      via_stdio) phase via_stdio "$GW" stdio_calculate $c ;;
+      direct) phase direct "$NAT" calculate $c "$native" ;;
+      via_http) phase via_http "$GW" http_calculate $c "$pid,$native" ;;
+      via_stdio) phase via_stdio "$GW" stdio_calculate $c "$pid,$stdio,$shim" ;;
       esac
     done
   done
@@ -95,9 +98,9 @@ echo "against its own direct phase):"
 python3 - "$results" <<'PY'
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
-runs = {}  # (name, clients): [(calls/s, p50), ...], one per round, in order
+runs = {}  # (name, clients): [(calls/s, p50, driver, server side...), ...], one per round, in order
 for x in rows:
-    runs.setdefault((x[0], x[1]), []).append((float(x[2]), float(x[3])))
+    runs.setdefault((x[0], x[1]), []).append((float(x[2]), float(x[3])) + tuple(float(v) for v in x[6:]))
 med = lambda k, i: statistics.median(x[i] for x in runs[k])
 # Each round against the same round's direct phase, then the median.
 per_round = lambda k, d, i, f: statistics.median(f(x[i], y[i]) for x, y in zip(runs[k], runs[d]))
@@ -110,6 +113,27 @@ for name in ("via_http", "via_stdio"):
     if b in runs and d in runs:
         ratio = per_round(b, d, 0, lambda v, w: v / w)
         print(f"  {name:9} 16 clients: {med(b, 0):,.0f}/s against {med(d, 0):,.0f}/s direct = {ratio:.2f}x (target at least 0.50x)")
+
+# Where the CPU goes at 16 clients (medians of the rounds; /proc, 10 ms
+# ticks over each measured window). A proxy is a server to the load
+# generator and a client to the upstream, so on shared cores 0.5x needs
+# the gateway's CPU per call to be at most the upstream's plus the load
+# generator's when called directly.
+d = ("direct", "16")
+if d in runs:
+    up0, drv0 = med(d, 3), med(d, 2)
+    print()
+    print("CPU per call at 16 clients (medians of the rounds):")
+    print(f"  direct     upstream {up0:.0f} µs + load generator {drv0:.0f} µs = {up0 + drv0:.0f} µs")
+    for name in ("via_http", "via_stdio"):
+        b = (name, "16")
+        if b not in runs:
+            continue
+        gw, up, drv = med(b, 3), med(b, 4), med(b, 2)
+        shim = med(b, 5) if len(runs[b][0]) > 5 else 0
+        side = f" + shim {shim:.0f} µs" if name == "via_stdio" else ""
+        print(f"  {name:9}  gateway {gw:.0f} µs{side} + upstream {up:.0f} µs + load generator {drv:.0f} µs = {gw + shim + up + drv:.0f} µs;"
+              f" gateway{'+shim' if side else ''} / (direct upstream + load generator) = {(gw + shim) / (up0 + drv0):.2f} (0.5x needs at most 1.0)")
 PY
 
 # Memory per idle upstream session: per_client opens one upstream session

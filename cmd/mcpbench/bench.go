@@ -29,21 +29,32 @@ const (
 
 // phaseResult is the outcome of one phase.
 type phaseResult struct {
-	clients    int
-	duration   time.Duration
-	calls      int64 // calls completed inside the measured window
-	failures   int64 // failed calls and teardown errors, warmup included
-	reasons    []string
-	p50, p90   time.Duration
-	p99, max   time.Duration
-	cpuPerCall time.Duration // the server's (-cpu-pid), 0 when not measured
+	clients  int
+	duration time.Duration
+	calls    int64 // calls completed inside the measured window
+	failures int64 // failed calls and teardown errors, warmup included
+	reasons  []string
+	p50, p90 time.Duration
+	p99, max time.Duration
+	// CPU time per call over the measured window: of each -cpu-pid
+	// process (the server first), and of the driver itself; empty and 0
+	// when not measured.
+	cpuPerCall    []time.Duration
+	driverPerCall time.Duration
 }
 
 // String renders the human-readable result line.
 func (r phaseResult) String() string {
 	cpu := ""
-	if r.cpuPerCall > 0 {
-		cpu = fmt.Sprintf(" server_cpu=%.1fµs/call", float64(r.cpuPerCall)/float64(time.Microsecond))
+	for i, d := range r.cpuPerCall {
+		name := "server_cpu"
+		if i > 0 {
+			name = fmt.Sprintf("cpu_pid%d", i+1)
+		}
+		cpu += fmt.Sprintf(" %s=%.1fµs/call", name, us(d))
+	}
+	if r.driverPerCall > 0 {
+		cpu += fmt.Sprintf(" driver_cpu=%.1fµs/call", us(r.driverPerCall))
 	}
 	return fmt.Sprintf("clients=%d duration=%.2fs calls=%d calls/s=%.1f p50=%s p99=%s failures=%d%s",
 		r.clients, r.duration.Seconds(), r.calls, r.rate(), ms(r.p50), ms(r.p99), r.failures, cpu)
@@ -55,6 +66,9 @@ func (r phaseResult) rate() float64 {
 	}
 	return float64(r.calls) / r.duration.Seconds()
 }
+
+// us is d in microseconds, to 0.1 µs.
+func us(d time.Duration) float64 { return math.Round(float64(d)/float64(time.Microsecond)*10) / 10 }
 
 func ms(d time.Duration) string {
 	return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond))
@@ -71,12 +85,15 @@ type phaseSummary struct {
 	P99Ms     float64 `json:"p99_ms"`
 	MaxMs     float64 `json:"max_ms"`
 	Failures  int64   `json:"failures"`
-	CPUUs     float64 `json:"server_cpu_us_per_call,omitempty"`
+	CPUUs     float64 `json:"server_cpu_us_per_call,omitempty"` // the first -cpu-pid
+	// Every -cpu-pid's, in order, and the driver's own.
+	PIDCPUUs    []float64 `json:"cpu_us_per_call,omitempty"`
+	DriverCPUUs float64   `json:"driver_cpu_us_per_call,omitempty"`
 }
 
 func (r phaseResult) summary() phaseSummary {
 	f := func(d time.Duration) float64 { return math.Round(float64(d)/1e3) / 1e3 } // ms, µs precision
-	return phaseSummary{
+	s := phaseSummary{
 		Clients:   r.clients,
 		DurationS: r.duration.Seconds(),
 		Calls:     r.calls,
@@ -86,8 +103,15 @@ func (r phaseResult) summary() phaseSummary {
 		P99Ms:     f(r.p99),
 		MaxMs:     f(r.max),
 		Failures:  r.failures,
-		CPUUs:     math.Round(float64(r.cpuPerCall)/float64(time.Microsecond)*10) / 10,
 	}
+	for _, d := range r.cpuPerCall {
+		s.PIDCPUUs = append(s.PIDCPUUs, us(d))
+	}
+	if len(s.PIDCPUUs) > 0 {
+		s.CPUUs = s.PIDCPUUs[0]
+	}
+	s.DriverCPUUs = us(r.driverPerCall)
+	return s
 }
 
 // clientStats is what one client goroutine records; it is only read after
@@ -158,14 +182,17 @@ func runPhase(ctx context.Context, cfg config, rt http.RoundTripper, n int) (pha
 	for i, s := range sessions {
 		wg.Go(func() { drive(callCtx, s, t0, t1, &stats[i]) })
 	}
-	var cpu0, cpu1 time.Duration
+	// The CPU time of the -cpu-pid processes and of the driver over the
+	// measured window.
+	var cpu0, cpu1 []time.Duration
 	var cpuErr error
-	if cfg.cpuPID > 0 {
+	if len(cfg.cpuPIDs) > 0 {
+		pids := append(slices.Clone(cfg.cpuPIDs), os.Getpid())
 		time.Sleep(time.Until(t0))
-		cpu0, cpuErr = processCPU(cfg.cpuPID)
+		cpu0, cpuErr = processesCPU(pids)
 		time.Sleep(time.Until(t1))
 		if cpuErr == nil {
-			cpu1, cpuErr = processCPU(cfg.cpuPID)
+			cpu1, cpuErr = processesCPU(pids)
 		}
 	}
 	wg.Wait()
@@ -185,12 +212,17 @@ func runPhase(ctx context.Context, cfg config, rt http.RoundTripper, n int) (pha
 	sessions = sessions[:0]
 
 	res := merge(stats, n, cfg.duration)
-	if cfg.cpuPID > 0 {
+	if len(cfg.cpuPIDs) > 0 {
 		if cpuErr != nil {
-			return phaseResult{}, fmt.Errorf("reading the CPU time of process %d (-cpu-pid): %w", cfg.cpuPID, cpuErr)
+			return phaseResult{}, fmt.Errorf("-cpu-pid: %w", cpuErr)
 		}
 		if res.calls > 0 {
-			res.cpuPerCall = (cpu1 - cpu0) / time.Duration(res.calls)
+			n := time.Duration(res.calls)
+			for i := range cfg.cpuPIDs {
+				res.cpuPerCall = append(res.cpuPerCall, (cpu1[i]-cpu0[i])/n)
+			}
+			last := len(cpu0) - 1
+			res.driverPerCall = (cpu1[last] - cpu0[last]) / n
 		}
 	}
 	for _, err := range closeErrs {
@@ -261,6 +293,19 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 	}
 	i := int(math.Ceil(p*float64(len(sorted)))) - 1
 	return sorted[max(0, min(i, len(sorted)-1))]
+}
+
+// processesCPU is the CPU time of each process, in order.
+func processesCPU(pids []int) ([]time.Duration, error) {
+	out := make([]time.Duration, len(pids))
+	for i, pid := range pids {
+		d, err := processCPU(pid)
+		if err != nil {
+			return nil, fmt.Errorf("reading the CPU time of process %d: %w", pid, err)
+		}
+		out[i] = d
+	}
+	return out, nil
 }
 
 // processCPU is the user and system CPU time process pid has used, from

@@ -42,7 +42,7 @@ type config struct {
 	serve           string // -serve: serve the native baseline instead
 	serveStdio      bool   // -serve-stdio: the same over stdin/stdout
 	otlpSink        string // -otlp-sink: accept and discard OTLP/HTTP exports
-	cpuPID          int    // -cpu-pid: the server process whose CPU per call is reported
+	cpuPIDs         []int  // -cpu-pid: the processes whose CPU per call is reported, the server first
 }
 
 // parseConfig parses and validates the command line. getenv resolves
@@ -54,6 +54,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		rawArgs  string
 		clients  string
 		tokenEnv string
+		cpuPIDs  string
 	)
 	fs := flag.NewFlagSet("mcpbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -72,7 +73,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&cfg.protocolVersion, "protocol-version", defaultProtocolVersion, "MCP protocol version requested in initialize")
 	fs.BoolVar(&cfg.json, "json", false, "also print a JSON summary line per phase")
 	fs.IntVar(&cfg.procs, "procs", 1, "GOMAXPROCS of the driver; 1 keeps it from competing with a server on the same small machine (0: Go's default)")
-	fs.IntVar(&cfg.cpuPID, "cpu-pid", 0, "process id of the server (on this machine): report its CPU time per call over each measured window (Linux /proc; optional)")
+	fs.StringVar(&cpuPIDs, "cpu-pid", "", "process ids (comma-separated, the server first; on this machine) whose CPU time per call over each measured window is reported, with the driver's own (Linux /proc; optional)")
 	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the driver (with -serve or -serve-stdio: of that server, until it stops) to this file (optional)")
 	fs.StringVar(&cfg.otlpSink, "otlp-sink", "", "instead of driving load, accept and discard OTLP/HTTP trace exports on this loopback host:port (the collector of make bench-tracing)")
 	fs.BoolVar(&cfg.serveStdio, "serve-stdio", false, "instead of driving load, serve the same native server over stdin and stdout until stdin ends (the stdio upstream of make bench)")
@@ -102,6 +103,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	if cfg.clients, err = parseClients(clients); err != nil {
 		return config{}, fmt.Errorf("-clients: %w", err)
+	}
+	if cfg.cpuPIDs, err = parsePIDs(cpuPIDs); err != nil {
+		return config{}, fmt.Errorf("-cpu-pid: %w", err)
 	}
 	if cfg.duration <= 0 {
 		return config{}, errors.New("-duration must be positive")
@@ -186,6 +190,22 @@ func compactObject(raw string) (json.RawMessage, error) {
 		return nil, errors.New("must be a JSON object")
 	}
 	return buf.Bytes(), nil
+}
+
+// parsePIDs parses -cpu-pid: none, or comma-separated process ids.
+func parsePIDs(s string) ([]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var out []int
+	for field := range strings.SplitSeq(s, ",") {
+		pid, err := strconv.Atoi(strings.TrimSpace(field))
+		if err != nil || pid <= 0 {
+			return nil, fmt.Errorf("%q is not a process id", field)
+		}
+		out = append(out, pid)
+	}
+	return out, nil
 }
 
 func parseClients(s string) ([]int, error) {

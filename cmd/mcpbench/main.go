@@ -14,6 +14,9 @@
 // "Authorization: Bearer $NAME". The driver runs with GOMAXPROCS=-procs
 // (default 1) so that it takes as little CPU as possible from a server on the
 // same machine; -cpuprofile writes a profile of the driver itself.
+// -cpu-pid PID[,PID...] adds each process's CPU time per call over the
+// measured window to the line (server_cpu for the first, cpu_pid2 and so
+// on for the rest, read from /proc) and the driver's own (driver_cpu).
 //
 // Each phase prints one line such as
 //

@@ -9,7 +9,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -156,6 +158,27 @@ func TestRunPhase(t *testing.T) {
 	}
 	if got := ts.deletes.Load(); got != 2 {
 		t.Errorf("server saw %d DELETEs, want 2 (one per session)", got)
+	}
+}
+
+// TestRunPhaseCPU: -cpu-pid reports each listed process's CPU time per
+// call, and the driver's own. The test server runs in this process, so
+// this process is listed twice and is the driver too.
+func TestRunPhaseCPU(t *testing.T) {
+	ts := newTestServer(t, "")
+	self := strconv.Itoa(os.Getpid())
+	cfg := testConfig(t, "-url", ts.url, "-expect", "8", "-clients", "2",
+		"-duration", "300ms", "-warmup", "50ms", "-cpu-pid", self+","+self)
+	res := runTestPhase(t, cfg)
+	if len(res.cpuPerCall) != 2 || res.cpuPerCall[0] <= 0 || res.cpuPerCall[1] <= 0 || res.driverPerCall <= 0 {
+		t.Fatalf("CPU per call %v, driver %v: want two positive figures and a positive driver figure", res.cpuPerCall, res.driverPerCall)
+	}
+	sum := res.summary()
+	if len(sum.PIDCPUUs) != 2 || sum.CPUUs != sum.PIDCPUUs[0] || sum.DriverCPUUs <= 0 {
+		t.Errorf("summary %+v: want cpu_us_per_call for both processes, the first as server_cpu_us_per_call, and the driver's", sum)
+	}
+	if s := res.String(); !strings.Contains(s, " server_cpu=") || !strings.Contains(s, " cpu_pid2=") || !strings.Contains(s, " driver_cpu=") {
+		t.Errorf("result line %q lacks the CPU figures", s)
 	}
 }
 
@@ -308,6 +331,9 @@ func TestConfigErrors(t *testing.T) {
 		{"-clients", "1,x"},
 		{"-clients", "0"},
 		{"-duration", "0s"},
+		{"-cpu-pid", "x"},
+		{"-cpu-pid", "0"},
+		{"-cpu-pid", "1,"},
 		{"-token-env", "UNSET_VAR"},
 		{"extra"},
 		{"-serve", "0.0.0.0:0"},
