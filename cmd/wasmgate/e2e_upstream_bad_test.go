@@ -408,3 +408,30 @@ func TestUpstreamMalformedJSON(t *testing.T) {
 	}
 	g.BackNearBaseline(t, "malformed answers of a remote upstream", before, 16<<20)
 }
+
+// TestUpstreamUnreachable: a reload that adds an eager remote upstream
+// nothing listens for fails whole with one plain reason (the URL, the
+// dial error, no "transport error: failed to send request" layers), and
+// the plugin beside it keeps serving.
+func TestUpstreamUnreachable(t *testing.T) {
+	base := bins.YAML(harness.Parts{
+		Server:  harness.NoWatch,
+		Plugins: fmt.Sprintf("  - name: calculator\n    path: %s\n", harness.Wasm(t, "examples/plugins/calculator")),
+	})
+	cfg := harness.WriteConfig(t, base)
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, time.Minute)
+	stop := pluginLoad(ctx, t, g)
+	addr := harness.FreePort(t) // nothing listens there
+	harness.RenameOver(t, cfg, []byte(base+fmt.Sprintf("upstreams:\n  - name: gone\n    url: http://%s/mcp\n", addr)))
+	code, body := g.PostReload(t)
+	want := fmt.Sprintf(`upstream "gone": http://%s/mcp: cannot connect (dial tcp %s: connect: connection refused); is the server running and listening there?`, addr, addr)
+	if code != http.StatusInternalServerError || !strings.Contains(body, want) {
+		t.Fatalf("reload (%d) does not say %q:\n%s", code, want, body)
+	}
+	if strings.Contains(body, "failed to send request") || strings.Contains(body, "transport error") {
+		t.Fatalf("the reason keeps the client's wrapping:\n%s", body)
+	}
+	stop()
+	harness.Calc(ctx, t, g.SessionClient(t), 2, 3)
+}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -604,6 +605,11 @@ func (c *conn) httpError(err error) error {
 	if malformed(err) {
 		return fmt.Errorf("%s answered with malformed JSON (%s)", c.s.spec.URL, msg)
 	}
+	if oe := dialError(err); oe != nil {
+		// The connection itself failed: say so, without the client's
+		// layers of "transport error: failed to send request: …".
+		return fmt.Errorf("%s: cannot connect (%v); is the server running and listening there?", c.s.spec.URL, oe)
+	}
 	return fmt.Errorf("%s: %s", c.s.spec.URL, msg)
 }
 
@@ -624,6 +630,16 @@ func malformed(err error) bool {
 	var te *json.UnmarshalTypeError
 	return errors.As(err, &se) || errors.As(err, &te) ||
 		(errors.Is(err, io.ErrUnexpectedEOF) && strings.Contains(err.Error(), "decode response"))
+}
+
+// dialError is the failed dial (connection refused, no route, a name
+// that does not resolve) under err, or nil.
+func dialError(err error) *net.OpError {
+	var oe *net.OpError
+	if errors.As(err, &oe) && oe.Op == "dial" {
+		return oe
+	}
+	return nil
 }
 
 // transportError reports whether err is the connection failing rather
