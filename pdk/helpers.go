@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"unsafe"
 
 	extism "github.com/extism/go-pdk"
 
@@ -102,7 +103,8 @@ func Information(v any) int32 {
 // Text writes s to the export's output and returns 0 (or 1 if the output
 // cannot be allocated in the plugin's memory).
 func Text(s string) int32 {
-	return output([]byte(s))
+	// s is only read (copied into the output block): no []byte copy.
+	return output(unsafe.Slice(unsafe.StringData(s), len(s)))
 }
 
 // Fail sets err's message as the export's error and returns 1, the

@@ -28,7 +28,10 @@ type Object struct {
 }
 
 type member struct {
-	name  string
+	// name is the member's name decoded: for a name without escapes or
+	// non-ASCII bytes (nearly every one) the bytes between its quotes in
+	// the input, so that Parse allocates no string per member.
+	name  []byte
 	value []byte // the raw JSON value
 }
 
@@ -63,7 +66,7 @@ func Parse(b []byte) (Object, error) {
 			if err := p.string(); err != nil {
 				return Object{}, err
 			}
-			name, ok := unquote(b[start:p.i])
+			name, ok := unquoteBytes(b[start:p.i])
 			if !ok {
 				return Object{}, p.errorf("a valid string")
 			}
@@ -76,6 +79,11 @@ func Parse(b []byte) (Object, error) {
 			vstart := p.i
 			if err := p.value(); err != nil {
 				return Object{}, err
+			}
+			if o.members == nil {
+				// One allocation for the objects tools take (a handful
+				// of members) instead of one per doubling.
+				o.members = make([]member, 0, 8)
 			}
 			o.members = append(o.members, member{name: name, value: b[vstart:p.i]})
 			p.space()
@@ -103,7 +111,7 @@ func (o Object) Len() int { return len(o.members) }
 // one.
 func (o Object) Raw(name string) (json.RawMessage, bool) {
 	for i := len(o.members) - 1; i >= 0; i-- {
-		if o.members[i].name == name {
+		if string(o.members[i].name) == name {
 			return o.members[i].value, true
 		}
 	}
@@ -133,6 +141,13 @@ func (o Object) Number(name string) (float64, bool) {
 	if !ok || len(v) == 0 || !(v[0] == '-' || v[0] >= '0' && v[0] <= '9') {
 		return 0, false
 	}
+	if n, neg, ok := smallInt(v); ok {
+		f := float64(n)
+		if neg {
+			f = -f // "-0" is -0, as ParseFloat reads it
+		}
+		return f, true
+	}
 	f, err := strconv.ParseFloat(string(v), 64)
 	if err != nil {
 		var numErr *strconv.NumError
@@ -152,8 +167,34 @@ func (o Object) Int(name string) (int64, bool) {
 	if !ok || len(v) == 0 || !(v[0] == '-' || v[0] >= '0' && v[0] <= '9') {
 		return 0, false
 	}
+	if n, neg, ok := smallInt(v); ok {
+		if neg {
+			n = -n
+		}
+		return n, true
+	}
 	n, err := strconv.ParseInt(string(v), 10, 64)
 	return n, err == nil
+}
+
+// smallInt reads v when it is an integer of at most 15 digits with an
+// optional minus sign, the numbers tools are mostly given: exactly, and
+// without strconv's string conversion (an allocation) or its general
+// parser. Any larger or other number is left to strconv (ok false).
+func smallInt(v []byte) (n int64, neg bool, ok bool) {
+	if len(v) > 0 && v[0] == '-' {
+		neg, v = true, v[1:]
+	}
+	if len(v) == 0 || len(v) > 15 {
+		return 0, false, false
+	}
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, false, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, neg, true
 }
 
 // Bool returns the member name's value if it is true or false.
@@ -181,7 +222,7 @@ func (o Object) IsNull(name string) bool {
 func (o Object) Names() []string {
 	names := make([]string, len(o.members))
 	for i, m := range o.members {
-		names[i] = m.name
+		names[i] = string(m.name)
 	}
 	return names
 }

@@ -98,11 +98,12 @@ func TestParseErrors(t *testing.T) {
 }
 
 // FuzzParse checks Parse against encoding/json: the same inputs are valid
-// objects, with the same members, the same raw values and the same
-// strings.
+// objects, with the same members, the same raw values, the same strings
+// and the same numbers.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{`{"operation":"add","a":5,"b":3}`, `{"a":"\ud83d\ude00\ud800x\u00e9","b":[{"c":null}],"a":true}`,
-		`{"k":"` + "\xff\xfe" + `"}`, `[1]`, `{"a":1e400}`, `{"\u0061":1,"A":2}`, ` {} `, `{"a":{"b":{"c":[[]]}}}`} {
+		`{"k":"` + "\xff\xfe" + `"}`, `[1]`, `{"a":1e400}`, `{"\u0061":1,"A":2}`, ` {} `, `{"a":{"b":{"c":[[]]}}}`,
+		`{"a":-0,"b":123456789012345,"c":-1234567890123456,"d":0.5,"e":12345678901234567890}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -123,6 +124,19 @@ func FuzzParse(f *testing.F) {
 			got, ok := o.Raw(name)
 			if !ok || !bytes.Equal(got, raw) {
 				t.Fatalf("Parse(%q).Raw(%q) = %q, %v; encoding/json %q", b, name, got, ok, raw)
+			}
+			var f float64
+			if json.Unmarshal(raw, &f) == nil {
+				if got, ok := o.Number(name); !ok || math.Float64bits(got) != math.Float64bits(f) {
+					t.Fatalf("Parse(%q).Number(%q) = %v, %v; encoding/json %v", b, name, got, ok, f)
+				}
+			}
+			if raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9' {
+				var n int64
+				nerr := json.Unmarshal(raw, &n)
+				if got, ok := o.Int(name); ok != (nerr == nil) || ok && got != n {
+					t.Fatalf("Parse(%q).Int(%q) = %v, %v; encoding/json %v, %v", b, name, got, ok, n, nerr)
+				}
 			}
 			var s string
 			if json.Unmarshal(raw, &s) == nil && raw[0] == '"' {

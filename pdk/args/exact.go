@@ -80,12 +80,12 @@ func exact(b []byte, t reflect.Type) ([]byte, bool) {
 		fields := structFields(t)
 		out := []byte{'{'}
 		for _, m := range o.members {
-			ft, ok := fields[m.name]
+			ft, ok := fields[string(m.name)]
 			if !ok {
 				continue
 			}
 			val, _ := exact(m.value, ft)
-			out = appendMember(out, m.name, val)
+			out = appendMember(out, string(m.name), val)
 		}
 		return append(out, '}'), true
 	case reflect.Map:
@@ -96,7 +96,7 @@ func exact(b []byte, t reflect.Type) ([]byte, bool) {
 		out := []byte{'{'}
 		for _, m := range o.members {
 			val, _ := exact(m.value, t.Elem())
-			out = appendMember(out, m.name, val)
+			out = appendMember(out, string(m.name), val)
 		}
 		return append(out, '}'), true
 	case reflect.Slice, reflect.Array:

@@ -217,8 +217,15 @@ func hexValue(c byte) int {
 // unquote decodes a JSON string that parser.string checked, quotes
 // included. Invalid surrogates become U+FFFD, as with encoding/json.
 func unquote(q []byte) (string, bool) {
+	b, ok := unquoteBytes(q)
+	return string(b), ok
+}
+
+// unquoteBytes is unquote's bytes: for a string without escapes or
+// non-ASCII bytes, the bytes between the quotes of q itself.
+func unquoteBytes(q []byte) ([]byte, bool) {
 	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
-		return "", false
+		return nil, false
 	}
 	s := q[1 : len(q)-1]
 	plain := true
@@ -229,7 +236,7 @@ func unquote(q []byte) (string, bool) {
 		}
 	}
 	if plain {
-		return string(s), true
+		return s, true
 	}
 	out := make([]byte, 0, len(s))
 	for i := 0; i < len(s); {
@@ -248,7 +255,7 @@ func unquote(q []byte) (string, bool) {
 			continue
 		}
 		if i+1 >= len(s) {
-			return "", false
+			return nil, false
 		}
 		switch s[i+1] {
 		case '"', '\\', '/':
@@ -266,7 +273,7 @@ func unquote(q []byte) (string, bool) {
 		case 'u':
 			r, ok := hex4(s[i+2:])
 			if !ok {
-				return "", false
+				return nil, false
 			}
 			i += 6
 			if utf16.IsSurrogate(r) {
@@ -284,11 +291,11 @@ func unquote(q []byte) (string, bool) {
 			out = utf8.AppendRune(out, r)
 			continue
 		default:
-			return "", false
+			return nil, false
 		}
 		i += 2
 	}
-	return string(out), true
+	return out, true
 }
 
 func hex4(b []byte) (rune, bool) {
