@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -36,12 +37,17 @@ const sweepEvery = time.Minute
 // The zero value is ready to use, with DefaultMaxLimiters. Limiters is
 // safe for concurrent use.
 type Limiters struct {
-	mu        sync.Mutex
-	entries   map[limiterKey]*limiterEntry
-	max       int
-	lastSweep time.Time
-
 	shared atomic.Pointer[sharedRef] // state.backend redis; nil: in memory
+
+	// entries is read without a lock: a call finds its buckets with
+	// lookups that write nothing the other cores read (lastUsed changes
+	// once a second), so calls on every core do not queue on one mutex
+	// or bounce its cache line. mu serializes what adds or drops buckets.
+	entries   sync.Map     // limiterKey -> *limiterEntry
+	n         atomic.Int64 // len(entries)
+	lastSweep atomic.Int64 // unix nanoseconds
+	mu        sync.Mutex
+	max       int
 }
 
 // Shared keeps rate-limit buckets where every replica takes from them
@@ -102,7 +108,14 @@ type limiterKey struct {
 
 type limiterEntry struct {
 	lim      *rate.Limiter
-	lastUsed time.Time
+	lastUsed atomic.Int64 // unix seconds, for dropping the least recently used
+}
+
+// touch records a use at now: a write only when the second changed.
+func (e *limiterEntry) touch(now time.Time) {
+	if s := now.Unix(); e.lastUsed.Load() != s {
+		e.lastUsed.Store(s)
+	}
 }
 
 // NewLimiters returns a Limiters keeping at most max buckets
@@ -126,9 +139,12 @@ func (l *Limiters) AllowAt(now time.Time, pol *Policy, d Decision, principal, na
 	}
 	var lbuf [4]*rate.Limiter
 	lims := lbuf[:0]
-	l.mu.Lock()
-	if now.Sub(l.lastSweep) >= sweepEvery {
-		l.sweep(now, false)
+	if now.UnixNano()-l.lastSweep.Load() >= int64(sweepEvery) && l.mu.TryLock() {
+		// One call sweeps; the others go on (TryLock) rather than wait.
+		if now.UnixNano()-l.lastSweep.Load() >= int64(sweepEvery) {
+			l.sweep(now, false)
+		}
+		l.mu.Unlock()
 	}
 	for _, rl := range d.Limits {
 		lims = append(lims, l.get(now, limiterKey{id: rl.id, principal: principal, kind: d.kind, name: name}, rl))
@@ -136,7 +152,6 @@ func (l *Limiters) AllowAt(now time.Time, pol *Policy, d Decision, principal, na
 	if g := pol.global; g != nil {
 		lims = append(lims, l.get(now, limiterKey{id: g.id, principal: principal}, g))
 	}
-	l.mu.Unlock()
 
 	var rbuf [4]*rate.Reservation
 	taken := rbuf[:0]
@@ -163,21 +178,35 @@ func (l *Limiters) AllowAt(now time.Time, pol *Policy, d Decision, principal, na
 	return true, 0
 }
 
-// get returns the bucket for key, creating it with rl's rate; l.mu held.
+// get returns the bucket for key, creating it with rl's rate.
 func (l *Limiters) get(now time.Time, key limiterKey, rl *RuleLimit) *rate.Limiter {
-	e := l.entries[key]
-	if e == nil {
-		if l.entries == nil {
-			l.entries = map[limiterKey]*limiterEntry{}
-		}
-		if len(l.entries) >= l.limit() {
-			l.sweep(now, true)
-		}
-		e = &limiterEntry{lim: rate.NewLimiter(rl.Limit, rl.Burst)}
-		l.entries[key] = e
+	if v, ok := l.entries.Load(key); ok {
+		e := v.(*limiterEntry)
+		e.touch(now)
+		return e.lim
 	}
-	e.lastUsed = now
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if v, ok := l.entries.Load(key); ok { // another call made it meanwhile
+		e := v.(*limiterEntry)
+		e.touch(now)
+		return e.lim
+	}
+	if int(l.n.Load()) >= l.limit() {
+		l.sweep(now, true)
+	}
+	e := &limiterEntry{lim: rate.NewLimiter(rl.Limit, rl.Burst)}
+	e.touch(now)
+	l.entries.Store(key, e)
+	l.n.Add(1)
 	return e.lim
+}
+
+// drop removes key's bucket; l.mu held.
+func (l *Limiters) drop(key limiterKey) {
+	if _, ok := l.entries.LoadAndDelete(key); ok {
+		l.n.Add(-1)
+	}
 }
 
 func (l *Limiters) limit() int {
@@ -191,28 +220,29 @@ func (l *Limiters) limit() int {
 // full is set and that did not make room for one more, it also drops the
 // least recently used buckets, keeping 7/8 of the maximum. l.mu held.
 func (l *Limiters) sweep(now time.Time, full bool) {
-	l.lastSweep = now
-	for k, e := range l.entries {
-		if e.lim.TokensAt(now) >= float64(e.lim.Burst()) {
-			delete(l.entries, k)
-		}
-	}
-	max := l.limit()
-	if !full || len(l.entries) < max {
-		return
-	}
+	l.lastSweep.Store(now.UnixNano())
 	type aged struct {
 		k limiterKey
-		t time.Time
+		t int64
 	}
-	all := make([]aged, 0, len(l.entries))
-	for k, e := range l.entries {
-		all = append(all, aged{k, e.lastUsed})
+	var all []aged
+	l.entries.Range(func(k, v any) bool {
+		key, e := k.(limiterKey), v.(*limiterEntry)
+		if e.lim.TokensAt(now) >= float64(e.lim.Burst()) {
+			l.drop(key)
+		} else if full {
+			all = append(all, aged{key, e.lastUsed.Load()})
+		}
+		return true
+	})
+	most := l.limit()
+	if !full || int(l.n.Load()) < most {
+		return
 	}
-	slices.SortFunc(all, func(a, b aged) int { return a.t.Compare(b.t) })
-	keep := max - max/8 - 1 // and the one about to be added
-	for _, a := range all[:len(all)-keep] {
-		delete(l.entries, a.k)
+	slices.SortFunc(all, func(a, b aged) int { return cmp.Compare(a.t, b.t) })
+	keep := most - most/8 - 1 // and the one about to be added
+	for _, a := range all[:max(len(all)-keep, 0)] {
+		l.drop(a.k)
 	}
 }
 
@@ -232,16 +262,13 @@ func (l *Limiters) Retain(pol *Policy) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for k := range l.entries {
-		if !keep[k.id] {
-			delete(l.entries, k)
+	l.entries.Range(func(k, _ any) bool {
+		if key := k.(limiterKey); !keep[key.id] {
+			l.drop(key)
 		}
-	}
+		return true
+	})
 }
 
 // Len is how many buckets are held.
-func (l *Limiters) Len() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.entries)
-}
+func (l *Limiters) Len() int { return int(l.n.Load()) }

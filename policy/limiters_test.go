@@ -216,6 +216,29 @@ func TestLimitersConcurrent(t *testing.T) {
 	}
 }
 
+// Buckets made and dropped from many goroutines at once (new principals
+// past the maximum, so that sweeps run beside lookups) stay bounded, and
+// a principal's bucket keeps its state while it is in use.
+func TestLimitersBoundedConcurrent(t *testing.T) {
+	pol := limited(t)
+	l := NewLimiters(50)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 200 {
+				take(l, t0, pol, fmt.Sprint("g", g, "p", i), "calc_add", 1)
+			}
+		})
+	}
+	wg.Wait()
+	if n := l.Len(); n > 50 || n < 1 {
+		t.Errorf("%d buckets, want 1 to 50", n)
+	}
+	if n, _ := take(l, t0, pol, "last", "calc_add", 4); n != 3 {
+		t.Errorf("a new principal: %d of 4 passed, want its burst of 3", n)
+	}
+}
+
 func BenchmarkLimitersAllow(b *testing.B) {
 	pol := mustNew(b, Config{Default: "allow", RateLimit: &RateLimit{Rate: "1000000/s"},
 		Rules: []Rule{{Principals: all("*"), Allow: Match{Tools: all("*")}, RateLimit: &RateLimit{Rate: "1000000/s"}}}})
@@ -225,4 +248,20 @@ func BenchmarkLimitersAllow(b *testing.B) {
 	for b.Loop() {
 		l.Allow(pol, d, "a", "calc_add")
 	}
+}
+
+// BenchmarkLimitersAllowParallel is BenchmarkLimitersAllow from every
+// core at once, as a busy gateway's calls take their buckets: the same
+// principal and tool, so the same two buckets.
+func BenchmarkLimitersAllowParallel(b *testing.B) {
+	pol := mustNew(b, Config{Default: "allow", RateLimit: &RateLimit{Rate: "1000000000/s"},
+		Rules: []Rule{{Principals: all("*"), Allow: Match{Tools: all("*")}, RateLimit: &RateLimit{Rate: "1000000000/s"}}}})
+	d := pol.Decide(tool(who("a"), "calc_add"))
+	l := NewLimiters(0)
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			l.Allow(pol, d, "a", "calc_add")
+		}
+	})
 }
