@@ -30,7 +30,9 @@ const sweepEvery = time.Minute
 // reload that leaves a rule as it was keeps its state, and an edited rule
 // starts with full buckets. Retain drops the buckets of rules that are
 // gone. A bucket that has refilled is the same as a new one, so it is
-// dropped when idle (checked every minute); if more than the maximum
+// dropped when idle (checked every minute; a call that takes a token just
+// as the sweep drops its bucket gives that bucket's owner one token more
+// at most, since the sweep runs beside calls); if more than the maximum
 // are in use at once, the least recently used are dropped, which can
 // only hand their owners a fresh burst.
 //
