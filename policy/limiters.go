@@ -182,17 +182,13 @@ func (l *Limiters) AllowAt(now time.Time, pol *Policy, d Decision, principal, na
 
 // get returns the bucket for key, creating it with rl's rate.
 func (l *Limiters) get(now time.Time, key limiterKey, rl *RuleLimit) *rate.Limiter {
-	if v, ok := l.entries.Load(key); ok {
-		e := v.(*limiterEntry)
-		e.touch(now)
-		return e.lim
+	if lim := l.lookup(now, key); lim != nil {
+		return lim
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if v, ok := l.entries.Load(key); ok { // another call made it meanwhile
-		e := v.(*limiterEntry)
-		e.touch(now)
-		return e.lim
+	if lim := l.lookup(now, key); lim != nil { // another call made it meanwhile
+		return lim
 	}
 	if int(l.n.Load()) >= l.limit() {
 		l.sweep(now, true)
@@ -201,6 +197,17 @@ func (l *Limiters) get(now time.Time, key limiterKey, rl *RuleLimit) *rate.Limit
 	e.touch(now)
 	l.entries.Store(key, e)
 	l.n.Add(1)
+	return e.lim
+}
+
+// lookup returns key's bucket, recording the use, or nil.
+func (l *Limiters) lookup(now time.Time, key limiterKey) *rate.Limiter {
+	v, ok := l.entries.Load(key)
+	if !ok {
+		return nil
+	}
+	e := v.(*limiterEntry)
+	e.touch(now)
 	return e.lim
 }
 

@@ -218,7 +218,7 @@ func TestLimitersConcurrent(t *testing.T) {
 
 // Buckets made and dropped from many goroutines at once (new principals
 // past the maximum, so that sweeps run beside lookups) stay bounded, and
-// a principal's bucket keeps its state while it is in use.
+// a principal that comes after them gets a bucket of its own.
 func TestLimitersBoundedConcurrent(t *testing.T) {
 	pol := limited(t)
 	l := NewLimiters(50)
@@ -239,11 +239,16 @@ func TestLimitersBoundedConcurrent(t *testing.T) {
 	}
 }
 
+// benchLimiters is a policy whose rule and gateway-wide limit both have
+// rate, its decision for principal a calling calc_add, and a Limiters.
+func benchLimiters(b *testing.B, rate Rate) (*Policy, Decision, *Limiters) {
+	pol := mustNew(b, Config{Default: "allow", RateLimit: &RateLimit{Rate: rate},
+		Rules: []Rule{{Principals: all("*"), Allow: Match{Tools: all("*")}, RateLimit: &RateLimit{Rate: rate}}}})
+	return pol, pol.Decide(tool(who("a"), "calc_add")), NewLimiters(0)
+}
+
 func BenchmarkLimitersAllow(b *testing.B) {
-	pol := mustNew(b, Config{Default: "allow", RateLimit: &RateLimit{Rate: "1000000/s"},
-		Rules: []Rule{{Principals: all("*"), Allow: Match{Tools: all("*")}, RateLimit: &RateLimit{Rate: "1000000/s"}}}})
-	d := pol.Decide(tool(who("a"), "calc_add"))
-	l := NewLimiters(0)
+	pol, d, l := benchLimiters(b, "1000000/s")
 	b.ReportAllocs()
 	for b.Loop() {
 		l.Allow(pol, d, "a", "calc_add")
@@ -254,10 +259,7 @@ func BenchmarkLimitersAllow(b *testing.B) {
 // core at once, as a busy gateway's calls take their buckets: the same
 // principal and tool, so the same two buckets.
 func BenchmarkLimitersAllowParallel(b *testing.B) {
-	pol := mustNew(b, Config{Default: "allow", RateLimit: &RateLimit{Rate: "1000000000/s"},
-		Rules: []Rule{{Principals: all("*"), Allow: Match{Tools: all("*")}, RateLimit: &RateLimit{Rate: "1000000000/s"}}}})
-	d := pol.Decide(tool(who("a"), "calc_add"))
-	l := NewLimiters(0)
+	pol, d, l := benchLimiters(b, "1000000000/s")
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
