@@ -49,7 +49,8 @@ type Principal struct {
 	Name   string
 	Groups []string
 	// Claims are all the claims of a JWT access token (nil for a static
-	// token), as encoding/json decodes them.
+	// token), as encoding/json decodes them. Read-only: the requests that
+	// present the same token share them (verifiedCache).
 	Claims map[string]any
 }
 
@@ -217,7 +218,7 @@ func (a *Authenticator) authenticate(ctx context.Context, token string) (Princip
 	if !looksLikeJWT(token) {
 		return Principal{}, invalid("neither the token of a principal nor a JWT")
 	}
-	return a.jwt.verify(ctx, token)
+	return a.jwt.verify(ctx, token, sum)
 }
 
 func invalid(reason string) error { return fmt.Errorf("%w: %s", ErrInvalidToken, reason) }

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,6 +25,7 @@ type jwtVerifier struct {
 	algs map[string]jwa.SignatureAlgorithm
 	keys *keySource
 	now  func() time.Time
+	seen verifiedCache
 }
 
 func newJWTVerifier(ctx context.Context, j JWTConfig, key, file string, opts Options) (*jwtVerifier, error) {
@@ -60,26 +62,41 @@ func newJWTVerifier(ctx context.Context, j JWTConfig, key, file string, opts Opt
 	return v, nil
 }
 
-// verify checks a token shaped like a JWT and maps it to a Principal.
-// Reasons name what failed, never a claim value or header value.
-func (v *jwtVerifier) verify(ctx context.Context, token string) (Principal, error) {
+// verify checks a token shaped like a JWT, whose SHA-256 is sum, and maps
+// it to a Principal; a token it accepted before, against the same key
+// set, is not checked again while it counts (verifiedCache). Reasons name
+// what failed, never a claim value or header value.
+func (v *jwtVerifier) verify(ctx context.Context, token string, sum [sha256.Size]byte) (Principal, error) {
+	keySet, now := v.keys.set.Load(), v.now()
+	if p, ok := v.seen.get(sum, keySet, now); ok {
+		return p, nil
+	}
+	p, exp, err := v.check(ctx, token)
+	if err == nil {
+		v.seen.put(sum, p, keySet, now, exp)
+	}
+	return p, err
+}
+
+// check is verify without the cache; it also returns the token's exp.
+func (v *jwtVerifier) check(ctx context.Context, token string) (Principal, time.Time, error) {
 	msg, err := jws.Parse([]byte(token), jws.WithCompact())
 	if err != nil || len(msg.Signatures()) != 1 {
-		return Principal{}, invalid("malformed JWT")
+		return Principal{}, time.Time{}, invalid("malformed JWT")
 	}
 	h := msg.Signatures()[0].ProtectedHeaders()
 	alg, ok := h.Algorithm()
 	switch {
 	case !ok || alg.String() == "":
-		return Principal{}, invalid("the JWT header has no alg")
+		return Principal{}, time.Time{}, invalid("the JWT header has no alg")
 	case alg == jwa.NoSignature():
-		return Principal{}, invalid(`alg "none" (unsigned JWT) is refused`)
+		return Principal{}, time.Time{}, invalid(`alg "none" (unsigned JWT) is refused`)
 	}
 	if _, allowed := v.algs[alg.String()]; !allowed {
 		if _, known := jwa.LookupSignatureAlgorithm(alg.String()); known {
-			return Principal{}, invalid(fmt.Sprintf("algorithm %s is not allowed", alg))
+			return Principal{}, time.Time{}, invalid(fmt.Sprintf("algorithm %s is not allowed", alg))
 		}
-		return Principal{}, invalid("unknown algorithm")
+		return Principal{}, time.Time{}, invalid("unknown algorithm")
 	}
 	kid, hasKid := h.KeyID()
 	keys, named := v.candidates(alg, kid, hasKid)
@@ -90,9 +107,9 @@ func (v *jwtVerifier) verify(ctx context.Context, token string) (Principal, erro
 	}
 	switch {
 	case hasKid && !named:
-		return Principal{}, invalid("no key in the JWKS has the token's kid")
+		return Principal{}, time.Time{}, invalid("no key in the JWKS has the token's kid")
 	case len(keys) == 0:
-		return Principal{}, invalid(fmt.Sprintf("no key in the JWKS fits algorithm %s", alg))
+		return Principal{}, time.Time{}, invalid(fmt.Sprintf("no key in the JWKS fits algorithm %s", alg))
 	}
 	var payload []byte
 	for _, key := range keys {
@@ -102,15 +119,15 @@ func (v *jwtVerifier) verify(ctx context.Context, token string) (Principal, erro
 		}
 	}
 	if err != nil {
-		return Principal{}, invalid("bad signature")
+		return Principal{}, time.Time{}, invalid("bad signature")
 	}
 	tok, err := jwt.Parse(payload, jwt.WithVerify(false), jwt.WithValidate(false))
 	if err != nil {
-		return Principal{}, invalid("malformed claims")
+		return Principal{}, time.Time{}, invalid("malformed claims")
 	}
 	var claims map[string]any
 	if err := json.Unmarshal(payload, &claims); err != nil {
-		return Principal{}, invalid("malformed claims")
+		return Principal{}, time.Time{}, invalid("malformed claims")
 	}
 	err = jwt.Validate(tok,
 		jwt.WithClock(jwt.ClockFunc(v.now)),
@@ -120,17 +137,18 @@ func (v *jwtVerifier) verify(ctx context.Context, token string) (Principal, erro
 		jwt.WithRequiredClaim(jwt.ExpirationKey),
 	)
 	if err != nil {
-		return Principal{}, invalid(validationReason(err))
+		return Principal{}, time.Time{}, invalid(validationReason(err))
 	}
 	name, _ := claims[v.cfg.PrincipalClaim].(string)
 	if name == "" {
-		return Principal{}, invalid(fmt.Sprintf("claim %s (the principal) is missing, empty or not a string", v.cfg.PrincipalClaim))
+		return Principal{}, time.Time{}, invalid(fmt.Sprintf("claim %s (the principal) is missing, empty or not a string", v.cfg.PrincipalClaim))
 	}
 	groups, ok := claimGroups(claims[v.cfg.GroupsClaim])
 	if !ok {
-		return Principal{}, invalid(fmt.Sprintf("claim %s (the groups) is neither an array of strings nor a string", v.cfg.GroupsClaim))
+		return Principal{}, time.Time{}, invalid(fmt.Sprintf("claim %s (the groups) is neither an array of strings nor a string", v.cfg.GroupsClaim))
 	}
-	return Principal{Name: name, Groups: groups, Claims: claims}, nil
+	exp, _ := tok.Expiration() // required by Validate
+	return Principal{Name: name, Groups: groups, Claims: claims}, exp, nil
 }
 
 // candidates returns the keys of the current JWKS that may verify a token

@@ -451,3 +451,57 @@ func TestJWKSFile(t *testing.T) {
 		}
 	}
 }
+
+// A JWT accepted once is not checked again on every request
+// (verifiedCache), but is refused as soon as the full check would
+// refuse it: past its exp and the leeway, with the clock moved back
+// before its nbf, and once the key that signed it leaves the JWKS.
+func TestJWTVerifiedTokens(t *testing.T) {
+	s := newSecrets(t)
+	clock := newClock()
+	start := clock.Now()
+	k1, k2 := rsaKey(t, "k1"), rsaKey(t, "k2")
+	p := newIDP(t, k1)
+	a := newAuth(t, s, jwtConfig(t, p.URL(), nil), auth.Options{Now: clock.Now})
+	expect := func(what, tok, reason string) {
+		t.Helper()
+		pr, err := a.Authenticate(bearer(tok))
+		if reason == "" {
+			if err != nil || pr.Name != "user-1" || !slices.Equal(pr.Groups, []string{"dev", "ops"}) || pr.Claims["tenant"] != "acme" {
+				t.Fatalf("%s: got %+v, %v; want user-1 accepted", what, pr, s.err(err))
+			}
+			pr.Groups[0] = "changed by the caller" // the next caller's groups are its own
+			return
+		}
+		if !errors.Is(s.err(err), auth.ErrInvalidToken) || !strings.Contains(err.Error(), reason) {
+			t.Fatalf("%s: got %+v, %v; want refused with %q", what, pr, err, reason)
+		}
+	}
+
+	tok := mint(t, s, k1, jwa.RS256(), claims(start)) // exp in 5 minutes
+	for i := range 3 {
+		expect(fmt.Sprintf("request %d", i+1), tok, "")
+	}
+	clock.Add(5*time.Minute + 10*time.Second)
+	expect("past exp, within the leeway", tok, "")
+	clock.Add(time.Minute)
+	expect("past exp and the leeway", tok, "token expired (exp)")
+
+	// Accepted at its iat and nbf; with the clock set back before them and
+	// the leeway, refused as the full check refuses it.
+	clock.Add(-time.Minute)
+	tok = mint(t, s, k1, jwa.RS256(), claims(clock.Now()))
+	expect("fresh token", tok, "")
+	expect("fresh token again", tok, "")
+	clock.Add(-2 * time.Minute)
+	expect("clock set back", tok, "token issued in the future (iat)")
+	clock.Add(2 * time.Minute)
+	expect("clock forward again", tok, "")
+
+	// k1 leaves the JWKS: a k2 token makes the gateway fetch it again, and
+	// the k1 token it accepted a moment ago is refused from then on.
+	p.Serve(t, k2)
+	clock.Add(auth.MinRefetch)
+	expect("k2 token", mint(t, s, k2, jwa.RS256(), claims(clock.Now())), "")
+	expect("k1 token after k1 left the JWKS", tok, "no key in the JWKS has the token's kid")
+}

@@ -1,0 +1,45 @@
+package auth_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/lestrrat-go/jwx/v3/jwa"
+
+	"github.com/wasmgate/wasmgate/auth"
+	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/internal/jwttest"
+)
+
+func BenchmarkAuthenticateJWT(b *testing.B) {
+	for _, alg := range []jwa.SignatureAlgorithm{jwa.RS256(), jwa.ES256()} {
+		b.Run(alg.String(), func(b *testing.B) {
+			k := jwttest.NewKey(b, "k1", alg)
+			p := jwttest.NewJWKS(b, k)
+			c := auth.Config{JWT: &auth.JWTConfig{Issuer: issuer, Audience: audience, JWKSURL: p.URL()}}
+			var errs []error
+			c.Normalize("auth", config.NewEnv(filepath.Join(b.TempDir(), "gateway.yaml"), &errs))
+			if len(errs) > 0 {
+				b.Fatal(errs)
+			}
+			a, err := auth.New(context.Background(), c, auth.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer a.Close()
+			tok := jwttest.SignAlg(b, k, alg, claims(time.Now()))
+			r := bearer(tok)
+			if _, err := a.Authenticate(r); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := a.Authenticate(r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
