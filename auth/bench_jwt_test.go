@@ -2,14 +2,12 @@ package auth_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/lestrrat-go/jwx/v3/jwa"
 
 	"github.com/wasmgate/wasmgate/auth"
-	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/internal/jwttest"
 )
 
@@ -21,13 +19,7 @@ func BenchmarkAuthenticateJWT(b *testing.B) {
 		b.Run(alg.String(), func(b *testing.B) {
 			k := jwttest.NewKey(b, "k1", alg)
 			p := jwttest.NewJWKS(b, k)
-			c := auth.Config{JWT: &auth.JWTConfig{Issuer: issuer, Audience: audience, JWKSURL: p.URL()}}
-			var errs []error
-			c.Normalize("auth", config.NewEnv(filepath.Join(b.TempDir(), "gateway.yaml"), &errs))
-			if len(errs) > 0 {
-				b.Fatal(errs)
-			}
-			a, err := auth.New(context.Background(), c, auth.Options{})
+			a, err := auth.New(context.Background(), jwtConfig(b, p.URL(), nil), auth.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -117,7 +117,7 @@ func (c *fakeClock) Add(d time.Duration) {
 
 // normalize runs c.Normalize as the loader would, for a gateway.yaml in
 // dir, and returns the problems and the env.
-func normalize(t *testing.T, dir string, c *auth.Config) ([]*config.Error, *config.Env) {
+func normalize(t testing.TB, dir string, c *auth.Config) ([]*config.Error, *config.Env) {
 	t.Helper()
 	var errs []error
 	env := config.NewEnv(filepath.Join(dir, "gateway.yaml"), &errs)
@@ -134,7 +134,7 @@ func normalize(t *testing.T, dir string, c *auth.Config) ([]*config.Error, *conf
 }
 
 // mustNormalize normalizes c and fails on any problem.
-func mustNormalize(t *testing.T, c *auth.Config) {
+func mustNormalize(t testing.TB, c *auth.Config) {
 	t.Helper()
 	errs, _ := normalize(t, t.TempDir(), c)
 	for _, e := range errs {

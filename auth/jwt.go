@@ -67,13 +67,13 @@ func newJWTVerifier(ctx context.Context, j JWTConfig, key, file string, opts Opt
 // set, is not checked again while it counts (verifiedCache). Reasons name
 // what failed, never a claim value or header value.
 func (v *jwtVerifier) verify(ctx context.Context, token string, sum [sha256.Size]byte) (Principal, error) {
-	keySet, now := v.keys.set.Load(), v.now()
-	if p, ok := v.seen.get(sum, keySet, now); ok {
+	keys, now := v.keys.set.Load(), v.now()
+	if p, ok := v.seen.get(sum, keys, now); ok {
 		return p, nil
 	}
 	p, exp, err := v.check(ctx, token)
 	if err == nil {
-		v.seen.put(sum, p, keySet, now, exp)
+		v.seen.put(sum, p, keys, now, exp)
 	}
 	return p, err
 }

@@ -59,7 +59,7 @@ func unsigned(s *secrets, alg string, c map[string]any) string {
 	return s.add(jwttest.Unsigned(alg, "k1", c))
 }
 
-func jwtConfig(t *testing.T, jwksURL string, mod func(*auth.JWTConfig)) auth.Config {
+func jwtConfig(t testing.TB, jwksURL string, mod func(*auth.JWTConfig)) auth.Config {
 	t.Helper()
 	c := auth.Config{JWT: &auth.JWTConfig{Issuer: issuer, Audience: audience, JWKSURL: jwksURL}}
 	if mod != nil {
@@ -455,7 +455,7 @@ func TestJWKSFile(t *testing.T) {
 // A JWT accepted once is not checked again on every request
 // (verifiedCache), but is refused as soon as the full check would
 // refuse it: past its exp and the leeway, with the clock moved back
-// before its nbf, and once the key that signed it leaves the JWKS.
+// before its iat, and once the key that signed it leaves the JWKS.
 func TestJWTVerifiedTokens(t *testing.T) {
 	s := newSecrets(t)
 	clock := newClock()

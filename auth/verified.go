@@ -24,7 +24,7 @@ const (
 //   - the key set is the one it was verified against (a JWKS refresh or a
 //     refetch for an unknown kid installs a new set, and every token is
 //     verified again under it, so a key withdrawn from the JWKS stops its
-//     tokens at once);
+//     tokens at the next fetch);
 //   - the clock is not behind the moment it was verified (nbf and iat held
 //     then, so they hold later);
 //   - the clock is before its exp, without the leeway (within the leeway
