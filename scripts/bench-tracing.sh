@@ -17,7 +17,10 @@
 # gateway freshly started; the script reports the median calls/s of each,
 # its ratio to off (the median of the rounds' ratios, each round against
 # its own off phase), and the gateway's own CPU time per call, which other
-# load on a shared machine disturbs less. Loopback only.
+# load on a shared machine disturbs less. Then the same with mcp-go's own
+# server and a native handler in place of the gateway, untraced and
+# traced with the gateway's spans (mcpbench -serve -trace-to): what the
+# OpenTelemetry SDK and exporter alone cost per call here. Loopback only.
 #
 #   scripts/bench-tracing.sh [duration]   (make bench-tracing BENCH_DURATION=5s)
 set -euo pipefail
@@ -106,5 +109,41 @@ for c in sorted({k[0] for k in runs}):
           "each ratio is the median of the rounds' ratios to the same round's off")
 us = {c: cpu[c][0] / cpu[c][1] for c in cpu}
 print("gateway CPU per call, all rounds: " + ", ".join(f"{c} {us[c]:.1f} µs" for c in ("off", "ratio0", "ratio1")))
+PY
+# The floor: mcp-go's own server with a native handler (no gateway, no
+# WebAssembly) without and with the same spans per call through the same
+# SDK, batcher and exporter to the same sink (`mcpbench -serve -trace-to`).
+# What tracing costs it is what those libraries cost any Go MCP server on
+# these cores, whatever else the server does.
+N0=$(port); N1=$(port)
+$BENCH -serve 127.0.0.1:$N0 >"$work/n0.log" 2>&1 &
+n0=$!
+$BENCH -serve 127.0.0.1:$N1 -trace-to "http://127.0.0.1:$SINK" >"$work/n1.log" 2>&1 &
+n1=$!
+trap 'for p in $pid $sink $n0 $n1; do kill $p 2>/dev/null || true; wait $p 2>/dev/null || true; done; rm -rf "$work"' EXIT
+wait_serving $n0 "$work/n0.log"; wait_serving $n1 "$work/n1.log"
+: >"$work/floor"
+for r in $(seq 1 "$ROUNDS"); do
+  for i in 0 1; do
+    if (( (i + r) % 2 )); then name=native port=$N0 p=$n0; else name=native_traced port=$N1 p=$n1; fi
+    $BENCH -url "http://127.0.0.1:$port/mcp" -tool calculate -args '{"operation":"add","a":5,"b":3}' -expect 8 \
+      -clients "$CLIENTS" -duration "$DURATION" -warmup 1s -json -cpu-pid "$p" >"$work/out" || {
+      cat "$work/out"; echo "bench-tracing: mcpbench failed ($name, round $r)" >&2; exit 1; }
+    grep -v '^{' "$work/out" | sed "s/^/  $name round $r: /"
+    python3 -c 'import json,sys; s=json.loads(sys.argv[3]); print(sys.argv[1], sys.argv[2], s["calls_per_s"], s["cpu_us_per_call"][0], s["driver_cpu_us_per_call"])' \
+      "$name" "$r" "$(grep '^{' "$work/out")" >>"$work/floor"
+  done
+done
+python3 - "$work/floor" <<'PY'
+import statistics, sys
+runs = {}  # name: {round: (calls/s, server µs, driver µs)}
+for line in open(sys.argv[1]):
+    name, r, rate, srv, drv = line.split()
+    runs.setdefault(name, {})[r] = (float(rate), float(srv), float(drv))
+ratio = statistics.median(v[0] / runs["native"][k][0] for k, v in runs["native_traced"].items())
+med = lambda n, i: statistics.median(v[i] for v in runs[n].values())
+print(f"floor, mcp-go's own server: native {med('native', 0):.0f}/s, traced {med('native_traced', 0):.0f}/s "
+      f"({ratio:.3f}x); server CPU per call {med('native', 1):.1f} µs untraced, {med('native_traced', 1):.1f} µs traced "
+      f"(+{med('native_traced', 1) - med('native', 1):.1f} µs), load generator {med('native', 2):.1f} µs")
 PY
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -8,6 +8,9 @@
 #   direct     the load generator calls the upstream itself
 #   via http   the gateway, with the upstream as `url:` (session: shared)
 #   via stdio  the gateway, with the upstream as `command:`
+#   via proxy  net/http/httputil's reverse proxy in front of the upstream
+#              (`mcpbench -reverse-proxy`), doing nothing but forward: the
+#              floor under any HTTP proxy on the same cores, MCP or not
 # in ROUNDS rounds (default 3; the order rotates each round), and the
 # medians over the rounds of each round against its own direct phase:
 # added median latency at 1 client, throughput ratio at 16. Then the gateway's resident memory per idle upstream session
@@ -24,20 +27,24 @@ BENCH=./bin/mcpbench
 work=$(mktemp -d)
 pid=
 native=
+proxy=
 cleanup() {
-  for p in $native $pid; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+  for p in $native $proxy $pid; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
 
 . scripts/benchlib.sh
-HTTP=$(port); ADMIN=$(port); NATIVE=$(port)
+HTTP=$(port); ADMIN=$(port); NATIVE=$(port); PROXY=$(port)
 root=$(pwd)
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
 
 $BENCH -serve 127.0.0.1:$NATIVE >"$work/native.log" 2>&1 &
 native=$!
 wait_serving $native "$work/native.log"
+$BENCH -reverse-proxy 127.0.0.1:$PROXY -url "http://127.0.0.1:$NATIVE/mcp" >"$work/proxy.log" 2>&1 &
+proxy=$!
+wait_serving $proxy "$work/proxy.log"
 
 config() { # config SESSION-MODE
   cat >"$work/gateway.yaml" <<YAML
@@ -77,15 +84,17 @@ stdio=$(pgrep -x -f "$root/bin/mcpbench -serve-stdio")
 shim=$(awk '{print $4}' "/proc/$stdio/stat")
 GW="http://127.0.0.1:$HTTP/mcp"
 NAT="http://127.0.0.1:$NATIVE/mcp"
+PRX="http://127.0.0.1:$PROXY/mcp"
 echo "tools/call over Streamable HTTP with sessions, ${DURATION} per phase, ${ROUNDS} rounds:"
-order=(direct via_http via_stdio)
+order=(direct via_http via_stdio via_proxy)
 for r in $(seq 1 "$ROUNDS"); do
   for c in 1 16; do
-    for i in 0 1 2; do
-      case ${order[$(( (i + r - 1) % 3 ))]} in
+    for i in 0 1 2 3; do
+      case ${order[$(( (i + r - 1) % 4 ))]} in
       direct) phase direct "$NAT" calculate $c "$native" ;;
       via_http) phase via_http "$GW" http_calculate $c "$pid,$native" ;;
       via_stdio) phase via_stdio "$GW" stdio_calculate $c "$pid,$stdio,$shim" ;;
+      via_proxy) phase via_proxy "$PRX" calculate $c "$proxy,$native" ;;
       esac
     done
   done
@@ -104,7 +113,7 @@ for x in rows:
 med = lambda k, i: statistics.median(x[i] for x in runs[k])
 # Each round against the same round's direct phase, then the median.
 per_round = lambda k, d, i, f: statistics.median(f(x[i], y[i]) for x, y in zip(runs[k], runs[d]))
-for name in ("via_http", "via_stdio"):
+for name in ("via_http", "via_stdio", "via_proxy"):
     a, d = (name, "1"), ("direct", "1")
     if a in runs and d in runs:
         added = per_round(a, d, 1, lambda v, w: (v - w) * 1000)
@@ -113,7 +122,9 @@ for name in ("via_http", "via_stdio"):
     if b in runs and d in runs:
         ratio = per_round(b, d, 0, lambda v, w: v / w)
         print(f"  {name:9} 16 clients: {med(b, 0):,.0f}/s against {med(d, 0):,.0f}/s direct = {ratio:.2f}x (target at least 0.50x)")
-
+if ("via_http", "16") in runs and ("via_proxy", "16") in runs:
+    r = per_round(("via_http", "16"), ("via_proxy", "16"), 0, lambda v, w: v / w)
+    print(f"  via_http against the plain reverse proxy (via_proxy) at 16 clients: {r:.2f}x")
 # Where the CPU goes at 16 clients (medians of the rounds; /proc, 10 ms
 # ticks over each measured window). A proxy is a server to the load
 # generator and a client to the upstream, so on shared cores 0.5x needs
@@ -125,15 +136,16 @@ if d in runs:
     print()
     print("CPU per call at 16 clients (medians of the rounds):")
     print(f"  direct     upstream {up0:.0f} µs + load generator {drv0:.0f} µs = {up0 + drv0:.0f} µs")
-    for name in ("via_http", "via_stdio"):
+    for name in ("via_http", "via_stdio", "via_proxy"):
         b = (name, "16")
         if b not in runs:
             continue
         gw, up, drv = med(b, 3), med(b, 4), med(b, 2)
         shim = med(b, 5) if len(runs[b][0]) > 5 else 0
         side = f" + shim {shim:.0f} µs" if name == "via_stdio" else ""
-        print(f"  {name:9}  gateway {gw:.0f} µs{side} + upstream {up:.0f} µs + load generator {drv:.0f} µs = {gw + shim + up + drv:.0f} µs;"
-              f" gateway{'+shim' if side else ''} / (direct upstream + load generator) = {(gw + shim) / (up0 + drv0):.2f} (0.5x needs at most 1.0)")
+        who = "proxy  " if name == "via_proxy" else "gateway"
+        print(f"  {name:9}  {who} {gw:.0f} µs{side} + upstream {up:.0f} µs + load generator {drv:.0f} µs = {gw + shim + up + drv:.0f} µs;"
+              f" {who.strip()}{'+shim' if side else ''} / (direct upstream + load generator) = {(gw + shim) / (up0 + drv0):.2f} (0.5x needs at most 1.0)")
 PY
 
 # Memory per idle upstream session: per_client opens one upstream session

@@ -42,6 +42,8 @@ type config struct {
 	serve           string // -serve: serve the native baseline instead
 	serveStdio      bool   // -serve-stdio: the same over stdin/stdout
 	otlpSink        string // -otlp-sink: accept and discard OTLP/HTTP exports
+	reverseProxy    string // -reverse-proxy: forward every request to -url, doing nothing else
+	traceTo         string // -trace-to: with -serve, trace every call to this OTLP/HTTP endpoint
 	cpuPIDs         []int  // -cpu-pid: the processes whose CPU per call is reported, the server first
 }
 
@@ -76,6 +78,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&cpuPIDs, "cpu-pid", "", "process ids (comma-separated, the server first; on this machine) whose CPU time per call over each measured window is reported, with the driver's own (Linux /proc; optional)")
 	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the driver (with -serve or -serve-stdio: of that server, until it stops) to this file (optional)")
 	fs.StringVar(&cfg.otlpSink, "otlp-sink", "", "instead of driving load, accept and discard OTLP/HTTP trace exports on this loopback host:port (the collector of make bench-tracing)")
+	fs.StringVar(&cfg.reverseProxy, "reverse-proxy", "", "instead of driving load, serve on this loopback host:port a plain HTTP reverse proxy (net/http/httputil) to -url that does nothing but forward (the floor of any HTTP proxy in make bench-upstream)")
+	fs.StringVar(&cfg.traceTo, "trace-to", "", "with -serve: record the spans the gateway records for every call (OpenTelemetry SDK, sampled at ratio 1) and export them to this loopback OTLP/HTTP endpoint, such as -otlp-sink's (make bench-tracing's floor)")
 	fs.BoolVar(&cfg.serveStdio, "serve-stdio", false, "instead of driving load, serve the same native server over stdin and stdout until stdin ends (the stdio upstream of make bench)")
 	fs.StringVar(&cfg.serve, "serve", "", "instead of driving load, serve mcp-go's own Streamable HTTP server with a native calculate tool on this loopback host:port, at /mcp, until interrupted (the baseline of make bench)")
 	fs.Usage = func() {
@@ -122,13 +126,24 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if cfg.protocolVersion == "" {
 		return config{}, errors.New("-protocol-version must not be empty")
 	}
-	if cfg.serve != "" {
-		host, _, err := net.SplitHostPort(cfg.serve)
+	for flag, addr := range map[string]string{"-serve": cfg.serve, "-reverse-proxy": cfg.reverseProxy} {
+		if addr == "" {
+			continue
+		}
+		host, _, err := net.SplitHostPort(addr)
 		if err != nil {
-			return config{}, fmt.Errorf("-serve %q: %w", cfg.serve, err)
+			return config{}, fmt.Errorf("%s %q: %w", flag, addr, err)
 		}
 		if err := checkLoopbackHost(host); err != nil {
-			return config{}, fmt.Errorf("-serve %q: %w", cfg.serve, err)
+			return config{}, fmt.Errorf("%s %q: %w", flag, addr, err)
+		}
+	}
+	if cfg.traceTo != "" {
+		if cfg.serve == "" {
+			return config{}, errors.New("-trace-to needs -serve")
+		}
+		if _, err := parseLoopbackURL(cfg.traceTo); err != nil {
+			return config{}, fmt.Errorf("-trace-to: %w", err)
 		}
 	}
 	if tokenEnv != "" {

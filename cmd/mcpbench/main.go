@@ -115,8 +115,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		return exitOK
 	}
+	if cfg.reverseProxy != "" {
+		if err := serveReverseProxy(ctx, cfg.reverseProxy, cfg.url, stdout); err != nil {
+			fmt.Fprintf(stderr, "mcpbench: %v\n", err)
+			return exitFailures
+		}
+		return exitOK
+	}
 	if cfg.serve != "" {
-		if err := serveNative(ctx, cfg.serve, stdout); err != nil {
+		if err := serveNative(ctx, cfg.serve, cfg.traceTo, stdout); err != nil {
 			fmt.Fprintf(stderr, "mcpbench: %v\n", err)
 			return exitFailures
 		}

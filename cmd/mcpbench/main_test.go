@@ -21,6 +21,10 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+	"google.golang.org/protobuf/proto"
+	"sync"
 )
 
 // testServer is an in-process mcp-go Streamable HTTP server with a native
@@ -339,6 +343,10 @@ func TestConfigErrors(t *testing.T) {
 		{"-serve", "0.0.0.0:0"},
 		{"-serve", "example.com:80"},
 		{"-serve", "127.0.0.1"},
+		{"-reverse-proxy", "0.0.0.0:0"},
+		{"-reverse-proxy", "example.com:80"},
+		{"-trace-to", "http://127.0.0.1:4318"},
+		{"-serve", "127.0.0.1:0", "-trace-to", "http://example.com:4318"},
 	} {
 		if _, err := parseConfig(args, func(string) string { return "" }, &bytes.Buffer{}); err == nil {
 			t.Errorf("parseConfig(%q) succeeded, want an error", args)
@@ -350,21 +358,7 @@ func TestConfigErrors(t *testing.T) {
 // load driver itself.
 func TestServeNative(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
-	pr, pw := io.Pipe()
-	served := make(chan int, 1)
-	go func() {
-		served <- run(ctx, []string{"-serve", "127.0.0.1:0"}, func(string) string { return "" }, pw, io.Discard)
-		pw.Close()
-	}()
-	first, err := bufio.NewReader(pr).ReadString('\n')
-	if err != nil {
-		t.Fatalf("reading the serving line: %v", err)
-	}
-	go io.Copy(io.Discard, pr)
-	url, ok := strings.CutPrefix(strings.TrimSpace(first), "serving ")
-	if !ok {
-		t.Fatalf("first line %q, want serving http://...", first)
-	}
+	url, served := serving(ctx, t, "-serve", "127.0.0.1:0")
 	var stdout, stderr bytes.Buffer
 	code := run(t.Context(), []string{"-url", url, "-expect", "8", "-clients", "2",
 		"-duration", "150ms", "-warmup", "20ms"}, func(string) string { return "" }, &stdout, &stderr)
@@ -380,6 +374,59 @@ func TestServeNative(t *testing.T) {
 	if code := <-served; code != exitOK {
 		t.Errorf("-serve exited with %d after its context ended", code)
 	}
+}
+
+// serving runs mcpbench with args (a -serve-like mode) until ctx ends, and
+// returns the URL of its "serving" line and where its exit status will be.
+func serving(ctx context.Context, t *testing.T, args ...string) (string, <-chan int) {
+	t.Helper()
+	pr, pw := io.Pipe()
+	served := make(chan int, 1)
+	go func() {
+		served <- run(ctx, args, func(string) string { return "" }, pw, io.Discard)
+		pw.Close()
+	}()
+	first, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("%q: reading the serving line: %v", args, err)
+	}
+	go io.Copy(io.Discard, pr)
+	url, ok := strings.CutPrefix(strings.TrimSpace(first), "serving ")
+	if !ok {
+		t.Fatalf("%q: first line %q, want serving http://...", args, first)
+	}
+	return url, served
+}
+
+// TestReverseProxy drives the native server through -reverse-proxy: the
+// calls (sessions, results, a tool's error) arrive as they do directly,
+// and the proxy stops with its context.
+func TestReverseProxy(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	upstream, upServed := serving(ctx, t, "-serve", "127.0.0.1:0")
+	url, served := serving(ctx, t, "-reverse-proxy", "127.0.0.1:0", "-url", upstream)
+	if url == upstream {
+		t.Fatalf("the proxy serves at the upstream's URL %s", url)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(t.Context(), []string{"-url", url, "-expect", "8", "-clients", "2",
+		"-duration", "150ms", "-warmup", "20ms"}, func(string) string { return "" }, &stdout, &stderr); code != exitOK {
+		t.Fatalf("driving %s: exit = %d, stderr:\n%s", url, code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "failures=0") {
+		t.Errorf("through the proxy: %s", stdout.String())
+	}
+	stderr.Reset()
+	code := run(t.Context(), []string{"-url", url, "-args", `{"operation":"divide","a":1,"b":0}`, "-clients", "1",
+		"-duration", "50ms", "-warmup", "0s"}, func(string) string { return "" }, &stdout, &stderr)
+	if code != exitFailures || !strings.Contains(stderr.String(), "Division by zero") {
+		t.Errorf("divide by zero through the proxy: exit = %d, stderr:\n%s", code, stderr.String())
+	}
+	cancel()
+	if code := <-served; code != exitOK {
+		t.Errorf("-reverse-proxy exited with %d after its context ended", code)
+	}
+	<-upServed
 }
 
 // TestServeNativeStdio drives -serve-stdio's server with mcp-go's own
@@ -418,4 +465,68 @@ func TestServeNativeStdio(t *testing.T) {
 		t.Errorf("serveNativeStdio after stdin ended: %v", err)
 	}
 	c.Close()
+}
+
+// TestServeNativeTraced drives -serve -trace-to against an OTLP/HTTP
+// receiver that decodes what it gets: every call is exported as the
+// gateway exports one, a server span and the tool's child span under it,
+// with the gateway's six attributes on the server span.
+func TestServeNativeTraced(t *testing.T) {
+	var mu sync.Mutex
+	var spans []*tracepb.Span
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		var req coltracepb.ExportTraceServiceRequest
+		if err == nil {
+			err = proto.Unmarshal(body, &req)
+		}
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		for _, rs := range req.ResourceSpans {
+			for _, ss := range rs.ScopeSpans {
+				spans = append(spans, ss.Spans...)
+			}
+		}
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	}))
+	defer recv.Close()
+
+	ctx, cancel := context.WithCancel(t.Context())
+	url, served := serving(ctx, t, "-serve", "127.0.0.1:0", "-trace-to", recv.URL)
+	var stdout, stderr bytes.Buffer
+	if code := run(t.Context(), []string{"-url", url, "-expect", "8", "-clients", "2",
+		"-duration", "100ms", "-warmup", "0s"}, func(string) string { return "" }, &stdout, &stderr); code != exitOK {
+		t.Fatalf("driving %s: exit = %d, stderr:\n%s", url, code, stderr.String())
+	}
+	cancel() // the provider's shutdown exports what is queued
+	if code := <-served; code != exitOK {
+		t.Fatalf("-serve exited with %d", code)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	byID := map[string]*tracepb.Span{}
+	for _, s := range spans {
+		byID[string(s.SpanId)] = s
+	}
+	calls := 0
+	for _, s := range spans {
+		if s.Name != "native call" {
+			continue
+		}
+		calls++
+		p := byID[string(s.ParentSpanId)]
+		if p == nil || p.Name != "tools/call" || p.Kind != tracepb.Span_SPAN_KIND_SERVER {
+			t.Fatalf("native call span's parent = %v, want the tools/call server span", p)
+		}
+		if len(p.Attributes) != 6 {
+			t.Errorf("server span attributes = %v, want the gateway's six", p.Attributes)
+		}
+	}
+	if calls < 10 {
+		t.Errorf("%d tool call spans exported (of %d spans), want one per call", calls, len(spans))
+	}
 }

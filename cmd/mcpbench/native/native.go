@@ -23,9 +23,10 @@ import (
 	"github.com/wasmgate/wasmgate/pdk/jsnum"
 )
 
-// Server is mcp-go's own server with the native calculate tool.
-func Server() *server.MCPServer {
-	s := server.NewMCPServer("mcpbench-native", "1", server.WithToolCapabilities(false))
+// Server is mcp-go's own server with the native calculate tool, and opts
+// (mcpbench -trace-to's tool middleware).
+func Server(opts ...server.ServerOption) *server.MCPServer {
+	s := server.NewMCPServer("mcpbench-native", "1", append([]server.ServerOption{server.WithToolCapabilities(false)}, opts...)...)
 	s.AddTool(mcp.NewTool("calculate",
 		mcp.WithDescription("Performs basic arithmetic on two numbers: add, subtract, multiply or divide a by b."),
 		mcp.WithString("operation", mcp.Required(), mcp.Enum("add", "subtract", "multiply", "divide")),
