@@ -11,8 +11,12 @@
 #           rate limit, a deny rule for everyone), a gateway-wide rate
 #           limit (both high enough never to refuse), and an audit line
 #           per call to audit.file
+#   token   none, with the load generator sending policy's bearer token
+#           all the same (the gateway, without auth, does not read it):
+#           what the token's bytes alone cost the HTTP exchange, apart
+#           from what the gateway does with them
 #
-# The two alternate for ROUNDS rounds (default 2; the order flips every
+# The three alternate for ROUNDS rounds (default 2; the order rotates every
 # round), each gateway freshly started, so that a busy machine weighs on
 # both alike; each phase reports the best and the median round of each and
 # the ratio policy/none. Throughput on a shared
@@ -59,6 +63,7 @@ plugins:
 YAML
 }
 base >"$work/none.yaml"
+cp "$work/none.yaml" "$work/token.yaml"
 {
   base
   cat <<YAML
@@ -91,7 +96,7 @@ TICK=$(getconf CLK_TCK)
 # tagged with the config.
 run() {
   local token=() c0 c1 n0 n1
-  [ "$1" = policy ] && token=(-token-env BENCH_TOKEN)
+  [ "$1" != none ] && token=(-token-env BENCH_TOKEN)
   start "$work/$1.yaml"
   c0=$(cpu_ticks); n0=$(calls)
   $BENCH -url "http://127.0.0.1:$HTTP/mcp" -tool calculate -args '{"operation":"add","a":5,"b":3}' -expect 8 \
@@ -106,8 +111,9 @@ run() {
 }
 
 start "$work/none.yaml"; stop # fill the compilation cache
+order=(none policy token)
 for r in $(seq 1 "$ROUNDS"); do
-  if (( r % 2 )); then run none "$r"; run policy "$r"; else run policy "$r"; run none "$r"; fi
+  for i in 0 1 2; do run "${order[$(( (i + r - 1) % 3 ))]}" "$r"; done
 done
 audited=$(wc -l <"$work/audit.log")
 echo "audit lines written in the policy rounds: $audited"
@@ -132,8 +138,14 @@ for c in sorted({k[0] for k in runs}):
     mn, mp = (statistics.median(r["calls_per_s"] for r in runs[(c, x)]) for x in ("none", "policy"))
     print(f"clients={c}, median of {len(runs[(c, 'none')])} rounds: none {mn:.1f} calls/s, policy {mp:.1f} calls/s, "
           f"ratio {mp / mn:.3f} (cost {100 * (1 - mp / mn):.1f}%)")
-n, p = (cpu[c][0] / cpu[c][1] for c in ("none", "policy"))
-print(f"gateway CPU per call, all rounds: none {n:.1f}us, policy {p:.1f}us, "
+    # Each round against its own none phase, then the median.
+    by = {x: {r["round"]: r["calls_per_s"] for r in runs[(c, x)]} for x in ("none", "policy", "token")}
+    rt = statistics.median(by["token"][k] / by["none"][k] for k in by["none"])
+    rp = statistics.median(by["policy"][k] / by["none"][k] for k in by["none"])
+    print(f"clients={c}, each round against its own none, median: policy {rp:.3f} (cost {100 * (1 - rp):.1f}%), "
+          f"of which the token's bytes alone (token) {rt:.3f} (cost {100 * (1 - rt):.1f}%)")
+n, p, t = (cpu[c][0] / cpu[c][1] for c in ("none", "policy", "token"))
+print(f"gateway CPU per call, all rounds: none {n:.1f}us, token {t:.1f}us, policy {p:.1f}us, "
       f"ratio {p / n:.3f} (cost {100 * (p / n - 1):.1f}%)")
 PY
 
