@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mark3labs/mcp-go/server"
 )
 
 // TestFastCallMatchesMCPGo is the differential test of the transport's fast
@@ -25,17 +27,6 @@ func TestFastCallMatchesMCPGo(t *testing.T) {
 	}
 	g := newPluginsGateway(t, filepath.Join(filepath.Dir(file), "..", "examples", "plugins", "calculator.wasm"), conf)
 	fast, slow := slowHandler(g, false), slowHandler(g, true)
-	fastID, slowID := httpSession(t, fast), httpSession(t, slow)
-	for _, h := range []struct {
-		h  http.Handler
-		id string
-	}{{fast, fastID}, {slow, slowID}} {
-		w := httptest.NewRecorder()
-		h.h.ServeHTTP(w, benchRequest(`{"jsonrpc":"2.0","id":"lvl","method":"logging/setLevel","params":{"level":"debug"}}`, h.id))
-		if w.Code != http.StatusOK {
-			t.Fatalf("setLevel: %d %s", w.Code, w.Body)
-		}
-	}
 	call := func(id, params string) string {
 		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":` + params + `}`
 	}
@@ -105,46 +96,87 @@ func TestFastCallMatchesMCPGo(t *testing.T) {
 		h.ServeHTTP(w, r)
 		return w
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			a, b := do(fast, fastID, c.body, c.header), do(slow, slowID, c.body, c.header)
-			got := fmt.Sprintf("%d %s\n%s", a.Code, a.Header().Get("Content-Type"), a.Body)
-			want := fmt.Sprintf("%d %s\n%s", b.Code, b.Header().Get("Content-Type"), b.Body)
-			if got != want {
-				t.Errorf("%s\nfast path:\n%s\nmcp-go:\n%s", c.body, got, want)
+	// A session of each handler, at debug log level; upgraded: one that
+	// has been sent a notification (a log line), which mcp-go answers with
+	// event streams from then on.
+	logged := call(`"log"`, `{"name":"test_tool_with_logging","arguments":{}}`)
+	sessions := func(t *testing.T, upgraded bool) (fastID, slowID string) {
+		ids := make([]string, 2)
+		for i, h := range []http.Handler{fast, slow} {
+			ids[i] = httpSession(t, h)
+			if w := do(h, ids[i], `{"jsonrpc":"2.0","id":"lvl","method":"logging/setLevel","params":{"level":"debug"}}`, nil); w.Code != http.StatusOK {
+				t.Fatalf("setLevel: %d %s", w.Code, w.Body)
 			}
-			if strings.Contains(c.name, "logging") && !strings.Contains(got, "notifications/message") {
-				t.Errorf("no log notification ahead of the result:\n%s", got)
+			if upgraded {
+				if w := do(h, ids[i], logged, nil); !strings.Contains(w.Body.String(), "notifications/message") {
+					t.Fatalf("the logging tool sent no notification: %d %s", w.Code, w.Body)
+				}
 			}
+		}
+		return ids[0], ids[1]
+	}
+	for _, state := range []string{"fresh", "upgraded"} {
+		upgraded := state == "upgraded"
+		for _, c := range cases {
+			t.Run(state+"/"+c.name, func(t *testing.T) {
+				fastID, slowID := sessions(t, upgraded)
+				a, b := do(fast, fastID, c.body, c.header), do(slow, slowID, c.body, c.header)
+				got := fmt.Sprintf("%d %s\n%s", a.Code, a.Header().Get("Content-Type"), a.Body)
+				want := fmt.Sprintf("%d %s\n%s", b.Code, b.Header().Get("Content-Type"), b.Body)
+				if got != want {
+					t.Errorf("%s\nfast path:\n%s\nmcp-go:\n%s", c.body, got, want)
+				}
+				if strings.Contains(c.name, "logging") && !strings.Contains(got, "notifications/message") {
+					t.Errorf("no log notification ahead of the result:\n%s", got)
+				}
+				if c.name == "plain" {
+					// The state is what the case says: mcp-go answers a
+					// session that was sent a notification with an event
+					// stream, and a fresh one with JSON.
+					wantType := "application/json"
+					if upgraded {
+						wantType = "text/event-stream"
+					}
+					if ct := a.Header().Get("Content-Type"); ct != wantType {
+						t.Errorf("Content-Type %q on a %s session, want %q", ct, state, wantType)
+					}
+				}
+			})
+		}
+		// Under concurrent calls on the same session too.
+		t.Run(state+"/concurrent", func(t *testing.T) {
+			fastID, slowID := sessions(t, upgraded)
+			concurrent(t, fast, slow, fastID, slowID, calc(`{"operation":"add","a":5,"b":3}`), do)
 		})
 	}
-	// Under concurrent calls on the same session too.
-	t.Run("concurrent", func(t *testing.T) {
-		body := calc(`{"operation":"add","a":5,"b":3}`)
-		want := do(slow, slowID, body, nil).Body.String()
-		errs := make(chan string, 64)
-		for i := 0; i < 64; i++ {
-			go func() {
-				w := do(fast, fastID, body, nil)
-				if w.Code != http.StatusOK || w.Body.String() != want {
-					errs <- fmt.Sprintf("%d %s", w.Code, w.Body)
-					return
-				}
-				errs <- ""
-			}()
-		}
-		deadline := time.After(time.Minute)
-		for i := 0; i < 64; i++ {
-			select {
-			case e := <-errs:
-				if e != "" {
-					t.Errorf("fast path: %s, want %s", e, want)
-				}
-			case <-deadline:
-				t.Fatal("calls did not finish")
+}
+
+// concurrent makes 64 calls of body at once on the fast handler's session
+// and compares each answer with the slow handler's.
+func concurrent(t *testing.T, fast, slow http.Handler, fastID, slowID, body string, do func(h http.Handler, id, body string, header map[string]string) *httptest.ResponseRecorder) {
+	want := do(slow, slowID, body, nil).Body.String()
+	errs := make(chan string, 64)
+	for i := 0; i < 64; i++ {
+		go func() {
+			w := do(fast, fastID, body, nil)
+			if w.Code != http.StatusOK || w.Body.String() != want {
+				errs <- fmt.Sprintf("%d %s", w.Code, w.Body)
+				return
 			}
+			errs <- ""
+		}()
+	}
+	deadline := time.After(time.Minute)
+	for i := 0; i < 64; i++ {
+		select {
+		case e := <-errs:
+			if e != "" {
+				t.Errorf("fast path: %s, want %s", e, want)
+			}
+		case <-deadline:
+			t.Fatal("calls did not finish")
 		}
-	})
+	}
 }
 
 // newPluginsGateway serves the plugins at paths in-process.
@@ -188,4 +220,48 @@ func FuzzFastCall(f *testing.F) {
 			t.Fatalf("%q\nfast path:\n%s\nmcp-go:\n%s", body, got, want)
 		}
 	})
+}
+
+// TestServeToolCallUpgradedSession: mcp-go's ServeToolCall (the fast path)
+// serves a tools/call on a session that has been sent a notification, and
+// answers it with the event stream ServeHTTP answers it with. It used to
+// decline such a session, which left every session that had seen one log
+// line or list_changed (a reload) on the slow path for good.
+func TestServeToolCallUpgradedSession(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	conf := filepath.Join(filepath.Dir(file), "..", "testdata", "plugins", "conformance.wasm")
+	if _, err := os.Stat(conf); err != nil {
+		t.Skipf("%s not built (make plugins): %v", conf, err)
+	}
+	g := newPluginsGateway(t, filepath.Join(filepath.Dir(file), "..", "examples", "plugins", "calculator.wasm"), conf)
+	sh := server.NewStreamableHTTPServer(g.mcp, server.WithEndpointPath("/mcp"))
+	serve := func(id, body string) *httptest.ResponseRecorder {
+		w := httptest.NewRecorder()
+		sh.ServeHTTP(w, benchRequest(body, id))
+		return w
+	}
+	body := `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"calculate","arguments":{"operation":"add","a":5,"b":3}}}`
+	var answers []string
+	for _, fastPath := range []bool{true, false} {
+		id := httpSession(t, sh)
+		serve(id, `{"jsonrpc":"2.0","id":"lvl","method":"logging/setLevel","params":{"level":"debug"}}`)
+		if w := serve(id, `{"jsonrpc":"2.0","id":"log","method":"tools/call","params":{"name":"test_tool_with_logging","arguments":{}}}`); !strings.Contains(w.Body.String(), "notifications/message") {
+			t.Fatalf("the logging tool sent no notification: %d %s", w.Code, w.Body)
+		}
+		w := httptest.NewRecorder()
+		if fastPath {
+			if !sh.ServeToolCall(w, benchRequest(body, id), []byte(body)) {
+				t.Fatal("ServeToolCall declined a plain tools/call on a session that was sent a notification")
+			}
+		} else {
+			sh.ServeHTTP(w, benchRequest(body, id))
+		}
+		if ct := w.Header().Get("Content-Type"); ct != "text/event-stream" || !strings.Contains(w.Body.String(), `"text":"8"`) {
+			t.Fatalf("fast path %v: %d %q\n%s", fastPath, w.Code, ct, w.Body)
+		}
+		answers = append(answers, fmt.Sprintf("%d %s\n%s", w.Code, w.Header().Get("Content-Type"), w.Body))
+	}
+	if answers[0] != answers[1] {
+		t.Errorf("ServeToolCall:\n%s\nServeHTTP:\n%s", answers[0], answers[1])
+	}
 }

@@ -70,7 +70,10 @@ func (s *StreamableHTTPServer) ServeToolCall(w http.ResponseWriter, r *http.Requ
 	if v, ok := s.server.sessions.Load(sessionID); ok {
 		session, _ = v.(*streamableHttpSession)
 	}
-	if session == nil || session.upgradeToSSE.Load() {
+	// A session that has been sent a notification (upgradeToSSE) is served
+	// here too: respond answers it with an event stream, as handlePost
+	// does.
+	if session == nil {
 		return false
 	}
 	if !s.disableLocalhostProtection && rejectDNSRebinding(w, r) {
