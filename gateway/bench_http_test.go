@@ -59,11 +59,15 @@ func benchRequestAs(body, session, token string) *http.Request {
 // the sockets and net/http's connection handling.
 func BenchmarkHTTPCallTool(b *testing.B) {
 	for _, tc := range []struct {
-		name         string
-		slow, policy bool
+		name                   string
+		slow, policy, upgraded bool
 	}{
 		{name: "fast"},
 		{name: "slow", slow: true}, // every request through mcp-go's ServeHTTP
+		// a session that was sent a notification (after a reload, say):
+		// answered with an event stream
+		{name: "fast-upgraded", upgraded: true},
+		{name: "slow-upgraded", slow: true, upgraded: true},
 		// make bench-policy's identity, policy, rate limits and audit file
 		{name: "fast-policy", policy: true},
 	} {
@@ -75,6 +79,11 @@ func BenchmarkHTTPCallTool(b *testing.B) {
 			g := newTestGatewayWith(b, yaml)
 			h := slowHandler(g, tc.slow)
 			id := httpSessionAs(b, h, token)
+			if tc.upgraded {
+				if err := g.mcp.SendNotificationToSpecificClient(id, "notifications/message", map[string]any{"level": "info", "data": "x"}); err != nil {
+					b.Fatal(err)
+				}
+			}
 			body := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"calculate","arguments":{"operation":"add","a":5,"b":3}}}`)
 			want := []byte(`"text":"8"`)
 			b.ReportAllocs()
