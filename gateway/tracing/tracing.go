@@ -57,7 +57,7 @@ func NewHolder(reg prometheus.Registerer, version string) *Holder {
 		version: version,
 		exported: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_trace_spans_total",
-			Help: "Spans handed to the OTLP exporter, by outcome: exported, or dropped (the collector refused them or could not be reached).",
+			Help: "Spans recorded for export, by outcome: exported, or dropped (the collector refused them or could not be reached, or the export queue was full).",
 		}, []string{"outcome"}),
 	}
 	for _, o := range []string{"exported", "dropped"} {
@@ -160,11 +160,7 @@ func (c *Component) Provision(_ context.Context, cfg *loader.Config) error {
 		sdktrace.WithSampler(sdktrace.ParentBased(sdktrace.TraceIDRatioBased(t.Ratio()))),
 		// A bounded queue that drops rather than blocks: an unreachable
 		// collector never slows a call.
-		sdktrace.WithBatcher(&counting{SpanExporter: exp, n: c.h.exported},
-			sdktrace.WithMaxQueueSize(8192),
-			sdktrace.WithMaxExportBatchSize(2048), // fewer, larger exports: less CPU per span
-			sdktrace.WithBatchTimeout(time.Second),
-			sdktrace.WithExportTimeout(10*time.Second)),
+		sdktrace.WithSpanProcessor(newBounded(exp, c.h.exported, maxQueued)),
 	)
 	c.p = &provider{cfg: t, tp: tp, tracer: tp.Tracer(Name)}
 	c.p.refs.Store(1)
@@ -251,14 +247,60 @@ func newExporter(t loader.Tracing, headers map[string]string) (sdktrace.SpanExpo
 	return nil, fmt.Errorf("%q: unknown scheme", t.Endpoint)
 }
 
-// counting counts what the exporter delivered and what it dropped.
+// maxQueued bounds the spans ended and not yet exported (or dropped).
+const maxQueued = 8192
+
+// bounded is the batch span processor behind a queue bound of its own, so
+// that every span is counted: the batcher drops a span silently when its
+// queue is full, so bounded drops it first, and counts it, when max spans
+// wait or are being exported. The batcher's queue (of the same size) then
+// never fills.
+type bounded struct {
+	sdktrace.SpanProcessor // the batcher
+	queued                 *atomic.Int64
+	max                    int64
+	dropped                prometheus.Counter
+}
+
+func newBounded(exp sdktrace.SpanExporter, n *prometheus.CounterVec, max int64) *bounded {
+	queued := new(atomic.Int64)
+	return &bounded{
+		// A bounded queue that drops rather than blocks: an unreachable
+		// collector never slows a call.
+		SpanProcessor: sdktrace.NewBatchSpanProcessor(&counting{SpanExporter: exp, n: n, queued: queued},
+			sdktrace.WithMaxQueueSize(int(max)),
+			sdktrace.WithMaxExportBatchSize(2048), // fewer, larger exports: less CPU per span
+			sdktrace.WithBatchTimeout(time.Second),
+			sdktrace.WithExportTimeout(10*time.Second)),
+		queued:  queued,
+		max:     max,
+		dropped: n.WithLabelValues("dropped"),
+	}
+}
+
+func (b *bounded) OnEnd(s sdktrace.ReadOnlySpan) {
+	if !s.SpanContext().IsSampled() {
+		return // the batcher exports sampled spans only
+	}
+	if b.queued.Add(1) > b.max {
+		b.queued.Add(-1)
+		b.dropped.Inc()
+		return
+	}
+	b.SpanProcessor.OnEnd(s)
+}
+
+// counting counts what the exporter delivered and what it dropped, and
+// takes both off bounded's queue.
 type counting struct {
 	sdktrace.SpanExporter
-	n *prometheus.CounterVec
+	n      *prometheus.CounterVec
+	queued *atomic.Int64
 }
 
 func (c *counting) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
 	err := c.SpanExporter.ExportSpans(ctx, spans)
+	c.queued.Add(-int64(len(spans)))
 	outcome := "exported"
 	if err != nil {
 		outcome = "dropped"

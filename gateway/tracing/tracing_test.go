@@ -130,3 +130,41 @@ func TestFromMeta(t *testing.T) {
 		}
 	}
 }
+
+// TestQueueFullCounted: with a collector that does not answer, spans past
+// the queue's bound are dropped at once and counted, never waited for;
+// once the collector answers, what was queued is exported, and every
+// span is counted one way or the other.
+func TestQueueFullCounted(t *testing.T) {
+	release := make(chan struct{})
+	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		<-release
+	}))
+	defer rc.Close()
+	h := NewHolder(prometheus.NewRegistry(), "test")
+	c := h.Component(slog.New(slog.DiscardHandler))
+	if err := c.Provision(t.Context(), cfgWith(loader.Tracing{Endpoint: rc.URL})); err != nil {
+		t.Fatal(err)
+	}
+	c.Apply(t.Context())
+	const extra = 5000
+	tr := h.TracerFor(t.Context())
+	for i := 0; i < maxQueued+extra; i++ {
+		_, span := tr.Start(t.Context(), "x")
+		span.End()
+	}
+	dropped := func() float64 { return testutil.ToFloat64(h.exported.WithLabelValues("dropped")) }
+	exported := func() float64 { return testutil.ToFloat64(h.exported.WithLabelValues("exported")) }
+	if got := dropped(); got != extra {
+		t.Errorf("with the collector not answering, %v spans counted dropped, want the %d past the queue's bound", got, extra)
+	}
+	close(release)
+	c.Cleanup(context.Background()) // flushes what waits
+	if got := exported() + dropped(); got != maxQueued+extra {
+		t.Errorf("exported %v + dropped %v = %v, want every one of the %d spans counted", exported(), dropped(), got, maxQueued+extra)
+	}
+	if exported() == 0 {
+		t.Error("nothing exported once the collector answered")
+	}
+}
