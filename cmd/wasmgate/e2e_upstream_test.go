@@ -610,6 +610,68 @@ func TestUpstreamReloadStorm(t *testing.T) {
 	}
 }
 
+// TestUpstreamRemovedDrains: a save that removes an upstream withdraws
+// its tools at once, lets the call running on it finish (its result
+// reaches the client), and stops its process once that call is done.
+func TestUpstreamRemovedDrains(t *testing.T) {
+	node, script := everything(t)
+	calc := harness.Wasm(t, "examples/plugins/calculator")
+	render := func(with bool) []byte {
+		ups := ""
+		if with {
+			ups = fmt.Sprintf("upstreams:\n  - name: gone\n    command: [%q, %q, stdio]\n    prefix: gone\n    limits: {timeout: 60s}\n", node, script)
+		}
+		return []byte(bins.YAML(harness.Parts{
+			Server:   harness.NoWatch,
+			Plugins:  fmt.Sprintf("  - name: calculator\n    path: %s\n", calc),
+			Sections: ups,
+		}))
+	}
+	cfg := harness.WriteConfig(t, string(render(true)))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 2*time.Minute)
+	kids := childrenOf(t, g.Cmd.Process.Pid)
+	if len(kids) != 1 {
+		t.Fatalf("children %v, want the one upstream", kids)
+	}
+	c := g.SessionClient(t)
+	type answer struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	done := make(chan answer, 1)
+	began := time.Now()
+	go func() {
+		res, err := harness.CallToolErr(ctx, c, "gone_trigger-long-running-operation", map[string]any{"duration": 6, "steps": 3})
+		done <- answer{res, err}
+	}()
+	time.Sleep(time.Second) // the call is running on the upstream
+	harness.WriteFile(t, cfg, render(false))
+	if code, body := g.PostReload(t); code != 200 {
+		t.Fatalf("reload: %d %s", code, body)
+	}
+	other := g.SessionClient(t)
+	for _, name := range toolNames(ctx, t, other) {
+		if strings.HasPrefix(name, "gone_") {
+			t.Fatalf("tool %s still listed after its upstream was removed", name)
+		}
+	}
+	harness.Calc(ctx, t, other, 2, 3)
+	if k := childrenOf(t, g.Cmd.Process.Pid); len(k) != 1 || k[0] != kids[0] {
+		t.Fatalf("children while the removed upstream's call runs: %v, want its process %v still running", k, kids)
+	}
+	a := <-done
+	if a.err != nil || a.res.IsError || !strings.Contains(harness.ResultText(a.res), "completed") {
+		t.Fatalf("the call running on the removed upstream: %v %+v", a.err, a.res)
+	}
+	if took := time.Since(began); took < 5*time.Second {
+		t.Fatalf("the 6 s operation answered after %s", took)
+	}
+	if !harness.WaitFor(20*time.Second, func() bool { return len(childrenOf(t, g.Cmd.Process.Pid)) == 0 }) {
+		t.Fatalf("children after the drained call: %v, want none", childrenOf(t, g.Cmd.Process.Pid))
+	}
+}
+
 // TestUpstreamStatusPage: the status page lists an upstream with its
 // health; one that cannot connect (start: background) shows down with its
 // last error while the rest serves.
