@@ -69,11 +69,13 @@ conformance: build
 	@bash scripts/conformance.sh
 
 ## bench: tools/call throughput and latency over Streamable HTTP, then
-## the upstream, tracing and shared-state figures (each also alone below)
+## the policy, upstream, tracing and shared-state figures (each also alone
+## below)
 bench: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
 	cd bench/stock && $(GO) build -o ../../bin/mcpstock .
 	@bash scripts/bench.sh $(BENCH_DURATION)
+	@bash scripts/bench-policy.sh $(BENCH_DURATION)
 	@bash scripts/bench-upstream.sh $(BENCH_DURATION)
 	@bash scripts/bench-tracing.sh $(BENCH_DURATION)
 	@bash scripts/bench-state.sh $(BENCH_DURATION)
@@ -106,8 +108,8 @@ bench-relay: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
 	@bash scripts/bench-relay.sh $(BENCH_DURATION)
 
-## bench-policy: the same load with and without auth, policy, rate limits
-## and audit, alternating (ROUNDS, default 2); prints both and the ratio
+## bench-policy: the same load without auth, with auth, policy, rate limits
+## and audit, and with only the token sent, rotating (ROUNDS, default 2)
 bench-policy: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
 	@bash scripts/bench-policy.sh $(BENCH_DURATION)

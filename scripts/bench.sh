@@ -4,7 +4,8 @@
 #   1. start-to-ready of wasmgate with the three examples (cold and warm
 #      compilation cache);
 #   2. tools/call over Streamable HTTP with sessions, at 1 and 16 clients,
-#      for mcp-go's own server with a native Go calculate handler (the
+#      for the floor (`mcpbench -serve-floor`: net/http and encoding/json
+#      answering tools/call, no MCP library), for mcp-go's own server with a native Go calculate handler (the
 #      ceiling of this stack) built two ways: with the mcp-go wasmgate
 #      builds, patched in third_party/mcp-go (`mcpbench -serve`, "native")
 #      and with the mcp-go release, unpatched (bench/stock, "release": what
@@ -12,8 +13,8 @@
 #      calculate (the Go calculator example) and wasmgate's add (the lean
 #      test module written in WebAssembly text), interleaved in ROUNDS
 #      rounds (default 3; the order rotates each round), and their ratios
-#      to both native servers (each round against its own, then the
-#      median);
+#      to the floor and to both native servers (each round against its
+#      own, then the median), with every server's CPU time per call;
 #   3. the same calculate calls while a plugin spins at its limit (a hostile
 #      guest looping until its 1 s timeout, at its concurrency of 1, over
 #      and over);
@@ -35,9 +36,10 @@ work=$(mktemp -d)
 pid=
 native=
 stock=
+floor=
 spinner=
 cleanup() {
-  for p in $spinner $native $stock $pid; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+  for p in $spinner $native $stock $floor $pid; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -48,7 +50,7 @@ trap cleanup EXIT
 }
 
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-HTTP=$(port); ADMIN=$(port); NATIVE=$(port); RELEASE=$(port)
+HTTP=$(port); ADMIN=$(port); NATIVE=$(port); RELEASE=$(port); FLOOR=$(port)
 root=$(pwd)
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
 
@@ -101,9 +103,11 @@ $BENCH -serve 127.0.0.1:$NATIVE >"$work/native.log" 2>&1 &
 native=$!
 $STOCK 127.0.0.1:$RELEASE >"$work/release.log" 2>&1 &
 stock=$!
-for p in native release; do
+$BENCH -serve-floor 127.0.0.1:$FLOOR >"$work/floor.log" 2>&1 &
+floor=$!
+for p in native release floor; do
   until grep -q serving "$work/$p.log" 2>/dev/null; do
-    kill -0 $native 2>/dev/null && kill -0 $stock 2>/dev/null || { cat "$work/$p.log"; exit 1; }
+    kill -0 $native 2>/dev/null && kill -0 $stock 2>/dev/null && kill -0 $floor 2>/dev/null || { cat "$work/$p.log"; exit 1; }
     sleep 0.01
   done
 done
@@ -117,6 +121,7 @@ phase() {
   local name=$1 url=$2 tool=$3 args=$4 expect=$5 clients=$6 out srv=$pid
   [[ $url == "$NAT" ]] && srv=$native # the server whose CPU per call is measured
   [[ $url == "$REL" ]] && srv=$stock
+  [[ $url == "$FLR" ]] && srv=$floor
   set +e
   out=$($BENCH -url "$url" -tool "$tool" -args "$args" -expect "$expect" \
     -clients "$clients" -duration "$DURATION" -warmup 1s -json -cpu-pid "$srv")
@@ -131,17 +136,19 @@ phase() {
 GW="http://127.0.0.1:$HTTP/mcp"
 NAT="http://127.0.0.1:$NATIVE/mcp"
 REL="http://127.0.0.1:$RELEASE/mcp"
+FLR="http://127.0.0.1:$FLOOR/mcp"
 CALC='{"operation":"add","a":5,"b":3}'
 ADD='{"a":5,"b":3}'
 echo "tools/call over Streamable HTTP with sessions, ${DURATION} per phase, ${ROUNDS} rounds:"
-# One round runs the four servers at 1 and at 16 clients; the order of the
-# four rotates from round to round, so that a machine that speeds up or
+# One round runs the five servers at 1 and at 16 clients; the order of the
+# five rotates from round to round, so that a machine that speeds up or
 # slows down during the run does not favour one of them.
-order=(native release calculator lean)
+order=(floor native release calculator lean)
 for r in $(seq 1 "$ROUNDS"); do
   for c in 1 16; do
-    for i in 0 1 2 3; do
-      case ${order[$(( (i + r - 1) % 4 ))]} in
+    for i in 0 1 2 3 4; do
+      case ${order[$(( (i + r - 1) % 5 ))]} in
+      floor) phase floor "$FLR" calculate "$CALC" 8 $c ;;
       native) phase native "$NAT" calculate "$CALC" 8 $c ;;
       release) phase release "$REL" calculate "$CALC" 8 $c ;;
       calculator) phase calculator "$GW" calculate "$CALC" 8 $c ;;
@@ -182,9 +189,10 @@ curl -s "http://127.0.0.1:$ADMIN/metrics" | grep -E '^wasmgate_config_reloads_to
 rss1=$(awk '/VmRSS/{print $2}' /proc/$pid/status)
 
 echo
-echo "ratios to mcp-go's own server with a native handler (calls/s, same run; the"
-echo "medians of the rounds' rates, and of each round's ratio): native is built with"
-echo "wasmgate's patched mcp-go, release with the mcp-go release:"
+echo "ratios to the floor (net/http and encoding/json, no MCP library) and to mcp-go's"
+echo "own server with a native handler (calls/s, same run; the medians of the rounds'"
+echo "rates, and of each round's ratio): native is built with wasmgate's patched"
+echo "mcp-go, release with the mcp-go release:"
 python3 - "$results" <<'PY'
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
@@ -203,19 +211,20 @@ def compare(name, base, i, f):
         return statistics.median(f(x[i], y[i]) for x, y in zip(v, b))
     return f(med(name, i), med(base, i))
 
-for base_name in ("native", "release"):
+for base_name in ("floor", "native", "release"):
     for clients in ("1", "16"):
         base = (base_name, clients)
         if base not in runs:
             continue
         parts = [f"{base_name} {med(base, 0):,.0f}/s"]
-        for name in ("calculator", "lean", "calculator, spinner"):
+        others = ("native", "release", "calculator", "lean") if base_name == "floor" else ("calculator", "lean", "calculator, spinner")
+        for name in others:
             k = (name, clients)
             if k in runs:
                 parts.append(f"{name} {med(k, 0):,.0f}/s = {compare(k, base, 0, lambda a, b: a / b):.2f}x")
         print(f"  {clients:>2} clients: " + "; ".join(parts))
 print("median at 1 client, and the server's CPU per call (its own process, µs):")
-for name in ("native", "release", "calculator", "lean"):
+for name in ("floor", "native", "release", "calculator", "lean"):
     k = (name, "1")
     if k not in runs:
         continue

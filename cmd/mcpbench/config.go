@@ -44,6 +44,7 @@ type config struct {
 	otlpSink        string // -otlp-sink: accept and discard OTLP/HTTP exports
 	reverseProxy    string // -reverse-proxy: forward every request to -url, doing nothing else
 	traceTo         string // -trace-to: with -serve, trace every call to this OTLP/HTTP endpoint
+	serveFloor      string // -serve-floor: serve net/http + encoding/json, no MCP library
 	cpuPIDs         []int  // -cpu-pid: the processes whose CPU per call is reported, the server first
 }
 
@@ -80,6 +81,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&cfg.otlpSink, "otlp-sink", "", "instead of driving load, accept and discard OTLP/HTTP trace exports on this loopback host:port (the collector of make bench-tracing)")
 	fs.StringVar(&cfg.reverseProxy, "reverse-proxy", "", "instead of driving load, serve on this loopback host:port a plain HTTP reverse proxy (net/http/httputil) to -url that does nothing but forward (the floor of any HTTP proxy in make bench-upstream)")
 	fs.StringVar(&cfg.traceTo, "trace-to", "", "with -serve: record the spans the gateway records for every call (OpenTelemetry SDK, sampled at ratio 1) and export them to this loopback OTLP/HTTP endpoint, such as -otlp-sink's (make bench-tracing's floor)")
+	fs.StringVar(&cfg.serveFloor, "serve-floor", "", "instead of driving load, serve on this loopback host:port, at /mcp, the floor of make bench: net/http and encoding/json answering initialize and tools/call of calculate, no MCP library")
 	fs.BoolVar(&cfg.serveStdio, "serve-stdio", false, "instead of driving load, serve the same native server over stdin and stdout until stdin ends (the stdio upstream of make bench)")
 	fs.StringVar(&cfg.serve, "serve", "", "instead of driving load, serve mcp-go's own Streamable HTTP server with a native calculate tool on this loopback host:port, at /mcp, until interrupted (the baseline of make bench)")
 	fs.Usage = func() {
@@ -126,7 +128,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if cfg.protocolVersion == "" {
 		return config{}, errors.New("-protocol-version must not be empty")
 	}
-	for flag, addr := range map[string]string{"-serve": cfg.serve, "-reverse-proxy": cfg.reverseProxy} {
+	for flag, addr := range map[string]string{"-serve": cfg.serve, "-reverse-proxy": cfg.reverseProxy, "-serve-floor": cfg.serveFloor} {
 		if addr == "" {
 			continue
 		}

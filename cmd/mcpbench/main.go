@@ -115,6 +115,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		return exitOK
 	}
+	if cfg.serveFloor != "" {
+		if err := serveFloor(ctx, cfg.serveFloor, stdout); err != nil {
+			fmt.Fprintf(stderr, "mcpbench: %v\n", err)
+			return exitFailures
+		}
+		return exitOK
+	}
 	if cfg.reverseProxy != "" {
 		if err := serveReverseProxy(ctx, cfg.reverseProxy, cfg.url, stdout); err != nil {
 			fmt.Fprintf(stderr, "mcpbench: %v\n", err)

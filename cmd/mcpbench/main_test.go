@@ -344,6 +344,7 @@ func TestConfigErrors(t *testing.T) {
 		{"-serve", "example.com:80"},
 		{"-serve", "127.0.0.1"},
 		{"-reverse-proxy", "0.0.0.0:0"},
+		{"-serve-floor", "example.com:80"},
 		{"-reverse-proxy", "example.com:80"},
 		{"-trace-to", "http://127.0.0.1:4318"},
 		{"-serve", "127.0.0.1:0", "-trace-to", "http://example.com:4318"},
@@ -528,5 +529,38 @@ func TestServeNativeTraced(t *testing.T) {
 	}
 	if calls < 10 {
 		t.Errorf("%d tool call spans exported (of %d spans), want one per call", calls, len(spans))
+	}
+}
+
+// TestServeFloor drives -serve-floor: sessions, the calculator's results
+// and its errors, as the native server gives them; an unknown session is
+// refused.
+func TestServeFloor(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	url, served := serving(ctx, t, "-serve-floor", "127.0.0.1:0")
+	var stdout, stderr bytes.Buffer
+	if code := run(t.Context(), []string{"-url", url, "-expect", "8", "-clients", "2",
+		"-duration", "150ms", "-warmup", "20ms"}, func(string) string { return "" }, &stdout, &stderr); code != exitOK {
+		t.Fatalf("driving %s: exit = %d, stderr:\n%s", url, code, stderr.String())
+	}
+	stderr.Reset()
+	code := run(t.Context(), []string{"-url", url, "-args", `{"operation":"divide","a":1,"b":0}`, "-clients", "1",
+		"-duration", "50ms", "-warmup", "0s"}, func(string) string { return "" }, &stdout, &stderr)
+	if code != exitFailures || !strings.Contains(stderr.String(), "Division by zero") {
+		t.Errorf("divide by zero: exit = %d, stderr:\n%s", code, stderr.String())
+	}
+	r, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calculate","arguments":{"operation":"add","a":1,"b":2}}}`))
+	r.Header.Set("Mcp-Session-Id", "not-a-session")
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("a call on an unknown session: HTTP %d, want 404", resp.StatusCode)
+	}
+	cancel()
+	if code := <-served; code != exitOK {
+		t.Errorf("-serve-floor exited with %d after its context ended", code)
 	}
 }

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+
+	"github.com/wasmgate/wasmgate/cmd/mcpbench/native"
+	"github.com/wasmgate/wasmgate/pdk/jsnum"
+)
+
+// serveFloor serves, on addr, the floor of make bench: net/http and
+// encoding/json answering what a session of mcpbench sends (initialize,
+// notifications/initialized, tools/call of calculate) with no MCP library:
+// the envelope decoded into a struct, the session id looked up in a map,
+// the arguments decoded, the result encoded. What any Go MCP server over
+// Streamable HTTP spends at least, on top of which mcp-go and wasmgate are
+// measured. Everything else is refused with a JSON-RPC error.
+func serveFloor(ctx context.Context, addr string, stdout io.Writer) error {
+	f := &floor{sessions: map[string]bool{}}
+	return native.Serve(ctx, addr, "/mcp", f, stdout)
+}
+
+type floor struct {
+	mu       sync.RWMutex
+	sessions map[string]bool
+}
+
+type floorRequest struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  struct {
+		Name            string `json:"name"`
+		ProtocolVersion string `json:"protocolVersion"`
+		Arguments       struct {
+			Operation string  `json:"operation"`
+			A         float64 `json:"a"`
+			B         float64 `json:"b"`
+		} `json:"arguments"`
+	} `json:"params"`
+}
+
+type floorContent struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+type floorResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result,omitempty"`
+	Error   *floorError     `json:"error,omitempty"`
+}
+
+type floorError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+func (f *floor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		http.Error(w, "POST only", http.StatusMethodNotAllowed)
+		return
+	}
+	var req floorRequest
+	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&req); err != nil {
+		http.Error(w, "malformed JSON: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	resp := floorResponse{JSONRPC: "2.0", ID: req.ID}
+	switch req.Method {
+	case "initialize":
+		id := rand.Text()
+		f.mu.Lock()
+		f.sessions[id] = true
+		f.mu.Unlock()
+		w.Header().Set("Mcp-Session-Id", id)
+		resp.Result = map[string]any{
+			"protocolVersion": req.Params.ProtocolVersion,
+			"capabilities":    map[string]any{"tools": map[string]any{}},
+			"serverInfo":      map[string]any{"name": "mcpbench-floor", "version": "1"},
+		}
+	case "notifications/initialized":
+		w.WriteHeader(http.StatusAccepted)
+		return
+	case "tools/call":
+		f.mu.RLock()
+		ok := f.sessions[r.Header.Get("Mcp-Session-Id")]
+		f.mu.RUnlock()
+		if !ok {
+			http.Error(w, "unknown session", http.StatusNotFound)
+			return
+		}
+		if req.Params.Name != "calculate" {
+			resp.Error = &floorError{Code: -32602, Message: "unknown tool " + strconv.Quote(req.Params.Name)}
+			break
+		}
+		a := req.Params.Arguments
+		text, isErr := floorCalculate(a.Operation, a.A, a.B)
+		resp.Result = struct {
+			Content []floorContent `json:"content"`
+			IsError bool           `json:"isError,omitempty"`
+		}{[]floorContent{{Type: "text", Text: text}}, isErr}
+	default:
+		resp.Error = &floorError{Code: -32601, Message: "method not found: " + req.Method}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(resp)
+}
+
+// floorCalculate is the calculator's arithmetic, and its text.
+func floorCalculate(op string, a, b float64) (string, bool) {
+	var r float64
+	switch op {
+	case "add":
+		r = a + b
+	case "subtract":
+		r = a - b
+	case "multiply":
+		r = a * b
+	case "divide":
+		if b == 0 {
+			return "Division by zero", true
+		}
+		r = a / b
+	default:
+		return "Unknown operation " + strconv.Quote(op), true
+	}
+	return jsnum.Format(r), false
+}
