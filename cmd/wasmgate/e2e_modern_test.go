@@ -22,9 +22,17 @@ func TestModernEraDetails(t *testing.T) {
 		{"Mcp-Method disagrees", "tools/list", "calculate"},
 		{"Mcp-Name disagrees", "tools/call", "say_hello"},
 	} {
+		// The specified refusal: HTTP 400 with JSON-RPC error -32020
+		// (HEADER_MISMATCH), never a result.
 		code, body := harness.PostStateless(t, g.MCPURL, call, tc.method, tc.tool)
-		if code == 200 && !strings.Contains(body, `"error"`) || strings.Contains(body, `"result"`) {
-			t.Errorf("%s: %d %s, want the request refused", tc.name, code, body)
+		var resp struct {
+			Result json.RawMessage `json:"result"`
+			Error  *struct {
+				Code int `json:"code"`
+			} `json:"error"`
+		}
+		if code != 400 || json.Unmarshal([]byte(body), &resp) != nil || resp.Result != nil || resp.Error == nil || resp.Error.Code != -32020 {
+			t.Errorf("%s: %d %s, want 400 with JSON-RPC error -32020 (header mismatch)", tc.name, code, body)
 		}
 	}
 	if code, body := harness.PostStateless(t, g.MCPURL, call, "tools/call", "calculate"); code != 200 || !strings.Contains(body, `"text":"3"`) {

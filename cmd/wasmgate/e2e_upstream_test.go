@@ -501,7 +501,7 @@ func TestUpstreamPerClientSampling(t *testing.T) {
 		t.Fatalf("sampling through client b = %q (isError %v); a %d, b %d", text, isErr, a.n.Load(), b.n.Load())
 	}
 	// A client that cannot sample gets a clear refusal.
-	if text, isErr := harness.CallTool(ctx, t, plain, "trigger-sampling-request", map[string]any{"prompt": "hi", "maxTokens": 10}); !isErr && !strings.Contains(text, "does not support sampling") {
+	if text, isErr := harness.CallTool(ctx, t, plain, "trigger-sampling-request", map[string]any{"prompt": "hi", "maxTokens": 10}); !isErr || !strings.Contains(text, "does not support sampling") {
 		t.Fatalf("sampling through a client without the capability = %q (isError %v)", text, isErr)
 	}
 	// Elicitation reaches client a.
