@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/wasmgate/wasmgate/cmd/mcpbench/native"
-	"github.com/wasmgate/wasmgate/pdk/jsnum"
 )
 
 // serveFloor serves, on addr, the floor of make bench: net/http and
@@ -101,7 +100,7 @@ func (f *floor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 		a := req.Params.Arguments
-		text, isErr := floorCalculate(a.Operation, a.A, a.B)
+		text, isErr := native.Calculate(a.Operation, a.A, a.B)
 		resp.Result = struct {
 			Content []floorContent `json:"content"`
 			IsError bool           `json:"isError,omitempty"`
@@ -111,25 +110,4 @@ func (f *floor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(resp)
-}
-
-// floorCalculate is the calculator's arithmetic, and its text.
-func floorCalculate(op string, a, b float64) (string, bool) {
-	var r float64
-	switch op {
-	case "add":
-		r = a + b
-	case "subtract":
-		r = a - b
-	case "multiply":
-		r = a * b
-	case "divide":
-		if b == 0 {
-			return "Division by zero", true
-		}
-		r = a / b
-	default:
-		return "Unknown operation " + strconv.Quote(op), true
-	}
-	return jsnum.Format(r), false
 }

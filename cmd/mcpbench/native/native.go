@@ -45,6 +45,16 @@ func calculate(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult,
 	if !okA || !okB {
 		return mcp.NewToolResultError("Invalid operands: expected numbers a and b"), nil
 	}
+	text, isErr := Calculate(op, a, b)
+	if isErr {
+		return mcp.NewToolResultError(text), nil
+	}
+	return mcp.NewToolResultText(text), nil
+}
+
+// Calculate is the calculator example's arithmetic: the result's text, or
+// the error's and true.
+func Calculate(op string, a, b float64) (string, bool) {
 	var r float64
 	switch op {
 	case "add":
@@ -55,13 +65,13 @@ func calculate(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult,
 		r = a * b
 	case "divide":
 		if b == 0 {
-			return mcp.NewToolResultError("Division by zero"), nil
+			return "Division by zero", true
 		}
 		r = a / b
 	default:
-		return mcp.NewToolResultError(fmt.Sprintf("Unknown operation %q: expected add, subtract, multiply or divide", op)), nil
+		return fmt.Sprintf("Unknown operation %q: expected add, subtract, multiply or divide", op), true
 	}
-	return mcp.NewToolResultText(jsnum.Format(r)), nil
+	return jsnum.Format(r), false
 }
 
 // Serve serves h on addr (a loopback host:port), printing "serving http://ADDR<path>" once
