@@ -20,12 +20,7 @@ import (
 // content type and body from a handler with the fast path as from one
 // serving everything through mcp-go's ServeHTTP.
 func TestFastCallMatchesMCPGo(t *testing.T) {
-	_, file, _, _ := runtime.Caller(0)
-	conf := filepath.Join(filepath.Dir(file), "..", "testdata", "plugins", "conformance.wasm")
-	if _, err := os.Stat(conf); err != nil {
-		t.Skipf("%s not built (make plugins): %v", conf, err)
-	}
-	g := newPluginsGateway(t, filepath.Join(filepath.Dir(file), "..", "examples", "plugins", "calculator.wasm"), conf)
+	g := calcConformanceGateway(t)
 	fast, slow := slowHandler(g, false), slowHandler(g, true)
 	call := func(id, params string) string {
 		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":` + params + `}`
@@ -179,6 +174,19 @@ func concurrent(t *testing.T, fast, slow http.Handler, fastID, slowID, body stri
 	}
 }
 
+// calcConformanceGateway serves the calculator example and the
+// conformance fixture (its logging, progress and content tools)
+// in-process.
+func calcConformanceGateway(t *testing.T) *Gateway {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	conf := filepath.Join(filepath.Dir(file), "..", "testdata", "plugins", "conformance.wasm")
+	if _, err := os.Stat(conf); err != nil {
+		t.Skipf("%s not built (make plugins): %v", conf, err)
+	}
+	return newPluginsGateway(t, filepath.Join(filepath.Dir(file), "..", "examples", "plugins", "calculator.wasm"), conf)
+}
+
 // newPluginsGateway serves the plugins at paths in-process.
 func newPluginsGateway(tb testing.TB, paths ...string) *Gateway {
 	tb.Helper()
@@ -228,12 +236,7 @@ func FuzzFastCall(f *testing.F) {
 // decline such a session, which left every session that had seen one log
 // line or list_changed (a reload) on the slow path for good.
 func TestServeToolCallUpgradedSession(t *testing.T) {
-	_, file, _, _ := runtime.Caller(0)
-	conf := filepath.Join(filepath.Dir(file), "..", "testdata", "plugins", "conformance.wasm")
-	if _, err := os.Stat(conf); err != nil {
-		t.Skipf("%s not built (make plugins): %v", conf, err)
-	}
-	g := newPluginsGateway(t, filepath.Join(filepath.Dir(file), "..", "examples", "plugins", "calculator.wasm"), conf)
+	g := calcConformanceGateway(t)
 	sh := server.NewStreamableHTTPServer(g.mcp, server.WithEndpointPath("/mcp"))
 	serve := func(id, body string) *httptest.ResponseRecorder {
 		w := httptest.NewRecorder()
