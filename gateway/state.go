@@ -67,8 +67,10 @@ func (c *stateComponent) Apply(context.Context) {
 	g.relay.Share(c.store, g.replicaID)
 	if c.store == nil {
 		g.limiters.Share(nil)
+		g.signer.Share(nil)
 	} else {
 		g.limiters.Share(c.store)
+		g.signer.Share(c.store)
 		c.store.OnUpdate(g.deliverUpdate)
 		c.store.SetReplica(state.Replica{
 			ID: g.replicaID, ConfigHash: c.hash, Version: g.opts.Version, Started: g.started,

@@ -307,3 +307,34 @@ func TestRateLimitLeases(t *testing.T) {
 		t.Errorf("a 2/s bucket of burst 2: %d of 5 calls allowed in %d round trips, want 2 in 3 (not leased)", got, trips)
 	}
 }
+
+// SpendOnce: the first replica to spend an id gets fresh, every other
+// (and the same one again) not; the key expires with what it guards; a
+// Redis that is down is an error naming state.redis, never a fresh.
+func TestSpendOnce(t *testing.T) {
+	r := harness.StartRedis(t)
+	a, b := open(t, r.URL()), open(t, r.URL())
+	ctx := context.Background()
+	until := time.Now().Add(time.Minute)
+	if fresh, err := a.SpendOnce(ctx, "n1", until); !fresh || err != nil {
+		t.Fatalf("first spend: %v %v", fresh, err)
+	}
+	for i, st := range []*state.Store{b, a} {
+		if fresh, err := st.SpendOnce(ctx, "n1", until); fresh || err != nil {
+			t.Errorf("spend %d again: %v %v, want not fresh", i+2, fresh, err)
+		}
+	}
+	if fresh, err := b.SpendOnce(ctx, "n2", until); !fresh || err != nil {
+		t.Errorf("another id: %v %v", fresh, err)
+	}
+	c := redis.NewClient(&redis.Options{Addr: r.Addr})
+	defer c.Close()
+	if ttl := c.PTTL(ctx, "test:spent:n1").Val(); ttl <= 0 || ttl > time.Minute {
+		t.Errorf("the spent key's TTL is %v, want until its state expires (at most 1m)", ttl)
+	}
+	r.Stop()
+	fresh, err := a.SpendOnce(ctx, "n3", until)
+	if fresh || err == nil || !strings.Contains(err.Error(), "state.redis") || !strings.Contains(err.Error(), "used request states") {
+		t.Errorf("spend with Redis down: %v %v, want an error naming state.redis", fresh, err)
+	}
+}

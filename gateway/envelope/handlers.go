@@ -95,7 +95,7 @@ func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req m
 		rp = roundtrip.First()
 		if req.Params.RequestState != "" {
 			var err error
-			if rp, err = e.o.Signer.Open(req.Params.RequestState, bind, req.Params.InputResponses); err != nil {
+			if rp, err = e.o.Signer.Open(ctx, req.Params.RequestState, bind, req.Params.InputResponses); err != nil {
 				c.malformed = &refusal{outcome: metrics.OutcomeInvalidArgs, params: true, msg: fmt.Sprintf("tool %q: %v", t.Name, err)}
 			}
 		}

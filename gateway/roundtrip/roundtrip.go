@@ -177,13 +177,29 @@ type state struct {
 // Signer seals and opens request states. Its key and TTL change with the
 // config (Set); the nonces of opened states are kept until they expire.
 type Signer struct {
-	mu   sync.Mutex
-	own  []byte // the process's random key, used without a configured one
-	key  []byte
-	ttl  time.Duration
-	used map[string]int64 // nonce -> expiry (unix seconds)
-	max  int
-	now  func() time.Time
+	mu     sync.Mutex
+	own    []byte // the process's random key, used without a configured one
+	key    []byte
+	ttl    time.Duration
+	used   map[string]int64 // nonce -> expiry (unix seconds)
+	max    int
+	now    func() time.Time
+	shared Spender // nil: the nonces are this process's alone
+}
+
+// Spender records a nonce as used where every replica sees it
+// (state.backend redis: state.Store).
+type Spender interface {
+	SpendOnce(ctx context.Context, id string, until time.Time) (fresh bool, err error)
+}
+
+// Share makes every opened state's nonce spent in sp too, so that a
+// state answered on one replica is refused on the others (nil: in this
+// process only).
+func (s *Signer) Share(sp Spender) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.shared = sp
 }
 
 // DefaultTTL is how long a client has to answer.
@@ -246,7 +262,7 @@ func (s *Signer) Seal(b Binding, r *Replay) (string, error) {
 // Open checks token for b and returns the Replay of the next run, with
 // the client's answer to the pending request (from responses) added. The
 // token is used up: the same state is refused a second time.
-func (s *Signer) Open(token string, b Binding, responses mcp.InputResponses) (*Replay, error) {
+func (s *Signer) Open(ctx context.Context, token string, b Binding, responses mcp.InputResponses) (*Replay, error) {
 	if len(token) > 2*MaxStateBytes {
 		return nil, errors.New("requestState is too large")
 	}
@@ -287,18 +303,40 @@ func (s *Signer) Open(token string, b Binding, responses mcp.InputResponses) (*R
 	if err != nil || len(raw) == 0 || string(raw) == "null" {
 		return nil, fmt.Errorf("inputResponses[%q] is empty", id)
 	}
-	if err := s.use(st.Nonce, st.Exp, now); err != nil {
+	if err := s.use(ctx, st.Nonce, st.Exp, now); err != nil {
 		return nil, err
 	}
 	return &Replay{answers: append(st.Answers, raw), asked: st.Asked, park: st.Park}, nil
 }
 
-// use records nonce as spent until exp, refusing one already spent.
-func (s *Signer) use(nonce string, exp, now int64) error {
+// errUsed refuses a state already answered.
+var errUsed = errors.New("requestState was already used: each state answers one retry")
+
+// use records nonce as spent until exp, refusing one already spent, here
+// or, when shared, on any replica.
+func (s *Signer) use(ctx context.Context, nonce string, exp, now int64) error {
+	s.mu.Lock()
+	_, seen := s.used[nonce]
+	shared := s.shared
+	s.mu.Unlock()
+	if seen {
+		return errUsed
+	}
+	if shared != nil {
+		// A second past exp, so that the key outlives the state whatever
+		// the clocks' sub-second difference.
+		fresh, err := shared.SpendOnce(ctx, nonce, time.Unix(exp+1, 0))
+		if err != nil {
+			return fmt.Errorf("requestState cannot be checked against the other replicas' (%w): call the tool again later", err)
+		}
+		if !fresh {
+			return errUsed
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, seen := s.used[nonce]; seen {
-		return errors.New("requestState was already used: each state answers one retry")
+		return errUsed
 	}
 	if len(s.used) >= s.max {
 		oldest, at := "", int64(0)

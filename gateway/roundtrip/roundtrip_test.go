@@ -1,6 +1,7 @@
 package roundtrip
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -32,7 +33,7 @@ func TestRounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err = s.Open(tok, b, answers("wasmgate-0", "a1"))
+	r, err = s.Open(context.Background(), tok, b, answers("wasmgate-0", "a1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func TestRounds(t *testing.T) {
 		t.Fatalf("second question: %v", err)
 	}
 	tok, _ = s.Seal(b, r)
-	r, err = s.Open(tok, b, answers("wasmgate-1", "a2"))
+	r, err = s.Open(context.Background(), tok, b, answers("wasmgate-1", "a2"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,28 +84,28 @@ func TestOpenRefuses(t *testing.T) {
 		{"answer to another id", tok, b, answers("wasmgate-1", "x"), "no answer"},
 		{"oversized", strings.Repeat("A", 2*MaxStateBytes+1) + ".AAAA", b, answers("wasmgate-0", "x"), "too large"},
 	} {
-		if _, err := s.Open(tc.token, tc.b, tc.resp); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := s.Open(context.Background(), tc.token, tc.b, tc.resp); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
 	}
-	if _, err := s.Open(tok, b, answers("wasmgate-0", "x")); err != nil {
+	if _, err := s.Open(context.Background(), tok, b, answers("wasmgate-0", "x")); err != nil {
 		t.Fatalf("the good token: %v", err)
 	}
-	if _, err := s.Open(tok, b, answers("wasmgate-0", "x")); err == nil || !strings.Contains(err.Error(), "already used") {
+	if _, err := s.Open(context.Background(), tok, b, answers("wasmgate-0", "x")); err == nil || !strings.Contains(err.Error(), "already used") {
 		t.Errorf("replay: %v", err)
 	}
 	old := seal()
 	now = now.Add(DefaultTTL + time.Second)
-	if _, err := s.Open(old, b, answers("wasmgate-0", "x")); err == nil || !strings.Contains(err.Error(), "expired") {
+	if _, err := s.Open(context.Background(), old, b, answers("wasmgate-0", "x")); err == nil || !strings.Contains(err.Error(), "expired") {
 		t.Errorf("expired: %v", err)
 	}
 	s.Set([]byte(strings.Repeat("n", 32)), 0)
-	if _, err := s.Open(seal(), b, answers("wasmgate-0", "x")); err != nil {
+	if _, err := s.Open(context.Background(), seal(), b, answers("wasmgate-0", "x")); err != nil {
 		t.Errorf("a state of the new key: %v", err)
 	}
 	// The used set holds at most 2: it stays bounded.
 	for range 5 {
-		if _, err := s.Open(seal(), b, answers("wasmgate-0", "x")); err != nil {
+		if _, err := s.Open(context.Background(), seal(), b, answers("wasmgate-0", "x")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -129,7 +130,7 @@ func FuzzOpen(f *testing.F) {
 	f.Fuzz(func(t *testing.T, token, responses string) {
 		var resp mcp.InputResponses
 		_ = json.Unmarshal([]byte(responses), &resp)
-		rp, err := s.Open(token, b, resp)
+		rp, err := s.Open(context.Background(), token, b, resp)
 		if err == nil && token != tok {
 			t.Fatalf("Open accepted a token it did not seal: %q", token)
 		}
@@ -154,7 +155,7 @@ func TestParked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err = s.Open(tok, b, answers("wasmgate-0", "a1"))
+	r, err = s.Open(context.Background(), tok, b, answers("wasmgate-0", "a1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +171,7 @@ func TestParked(t *testing.T) {
 	}
 	r.Park("call-7")
 	tok, _ = s.Seal(b, r)
-	r, err = s.Open(tok, b, answers("wasmgate-1", "a2"))
+	r, err = s.Open(context.Background(), tok, b, answers("wasmgate-1", "a2"))
 	if err != nil || r.Parked() != "call-7" || !strings.Contains(string(r.Resume()), "a2") {
 		t.Fatalf("second round: %v %q", err, r.Parked())
 	}
