@@ -11,6 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/wasmgate/wasmgate/gateway/roundtrip"
 	"github.com/wasmgate/wasmgate/gateway/source"
@@ -34,6 +35,7 @@ type callState struct {
 	sent    atomic.Int64
 	// The shared state's failure that stopped the call (host.StateReporter).
 	unavailable error
+	traceID     string // the call's, when it is traced: in its log lines
 }
 
 // StateUnavailable records the shared state's failure (state.backend
@@ -49,8 +51,11 @@ func (c *callState) spend(kind string) error {
 	if n := c.sent.Add(1); n > max {
 		c.h.Metrics.PluginNotificationsRefused.WithLabelValues(c.rt.name, kind).Inc()
 		if n == max+1 {
-			c.h.Logger.Warn("plugin call sent too many notifications; the call is stopped", "plugin", c.rt.name, "kind", kind, "max", max,
-				"hint", "raise limits.max_notifications if the plugin needs more")
+			attrs := []any{"plugin", c.rt.name, "kind", kind, "max", max, "hint", "raise limits.max_notifications if the plugin needs more"}
+			if c.traceID != "" {
+				attrs = append(attrs, "trace_id", c.traceID)
+			}
+			c.h.Logger.Warn("plugin call sent too many notifications; the call is stopped", attrs...)
 		}
 		return fmt.Errorf("plugin %q sent more than %d notifications in one call, the most it may (limits.max_notifications); the call was stopped at a %s notification: %w", c.rt.name, max, kind, host.ErrStop)
 	}
@@ -65,7 +70,11 @@ var (
 // newCall is the state of a call made with ctx, which carries the client
 // request (abi.WithRequest) and its mcp-go session.
 func (p *Source) newCall(ctx context.Context) *callState {
-	return &callState{h: p.h, rt: p, token: abi.RequestOf(ctx).ProgressToken()}
+	c := &callState{h: p.h, rt: p, token: abi.RequestOf(ctx).ProgressToken()}
+	if sc := trace.SpanContextFromContext(ctx); sc.IsSampled() {
+		c.traceID = sc.TraceID().String()
+	}
+	return c
 }
 
 func (c *callState) ListChanged(l host.List) {
