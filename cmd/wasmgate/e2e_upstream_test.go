@@ -101,6 +101,33 @@ func TestUpstreamEverythingStreamableHTTP(t *testing.T) {
 	ctx := harness.Ctx(t, 90*time.Second)
 	c := g.SessionClient(t)
 	testEverything(ctx, t, g, c, true)
+
+	// Sampling and elicitation over the shared HTTP session: the request
+	// server-everything sends on the call's stream reaches the client
+	// whose call it is, and only that one.
+	connect := func(opts ...client.ClientOption) *client.Client {
+		tr, err := transport.NewStreamableHTTP(g.MCPURL, transport.WithContinuousListening())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := client.NewClient(tr, opts...)
+		harness.Init(t, c, harness.ProtoSessions)
+		return c
+	}
+	a, other := &sampler{}, &sampler{}
+	el := &elicitor{}
+	ca := connect(client.WithSamplingHandler(a), client.WithElicitationHandler(el))
+	connect(client.WithSamplingHandler(other))
+	text, isErr := harness.CallTool(ctx, t, ca, "ev_trigger-sampling-request", map[string]any{"prompt": "hi", "maxTokens": 10})
+	if isErr || !strings.Contains(text, "sampled by the downstream client") {
+		t.Fatalf("sampling through the HTTP upstream = %q (isError %v)", text, isErr)
+	}
+	if a.n.Load() != 1 || other.n.Load() != 0 {
+		t.Fatalf("sampling requests: caller %d, other client %d; want 1, 0", a.n.Load(), other.n.Load())
+	}
+	if text, isErr := harness.CallTool(ctx, t, ca, "ev_trigger-elicitation-request", nil); isErr || el.n.Load() != 1 || !strings.Contains(text, "Ada Lovelace") {
+		t.Fatalf("elicitation through the HTTP upstream = %q (isError %v, %d requests)", text, isErr, el.n.Load())
+	}
 }
 
 // testEverything drives server-everything through the gateway: tools
