@@ -336,3 +336,55 @@ func TestUpstreamEverythingStateless(t *testing.T) {
 	}
 	harness.Calc(ctx, t, c, 2, 2)
 }
+
+// TestUpstreamAmbiguousRequestRefused: over stdio a server's request does
+// not say whose call it is. Stateless (2026-07-28) clients have no
+// downstream session, so their calls to a per_client upstream share one
+// upstream session. With one such call parked (waiting for its answer)
+// and a second running,
+// the second call's sampling request is refused, saying why, rather
+// than sent to the first call's client; the parked call still completes
+// with its own client's answers.
+func TestUpstreamAmbiguousRequestRefused(t *testing.T) {
+	unruly := harness.GoFixture(t, "testdata/upstreams/unruly")
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
+		Server: harness.NoWatch,
+		Sections: fmt.Sprintf(`upstreams:
+  - name: asker
+    command: [%q]
+    session: per_client
+    prefix: un
+    limits: {timeout: 20s, concurrency: 4}
+`, unruly),
+	}))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	call := func(params map[string]any) map[string]any {
+		t.Helper()
+		body := map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
+		code, text := harness.PostStateless(t, g.MCPURL, body, "tools/call", params["name"].(string))
+		var out struct {
+			Result map[string]any `json:"result"`
+		}
+		if code != 200 || json.Unmarshal([]byte(text), &out) != nil || out.Result == nil {
+			t.Fatalf("tools/call: %d %.300s", code, text)
+		}
+		return out.Result
+	}
+	first := call(map[string]any{"name": "un_ask"})
+	if first["resultType"] != "input_required" {
+		t.Fatalf("the first call: %v, want input_required (parked, waiting for its client)", first)
+	}
+	second := call(map[string]any{"name": "un_ask"})
+	text, _ := json.Marshal(second["content"])
+	if second["isError"] != true || !strings.Contains(string(text), "does not say whose call it is") {
+		t.Fatalf("the second call while the first is parked: %v, want isError saying the request cannot be attributed", second)
+	}
+	// The first call's client answers; its call goes on (elicitation next).
+	state, _ := first["requestState"].(string)
+	next := call(map[string]any{"name": "un_ask", "requestState": state, "inputResponses": map[string]any{
+		"wasmgate-0": map[string]any{"role": "assistant", "model": "m", "content": map[string]any{"type": "text", "text": "forty-two"}},
+	}})
+	if next["resultType"] != "input_required" {
+		t.Fatalf("the first call after its answer: %v, want its next request (elicitation)", next)
+	}
+}
