@@ -61,7 +61,11 @@ func TestUpstreamOAuth(t *testing.T) {
 		return mcp.NewToolResultText("ticket 7"), nil
 	})
 	handler := server.NewStreamableHTTPServer(mcpSrv)
+	var noTeam atomic.Int64
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Team") != "infra" { // the upstream's headers, on every request
+			noTeam.Add(1)
+		}
 		if r.Header.Get("Authorization") != "Bearer "+access {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="tickets"`)
 			http.Error(w, "a token of the token endpoint, please", http.StatusUnauthorized)
@@ -77,6 +81,7 @@ func TestUpstreamOAuth(t *testing.T) {
   - name: %s
     url: %s/mcp
     prefix: tickets
+    headers: {X-Team: infra}
     auth:
       oauth:
         token_url: %s/token
@@ -103,6 +108,9 @@ func TestUpstreamOAuth(t *testing.T) {
 	}
 	if s := badScope.Load(); s != nil {
 		t.Fatalf("the token request asked for scope %q", s)
+	}
+	if n := noTeam.Load(); n != 0 {
+		t.Fatalf("%d requests reached the upstream without its headers (X-Team: infra)", n)
 	}
 
 	// A wrong client secret: the reload fails naming the upstream and

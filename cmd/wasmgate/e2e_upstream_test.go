@@ -433,8 +433,10 @@ policy:
   rules:
     - principals: [ops]
       allow: {tools: ["*"]}
+      rate_limit: {rate: 3/m, burst: 3}
     - principals: [dev]
       allow: {tools: ["back_say_hello"]}
+      when: 'args.name == "Ada"'
 upstreams:
   - name: back
     url: %s
@@ -455,6 +457,22 @@ upstreams:
 	}
 	if text, isErr := harness.CallTool(ctx, t, dev, "back_say_hello", map[string]any{"name": "Ada"}); isErr || !strings.Contains(text, "Ada") {
 		t.Fatalf("dev's back_say_hello = %q (isError %v)", text, isErr)
+	}
+	// CEL on the upstream tool's arguments, as on a plugin's.
+	if text, isErr := harness.CallTool(ctx, t, dev, "back_say_hello", map[string]any{"name": "Bob"}); !isErr || !strings.Contains(text, deniedByPolicy) {
+		t.Fatalf("dev's back_say_hello for Bob = %q (isError %v), want %s (the rule's when)", text, isErr, deniedByPolicy)
+	}
+	// ops's rule allows 3 calls a minute: the fourth is refused.
+	harness.CalcTool(ctx, t, ops, "back_calculate", 1, 2)
+	harness.CalcTool(ctx, t, ops, "back_calculate", 3, 4)
+	if text, isErr := harness.CallTool(ctx, t, ops, "back_calculate", map[string]any{"operation": "add", "a": 1, "b": 1}); !isErr || !strings.Contains(text, "is rate limited: retry in") {
+		t.Fatalf("ops's fourth back_calculate in a minute = %q (isError %v), want rate limited", text, isErr)
+	}
+	// The front gateway's own audit lines name its callers and outcomes.
+	for _, want := range []string{"principal=ops", "name=back_calculate", "outcome=rate_limited", "principal=dev", "outcome=denied"} {
+		if !strings.Contains(front.Stderr(), want) {
+			t.Fatalf("the front gateway's audit lines lack %s:\n%s", want, front.Stderr())
+		}
 	}
 	// The backend saw the front gateway's principal only.
 	if !strings.Contains(back.Stderr(), "principal=front") || strings.Contains(back.Stderr(), "principal=anonymous") {
