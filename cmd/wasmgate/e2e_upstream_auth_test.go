@@ -199,3 +199,44 @@ func TestUpstreamCuration(t *testing.T) {
 		t.Fatalf("the upstream's process changed with its curation: %v, was %v", k, kids)
 	}
 }
+
+// TestUpstreamSSEFallback: a remote server that speaks only the older
+// HTTP+SSE transport (mcp-go's SSEServer) is reached over it: its tool is
+// listed and called, and the status shows it up on that transport.
+func TestUpstreamSSEFallback(t *testing.T) {
+	mcpSrv := server.NewMCPServer("legacy", "1.0.0", server.WithToolCapabilities(false))
+	mcpSrv.AddTool(mcp.NewTool("old", mcp.WithString("who")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("old-style hello, " + req.GetString("who", "?")), nil
+	})
+	srv := httptest.NewUnstartedServer(nil)
+	srv.Config.Handler = server.NewSSEServer(mcpSrv, server.WithBaseURL("http://"+srv.Listener.Addr().String()))
+	srv.Start()
+	t.Cleanup(srv.Close) // after the gateway stops: its event stream holds a request open
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
+		Server: harness.NoWatch,
+		Sections: fmt.Sprintf(`upstreams:
+  - name: legacy
+    url: %s/sse
+    prefix: legacy
+`, srv.URL),
+	}))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, time.Minute)
+	c := g.SessionClient(t)
+	if text, isErr := harness.CallTool(ctx, t, c, "legacy_old", map[string]any{"who": "Ada"}); isErr || text != "old-style hello, Ada" {
+		t.Fatalf("legacy_old = %q (isError %v)", text, isErr)
+	}
+	_, body := harness.HTTPGet(t, g.AdminURL+"/api/status")
+	var status struct {
+		Sources []struct {
+			Name     string `json:"name"`
+			Upstream struct {
+				Transport string `json:"transport"`
+				Up        bool   `json:"up"`
+			} `json:"upstream"`
+		} `json:"sources"`
+	}
+	if err := json.Unmarshal([]byte(body), &status); err != nil || len(status.Sources) != 1 || status.Sources[0].Upstream.Transport != "sse" || !status.Sources[0].Upstream.Up {
+		t.Fatalf("the status does not show the upstream on the HTTP+SSE transport (%v):\n%s", err, body)
+	}
+}
