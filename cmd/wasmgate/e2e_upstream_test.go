@@ -321,9 +321,54 @@ func TestUpstreamKilledMidLoad(t *testing.T) {
 		}
 		inflight <- res
 	}()
+	// Four clients call the upstream itself throughout too. A call that
+	// started before the kill may fail (it was in flight), one a client
+	// at most; one started a second after it must not (it waits for the
+	// restart). One started in between may still reach the dying
+	// process, as a call in flight.
+	type upCall struct {
+		began time.Time
+		err   string
+	}
+	upFails := make(chan upCall, 1024)
+	var upCalls atomic.Int64
+	for range 4 {
+		uc := g.SessionClient(t)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				began := time.Now()
+				res, err := harness.CallToolErr(ctx, uc, "echo", map[string]any{"message": "load"})
+				upCalls.Add(1)
+				if err != nil || res.IsError {
+					msg := ""
+					if err != nil {
+						msg = err.Error()
+					} else {
+						msg = harness.ResultText(res)
+					}
+					select {
+					case upFails <- upCall{began, msg}:
+					default:
+					}
+				}
+			}
+		}()
+	}
 	time.Sleep(500 * time.Millisecond) // let the long call reach the server; the kill below is what the test is about
 	if err := syscall.Kill(kids[0], syscall.SIGKILL); err != nil {
 		t.Fatal(err)
+	}
+	killed := time.Now()
+	// Its tools stay listed while it restarts.
+	if tools := toolNames(ctx, t, g.SessionClient(t)); !slices.Contains(tools, "echo") {
+		t.Fatalf("tools listed while the upstream restarts: %v, want its tools still there", tools)
 	}
 	res := <-inflight
 	if !res.IsError || !strings.Contains(harness.ResultText(res), `upstream "every" exited`) {
@@ -333,10 +378,30 @@ func TestUpstreamKilledMidLoad(t *testing.T) {
 	if text, isErr := harness.CallTool(ctx, t, c, "echo", map[string]any{"message": "back"}); isErr || !strings.Contains(text, "back") {
 		t.Fatalf("echo after the restart = %q (isError %v)", text, isErr)
 	}
+	time.Sleep(2 * time.Second) // load on the restarted server
 	close(stop)
 	wg.Wait()
 	if n := pluginFails.Load(); n != 0 {
 		t.Fatalf("%d of %d plugin calls failed while the upstream restarted", n, pluginCalls.Load())
+	}
+	close(upFails)
+	before := 0
+	for f := range upFails {
+		switch {
+		case f.began.Before(killed):
+			before++
+			if !strings.Contains(f.err, `upstream "every"`) {
+				t.Errorf("a call in flight at the kill failed with %q, want an error naming the upstream", f.err)
+			}
+		case f.began.After(killed.Add(time.Second)):
+			t.Errorf("a call started %s after the kill failed: %s", f.began.Sub(killed), f.err)
+		}
+	}
+	if before > 4 {
+		t.Errorf("%d upstream calls started before the kill failed, more than the 4 that were in flight", before)
+	}
+	if upCalls.Load() < 20 {
+		t.Fatalf("only %d upstream calls ran", upCalls.Load())
 	}
 	if v, _ := g.Metric(t, "wasmgate_upstream_restarts_total", map[string]string{"upstream": "every"}); v < 1 {
 		t.Fatalf("wasmgate_upstream_restarts_total = %v, want >= 1", v)
