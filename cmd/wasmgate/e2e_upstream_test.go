@@ -909,6 +909,36 @@ func TestUpstreamHugeMessage(t *testing.T) {
 	harness.Calc(ctx, t, c, 1, 1)
 }
 
+// TestUpstreamClientCancelForwarded: a client that cancels its call
+// (notifications/cancelled) has the upstream's request cancelled too.
+func TestUpstreamClientCancelForwarded(t *testing.T) {
+	node, _ := everything(t)
+	script := filepath.Join(t.TempDir(), "hostile.js")
+	harness.WriteFile(t, script, []byte(hostileServer))
+	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: hostile
+    command: [%q, %q]
+    limits: {timeout: 60s}
+`, node, script)))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 60*time.Second)
+	c := g.SessionClient(t)
+	callCtx, cancel := context.WithTimeout(ctx, 500*time.Millisecond) // the client gives up, and says so
+	defer cancel()
+	if _, err := harness.CallToolErr(callCtx, c, "slow", nil); err == nil {
+		t.Fatal("the call the client cancelled returned no error")
+	}
+	if !harness.WaitFor(10*time.Second, func() bool {
+		text, _ := harness.CallTool(ctx, t, c, "cancels", nil)
+		return text == "1"
+	}) {
+		text, _ := harness.CallTool(ctx, t, c, "cancels", nil)
+		t.Fatalf("the upstream received %s notifications/cancelled, want 1", text)
+	}
+	if v := g.Scrape(t).Sum("wasmgate_tool_calls_total", map[string]string{"plugin": "hostile", "tool": "slow"}); v != 1 {
+		t.Errorf("wasmgate_tool_calls_total{tool=slow} = %v, want the cancelled call counted once", v)
+	}
+}
+
 // TestUpstreamTimeoutCancels: a call past limits.timeout sends the
 // upstream notifications/cancelled for its request.
 func TestUpstreamTimeoutCancels(t *testing.T) {
