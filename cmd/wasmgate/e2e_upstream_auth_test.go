@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -238,5 +239,68 @@ func TestUpstreamSSEFallback(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(body), &status); err != nil || len(status.Sources) != 1 || status.Sources[0].Upstream.Transport != "sse" || !status.Sources[0].Upstream.Up {
 		t.Fatalf("the status does not show the upstream on the HTTP+SSE transport (%v):\n%s", err, body)
+	}
+}
+
+// TestUpstreamRemoteReconnects: a remote server that goes away fails the
+// calls made meanwhile with an error naming the upstream and is shown
+// down; once it is back (a new process: its sessions are gone) the
+// gateway connects again by itself and calls succeed.
+func TestUpstreamRemoteReconnects(t *testing.T) {
+	addr := harness.FreePort(t)
+	serve := func() *http.Server {
+		mcpSrv := server.NewMCPServer("flaky", "1.0.0", server.WithToolCapabilities(false))
+		mcpSrv.AddTool(mcp.NewTool("still"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("still here"), nil
+		})
+		var ln net.Listener
+		if !harness.WaitFor(10*time.Second, func() bool {
+			var err error
+			ln, err = net.Listen("tcp", addr)
+			return err == nil
+		}) {
+			t.Fatalf("cannot listen on %s again", addr)
+		}
+		srv := &http.Server{Handler: server.NewStreamableHTTPServer(mcpSrv), ReadHeaderTimeout: 5 * time.Second}
+		go func() { _ = srv.Serve(ln) }()
+		return srv
+	}
+	srv := serve()
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
+		Server: harness.NoWatch,
+		Sections: fmt.Sprintf(`upstreams:
+  - name: flaky
+    url: http://%s/mcp
+    limits: {timeout: 3s}
+`, addr),
+	}))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 2*time.Minute)
+	c := g.SessionClient(t)
+	if text, isErr := harness.CallTool(ctx, t, c, "still", nil); isErr || text != "still here" {
+		t.Fatalf("still = %q (isError %v)", text, isErr)
+	}
+	_ = srv.Close()
+	text, isErr := harness.CallTool(ctx, t, c, "still", nil)
+	if !isErr || !strings.Contains(text, `upstream "flaky"`) {
+		t.Fatalf("a call while the server is gone = %q (isError %v), want an isError naming the upstream", text, isErr)
+	}
+	if !harness.WaitFor(20*time.Second, func() bool {
+		v, _ := g.Metric(t, "wasmgate_upstream_up", map[string]string{"upstream": "flaky"})
+		return v == 0
+	}) {
+		t.Fatal("the upstream is not shown down while its server is gone")
+	}
+	srv = serve()
+	defer srv.Close()
+	if !harness.WaitFor(60*time.Second, func() bool {
+		text, isErr := harness.CallTool(ctx, t, c, "still", nil)
+		return !isErr && text == "still here"
+	}) {
+		text, isErr := harness.CallTool(ctx, t, c, "still", nil)
+		t.Fatalf("once the server is back: %q (isError %v)", text, isErr)
+	}
+	if v, _ := g.Metric(t, "wasmgate_upstream_up", map[string]string{"upstream": "flaky"}); v != 1 {
+		t.Errorf("wasmgate_upstream_up = %v after the reconnect, want 1", v)
 	}
 }
