@@ -14,6 +14,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -149,6 +150,7 @@ func New(opts Options) *Gateway {
 		// the client's ttl, up to MaxTaskTTL).
 		server.WithTaskCapabilities(true, true, true),
 		server.WithTaskOwner(g.taskOwner),
+		server.WithTaskPolicy(g.taskPolicy),
 		server.WithMaxConcurrentTasks(MaxRunningTasks),
 		server.WithMaxTasks(MaxKeptTasks),
 		server.WithTaskTTL(TaskResultTTL.Milliseconds(), MaxTaskTTL.Milliseconds()),
@@ -183,6 +185,31 @@ func (g *Gateway) taskOwner(ctx context.Context) string {
 	}
 	c := envelope.CallerOf(ctx, s)
 	return c.Transport + "\x00" + c.Principal.Name
+}
+
+// taskPolicy is the serving policy applied to a tasks/get, tasks/result
+// or tasks/cancel of a task of tool (and to what tasks/list shows): its
+// owner may go on only while the policy could still let them call the
+// tool (the call's own arguments were checked when it started), so a
+// reload that takes a tool away from a principal takes its tasks' results
+// too.
+func (g *Gateway) taskPolicy(ctx context.Context, tool string) error {
+	s := g.cur.Load()
+	if s == nil {
+		return errors.New("the gateway is not serving yet")
+	}
+	pol := s.Policy()
+	if pol == nil {
+		return nil
+	}
+	c := envelope.CallerOf(ctx, s)
+	if !pol.Visible(c.Principal, policy.Tool, tool) {
+		if m := g.opts.Metrics; m != nil {
+			m.PolicyDenials.WithLabelValues(c.Label(), policy.Tool.String()).Inc()
+		}
+		return fmt.Errorf("the task's tool %q is denied by policy", tool)
+	}
+	return nil
 }
 
 // MCPServer is the MCP server every transport serves.

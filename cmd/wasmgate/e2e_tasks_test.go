@@ -178,3 +178,92 @@ func TestTasks(t *testing.T) {
 	}
 	harness.Calc(ctx, t, g.SessionClient(t, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + alice})), 2, 3)
 }
+
+// TestTasksPoliced: policy applies to each tasks/get, tasks/result,
+// tasks/cancel and tasks/list, not only to the call that started the
+// task: after a reload that denies the tool to its owner, the owner can
+// no longer see the task or fetch its result; a reload that allows it
+// again gives them back.
+func TestTasksPoliced(t *testing.T) {
+	alice := newToken(t)
+	hostile := harness.Wasm(t, "testdata/plugins/hostile")
+	render := func(denySleep bool) string {
+		deny := ""
+		if denySleep {
+			deny = "    - principals: [alice]\n      deny: {tools: [sleep]}\n"
+		}
+		return bins.YAML(harness.Parts{
+			Server:  harness.NoWatch,
+			Plugins: fmt.Sprintf("  - {name: hostile, path: %s, limits: {timeout: 1s, task_timeout: 1m}}\n", hostile),
+			Sections: fmt.Sprintf(`auth:
+  principals:
+    - {name: alice, token_sha256: %s}
+policy:
+  reveal_hidden: true
+  default: deny
+  rules:
+    - principals: [alice]
+      allow: {tools: ["*"]}
+%s`, sha256Hex(alice), deny),
+		})
+	}
+	cfg := harness.WriteConfig(t, render(false))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, time.Minute)
+	sa, err := mcphttp.Open(ctx, g.MCPURL, mcphttp.Options{Header: http.Header{"Authorization": {"Bearer " + alice}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sa.Close(ctx)
+	var res struct {
+		Task taskInfo `json:"task"`
+	}
+	raw, err := sa.Call(ctx, "tools/call", map[string]any{"name": "sleep", "arguments": map[string]any{"ms": 200}, "task": map[string]any{"ttl": 60000}})
+	if err != nil || json.Unmarshal(raw, &res) != nil || res.Task.TaskID == "" {
+		t.Fatalf("task-augmented sleep: %v %s", err, raw)
+	}
+	id := res.Task.TaskID
+	var got taskInfo
+	if !harness.WaitFor(10*time.Second, func() bool {
+		raw, err := sa.Call(ctx, "tasks/get", map[string]any{"taskId": id})
+		return err == nil && json.Unmarshal(raw, &got) == nil && got.Status == "completed"
+	}) {
+		t.Fatalf("the task did not complete: %+v", got)
+	}
+	list := func() int {
+		var l struct {
+			Tasks []taskInfo `json:"tasks"`
+		}
+		raw, err := sa.Call(ctx, "tasks/list", nil)
+		if err != nil || json.Unmarshal(raw, &l) != nil {
+			t.Fatalf("tasks/list: %v %s", err, raw)
+		}
+		return len(l.Tasks)
+	}
+	if n := list(); n != 1 {
+		t.Fatalf("tasks/list before the reload: %d tasks, want 1", n)
+	}
+
+	harness.WriteFile(t, cfg, []byte(render(true)))
+	if code, body := g.PostReload(t); code != 200 {
+		t.Fatalf("reload: %d %s", code, body)
+	}
+	for _, m := range []string{"tasks/get", "tasks/result", "tasks/cancel"} {
+		var rpc *mcphttp.RPCError
+		if _, err := sa.Call(ctx, m, map[string]any{"taskId": id}); !errors.As(err, &rpc) || !strings.Contains(rpc.Message, `the task's tool "sleep" is denied by policy`) {
+			t.Errorf("%s of a task whose tool policy now denies: %v, want refused by policy", m, err)
+		}
+	}
+	if n := list(); n != 0 {
+		t.Errorf("tasks/list after the reload: %d tasks, want none", n)
+	}
+
+	harness.WriteFile(t, cfg, []byte(render(false)))
+	if code, body := g.PostReload(t); code != 200 {
+		t.Fatalf("reload: %d %s", code, body)
+	}
+	raw, err = sa.Call(ctx, "tasks/result", map[string]any{"taskId": id})
+	if err != nil || !strings.Contains(string(raw), "slept 200ms") {
+		t.Fatalf("tasks/result once the tool is allowed again: %v %s", err, raw)
+	}
+}

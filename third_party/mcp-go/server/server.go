@@ -234,6 +234,7 @@ type MCPServer struct {
 	expiredTasks                 map[string]time.Time // Tracks recently expired task IDs with expiration timestamp
 	maxConcurrentTasks           *int                 // Optional limit on concurrent running tasks
 	taskOwner                    func(context.Context) string
+	taskPolicy                   func(ctx context.Context, tool string) error
 	defaultTaskTTL, maxTaskTTL   int64    // milliseconds; 0: none
 	maxTasks                     int      // tasks kept, running or done; 0: no limit
 	activeTasks                  int      // Current count of running (non-terminal) tasks
@@ -599,6 +600,22 @@ func WithMaxConcurrentTasks(limit int) ServerOption {
 // included. (wasmgate patch)
 func WithTaskOwner(owner func(context.Context) string) ServerOption {
 	return func(s *MCPServer) { s.taskOwner = owner }
+}
+
+// WithTaskPolicy applies allow to every tasks/get, tasks/result and
+// tasks/cancel, with the request's context and the name of the tool that
+// created the task: an error refuses the request with it, and tasks/list
+// leaves out the tasks it refuses. (wasmgate patch)
+func WithTaskPolicy(allow func(ctx context.Context, tool string) error) ServerOption {
+	return func(s *MCPServer) { s.taskPolicy = allow }
+}
+
+// taskAllowed is taskPolicy's verdict on a task of tool for ctx.
+func (s *MCPServer) taskAllowed(ctx context.Context, tool string) error {
+	if s.taskPolicy == nil {
+		return nil
+	}
+	return s.taskPolicy(ctx, tool)
 }
 
 // WithTaskTTL gives tasks created without a ttl the default one, and
@@ -2984,7 +3001,11 @@ func (s *MCPServer) getTask(ctx context.Context, taskID string) (mcp.Task, chan 
 	// Return a copy of the task and the done channel
 	taskCopy := entry.task
 	done := entry.done
+	tool := entry.toolName
 	s.tasksMu.RUnlock()
+	if err := s.taskAllowed(ctx, tool); err != nil {
+		return mcp.Task{}, nil, err
+	}
 
 	return taskCopy, done, nil
 }
@@ -3008,6 +3029,9 @@ func (s *MCPServer) getTaskEntry(ctx context.Context, taskID string) (*taskEntry
 	if !s.taskVisible(ctx, entry.sessionID) {
 		return nil, fmt.Errorf("task not found")
 	}
+	if err := s.taskAllowed(ctx, entry.toolName); err != nil {
+		return nil, err
+	}
 
 	return entry, nil
 }
@@ -3015,17 +3039,26 @@ func (s *MCPServer) getTaskEntry(ctx context.Context, taskID string) (*taskEntry
 // listTasks returns copies of all tasks for the current session.
 func (s *MCPServer) listTasks(ctx context.Context) []mcp.Task {
 	s.tasksMu.RLock()
-	defer s.tasksMu.RUnlock()
-
 	var tasks []mcp.Task
+	var tools []string
 	for _, entry := range s.tasks {
 		// Filter by session if applicable
 		if s.taskVisible(ctx, entry.sessionID) {
 			tasks = append(tasks, entry.task)
+			tools = append(tools, entry.toolName)
 		}
 	}
-
-	return tasks
+	s.tasksMu.RUnlock()
+	if s.taskPolicy == nil {
+		return tasks
+	}
+	allowed := tasks[:0]
+	for i, t := range tasks {
+		if s.taskAllowed(ctx, tools[i]) == nil {
+			allowed = append(allowed, t)
+		}
+	}
+	return allowed
 }
 
 // completeTask marks a task as completed with the given result.
