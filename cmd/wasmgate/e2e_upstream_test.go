@@ -879,22 +879,29 @@ rl.on("line", (line) => {
 });
 `
 
+// hostileGateway serves hostileServer as the upstream "hostile" with
+// limits, and a session client of it.
+func hostileGateway(t *testing.T, limits string) (*harness.Gateway, *client.Client) {
+	t.Helper()
+	node, _ := everything(t)
+	script := filepath.Join(t.TempDir(), "hostile.js")
+	harness.WriteFile(t, script, []byte(hostileServer))
+	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: hostile
+    command: [%q, %q]
+    limits: {%s}
+`, node, script, limits)))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	return g, g.SessionClient(t)
+}
+
 // TestUpstreamHugeMessage: a stdio server answering with a 64 MiB
 // message past limits.max_message has its session ended (bounded
 // memory): the call fails naming the upstream and the limit, the server
 // is started again and its other tool works; structuredContent and _meta
 // pass through.
 func TestUpstreamHugeMessage(t *testing.T) {
-	node, _ := everything(t)
-	script := filepath.Join(t.TempDir(), "hostile.js")
-	harness.WriteFile(t, script, []byte(hostileServer))
-	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: hostile
-    command: [%q, %q]
-    limits: {max_message: 1MiB}
-`, node, script)))
-	g := bins.Start(t, harness.Options{Config: cfg})
+	_, c := hostileGateway(t, "max_message: 1MiB")
 	ctx := harness.Ctx(t, 60*time.Second)
-	c := g.SessionClient(t)
 	text, isErr := harness.CallTool(ctx, t, c, "big", nil)
 	if !isErr || !strings.Contains(text, `upstream "hostile"`) || !strings.Contains(text, "limits.max_message") {
 		t.Fatalf("a 64 MiB answer = %.300q (isError %v); want an isError naming the upstream and limits.max_message", text, isErr)
@@ -912,16 +919,8 @@ func TestUpstreamHugeMessage(t *testing.T) {
 // TestUpstreamClientCancelForwarded: a client that cancels its call
 // (notifications/cancelled) has the upstream's request cancelled too.
 func TestUpstreamClientCancelForwarded(t *testing.T) {
-	node, _ := everything(t)
-	script := filepath.Join(t.TempDir(), "hostile.js")
-	harness.WriteFile(t, script, []byte(hostileServer))
-	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: hostile
-    command: [%q, %q]
-    limits: {timeout: 60s}
-`, node, script)))
-	g := bins.Start(t, harness.Options{Config: cfg})
+	g, c := hostileGateway(t, "timeout: 60s")
 	ctx := harness.Ctx(t, 60*time.Second)
-	c := g.SessionClient(t)
 	callCtx, cancel := context.WithTimeout(ctx, 500*time.Millisecond) // the client gives up, and says so
 	defer cancel()
 	if _, err := harness.CallToolErr(callCtx, c, "slow", nil); err == nil {
@@ -942,16 +941,8 @@ func TestUpstreamClientCancelForwarded(t *testing.T) {
 // TestUpstreamTimeoutCancels: a call past limits.timeout sends the
 // upstream notifications/cancelled for its request.
 func TestUpstreamTimeoutCancels(t *testing.T) {
-	node, _ := everything(t)
-	script := filepath.Join(t.TempDir(), "hostile.js")
-	harness.WriteFile(t, script, []byte(hostileServer))
-	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: hostile
-    command: [%q, %q]
-    limits: {timeout: 1s}
-`, node, script)))
-	g := bins.Start(t, harness.Options{Config: cfg})
+	_, c := hostileGateway(t, "timeout: 1s")
 	ctx := harness.Ctx(t, 60*time.Second)
-	c := g.SessionClient(t)
 	if text, isErr := harness.CallTool(ctx, t, c, "slow", nil); !isErr || !strings.Contains(text, "timed out after 1s") {
 		t.Fatalf("slow = %q (isError %v), want a timeout", text, isErr)
 	}
