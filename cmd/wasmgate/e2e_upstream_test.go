@@ -954,3 +954,52 @@ func TestUpstreamTimeoutCancels(t *testing.T) {
 		t.Fatalf("the upstream received %s notifications/cancelled, want 1", text)
 	}
 }
+
+// TestUpstreamNoOrphansAfterKill9: the wasmgate binary killed with
+// SIGKILL (nothing of it runs to clean up) leaves no process of a stdio
+// upstream behind: neither the server nor a process the server started.
+// (internal/childproc's TestNoOrphansAfterKill9 covers a sandbox's shim.)
+func TestUpstreamNoOrphansAfterKill9(t *testing.T) {
+	unruly := harness.GoFixture(t, "testdata/upstreams/unruly")
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
+		Server: harness.NoWatch,
+		Sections: fmt.Sprintf(`upstreams:
+  - name: forks
+    command: [/bin/sh, -c, "sleep 300 & exec %s"]
+`, unruly),
+	}))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	var all []int
+	var walk func(pid int)
+	walk = func(pid int) {
+		for _, c := range childrenOf(t, pid) {
+			all = append(all, c)
+			walk(c)
+		}
+	}
+	walk(g.Cmd.Process.Pid)
+	if len(all) < 2 {
+		t.Fatalf("descendants of the gateway %v, want the server and its sleep", all)
+	}
+	g.Kill()
+	if !harness.WaitFor(10*time.Second, func() bool {
+		for _, p := range all {
+			if syscall.Kill(p, 0) == nil && !zombie(p) {
+				return false
+			}
+		}
+		return true
+	}) {
+		t.Fatalf("processes of the upstream outlived the gateway's kill -9: %v", all)
+	}
+}
+
+// zombie reports whether pid has exited and waits for its parent.
+func zombie(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	s := string(b)
+	return strings.HasPrefix(strings.TrimSpace(s[strings.LastIndexByte(s, ')')+1:]), "Z")
+}
