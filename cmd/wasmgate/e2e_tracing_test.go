@@ -328,6 +328,16 @@ func TestTracing(t *testing.T) {
 	if _, ok := g.WaitLog(0, "tracing off", 10*time.Second); !ok {
 		t.Errorf("no \"tracing off\" log line after the reload")
 	}
+
+	// And on again by a reload, to the live receiver: the next call of
+	// a client with a sampled traceparent is recorded.
+	n = g.ReloadCount(t)
+	harness.RenameOver(t, cfg, []byte(bins.YAML(harness.Parts{Plugins: plugins, Sections: tracingOn})))
+	g.WaitReload(t, n, "tracing on again")
+	const traceOn = "5bf92f3577b34da6a3ce929d0e0e4737"
+	c4 := g.SessionClient(t, transport.WithHTTPHeaders(map[string]string{"traceparent": "00-" + traceOn + "-" + parent1 + "-01"}))
+	harness.Calc(ctx, t, c4, 5, 5)
+	rc.trace(t, traceOn, "tools/call calculate", "wasm call")
 }
 
 // TestTracingThroughUpstream (issue 19 item 4): a call forwarded to an
