@@ -105,15 +105,7 @@ func TestUpstreamEverythingStreamableHTTP(t *testing.T) {
 	// Sampling and elicitation over the shared HTTP session: the request
 	// server-everything sends on the call's stream reaches the client
 	// whose call it is, and only that one.
-	connect := func(opts ...client.ClientOption) *client.Client {
-		tr, err := transport.NewStreamableHTTP(g.MCPURL, transport.WithContinuousListening())
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := client.NewClient(tr, opts...)
-		harness.Init(t, c, harness.ProtoSessions)
-		return c
-	}
+	connect := func(opts ...client.ClientOption) *client.Client { return listeningClient(t, g, opts...) }
 	a, other := &sampler{}, &sampler{}
 	el := &elicitor{}
 	ca := connect(client.WithSamplingHandler(a), client.WithElicitationHandler(el))
@@ -128,6 +120,20 @@ func TestUpstreamEverythingStreamableHTTP(t *testing.T) {
 	if text, isErr := harness.CallTool(ctx, t, ca, "ev_trigger-elicitation-request", nil); isErr || el.n.Load() != 1 || !strings.Contains(text, "Ada Lovelace") {
 		t.Fatalf("elicitation through the HTTP upstream = %q (isError %v, %d requests)", text, isErr, el.n.Load())
 	}
+}
+
+// listeningClient is a 2025-11-25 session client of g with opts (its
+// handlers) that keeps a GET stream open, on which server requests and
+// notifications come between its calls.
+func listeningClient(t *testing.T, g *harness.Gateway, opts ...client.ClientOption) *client.Client {
+	t.Helper()
+	tr, err := transport.NewStreamableHTTP(g.MCPURL, transport.WithContinuousListening())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(tr, opts...)
+	harness.Init(t, c, harness.ProtoSessions)
+	return c
 }
 
 // testEverything drives server-everything through the gateway: tools
@@ -588,15 +594,7 @@ func TestUpstreamPerClientSampling(t *testing.T) {
 `, node, script)))
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 120*time.Second)
-	connect := func(opts ...client.ClientOption) *client.Client {
-		tr, err := transport.NewStreamableHTTP(g.MCPURL, transport.WithContinuousListening()) // server requests come on the GET stream
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := client.NewClient(tr, opts...)
-		harness.Init(t, c, harness.ProtoSessions)
-		return c
-	}
+	connect := func(opts ...client.ClientOption) *client.Client { return listeningClient(t, g, opts...) }
 	a, b := &sampler{}, &sampler{}
 	el := &elicitor{}
 	ca := connect(client.WithSamplingHandler(a), client.WithElicitationHandler(el))
