@@ -35,7 +35,7 @@ type callState struct {
 	sent    atomic.Int64
 	// The shared state's failure that stopped the call (host.StateReporter).
 	unavailable error
-	traceID     string // the call's, when it is traced: in its log lines
+	trace       trace.SpanContext // the call's: its trace id goes in its log lines when sampled
 }
 
 // StateUnavailable records the shared state's failure (state.backend
@@ -52,8 +52,8 @@ func (c *callState) spend(kind string) error {
 		c.h.Metrics.PluginNotificationsRefused.WithLabelValues(c.rt.name, kind).Inc()
 		if n == max+1 {
 			attrs := []any{"plugin", c.rt.name, "kind", kind, "max", max, "hint", "raise limits.max_notifications if the plugin needs more"}
-			if c.traceID != "" {
-				attrs = append(attrs, "trace_id", c.traceID)
+			if c.trace.IsSampled() {
+				attrs = append(attrs, "trace_id", c.trace.TraceID().String())
 			}
 			c.h.Logger.Warn("plugin call sent too many notifications; the call is stopped", attrs...)
 		}
@@ -70,11 +70,7 @@ var (
 // newCall is the state of a call made with ctx, which carries the client
 // request (abi.WithRequest) and its mcp-go session.
 func (p *Source) newCall(ctx context.Context) *callState {
-	c := &callState{h: p.h, rt: p, token: abi.RequestOf(ctx).ProgressToken()}
-	if sc := trace.SpanContextFromContext(ctx); sc.IsSampled() {
-		c.traceID = sc.TraceID().String()
-	}
-	return c
+	return &callState{h: p.h, rt: p, token: abi.RequestOf(ctx).ProgressToken(), trace: trace.SpanContextFromContext(ctx)}
 }
 
 func (c *callState) ListChanged(l host.List) {
