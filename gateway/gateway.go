@@ -188,12 +188,13 @@ func (g *Gateway) taskOwner(ctx context.Context) string {
 }
 
 // taskPolicy is the serving policy applied to a tasks/get, tasks/result
-// or tasks/cancel of a task of tool (and to what tasks/list shows): its
-// owner may go on only while the policy could still let them call the
-// tool (the call's own arguments were checked when it started), so a
-// reload that takes a tool away from a principal takes its tasks' results
-// too.
-func (g *Gateway) taskPolicy(ctx context.Context, tool string) error {
+// or tasks/cancel of a task of tool (and, listing, to what tasks/list
+// shows): its owner may go on only while the policy could still let them
+// call the tool (the call's own arguments were checked when it started),
+// so a reload that takes a tool away from a principal takes its tasks'
+// results too. A refused request counts as a policy denial; a task left
+// out of a list does not, as a tool left out of tools/list does not.
+func (g *Gateway) taskPolicy(ctx context.Context, tool string, listing bool) error {
 	s := g.cur.Load()
 	if s == nil {
 		return errors.New("the gateway is not serving yet")
@@ -204,7 +205,7 @@ func (g *Gateway) taskPolicy(ctx context.Context, tool string) error {
 	}
 	c := envelope.CallerOf(ctx, s)
 	if !pol.Visible(c.Principal, policy.Tool, tool) {
-		if m := g.opts.Metrics; m != nil {
+		if m := g.opts.Metrics; m != nil && !listing {
 			m.PolicyDenials.WithLabelValues(c.Label(), policy.Tool.String()).Inc()
 		}
 		return fmt.Errorf("the task's tool %q is denied by policy", tool)

@@ -257,6 +257,11 @@ policy:
 	if n := list(); n != 0 {
 		t.Errorf("tasks/list after the reload: %d tasks, want none", n)
 	}
+	// The three refused requests count as denials; the list that left the
+	// task out does not (as a tools/list that leaves a tool out does not).
+	if v, _ := g.Metric(t, "wasmgate_policy_denials_total", map[string]string{"principal": "alice", "kind": "tool"}); v != 3 {
+		t.Errorf("wasmgate_policy_denials_total{principal=alice,kind=tool} = %v, want 3", v)
+	}
 
 	harness.WriteFile(t, cfg, []byte(render(false)))
 	if code, body := g.PostReload(t); code != 200 {

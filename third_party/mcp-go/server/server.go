@@ -234,7 +234,7 @@ type MCPServer struct {
 	expiredTasks                 map[string]time.Time // Tracks recently expired task IDs with expiration timestamp
 	maxConcurrentTasks           *int                 // Optional limit on concurrent running tasks
 	taskOwner                    func(context.Context) string
-	taskPolicy                   func(ctx context.Context, tool string) error
+	taskPolicy                   func(ctx context.Context, tool string, listing bool) error
 	defaultTaskTTL, maxTaskTTL   int64    // milliseconds; 0: none
 	maxTasks                     int      // tasks kept, running or done; 0: no limit
 	activeTasks                  int      // Current count of running (non-terminal) tasks
@@ -604,18 +604,19 @@ func WithTaskOwner(owner func(context.Context) string) ServerOption {
 
 // WithTaskPolicy applies allow to every tasks/get, tasks/result and
 // tasks/cancel, with the request's context and the name of the tool that
-// created the task: an error refuses the request with it, and tasks/list
-// leaves out the tasks it refuses. (wasmgate patch)
-func WithTaskPolicy(allow func(ctx context.Context, tool string) error) ServerOption {
+// created the task: an error refuses the request with it. tasks/list asks
+// it with listing true and leaves out the tasks it refuses. (wasmgate
+// patch)
+func WithTaskPolicy(allow func(ctx context.Context, tool string, listing bool) error) ServerOption {
 	return func(s *MCPServer) { s.taskPolicy = allow }
 }
 
 // taskAllowed is taskPolicy's verdict on a task of tool for ctx.
-func (s *MCPServer) taskAllowed(ctx context.Context, tool string) error {
+func (s *MCPServer) taskAllowed(ctx context.Context, tool string, listing bool) error {
 	if s.taskPolicy == nil {
 		return nil
 	}
-	return s.taskPolicy(ctx, tool)
+	return s.taskPolicy(ctx, tool, listing)
 }
 
 // WithTaskTTL gives tasks created without a ttl the default one, and
@@ -3003,7 +3004,7 @@ func (s *MCPServer) getTask(ctx context.Context, taskID string) (mcp.Task, chan 
 	done := entry.done
 	tool := entry.toolName
 	s.tasksMu.RUnlock()
-	if err := s.taskAllowed(ctx, tool); err != nil {
+	if err := s.taskAllowed(ctx, tool, false); err != nil {
 		return mcp.Task{}, nil, err
 	}
 
@@ -3029,7 +3030,7 @@ func (s *MCPServer) getTaskEntry(ctx context.Context, taskID string) (*taskEntry
 	if !s.taskVisible(ctx, entry.sessionID) {
 		return nil, fmt.Errorf("task not found")
 	}
-	if err := s.taskAllowed(ctx, entry.toolName); err != nil {
+	if err := s.taskAllowed(ctx, entry.toolName, false); err != nil {
 		return nil, err
 	}
 
@@ -3045,7 +3046,9 @@ func (s *MCPServer) listTasks(ctx context.Context) []mcp.Task {
 		// Filter by session if applicable
 		if s.taskVisible(ctx, entry.sessionID) {
 			tasks = append(tasks, entry.task)
-			tools = append(tools, entry.toolName)
+			if s.taskPolicy != nil {
+				tools = append(tools, entry.toolName)
+			}
 		}
 	}
 	s.tasksMu.RUnlock()
@@ -3054,7 +3057,7 @@ func (s *MCPServer) listTasks(ctx context.Context) []mcp.Task {
 	}
 	allowed := tasks[:0]
 	for i, t := range tasks {
-		if s.taskAllowed(ctx, tools[i]) == nil {
+		if s.taskAllowed(ctx, tools[i], true) == nil {
 			allowed = append(allowed, t)
 		}
 	}
