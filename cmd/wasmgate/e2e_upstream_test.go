@@ -304,26 +304,32 @@ func TestUpstreamKilledMidLoad(t *testing.T) {
 		t.Fatalf("the gateway has %d child processes, want 1 (the upstream): %v", len(kids), kids)
 	}
 
-	// The plugin is called throughout.
+	// throughout runs call over and over until stop closes.
 	stop := make(chan struct{})
-	var pluginFails, pluginCalls atomic.Int64
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
+	throughout := func(call func()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				call()
 			}
-			res, err := harness.CallToolErr(ctx, c, "calculate", map[string]any{"operation": "add", "a": 1, "b": 2})
-			pluginCalls.Add(1)
-			if err != nil || res.IsError {
-				pluginFails.Add(1)
-			}
+		}()
+	}
+	// The plugin is called throughout.
+	var pluginFails, pluginCalls atomic.Int64
+	throughout(func() {
+		res, err := harness.CallToolErr(ctx, c, "calculate", map[string]any{"operation": "add", "a": 1, "b": 2})
+		pluginCalls.Add(1)
+		if err != nil || res.IsError {
+			pluginFails.Add(1)
 		}
-	}()
+	})
 
 	inflight := make(chan *mcp.CallToolResult, 1)
 	go func() {
@@ -346,32 +352,23 @@ func TestUpstreamKilledMidLoad(t *testing.T) {
 	var upCalls atomic.Int64
 	for range 4 {
 		uc := g.SessionClient(t)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
+		throughout(func() {
+			began := time.Now()
+			res, err := harness.CallToolErr(ctx, uc, "echo", map[string]any{"message": "load"})
+			upCalls.Add(1)
+			if err != nil || res.IsError {
+				msg := ""
+				if err != nil {
+					msg = err.Error()
+				} else {
+					msg = harness.ResultText(res)
+				}
 				select {
-				case <-stop:
-					return
+				case upFails <- upCall{began, msg}:
 				default:
 				}
-				began := time.Now()
-				res, err := harness.CallToolErr(ctx, uc, "echo", map[string]any{"message": "load"})
-				upCalls.Add(1)
-				if err != nil || res.IsError {
-					msg := ""
-					if err != nil {
-						msg = err.Error()
-					} else {
-						msg = harness.ResultText(res)
-					}
-					select {
-					case upFails <- upCall{began, msg}:
-					default:
-					}
-				}
 			}
-		}()
+		})
 	}
 	time.Sleep(500 * time.Millisecond) // let the long call reach the server; the kill below is what the test is about
 	if err := syscall.Kill(kids[0], syscall.SIGKILL); err != nil {
