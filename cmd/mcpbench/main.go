@@ -90,11 +90,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 
 	if cfg.otlpSink != "" {
-		if err := serveOTLPSink(ctx, cfg.otlpSink, stdout); err != nil {
-			fmt.Fprintf(stderr, "mcpbench: %v\n", err)
-			return exitFailures
-		}
-		return exitOK
+		return served(stderr, serveOTLPSink(ctx, cfg.otlpSink, stdout))
 	}
 	if cfg.cpuProfile != "" {
 		stopProfile, err := startCPUProfile(cfg.cpuProfile)
@@ -109,32 +105,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}()
 	}
 	if cfg.serveStdio {
-		if err := serveNativeStdio(ctx, os.Stdin, stdout); err != nil {
-			fmt.Fprintf(stderr, "mcpbench: %v\n", err)
-			return exitFailures
-		}
-		return exitOK
+		return served(stderr, serveNativeStdio(ctx, os.Stdin, stdout))
 	}
 	if cfg.serveFloor != "" {
-		if err := serveFloor(ctx, cfg.serveFloor, stdout); err != nil {
-			fmt.Fprintf(stderr, "mcpbench: %v\n", err)
-			return exitFailures
-		}
-		return exitOK
+		return served(stderr, serveFloor(ctx, cfg.serveFloor, stdout))
 	}
 	if cfg.reverseProxy != "" {
-		if err := serveReverseProxy(ctx, cfg.reverseProxy, cfg.url, stdout); err != nil {
-			fmt.Fprintf(stderr, "mcpbench: %v\n", err)
-			return exitFailures
-		}
-		return exitOK
+		return served(stderr, serveReverseProxy(ctx, cfg.reverseProxy, cfg.url, stdout))
 	}
 	if cfg.serve != "" {
-		if err := serveNative(ctx, cfg.serve, cfg.traceTo, stdout); err != nil {
-			fmt.Fprintf(stderr, "mcpbench: %v\n", err)
-			return exitFailures
-		}
-		return exitOK
+		return served(stderr, serveNative(ctx, cfg.serve, cfg.traceTo, stdout))
 	}
 
 	if cfg.procs > 0 {
@@ -174,6 +154,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 	}
 	return code
+}
+
+// served is the exit status of a serving mode (-serve and the like) that
+// returned err, which it reports on stderr.
+func served(stderr io.Writer, err error) int {
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpbench: %v\n", err)
+		return exitFailures
+	}
+	return exitOK
 }
 
 // startCPUProfile starts profiling the driver into path and returns the
