@@ -360,21 +360,31 @@ func TestConfigErrors(t *testing.T) {
 func TestServeNative(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	url, served := serving(ctx, t, "-serve", "127.0.0.1:0")
-	var stdout, stderr bytes.Buffer
-	code := run(t.Context(), []string{"-url", url, "-expect", "8", "-clients", "2",
-		"-duration", "150ms", "-warmup", "20ms"}, func(string) string { return "" }, &stdout, &stderr)
-	if code != exitOK {
-		t.Fatalf("driving %s: exit = %d, stderr:\n%s", url, code, stderr.String())
-	}
-	code = run(t.Context(), []string{"-url", url, "-args", `{"operation":"divide","a":1,"b":0}`, "-clients", "1",
-		"-duration", "50ms", "-warmup", "0s"}, func(string) string { return "" }, &stdout, &stderr)
-	if code != exitFailures || !strings.Contains(stderr.String(), "Division by zero") {
-		t.Errorf("divide by zero: exit = %d, stderr:\n%s", code, stderr.String())
-	}
+	driveCalculator(t, url)
 	cancel()
 	if code := <-served; code != exitOK {
 		t.Errorf("-serve exited with %d after its context ended", code)
 	}
+}
+
+// driveCalculator drives the calculate tool at url with the load driver:
+// two clients getting 8 (fatal otherwise), then a division by zero that
+// must fail with the tool's error. It returns the first phase's output.
+func driveCalculator(t *testing.T, url string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if code := run(t.Context(), []string{"-url", url, "-expect", "8", "-clients", "2",
+		"-duration", "150ms", "-warmup", "20ms"}, func(string) string { return "" }, &stdout, &stderr); code != exitOK {
+		t.Fatalf("driving %s: exit = %d, stderr:\n%s", url, code, stderr.String())
+	}
+	out := stdout.String()
+	stderr.Reset()
+	code := run(t.Context(), []string{"-url", url, "-args", `{"operation":"divide","a":1,"b":0}`, "-clients", "1",
+		"-duration", "50ms", "-warmup", "0s"}, func(string) string { return "" }, &stdout, &stderr)
+	if code != exitFailures || !strings.Contains(stderr.String(), "Division by zero") {
+		t.Errorf("divide by zero at %s: exit = %d, stderr:\n%s", url, code, stderr.String())
+	}
+	return out
 }
 
 // serving runs mcpbench with args (a -serve-like mode) until ctx ends, and
@@ -409,19 +419,8 @@ func TestReverseProxy(t *testing.T) {
 	if url == upstream {
 		t.Fatalf("the proxy serves at the upstream's URL %s", url)
 	}
-	var stdout, stderr bytes.Buffer
-	if code := run(t.Context(), []string{"-url", url, "-expect", "8", "-clients", "2",
-		"-duration", "150ms", "-warmup", "20ms"}, func(string) string { return "" }, &stdout, &stderr); code != exitOK {
-		t.Fatalf("driving %s: exit = %d, stderr:\n%s", url, code, stderr.String())
-	}
-	if !strings.Contains(stdout.String(), "failures=0") {
-		t.Errorf("through the proxy: %s", stdout.String())
-	}
-	stderr.Reset()
-	code := run(t.Context(), []string{"-url", url, "-args", `{"operation":"divide","a":1,"b":0}`, "-clients", "1",
-		"-duration", "50ms", "-warmup", "0s"}, func(string) string { return "" }, &stdout, &stderr)
-	if code != exitFailures || !strings.Contains(stderr.String(), "Division by zero") {
-		t.Errorf("divide by zero through the proxy: exit = %d, stderr:\n%s", code, stderr.String())
+	if out := driveCalculator(t, url); !strings.Contains(out, "failures=0") {
+		t.Errorf("through the proxy: %s", out)
 	}
 	cancel()
 	if code := <-served; code != exitOK {
@@ -538,17 +537,7 @@ func TestServeNativeTraced(t *testing.T) {
 func TestServeFloor(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	url, served := serving(ctx, t, "-serve-floor", "127.0.0.1:0")
-	var stdout, stderr bytes.Buffer
-	if code := run(t.Context(), []string{"-url", url, "-expect", "8", "-clients", "2",
-		"-duration", "150ms", "-warmup", "20ms"}, func(string) string { return "" }, &stdout, &stderr); code != exitOK {
-		t.Fatalf("driving %s: exit = %d, stderr:\n%s", url, code, stderr.String())
-	}
-	stderr.Reset()
-	code := run(t.Context(), []string{"-url", url, "-args", `{"operation":"divide","a":1,"b":0}`, "-clients", "1",
-		"-duration", "50ms", "-warmup", "0s"}, func(string) string { return "" }, &stdout, &stderr)
-	if code != exitFailures || !strings.Contains(stderr.String(), "Division by zero") {
-		t.Errorf("divide by zero: exit = %d, stderr:\n%s", code, stderr.String())
-	}
+	driveCalculator(t, url)
 	r, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calculate","arguments":{"operation":"add","a":1,"b":2}}}`))
 	r.Header.Set("Mcp-Session-Id", "not-a-session")
 	resp, err := http.DefaultClient.Do(r)
