@@ -141,36 +141,31 @@ func TestFastCallMatchesMCPGo(t *testing.T) {
 		// Under concurrent calls on the same session too.
 		t.Run(state+"/concurrent", func(t *testing.T) {
 			fastID, slowID := sessions(t, upgraded)
-			concurrent(t, fast, slow, fastID, slowID, calc(`{"operation":"add","a":5,"b":3}`), do)
+			body := calc(`{"operation":"add","a":5,"b":3}`)
+			want := do(slow, slowID, body, nil).Body.String()
+			errs := make(chan string, 64)
+			for i := 0; i < 64; i++ {
+				go func() {
+					w := do(fast, fastID, body, nil)
+					if w.Code != http.StatusOK || w.Body.String() != want {
+						errs <- fmt.Sprintf("%d %s", w.Code, w.Body)
+						return
+					}
+					errs <- ""
+				}()
+			}
+			deadline := time.After(time.Minute)
+			for i := 0; i < 64; i++ {
+				select {
+				case e := <-errs:
+					if e != "" {
+						t.Errorf("fast path: %s, want %s", e, want)
+					}
+				case <-deadline:
+					t.Fatal("calls did not finish")
+				}
+			}
 		})
-	}
-}
-
-// concurrent makes 64 calls of body at once on the fast handler's session
-// and compares each answer with the slow handler's.
-func concurrent(t *testing.T, fast, slow http.Handler, fastID, slowID, body string, do func(h http.Handler, id, body string, header map[string]string) *httptest.ResponseRecorder) {
-	want := do(slow, slowID, body, nil).Body.String()
-	errs := make(chan string, 64)
-	for i := 0; i < 64; i++ {
-		go func() {
-			w := do(fast, fastID, body, nil)
-			if w.Code != http.StatusOK || w.Body.String() != want {
-				errs <- fmt.Sprintf("%d %s", w.Code, w.Body)
-				return
-			}
-			errs <- ""
-		}()
-	}
-	deadline := time.After(time.Minute)
-	for i := 0; i < 64; i++ {
-		select {
-		case e := <-errs:
-			if e != "" {
-				t.Errorf("fast path: %s, want %s", e, want)
-			}
-		case <-deadline:
-			t.Fatal("calls did not finish")
-		}
 	}
 }
 
