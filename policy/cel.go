@@ -80,6 +80,7 @@ type condition struct {
 	prg     cel.Program
 	partial cel.Program
 	tracked bool            // prg counts its cost (it could exceed MaxCost)
+	fast    *fast           // nil: prg evaluates every call (celfast.go)
 	uses    map[string]bool // the variables it refers to
 	// fixed[m] is the result at list time in mode m when that does not
 	// depend on anything a list knows (e.g. a condition on args only).
@@ -136,6 +137,9 @@ func (e *celEnv) compile(src string) (*condition, error) {
 		return nil, err
 	}
 	c := &condition{src: src, prg: prg, partial: partial, tracked: tracked, uses: map[string]bool{}}
+	if !tracked {
+		c.fast = compileFast(ast.NativeRep().Expr())
+	}
 	for _, ref := range ast.NativeRep().ReferenceMap() {
 		if len(ref.OverloadIDs) == 0 && ref.Name != "" {
 			c.uses[ref.Name] = true
@@ -220,6 +224,16 @@ func outcome(v ref.Val, err error) truth {
 }
 
 func (c *condition) eval(a *activation) truth {
+	if c.fast != nil {
+		if t, ok := c.fast.truth(&a.req); ok {
+			return t
+		}
+	}
+	return c.prgEval(a)
+}
+
+// prgEval is eval by cel-go alone.
+func (c *condition) prgEval(a *activation) truth {
 	v, _, err := c.prg.Eval(a)
 	return outcome(v, err)
 }
