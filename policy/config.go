@@ -218,6 +218,7 @@ func compile(c *Config, key string, bad config.Bad) (p *Policy, ok bool) {
 			fp := fingerprint(r)
 			seen[fp]++
 			cr.limit.id = fmt.Sprintf("rule %s#%d", fp, seen[fp])
+			cr.limits = []*RuleLimit{cr.limit}
 		}
 		p.rules = append(p.rules, cr)
 	}

@@ -85,7 +85,14 @@ func (l *Limiters) AllowContext(ctx context.Context, pol *Policy, d Decision, pr
 		return true, 0, nil
 	}
 	take := func(key limiterKey, rl *RuleLimit) (bool, time.Duration, error) {
-		k := strings.Join([]string{key.id, key.principal, key.kind.String(), key.name}, "|")
+		// A rule's key names the kind twice ("tool calculate" after the
+		// kind): the keys of earlier versions, so that replicas of both
+		// share buckets during an upgrade.
+		name := key.name
+		if name != "" {
+			name = key.kind.String() + " " + name
+		}
+		k := strings.Join([]string{key.id, key.principal, key.kind.String(), name}, "|")
 		return ref.s.Take(ctx, k, rl.Limit, rl.Burst)
 	}
 	for _, rl := range d.Limits {

@@ -77,7 +77,8 @@ type Decision struct {
 	Rule int
 	// Limits are the rate limits of every rule that allowed the call, in
 	// rule order; Limiters.Allow applies them all, with the gateway-wide
-	// limit. Empty when denied.
+	// limit. Empty when denied. Read-only: it may be shared with other
+	// Decisions.
 	Limits []*RuleLimit
 
 	kind Kind
@@ -114,6 +115,7 @@ type rule struct {
 	allow, deny matcher
 	when        *condition // nil: always
 	limit       *RuleLimit
+	limits      []*RuleLimit // limit alone: a Decision's Limits when only this rule's limit applies
 }
 
 // principals is who a rule applies to.
@@ -183,10 +185,15 @@ func (p *Policy) Decide(req Request) Decision {
 	// rules without one cost no allocation.
 	var act *activation
 	eval := func(c *condition) truth {
+		if c.fast != nil { // no activation, no allocation
+			if t, ok := c.fast.truth(&req); ok {
+				return t
+			}
+		}
 		if act == nil {
 			act = &activation{req: req}
 		}
-		return c.eval(act)
+		return c.prgEval(act)
 	}
 	for i := range p.rules {
 		r := &p.rules[i]
@@ -209,7 +216,11 @@ func (p *Policy) Decide(req Request) Decision {
 		if d.Rule < 0 {
 			d.Rule = r.index
 		}
-		if r.limit != nil {
+		switch {
+		case r.limit == nil:
+		case d.Limits == nil:
+			d.Limits = r.limits // shared, of capacity 1: an append copies it
+		default:
 			d.Limits = append(d.Limits, r.limit)
 		}
 	}

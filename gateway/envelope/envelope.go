@@ -251,7 +251,7 @@ func (e *Envelope) authorize(ctx context.Context, st State, kind policy.Kind, no
 		}
 		return c, r
 	}
-	ok, retry, err := e.o.Limiters.AllowContext(ctx, pol, d, c.Principal.Name, what+" "+name)
+	ok, retry, err := e.o.Limiters.AllowContext(ctx, pol, d, c.Principal.Name, name)
 	if err != nil { // state.backend redis, unavailable, on_unavailable fail_closed
 		e.o.Metrics.RateLimited.WithLabelValues(c.Label(), what).Inc()
 		return c, &refusal{outcome: metrics.OutcomeRateLimited, msg: fmt.Sprintf("%s %q is refused: %v", noun, name, err)}
