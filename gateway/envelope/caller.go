@@ -2,6 +2,7 @@ package envelope
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/wasmgate/wasmgate/policy"
 )
@@ -25,13 +26,32 @@ type Caller struct {
 
 // WithCaller is ctx carrying c.
 func WithCaller(ctx context.Context, c Caller) context.Context {
-	return context.WithValue(ctx, callerKey{}, c)
+	return &callerCtx{Context: ctx, c: c}
 }
+
+// callerCtx is context.WithValue(ctx, callerKey{}, c) in one allocation
+// instead of two (the context, and c boxed): every HTTP request makes
+// one.
+type callerCtx struct {
+	context.Context
+	c Caller
+}
+
+func (x *callerCtx) Value(key any) any {
+	if key == (callerKey{}) {
+		return &x.c
+	}
+	return x.Context.Value(key)
+}
+
+func (x *callerCtx) String() string { return fmt.Sprint(x.Context) + ".WithCaller" }
 
 // CallerFrom is the Caller ctx carries, if any.
 func CallerFrom(ctx context.Context) (Caller, bool) {
-	c, ok := ctx.Value(callerKey{}).(Caller)
-	return c, ok
+	if c, ok := ctx.Value(callerKey{}).(*Caller); ok {
+		return *c, true
+	}
+	return Caller{}, false
 }
 
 // Stdio is the caller of stdio (and of in-process calls): principal p.

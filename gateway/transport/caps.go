@@ -76,12 +76,16 @@ func (c *checks) streams(next http.Handler) http.Handler {
 		st := stateOf(r)
 		h := &st.HTTP
 		caller, _ := envelope.CallerFrom(r.Context())
-		q := Quota{Total: h.MaxStreams, PerSession: h.MaxStreamsPerSession, PerPrincipal: h.MaxStreamsPerPrincipal, Who: principalKey(st, caller)}
+		// Built only for a stream: a plain POST (every tools/call) needs
+		// no quota, and the principal's key is a string made per request.
+		quota := func() Quota {
+			return Quota{Total: h.MaxStreams, PerSession: h.MaxStreamsPerSession, PerPrincipal: h.MaxStreamsPerPrincipal, Who: principalKey(st, caller)}
+		}
 		if r.Method == http.MethodPost {
 			// Whatever era mcp-go decides the request is, a listen request
 			// counts: one it answers at once releases its place at once.
 			if body, ok := bodyOf(r); ok && isRequest(body, mcp.MethodSubscriptionsListen) {
-				release, err := c.o.IDs.openListen(q)
+				release, err := c.o.IDs.openListen(quota())
 				if err != nil {
 					c.refuseStream(w, err, caller, h.MaxStreams, h.MaxStreamsPerSession, h.MaxStreamsPerPrincipal)
 					return
@@ -117,7 +121,7 @@ func (c *checks) streams(next http.Handler) http.Handler {
 				return
 			}
 		}
-		release, err := c.o.IDs.openStream(id, q)
+		release, err := c.o.IDs.openStream(id, quota())
 		if err != nil {
 			c.refuseStream(w, err, caller, h.MaxStreams, h.MaxStreamsPerSession, h.MaxStreamsPerPrincipal)
 			return
