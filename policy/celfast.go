@@ -256,26 +256,20 @@ func (n *fast) eval(r *Request) fval {
 		return fval{k: fPrincipal}
 	case foField:
 		return n.field(r)
-	case foAnd:
-		// CEL's &&: false if either side is false, whatever the other
-		// (an error included); true if both are true; else an error.
+	case foAnd, foOr:
+		// CEL's && (||): false (true) if either side is, whatever the
+		// other (an error included); else the other side when both are
+		// bools; else an error.
+		var absorbing uint64 // false absorbs &&
+		if n.op == foOr {
+			absorbing = 1 // true absorbs ||
+		}
 		a := n.a.eval(r)
-		if a.k == fBool && a.n == 0 {
+		if a.k == fBool && a.n == absorbing {
 			return a
 		}
 		b := n.b.eval(r)
-		if b.k == fBool && (b.n == 0 || a.k == fBool) {
-			return b
-		}
-		return declined
-	case foOr:
-		// CEL's ||: true if either side is true, whatever the other.
-		a := n.a.eval(r)
-		if a.k == fBool && a.n == 1 {
-			return a
-		}
-		b := n.b.eval(r)
-		if b.k == fBool && (b.n == 1 || a.k == fBool) {
+		if b.k == fBool && (b.n == absorbing || a.k == fBool) {
 			return b
 		}
 		return declined
