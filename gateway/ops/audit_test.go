@@ -126,3 +126,75 @@ func TestAuditFileBatches(t *testing.T) {
 		t.Errorf("the file holds %v, want [n0 n1 n2]", names)
 	}
 }
+
+// TestAuditWriteOffCallPath: a call that finds flushSize bytes waiting
+// does not write them itself (a write to a slow file would hold the
+// call), the flusher writes them at once, and a caller finding maxQueued
+// waiting does write, so that a file slower than the calls bounds the
+// memory the lines take. The file is a pipe nobody reads until the end,
+// so a write to it blocks.
+func TestAuditWriteOffCallPath(t *testing.T) {
+	r, f, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	w := newLineWriter(f)
+	line := []byte(strings.Repeat("x", 1023) + "\n")
+	write := func(n int) <-chan struct{} {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for range n {
+				w.write(line)
+			}
+		}()
+		return done
+	}
+	// Past flushSize, the calls go on while the flusher is stuck in the
+	// pipe (64 KiB of pipe buffer, then it blocks).
+	select {
+	case <-write(2 * flushSize / len(line)):
+	case <-time.After(10 * time.Second):
+		t.Fatal("a call past flushSize blocked on the file's write")
+	}
+	// The flusher started without waiting for flushDelay: the pipe fills
+	// well before it.
+	fill := time.Now()
+	for {
+		w.mu.Lock()
+		queued := len(w.buf)
+		w.mu.Unlock()
+		if queued < 2*flushSize {
+			break
+		}
+		if time.Since(fill) > flushDelay/2 {
+			t.Fatalf("%d bytes still queued %v after flushSize was reached", queued, time.Since(fill))
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// Up to maxQueued, calls go on; the one past it writes, and blocks.
+	blocked := write(maxQueued/len(line) + 1)
+	select {
+	case <-blocked:
+		t.Fatal("calls queued more than maxQueued while the file took nothing")
+	case <-time.After(flushDelay * 3):
+	}
+	// Reading the pipe lets every line through, in order, whole.
+	got := make(chan int, 1)
+	go func() {
+		n, _ := io.Copy(io.Discard, r)
+		got <- int(n)
+	}()
+	select {
+	case <-blocked:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the blocked call did not return once the file took lines")
+	}
+	w.close()
+	f.Close()
+	want := (2*flushSize/len(line) + maxQueued/len(line) + 1) * len(line)
+	if n := <-got; n != want {
+		t.Errorf("%d bytes reached the file, want %d", n, want)
+	}
+}
