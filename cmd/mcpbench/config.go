@@ -39,13 +39,15 @@ type config struct {
 	json            bool
 	cpuProfile      string
 	procs           int
-	serve           string // -serve: serve the native baseline instead
-	serveStdio      bool   // -serve-stdio: the same over stdin/stdout
-	otlpSink        string // -otlp-sink: accept and discard OTLP/HTTP exports
-	reverseProxy    string // -reverse-proxy: forward every request to -url, doing nothing else
-	traceTo         string // -trace-to: with -serve, trace every call to this OTLP/HTTP endpoint
-	serveFloor      string // -serve-floor: serve net/http + encoding/json, no MCP library
-	cpuPIDs         []int  // -cpu-pid: the processes whose CPU per call is reported, the server first
+	serve           string        // -serve: serve the native baseline instead
+	serveStdio      bool          // -serve-stdio: the same over stdin/stdout
+	otlpSink        string        // -otlp-sink: accept and discard OTLP/HTTP exports
+	reverseProxy    string        // -reverse-proxy: forward every request to -url, doing nothing else
+	traceTo         string        // -trace-to: with -serve, trace every call to this OTLP/HTTP endpoint
+	serveFloor      string        // -serve-floor: serve net/http + encoding/json, no MCP library
+	cpuPIDs         []int         // -cpu-pid: the processes whose CPU per call is reported, the server first
+	targets         []target      // -target: servers compared in interleaved slices
+	slice           time.Duration // -slice: each target's turn in an interleaved comparison
 }
 
 // parseConfig parses and validates the command line. getenv resolves
@@ -58,6 +60,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		clients  string
 		tokenEnv string
 		cpuPIDs  string
+		targets  []string
 	)
 	fs := flag.NewFlagSet("mcpbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -84,6 +87,11 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&cfg.serveFloor, "serve-floor", "", "instead of driving load, serve on this loopback host:port, at /mcp, the floor of make bench: net/http and encoding/json answering initialize and tools/call of calculate, no MCP library")
 	fs.BoolVar(&cfg.serveStdio, "serve-stdio", false, "instead of driving load, serve the same native server over stdin and stdout until stdin ends (the stdio upstream of make bench)")
 	fs.StringVar(&cfg.serve, "serve", "", "instead of driving load, serve mcp-go's own Streamable HTTP server with a native calculate tool on this loopback host:port, at /mcp, until interrupted (the baseline of make bench)")
+	fs.Func("target", "a server of an interleaved comparison, as a JSON object {\"name\",\"url\",\"pid\"?,\"tool\"?,\"args\"?,\"expect\"?,\"token_env\"?} (unset fields take -tool, -args, -expect, -token-env); repeat for each server, at least two: their clients take turns of -slice, the order rotating each round, and every target is compared with the first round by round (replaces -url and -cpu-pid)", func(s string) error {
+		targets = append(targets, s)
+		return nil
+	})
+	fs.DurationVar(&cfg.slice, "slice", 200*time.Millisecond, "with -target: how long each target's clients call in one turn")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: mcpbench [flags]\n\nLoad-tests one tool of an MCP Streamable HTTP server on this machine.\n\n")
 		fs.PrintDefaults()
@@ -152,6 +160,29 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		cfg.token = strings.TrimSpace(getenv(tokenEnv))
 		if cfg.token == "" {
 			return config{}, fmt.Errorf("-token-env: environment variable %s is empty or unset", tokenEnv)
+		}
+	}
+	if len(targets) == 1 {
+		return config{}, errNeedTwoTargets
+	}
+	if len(targets) > 0 {
+		if cfg.slice <= 0 || cfg.slice > cfg.duration {
+			return config{}, fmt.Errorf("-slice %v must be positive and at most -duration %v", cfg.slice, cfg.duration)
+		}
+		if len(cfg.cpuPIDs) > 0 {
+			return config{}, errors.New("-cpu-pid does not go with -target: give each target's pid in its JSON")
+		}
+		names := map[string]bool{}
+		for _, raw := range targets {
+			t, err := parseTarget(raw, cfg, getenv)
+			if err != nil {
+				return config{}, fmt.Errorf("-target %w", err)
+			}
+			if names[t.Name] {
+				return config{}, fmt.Errorf("-target: name %q given twice", t.Name)
+			}
+			names[t.Name] = true
+			cfg.targets = append(cfg.targets, t)
 		}
 	}
 	return cfg, nil

@@ -124,11 +124,28 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(cfg.procs))
 	}
 
-	tr := newTransport(maxInt(cfg.clients))
+	// Every target keeps its clients' connections open between its turns.
+	tr := newTransport(maxInt(cfg.clients) * max(1, len(cfg.targets)))
 	defer tr.CloseIdleConnections()
 
 	code := exitOK
 	for _, n := range cfg.clients {
+		if len(cfg.targets) > 0 {
+			res, err := runInterleaved(ctx, cfg, tr, n)
+			if err != nil {
+				fmt.Fprintf(stderr, "mcpbench: phase clients=%d: %v\n", n, err)
+				return exitFailures
+			}
+			failed, err := reportInterleaved(res, cfg, stdout, stderr)
+			if err != nil {
+				fmt.Fprintf(stderr, "mcpbench: %v\n", err)
+				return exitFailures
+			}
+			if failed {
+				code = exitFailures
+			}
+			continue
+		}
 		res, err := runPhase(ctx, cfg, tr, n)
 		if err != nil {
 			fmt.Fprintf(stderr, "mcpbench: phase clients=%d: %v\n", n, err)

@@ -75,7 +75,7 @@ func auditFile(t *testing.T, path string) []auditRecord {
 }
 
 // waitAuditFile returns the lines of an audit file once it has n of them
-// (lines reach audit.file within milliseconds of their call, in batches),
+// (lines reach audit.file within 100 ms of their call, in batches),
 // or what it has after 10 s.
 func waitAuditFile(t *testing.T, path string, n int) []auditRecord {
 	t.Helper()
