@@ -4,17 +4,19 @@
 #   1. start-to-ready of wasmgate with the three examples (cold and warm
 #      compilation cache);
 #   2. tools/call over Streamable HTTP with sessions, at 1 and 16 clients,
-#      for the floor (`mcpbench -serve-floor`: net/http and encoding/json
-#      answering tools/call, no MCP library), for mcp-go's own server with a native Go calculate handler (the
-#      ceiling of this stack) built two ways: with the mcp-go wasmgate
-#      builds, patched in third_party/mcp-go (`mcpbench -serve`, "native")
-#      and with the mcp-go release, unpatched (bench/stock, "release": what
-#      a user who writes the tool natively in mcp-go gets), wasmgate's
+#      for five servers taking turns (mcpbench -target: 200 ms slices, the
+#      order rotating each round, ROUNDS x DURATION of each server's own
+#      time per client count; ROUNDS defaults to 3): mcp-go's own server
+#      with a native Go calculate handler built two ways, with the mcp-go
+#      wasmgate builds, patched in third_party/mcp-go (`mcpbench -serve`,
+#      "native", the baseline) and with the mcp-go release, unpatched
+#      (bench/stock, "release": what a user who writes the tool natively
+#      in mcp-go gets), the floor (`mcpbench -serve-floor`: net/http and
+#      encoding/json answering tools/call, no MCP library), wasmgate's
 #      calculate (the Go calculator example) and wasmgate's add (the lean
-#      test module written in WebAssembly text), interleaved in ROUNDS
-#      rounds (default 3; the order rotates each round), and their ratios
-#      to the floor and to both native servers (each round against its
-#      own, then the median), with every server's CPU time per call;
+#      test module written in WebAssembly text); each server's rate, p50
+#      and CPU time per call, compared with native's in the same round
+#      (the median over the rounds), and issue 22's targets checked;
 #   3. the same calculate calls while a plugin spins at its limit (a hostile
 #      guest looping until its 1 s timeout, at its concurrency of 1, over
 #      and over);
@@ -25,6 +27,7 @@
 #
 # Loopback only; stops by itself. The machine's load average is printed
 # first and last: on a shared machine, read the ratios, not the rates.
+# BENCH_DURATION (make) or the first argument is in whole seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${1:-5s}
@@ -113,24 +116,17 @@ for p in native release floor; do
 done
 
 status=0
-results="$work/results"
-: >"$results"
-# phase NAME URL TOOL ARGS EXPECT CLIENTS: one mcpbench phase, its JSON
-# summary recorded as "NAME clients calls/s p50 p99 failures".
+# phase NAME URL TOOL ARGS EXPECT CLIENTS: one mcpbench phase alone (the
+# spinner's and the reload storm's), printed with the gateway's CPU per call.
 phase() {
-  local name=$1 url=$2 tool=$3 args=$4 expect=$5 clients=$6 out srv=$pid
-  [[ $url == "$NAT" ]] && srv=$native # the server whose CPU per call is measured
-  [[ $url == "$REL" ]] && srv=$stock
-  [[ $url == "$FLR" ]] && srv=$floor
+  local name=$1 url=$2 tool=$3 args=$4 expect=$5 clients=$6 out st
   set +e
   out=$($BENCH -url "$url" -tool "$tool" -args "$args" -expect "$expect" \
-    -clients "$clients" -duration "$DURATION" -warmup 1s -json -cpu-pid "$srv")
-  local st=$?
+    -clients "$clients" -duration "$DURATION" -warmup 1s -cpu-pid "$pid")
+  st=$?
   set -e
   [[ $st == 0 ]] || status=$st
-  printf '%-26s %s\n' "$name" "$(head -1 <<<"$out")"
-  python3 -c 'import json,sys; s=json.loads(sys.argv[2]); print(sys.argv[1], s["clients"], s["calls_per_s"], s["p50_ms"], s["p99_ms"], s.get("server_cpu_us_per_call", 0), s["failures"])' \
-    "$name" "$(tail -1 <<<"$out")" >>"$results"
+  printf '%-26s %s\n' "$name" "$out"
 }
 
 GW="http://127.0.0.1:$HTTP/mcp"
@@ -139,24 +135,30 @@ REL="http://127.0.0.1:$RELEASE/mcp"
 FLR="http://127.0.0.1:$FLOOR/mcp"
 CALC='{"operation":"add","a":5,"b":3}'
 ADD='{"a":5,"b":3}'
-echo "tools/call over Streamable HTTP with sessions, ${DURATION} per phase, ${ROUNDS} rounds:"
-# One round runs the five servers at 1 and at 16 clients; the order of the
-# five rotates from round to round, so that a machine that speeds up or
-# slows down during the run does not favour one of them.
-order=(floor native release calculator lean)
-for r in $(seq 1 "$ROUNDS"); do
-  for c in 1 16; do
-    for i in 0 1 2 3 4; do
-      case ${order[$(( (i + r - 1) % 5 ))]} in
-      floor) phase floor "$FLR" calculate "$CALC" 8 $c ;;
-      native) phase native "$NAT" calculate "$CALC" 8 $c ;;
-      release) phase release "$REL" calculate "$CALC" 8 $c ;;
-      calculator) phase calculator "$GW" calculate "$CALC" 8 $c ;;
-      lean) phase lean "$GW" add "$ADD" 8 $c ;;
-      esac
-    done
-  done
-done
+# The five servers take turns (mcpbench -target): at each client count
+# each one's clients call for a 200 ms slice while the others wait, the
+# order rotating every round, for ROUNDS x DURATION of each server's own
+# time; every server is compared with native round by round, so a
+# machine that speeds up or slows down over seconds slows them alike.
+SLICE=${SLICE:-200ms}
+secs=${DURATION%s}
+measured=$(( ROUNDS * ${secs%.*} ))s
+echo "tools/call over Streamable HTTP with sessions, the five servers in turns of $SLICE, ${measured} of each one's own time per client count (ROUNDS x DURATION):"
+target() { # target NAME URL PID TOOL ARGS
+  printf '{"name":"%s","url":"%s","pid":%s,"tool":"%s","args":%s,"expect":"8"}' "$1" "$2" "$3" "$4" "$5"
+}
+set +e
+$BENCH -clients 1,16 -duration "$measured" -warmup 1s -slice "$SLICE" -json \
+  -target "$(target native "$NAT" $native calculate "$CALC")" \
+  -target "$(target release "$REL" $stock calculate "$CALC")" \
+  -target "$(target floor "$FLR" $floor calculate "$CALC")" \
+  -target "$(target calculator "$GW" $pid calculate "$CALC")" \
+  -target "$(target lean "$GW" $pid add "$ADD")" >"$work/turns"
+st=$?
+set -e
+[[ $st == 0 ]] || status=$st
+grep -v '^{' "$work/turns" | sed 's/^/  /'
+grep '^{' "$work/turns" >"$work/turns.json" || true
 
 # A plugin at its limit, spinning: one call of hostile's spin at a time,
 # each stopped by its 1 s timeout (they all fail; that is the point).
@@ -189,51 +191,40 @@ curl -s "http://127.0.0.1:$ADMIN/metrics" | grep -E '^wasmgate_config_reloads_to
 rss1=$(awk '/VmRSS/{print $2}' /proc/$pid/status)
 
 echo
-echo "ratios to the floor (net/http and encoding/json, no MCP library) and to mcp-go's"
-echo "own server with a native handler (calls/s, same run; the medians of the rounds'"
-echo "rates, and of each round's ratio): native is built with wasmgate's patched"
-echo "mcp-go, release with the mcp-go release:"
-python3 - "$results" <<'PY'
-import statistics, sys
-rows = [l.split() for l in open(sys.argv[1])]
-runs = {}  # (name, clients): [(calls/s, p50, cpu), ...], one per round, in order
-for r in rows:
-    name = " ".join(r[:-6])
-    runs.setdefault((name, r[-6]), []).append((float(r[-5]), float(r[-4]), float(r[-2])))
-med = lambda k, i: statistics.median(x[i] for x in runs[k])
-
-def compare(name, base, i, f):
-    """The median over the rounds of f(name's figure i, base's), each
-    round against the same round's base (measured minutes apart at most);
-    a phase run once (the spinner) against the base's median."""
-    v, b = runs[name], runs[base]
-    if len(v) == len(b):
-        return statistics.median(f(x[i], y[i]) for x, y in zip(v, b))
-    return f(med(name, i), med(base, i))
-
-for base_name in ("floor", "native", "release"):
-    for clients in ("1", "16"):
-        base = (base_name, clients)
-        if base not in runs:
-            continue
-        parts = [f"{base_name} {med(base, 0):,.0f}/s"]
-        others = ("native", "release", "calculator", "lean") if base_name == "floor" else ("calculator", "lean", "calculator, spinner")
-        for name in others:
-            k = (name, clients)
-            if k in runs:
-                parts.append(f"{name} {med(k, 0):,.0f}/s = {compare(k, base, 0, lambda a, b: a / b):.2f}x")
-        print(f"  {clients:>2} clients: " + "; ".join(parts))
-print("median at 1 client, and the server's CPU per call (its own process, µs):")
-for name in ("floor", "native", "release", "calculator", "lean"):
-    k = (name, "1")
-    if k not in runs:
+echo "against mcp-go's own server with a native handler (native; release is the same"
+echo "with the mcp-go release, floor is net/http and encoding/json with no MCP library):"
+echo "each server's turn against native's in the same round, the median over the rounds:"
+python3 - "$work/turns.json" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+by = {(r["name"], r["clients"]): r for r in rows}
+for clients in (1, 16):
+    nat = by.get(("native", clients))
+    if not nat:
         continue
-    line = f"  {name:10} p50 {med(k, 1)*1000:.0f} µs"
-    if name in ("calculator", "lean") and ("native", "1") in runs and ("release", "1") in runs:
-        over = lambda b: compare(k, (b, "1"), 1, lambda a, c: (a - c) * 1000)
-        line += f" ({over('native'):+.0f} µs over native, {over('release'):+.0f} µs over release)"
-    line += f"; CPU per call {med(k, 2):.1f} µs at 1 client, {med((name, '16'), 2) if (name, '16') in runs else 0:.1f} µs at 16"
-    print(line)
+    print(f"  {clients:>2} clients: native {nat['calls_per_s']:,.0f}/s, p50 {nat['p50_ms']*1000:.0f} µs, CPU {nat.get('server_cpu_us_per_call', 0):.1f} µs/call")
+    floor = by.get(("floor", clients))
+    for name in ("release", "floor", "calculator", "lean"):
+        r = by.get((name, clients))
+        if not r or "rate_ratio" not in r:
+            continue
+        line = (f"    {name:10} {r['calls_per_s']:>8,.0f}/s = {r['rate_ratio']:.3f}x native (IQR {r['rate_ratio_iqr'][0]:.3f}-{r['rate_ratio_iqr'][1]:.3f}), "
+                f"p50 {r['p50_ms']*1000:.0f} µs ({r['p50_over_us']:+.0f} µs), CPU {r.get('server_cpu_us_per_call', 0):.1f} µs/call ({r.get('cpu_ratio', 0):.3f}x)")
+        if floor and name != "floor" and floor.get("rate_ratio"):
+            line += f", {r['rate_ratio'] / floor['rate_ratio']:.2f}x the floor"
+        print(line)
+def ratio(name, clients, key):
+    r = by.get((name, clients))
+    return r.get(key) if r else None
+checks = [
+    ("lean at 16 clients >= 1.0x native", ratio("lean", 16, "rate_ratio"), lambda v: v >= 1.0, "{:.3f}x"),
+    ("calculator at 16 clients >= 0.85x native", ratio("calculator", 16, "rate_ratio"), lambda v: v >= 0.85, "{:.3f}x"),
+    ("calculator's p50 at 1 client <= 50 µs over native", ratio("calculator", 1, "p50_over_us"), lambda v: v <= 50, "{:+.0f} µs"),
+]
+print("issue 22's targets:")
+for what, v, ok, fmt in checks:
+    if v is not None:
+        print(f"  {what}: {fmt.format(v)} ({'met' if ok(v) else 'NOT met'})")
 PY
 
 echo

@@ -238,6 +238,7 @@ type targetSummary struct {
 	Versus       string    `json:"versus,omitempty"`
 	RateRatio    *float64  `json:"rate_ratio,omitempty"`
 	P50OverUs    *float64  `json:"p50_over_us,omitempty"`
+	P50Ratio     *float64  `json:"p50_ratio,omitempty"`
 	CPURatio     *float64  `json:"cpu_ratio,omitempty"`
 	RateRatioIQR []float64 `json:"rate_ratio_iqr,omitempty"` // the 25th and 75th percentiles of the rounds' ratios
 }
@@ -269,12 +270,14 @@ func (r *interleaved) summaries() []targetSummary {
 		}
 		if i > 0 {
 			s.Versus = r.names[0]
-			var rate, p50, cpuR []float64
+			var rate, p50, p50r, cpuR []float64
 			for _, round := range r.rounds {
 				a, b := round[i], round[0]
 				if a.calls > 0 && b.calls > 0 {
 					rate = append(rate, float64(a.calls)/float64(b.calls))
-					p50 = append(p50, float64(percentile(a.latencies, 0.5)-percentile(b.latencies, 0.5))/1e3)
+					pa, pb := percentile(a.latencies, 0.5), percentile(b.latencies, 0.5)
+					p50 = append(p50, float64(pa-pb)/1e3)
+					p50r = append(p50r, float64(pa)/float64(pb))
 					if r.pids[i] > 0 && r.pids[0] > 0 && b.cpu > 0 {
 						cpuR = append(cpuR, (float64(a.cpu)/float64(a.calls))/(float64(b.cpu)/float64(b.calls)))
 					}
@@ -284,6 +287,7 @@ func (r *interleaved) summaries() []targetSummary {
 				s.RateRatio = ptr(round3(quantile(rate, 0.5)))
 				s.RateRatioIQR = []float64{round3(quantile(rate, 0.25)), round3(quantile(rate, 0.75))}
 				s.P50OverUs = ptr(round1(quantile(p50, 0.5)))
+				s.P50Ratio = ptr(round3(quantile(p50r, 0.5)))
 			}
 			if len(cpuR) > 0 {
 				// Clock ticks are 10 ms: one slice's CPU time is coarse,
@@ -312,7 +316,7 @@ func (s targetSummary) String() string {
 	}
 	line += fmt.Sprintf(" driver_cpu=%.1fµs/call", s.DriverCPUUs)
 	if s.RateRatio != nil {
-		line += fmt.Sprintf(" | vs %s: calls/s %.3fx (IQR %.3f-%.3f), p50 %+.1fµs", s.Versus, *s.RateRatio, s.RateRatioIQR[0], s.RateRatioIQR[1], *s.P50OverUs)
+		line += fmt.Sprintf(" | vs %s: calls/s %.3fx (IQR %.3f-%.3f), p50 %+.1fµs (%.3fx)", s.Versus, *s.RateRatio, s.RateRatioIQR[0], s.RateRatioIQR[1], *s.P50OverUs, *s.P50Ratio)
 		if s.CPURatio != nil {
 			line += fmt.Sprintf(", CPU/call %.3fx", *s.CPURatio)
 		}

@@ -95,7 +95,7 @@ func TestInterleaved(t *testing.T) {
 		if s.Name != name || s.Clients != clients || s.Rounds != 8 || s.Calls <= 0 || s.Failures != 0 || s.P50Ms <= 0 || s.CPUUs <= 0 || s.DriverCPUUs <= 0 {
 			t.Errorf("summary %d: %+v; want %s at %d clients, 8 rounds, calls, no failures, p50 and CPU figures", i, s, name, clients)
 		}
-		if first := i%2 == 0; first != (s.RateRatio == nil) || !first && (s.Versus != "plain" || *s.RateRatio <= 0 || s.CPURatio == nil || len(s.RateRatioIQR) != 2) {
+		if first := i%2 == 0; first != (s.RateRatio == nil) || !first && (s.Versus != "plain" || *s.RateRatio <= 0 || s.P50Ratio == nil || *s.P50Ratio <= 0 || s.CPURatio == nil || len(s.RateRatioIQR) != 2) {
 			t.Errorf("summary %d: %+v; want the second target compared with the first, the first with none", i, s)
 		}
 	}
