@@ -121,7 +121,6 @@ func runInterleaved(ctx context.Context, cfg config, rt http.RoundTripper, n int
 			if err != nil {
 				return nil, fmt.Errorf("%s: opening session %d of %d: %w", cfg.targets[i].Name, j+1, n, err)
 			}
-			s.bind(ctx)
 			sessions[i] = append(sessions[i], s)
 		}
 	}
@@ -191,9 +190,14 @@ func runSlice(ctx context.Context, cfg config, sessions []*session, pid int, sta
 	}
 	t0 := time.Now()
 	t1 := t0.Add(cfg.slice)
+	// A call still running cfg.callTimeout after the slice fails, as in
+	// runPhase, so that a hung server cannot stall the comparison.
+	callCtx, cancel := context.WithDeadline(ctx, t1.Add(cfg.callTimeout))
+	defer cancel()
 	var wg sync.WaitGroup
 	for i, s := range sessions {
-		wg.Go(func() { drive(ctx, s, t0, t1, &stats[i]) })
+		s.bind(callCtx)
+		wg.Go(func() { drive(callCtx, s, t0, t1, &stats[i]) })
 	}
 	time.Sleep(time.Until(t1))
 	cpu1, err := processesCPU(pids)

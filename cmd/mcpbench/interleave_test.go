@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // turnTaker fronts a test server and records whether a call reached it
@@ -147,5 +148,27 @@ func TestInterleavedConfigErrors(t *testing.T) {
 		if _, err := parseConfig(args, func(string) string { return "" }, &bytes.Buffer{}); err == nil {
 			t.Errorf("parseConfig(%q) succeeded, want an error", args)
 		}
+	}
+}
+
+// TestInterleavedHungServerIsBounded: a target whose calls never return
+// fails them after -timeout past its slice, and the comparison ends.
+func TestInterleavedHungServerIsBounded(t *testing.T) {
+	ts := newTestServer(t, "")
+	var stdout, stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(t.Context(), []string{"-clients", "2", "-duration", "100ms", "-slice", "50ms", "-warmup", "0s", "-timeout", "200ms",
+			"-target", fmt.Sprintf(`{"name":"ok","url":%q,"expect":"8"}`, ts.url),
+			"-target", fmt.Sprintf(`{"name":"hung","url":%q,"tool":"hang","args":{}}`, ts.url),
+		}, func(string) string { return "" }, &stdout, &stderr)
+	}()
+	select {
+	case code := <-done:
+		if code != exitFailures || !strings.Contains(stderr.String(), "mcpbench: hung clients=2 failure:") {
+			t.Errorf("exit %d, stderr:\n%s\nwant exit %d naming the hung target", code, stderr.String(), exitFailures)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("a hung target stalled the comparison")
 	}
 }
