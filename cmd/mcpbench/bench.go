@@ -67,6 +67,14 @@ func (r phaseResult) rate() float64 {
 	return float64(r.calls) / r.duration.Seconds()
 }
 
+// round1 and round3 round f to one and three decimals.
+func round1(f float64) float64 { return math.Round(f*10) / 10 }
+
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
+
+// msf is d in milliseconds, to the microsecond.
+func msf(d time.Duration) float64 { return math.Round(float64(d)/1e3) / 1e3 }
+
 // us is d in microseconds, to 0.1 µs.
 func us(d time.Duration) float64 { return math.Round(float64(d)/float64(time.Microsecond)*10) / 10 }
 
@@ -92,16 +100,15 @@ type phaseSummary struct {
 }
 
 func (r phaseResult) summary() phaseSummary {
-	f := func(d time.Duration) float64 { return math.Round(float64(d)/1e3) / 1e3 } // ms, µs precision
 	s := phaseSummary{
 		Clients:   r.clients,
 		DurationS: r.duration.Seconds(),
 		Calls:     r.calls,
-		CallsPerS: math.Round(r.rate()*10) / 10,
-		P50Ms:     f(r.p50),
-		P90Ms:     f(r.p90),
-		P99Ms:     f(r.p99),
-		MaxMs:     f(r.max),
+		CallsPerS: round1(r.rate()),
+		P50Ms:     msf(r.p50),
+		P90Ms:     msf(r.p90),
+		P99Ms:     msf(r.p99),
+		MaxMs:     msf(r.max),
 		Failures:  r.failures,
 	}
 	for _, d := range r.cpuPerCall {

@@ -365,12 +365,5 @@ func quantile(xs []float64, q float64) float64 {
 
 func ptr(f float64) *float64 { return &f }
 
-func round1(f float64) float64 { return math.Round(f*10) / 10 }
-
-func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
-
-// msf is d in milliseconds, to the microsecond.
-func msf(d time.Duration) float64 { return math.Round(float64(d)/1e3) / 1e3 }
-
 // errNeedTwoTargets is returned for a single -target.
 var errNeedTwoTargets = errors.New("-target: an interleaved comparison needs at least two targets")
