@@ -65,8 +65,7 @@ declare -A http admin gw
 for c in none policy token; do http[$c]=$(port); admin[$c]=$(port); done
 base ${http[none]} ${admin[none]} >"$work/none.yaml"
 base ${http[token]} ${admin[token]} >"$work/token.yaml"
-# audit.file in a folder of its own: not the config's, whose changes the
-# gateway watches (as under systemd: /etc/wasmgate and /var/log/wasmgate)
+# audit.file in a folder of its own, as under systemd (/var/log/wasmgate)
 mkdir -p "$work/log"
 {
   base ${http[policy]} ${admin[policy]}
