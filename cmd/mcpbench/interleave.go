@@ -274,7 +274,8 @@ func (r *interleaved) summaries() []targetSummary {
 		}
 		if i > 0 {
 			s.Versus = r.names[0]
-			var rate, p50, p50r, cpuR []float64
+			var rate, p50, p50r []float64
+			var ca, cb, na, nb float64 // CPU time and calls of this target and the first
 			for _, round := range r.rounds {
 				a, b := round[i], round[0]
 				if a.calls > 0 && b.calls > 0 {
@@ -282,9 +283,8 @@ func (r *interleaved) summaries() []targetSummary {
 					pa, pb := percentile(a.latencies, 0.5), percentile(b.latencies, 0.5)
 					p50 = append(p50, float64(pa-pb)/1e3)
 					p50r = append(p50r, float64(pa)/float64(pb))
-					if r.pids[i] > 0 && r.pids[0] > 0 && b.cpu > 0 {
-						cpuR = append(cpuR, (float64(a.cpu)/float64(a.calls))/(float64(b.cpu)/float64(b.calls)))
-					}
+					ca, na = ca+float64(a.cpu), na+float64(a.calls)
+					cb, nb = cb+float64(b.cpu), nb+float64(b.calls)
 				}
 			}
 			if len(rate) > 0 {
@@ -293,16 +293,9 @@ func (r *interleaved) summaries() []targetSummary {
 				s.P50OverUs = ptr(round1(quantile(p50, 0.5)))
 				s.P50Ratio = ptr(round3(quantile(p50r, 0.5)))
 			}
-			if len(cpuR) > 0 {
+			if r.pids[i] > 0 && r.pids[0] > 0 && cb > 0 {
 				// Clock ticks are 10 ms: one slice's CPU time is coarse,
 				// so the ratio is of the sums, not the median of rounds.
-				var ca, cb, na, nb float64
-				for _, round := range r.rounds {
-					ca += float64(round[i].cpu)
-					na += float64(round[i].calls)
-					cb += float64(round[0].cpu)
-					nb += float64(round[0].calls)
-				}
 				s.CPURatio = ptr(round3((ca / na) / (cb / nb)))
 			}
 		}
