@@ -385,6 +385,9 @@ func (g *Gateway) Close(ctx context.Context) error {
 		defer g.opts.Compiler.Close(context.WithoutCancel(ctx))
 	}
 	err := g.Drain(ctx)
+	if err == nil {
+		g.env.Close() // no call left to time out
+	}
 	g.applyMu.Lock()
 	s := g.cur.Swap(nil)
 	g.applyMu.Unlock()

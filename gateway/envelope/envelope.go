@@ -24,6 +24,7 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/roundtrip"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/gateway/tracing"
+	"github.com/wasmgate/wasmgate/internal/deadline"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/metrics"
 	"github.com/wasmgate/wasmgate/policy"
@@ -80,7 +81,12 @@ type Options struct {
 }
 
 // Envelope runs calls. Safe for concurrent use.
-type Envelope struct{ o Options }
+type Envelope struct {
+	o Options
+	// timeouts ends calls at their source's limits.timeout without a
+	// runtime timer per call (see internal/deadline).
+	timeouts deadline.Watch
+}
 
 // New returns an Envelope.
 func New(o Options) *Envelope {
@@ -90,6 +96,10 @@ func New(o Options) *Envelope {
 	}
 	return &Envelope{o: o}
 }
+
+// Close stops the timer of the calls' timeouts; call it when no call is
+// running.
+func (e *Envelope) Close() { e.timeouts.Stop() }
 
 // methods are the MCP methods of the kinds of call, as spans name them.
 var methods = map[string]string{
@@ -204,7 +214,7 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 	if c.timeout > 0 {
 		timeout = c.timeout
 	}
-	tctx, cancel := context.WithTimeout(ctx, timeout)
+	tctx, cancel := e.timeouts.WithTimeout(ctx, timeout)
 	defer cancel()
 	// The source's own span: a relay round trip, an upstream request (a
 	// plugin call's wait for an instance and WASM call are the plugin's
