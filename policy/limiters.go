@@ -116,7 +116,7 @@ type limiterKey struct {
 }
 
 type limiterEntry struct {
-	lim      *rate.Limiter
+	lim      *bucket
 	lastUsed atomic.Int64 // unix seconds, for dropping the least recently used
 }
 
@@ -146,8 +146,8 @@ func (l *Limiters) AllowAt(now time.Time, pol *Policy, d Decision, principal, na
 	if pol == nil || !d.Allowed || (len(d.Limits) == 0 && pol.global == nil) {
 		return true, 0
 	}
-	var lbuf [4]*rate.Limiter
-	lims := lbuf[:0]
+	var lbuf [4]*bucket
+	buckets := lbuf[:0]
 	if now.UnixNano()-l.lastSweep.Load() >= int64(sweepEvery) && l.mu.TryLock() {
 		// One call sweeps; the others go on (TryLock) rather than wait.
 		if now.UnixNano()-l.lastSweep.Load() >= int64(sweepEvery) {
@@ -156,31 +156,28 @@ func (l *Limiters) AllowAt(now time.Time, pol *Policy, d Decision, principal, na
 		l.mu.Unlock()
 	}
 	for _, rl := range d.Limits {
-		lims = append(lims, l.get(now, limiterKey{id: rl.id, principal: principal, kind: d.kind, name: name}, rl))
+		buckets = append(buckets, l.get(now, limiterKey{id: rl.id, principal: principal, kind: d.kind, name: name}, rl))
 	}
 	if g := pol.global; g != nil {
-		lims = append(lims, l.get(now, limiterKey{id: g.id, principal: principal}, g))
+		buckets = append(buckets, l.get(now, limiterKey{id: g.id, principal: principal}, g))
 	}
 
-	var rbuf [4]*rate.Reservation
-	taken := rbuf[:0]
+	// Take from each; if one refuses, give back what the others gave and
+	// tell the longest wait.
 	var wait time.Duration
-	for _, lim := range lims {
-		r := lim.ReserveN(now, 1)
-		if !r.OK() { // burst < 1: never, compile ensures burst >= 1
-			wait = max(wait, time.Second)
+	taken := 0
+	for _, b := range buckets {
+		ok, w := b.take(now)
+		if !ok {
+			wait = max(wait, w)
 			continue
 		}
-		if delay := r.DelayFrom(now); delay > 0 {
-			r.CancelAt(now)
-			wait = max(wait, delay)
-			continue
-		}
-		taken = append(taken, r)
+		buckets[taken] = b
+		taken++
 	}
 	if wait > 0 {
-		for _, r := range taken {
-			r.CancelAt(now)
+		for _, b := range buckets[:taken] {
+			b.give()
 		}
 		return false, wait
 	}
@@ -188,7 +185,7 @@ func (l *Limiters) AllowAt(now time.Time, pol *Policy, d Decision, principal, na
 }
 
 // get returns the bucket for key, creating it with rl's rate.
-func (l *Limiters) get(now time.Time, key limiterKey, rl *RuleLimit) *rate.Limiter {
+func (l *Limiters) get(now time.Time, key limiterKey, rl *RuleLimit) *bucket {
 	if lim := l.lookup(now, key); lim != nil {
 		return lim
 	}
@@ -200,7 +197,7 @@ func (l *Limiters) get(now time.Time, key limiterKey, rl *RuleLimit) *rate.Limit
 	if int(l.n.Load()) >= l.limit() {
 		l.sweep(now, true)
 	}
-	e := &limiterEntry{lim: rate.NewLimiter(rl.Limit, rl.Burst)}
+	e := &limiterEntry{lim: newBucket(now, rl.Limit, rl.Burst)}
 	e.touch(now)
 	l.entries.Store(key, e)
 	l.n.Add(1)
@@ -208,7 +205,7 @@ func (l *Limiters) get(now time.Time, key limiterKey, rl *RuleLimit) *rate.Limit
 }
 
 // lookup returns key's bucket, recording the use, or nil.
-func (l *Limiters) lookup(now time.Time, key limiterKey) *rate.Limiter {
+func (l *Limiters) lookup(now time.Time, key limiterKey) *bucket {
 	v, ok := l.entries.Load(key)
 	if !ok {
 		return nil
@@ -244,7 +241,7 @@ func (l *Limiters) sweep(now time.Time, full bool) {
 	var all []aged
 	l.entries.Range(func(k, v any) bool {
 		key, e := k.(limiterKey), v.(*limiterEntry)
-		if e.lim.TokensAt(now) >= float64(e.lim.Burst()) {
+		if e.lim.full(now) {
 			l.drop(key)
 		} else if full {
 			all = append(all, aged{key, e.lastUsed.Load()})
