@@ -32,8 +32,6 @@ type Audit struct {
 	out   *slog.Logger
 
 	redactor redact.Matcher // audit.redact: argument names whose values are left out
-
-	bufs sync.Pool // *lineBuf to format the lines of audit.file in
 }
 
 // NewAudit is an audit log writing to log until Apply names a file.
@@ -89,103 +87,136 @@ func (a *Audit) Observe(ctx context.Context, call *envelope.Call) {
 	if cs := server.ClientSessionFromContext(ctx); cs != nil {
 		session = cs.SessionID()
 	}
-	// Typed attributes, in a fixed array: no boxing, no parsing of
-	// key-value pairs, no slice growth.
-	var attrs [9]slog.Attr
-	n := copy(attrs[:], []slog.Attr{
-		slog.String("principal", c.Principal.Name), slog.String("transport", c.Transport), slog.String("session", session),
-		slog.String("kind", kind), slog.String("name", name), slog.String("outcome", outcome),
-		slog.Float64("duration_ms", float64(call.Took.Microseconds())/1000),
-	})
-	if call.TraceID != "" {
-		attrs[n] = slog.String("trace_id", call.TraceID)
-		n++
-	}
+	var argJSON string
 	if a.cfg.Arguments && args != nil {
-		b, err := json.Marshal(a.redactor.Redact(args))
-		if err == nil {
-			attrs[n] = slog.String("arguments", string(b))
-			n++
+		if b, err := json.Marshal(a.redactor.Redact(args)); err == nil {
+			argJSON = string(b)
 		}
 	}
 	if a.lines == nil {
+		attrs, n := auditAttrs(c.Principal.Name, c.Transport, session, kind, name, outcome, call.Took, call.TraceID, argJSON)
 		a.out.LogAttrs(ctx, slog.LevelInfo, "call", attrs[:n]...)
 		return
 	}
-	// The line is formatted here and handed to the file's writer whole,
-	// as slog's JSON handler would write it (appendLine).
-	now := time.Now()
-	lb, _ := a.bufs.Get().(*lineBuf)
-	if lb == nil {
-		lb = new(lineBuf)
+	// The line is formatted by the file's flush, with the others of its
+	// batch (auditRec.appendTo): the call only queues its fields.
+	at := call.Start.Add(call.Took) // the call's end, without another clock read
+	if call.Start.IsZero() {
+		at = time.Now()
 	}
-	var ok bool
-	if lb.b, ok = appendLine(lb.b[:0], now, attrs[:n]); !ok {
-		if lb.h == nil {
-			lb.h = slog.NewJSONHandler(&lb.slow, nil)
-		}
-		rec := slog.NewRecord(now, slog.LevelInfo, "call", 0)
-		rec.AddAttrs(attrs[:n]...)
-		lb.slow.Reset()
-		_ = lb.h.Handle(ctx, rec)
-		lb.b = append(lb.b[:0], lb.slow.Bytes()...)
-	}
-	a.lines.write(lb.b)
-	if cap(lb.b) <= 64<<10 && lb.slow.Cap() <= 64<<10 {
-		a.bufs.Put(lb)
-	}
+	a.lines.write(auditRec{
+		t: at, principal: c.Principal.Name, transport: c.Transport, session: session,
+		kind: kind, name: name, outcome: outcome, took: call.Took, traceID: call.TraceID, args: argJSON,
+	})
 }
 
-// lineBuf is a buffer to format an audit line in, and for a line
-// appendLine does not format, slog's JSON handler with the buffer it
-// writes to.
+// auditAttrs are the attributes of an audit line, typed, in a fixed
+// array: no boxing, no parsing of key-value pairs, no slice growth.
+func auditAttrs(principal, transport, session, kind, name, outcome string, took time.Duration, traceID, args string) (attrs [9]slog.Attr, n int) {
+	n = copy(attrs[:], []slog.Attr{
+		slog.String("principal", principal), slog.String("transport", transport), slog.String("session", session),
+		slog.String("kind", kind), slog.String("name", name), slog.String("outcome", outcome),
+		slog.Float64("duration_ms", float64(took.Microseconds())/1000),
+	})
+	if traceID != "" {
+		attrs[n] = slog.String("trace_id", traceID)
+		n++
+	}
+	if args != "" {
+		attrs[n] = slog.String("arguments", args)
+		n++
+	}
+	return attrs, n
+}
+
+// auditRec is one call's audit line for audit.file, before formatting:
+// its time (the call's end) and fields.
+type auditRec struct {
+	t                                                  time.Time
+	principal, transport, session, kind, name, outcome string
+	took                                               time.Duration
+	traceID, args                                      string
+}
+
+// size is about how many bytes r's line takes: what the queue's bounds
+// count.
+func (r *auditRec) size() int {
+	return 160 + len(r.principal) + len(r.transport) + len(r.session) + len(r.kind) + len(r.name) + len(r.outcome) + len(r.traceID) + len(r.args)
+}
+
+// appendTo appends r's line as slog's JSON handler writes it
+// (appendLine), falling back to the handler itself for what appendLine
+// does not format.
+func (r *auditRec) appendTo(b []byte, slow *lineBuf) []byte {
+	attrs, n := auditAttrs(r.principal, r.transport, r.session, r.kind, r.name, r.outcome, r.took, r.traceID, r.args)
+	if out, ok := appendLine(b, r.t, attrs[:n]); ok {
+		return out
+	}
+	if slow.h == nil {
+		slow.h = slog.NewJSONHandler(&slow.slow, nil)
+	}
+	rec := slog.NewRecord(r.t, slog.LevelInfo, "call", 0)
+	rec.AddAttrs(attrs[:n]...)
+	slow.slow.Reset()
+	_ = slow.h.Handle(context.Background(), rec)
+	return append(b, slow.slow.Bytes()...)
+}
+
+// lineBuf is slog's JSON handler with the buffer it writes to, for a
+// line appendLine does not format.
 type lineBuf struct {
-	b    []byte
 	slow bytes.Buffer
 	h    *slog.JSONHandler
 }
 
-// Audit lines bound for audit.file are buffered for at most flushDelay
-// and written together by a flush of their own, off the call path: one
-// write(2) then carries every line of those milliseconds instead of one
-// each. A write to a regular file holds its thread and its P (Go cannot
-// park a goroutine on one), so under load the number of writes, not the
-// bytes, is what an audit file costs: on 2026-12-05 an audit.file on
-// ext4 cost 10-14% of the calls per second at 16 clients (make
-// bench-policy's load) flushed every 10 ms or 64 KiB from the caller, and
-// 3.5% flushed every 100 ms (the same whether every 100 ms or every
-// second). Once flushSize bytes wait the flush starts at once, still not
-// in the caller; a caller that finds maxQueued waiting (the file is
-// slower than the calls) writes them itself, so memory stays bounded. A
-// reload (apply) and shutdown (close) write what waits first.
+// Audit lines bound for audit.file are queued for at most flushDelay,
+// then formatted and written together by a flush of their own, off the
+// call path: a call only queues its fields (auditRec), and one write(2)
+// carries every line of those milliseconds instead of one each. A write
+// to a regular file holds its thread and its P (Go cannot park a goroutine
+// on one), so under load the number of writes, not the bytes, is what an
+// audit file costs: on 2026-12-05 an audit.file on ext4 cost 10-14% of the
+// calls per second at 16 clients (make bench-policy's load) flushed every
+// 10 ms or 64 KiB from the caller, and 3.5% flushed every 100 ms (the
+// same whether every 100 ms or every second). Formatting the lines in the
+// flush, a batch at a time, rather than in each call, takes the rest of
+// the line's work off the call path. Once flushSize bytes of lines wait
+// the flush starts at once, still not in the caller; a caller that finds
+// maxQueued waiting (the file is slower than the calls) flushes them
+// itself, so memory stays bounded. A reload (apply) and shutdown (close)
+// write what waits first.
 const (
 	flushDelay = 100 * time.Millisecond
 	flushSize  = 1 << 20
 	maxQueued  = 8 << 20
 )
 
-// lineWriter appends whole lines to a file in batches (see flushDelay).
+// lineWriter appends audit lines to a file in batches (see flushDelay).
 // Lines reach the file in the order write was called.
 type lineWriter struct {
 	f *os.File
 
-	mu      sync.Mutex // buf, spare, timer, soon
-	buf     []byte
-	spare   []byte
+	mu      sync.Mutex // recs, spare, queued, timer, soon
+	recs    []auditRec
+	spare   []auditRec
+	queued  int            // bytes the lines of recs take, about (auditRec.size)
 	timer   *time.Timer    // armed while lines wait
 	soon    bool           // timer reset to fire now: flushSize bytes wait
 	pending sync.WaitGroup // one per run of the timer's func to come
 
-	wmu sync.Mutex // one flush at a time, so that batches stay in order
+	wmu  sync.Mutex // one flush at a time, so that batches stay in order; out, slow
+	out  []byte     // the batch's lines, formatted
+	slow lineBuf
 }
 
 func newLineWriter(f *os.File) *lineWriter { return &lineWriter{f: f} }
 
-// write queues line; it is in the file within flushDelay.
-func (w *lineWriter) write(line []byte) {
+// write queues r's line; it is in the file within flushDelay.
+func (w *lineWriter) write(r auditRec) {
 	w.mu.Lock()
-	w.buf = append(w.buf, line...)
-	n := len(w.buf)
+	w.recs = append(w.recs, r)
+	w.queued += r.size()
+	n := w.queued
 	switch {
 	case n >= maxQueued:
 		// The flusher is behind: write here (below).
@@ -209,7 +240,7 @@ func (w *lineWriter) write(line []byte) {
 	}
 }
 
-// flush writes every queued line now.
+// flush formats and writes every queued line now.
 func (w *lineWriter) flush() {
 	w.wmu.Lock()
 	defer w.wmu.Unlock()
@@ -220,18 +251,29 @@ func (w *lineWriter) flush() {
 		}
 		w.timer, w.soon = nil, false
 	}
-	if len(w.buf) == 0 {
+	if len(w.recs) == 0 {
 		w.mu.Unlock()
 		return
 	}
-	// Swap the buffers: lines queue in the spare one while b is written.
-	b := w.buf
-	w.buf, w.spare = w.spare[:0], nil
+	// Swap the queues: lines queue in the spare one while these are
+	// formatted and written.
+	recs := w.recs
+	w.recs, w.spare, w.queued = w.spare[:0], nil, 0
 	w.mu.Unlock()
+	b := w.out[:0]
+	for i := range recs {
+		b = recs[i].appendTo(b, &w.slow)
+	}
 	_, _ = w.f.Write(b) // as slog's handlers do, a failed write is dropped
 	if cap(b) <= 2*flushSize {
+		w.out = b[:0]
+	} else {
+		w.out = nil
+	}
+	clear(recs) // the strings they hold
+	if cap(recs) <= 2*flushSize/160 {
 		w.mu.Lock()
-		w.spare = b[:0]
+		w.spare = recs[:0]
 		w.mu.Unlock()
 	}
 }

@@ -140,13 +140,18 @@ func TestAuditWriteOffCallPath(t *testing.T) {
 	}
 	defer r.Close()
 	w := newLineWriter(f)
-	line := []byte(strings.Repeat("x", 1023) + "\n")
+	// A line of about 1 KiB, as the queue counts it, the same length each
+	// time (a fixed time).
+	rec := auditRec{t: time.Date(2026, 12, 5, 6, 0, 0, 0, time.UTC), principal: "p", transport: "http", kind: "tool", outcome: "ok"}
+	rec.name = strings.Repeat("x", 1024-rec.size())
+	line := rec.appendTo(nil, &lineBuf{})
+	size := rec.size()
 	write := func(n int) <-chan struct{} {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
 			for range n {
-				w.write(line)
+				w.write(rec)
 			}
 		}()
 		return done
@@ -154,7 +159,7 @@ func TestAuditWriteOffCallPath(t *testing.T) {
 	// Past flushSize, the calls go on while the flusher is stuck in the
 	// pipe (64 KiB of pipe buffer, then it blocks).
 	select {
-	case <-write(2 * flushSize / len(line)):
+	case <-write(2 * flushSize / size):
 	case <-time.After(10 * time.Second):
 		t.Fatal("a call past flushSize blocked on the file's write")
 	}
@@ -163,7 +168,7 @@ func TestAuditWriteOffCallPath(t *testing.T) {
 	fill := time.Now()
 	for {
 		w.mu.Lock()
-		queued := len(w.buf)
+		queued := w.queued
 		w.mu.Unlock()
 		if queued < 2*flushSize {
 			break
@@ -174,7 +179,7 @@ func TestAuditWriteOffCallPath(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	// Up to maxQueued, calls go on; the one past it writes, and blocks.
-	blocked := write(maxQueued/len(line) + 1)
+	blocked := write(maxQueued/size + 1)
 	select {
 	case <-blocked:
 		t.Fatal("calls queued more than maxQueued while the file took nothing")
@@ -193,7 +198,7 @@ func TestAuditWriteOffCallPath(t *testing.T) {
 	}
 	w.close()
 	f.Close()
-	want := (2*flushSize/len(line) + maxQueued/len(line) + 1) * len(line)
+	want := (2*flushSize/size + maxQueued/size + 1) * len(line)
 	if n := <-got; n != want {
 		t.Errorf("%d bytes reached the file, want %d", n, want)
 	}
