@@ -31,7 +31,9 @@ func newBucket(now time.Time, limit rate.Limit, burst int) *bucket {
 	if limit == rate.Inf || float64(limit) >= 1e9 {
 		return b // a token every nanosecond or faster: never refuses
 	}
-	b.interval = max(int64(math.Round(1e9/float64(limit))), 1)
+	// A rate so low that a token takes more than 70 years comes every 70
+	// years (and the arithmetic stays within int64).
+	b.interval = max(int64(math.Round(min(1e9/float64(limit), 1<<61))), 1)
 	b.tau = int64(burst) * b.interval
 	if burst != 0 && b.tau/int64(burst) != b.interval { // overflow: a burst that never runs out
 		b.tau = math.MaxInt64 / 2

@@ -57,4 +57,16 @@ func TestBucketGive(t *testing.T) {
 	if ok, _ := newBucket(t0, rate.Inf, 0).take(t0); !ok {
 		t.Fatal("rate.Inf refused")
 	}
+	// The lowest rate ParseRate accepts: its burst, then nothing.
+	slow := newBucket(t0, rate.Limit(5e-324), 3)
+	for range 3 {
+		if ok, _ := slow.take(t0); !ok {
+			t.Fatal("a full bucket of a tiny rate refused")
+		}
+	}
+	for range 3 {
+		if ok, wait := slow.take(t0.Add(time.Hour)); ok || wait <= 0 {
+			t.Fatalf("a tiny rate: ok=%v wait=%v after one token, want refused", ok, wait)
+		}
+	}
 }
