@@ -34,6 +34,7 @@ type phaseResult struct {
 	calls    int64 // calls completed inside the measured window
 	failures int64 // failed calls and teardown errors, warmup included
 	reasons  []string
+	sorted   []time.Duration // every latency measured, in order
 	p50, p90 time.Duration
 	p99, max time.Duration
 	// CPU time per call over the measured window: of each -cpu-pid
@@ -284,6 +285,7 @@ func merge(stats []clientStats, clients int, d time.Duration) phaseResult {
 		}
 	}
 	slices.Sort(all)
+	res.sorted = all
 	res.p50 = percentile(all, 0.50)
 	res.p90 = percentile(all, 0.90)
 	res.p99 = percentile(all, 0.99)

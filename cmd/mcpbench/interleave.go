@@ -73,8 +73,10 @@ func parseTarget(raw string, base config, getenv func(string) string) (target, e
 type slot struct {
 	calls     int64
 	latencies []time.Duration // sorted
-	cpu       time.Duration   // the target's server process, over the slice
-	driver    time.Duration   // the driver's own CPU time, over the slice
+	failures  int64
+	reasons   []string
+	cpu       time.Duration // the target's server process, over the slice
+	driver    time.Duration // the driver's own CPU time, over the slice
 }
 
 // interleaved is the outcome of one interleaved phase: per target, one
@@ -141,14 +143,8 @@ func runInterleaved(ctx context.Context, cfg config, rt http.RoundTripper, n int
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", cfg.targets[i].Name, err)
 			}
-			for c := range stats {
-				res.fails[i] += stats[c].failures
-				for _, reason := range stats[c].reasons {
-					if len(res.reasons[i]) < maxReasons {
-						res.reasons[i] = append(res.reasons[i], reason)
-					}
-				}
-			}
+			res.fails[i] += sl.failures
+			res.reasons[i] = append(res.reasons[i], sl.reasons[:min(len(sl.reasons), maxReasons-len(res.reasons[i]))]...)
 			round[i] = sl
 		}
 		if r >= warm {
@@ -208,12 +204,8 @@ func runSlice(ctx context.Context, cfg config, sessions []*session, pid int, sta
 	if err := ctx.Err(); err != nil {
 		return slot{}, fmt.Errorf("interrupted: %w", err)
 	}
-	var sl slot
-	for i := range stats {
-		sl.calls += stats[i].calls
-		sl.latencies = append(sl.latencies, stats[i].latencies...)
-	}
-	slices.Sort(sl.latencies)
+	m := merge(stats, len(stats), cfg.slice)
+	sl := slot{calls: m.calls, latencies: m.sorted, failures: m.failures, reasons: m.reasons}
 	sl.driver = cpu1[0] - cpu0[0]
 	if pid > 0 {
 		sl.cpu = cpu1[1] - cpu0[1]
