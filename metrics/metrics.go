@@ -91,8 +91,8 @@ func New(version, revision string) *Metrics {
 		}, []string{"upstream"}),
 		UpstreamRestarts: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_upstream_restarts_total",
-			Help: "Times an upstream MCP server's session was started again after it ended (a process exited, a connection broke), by upstream.",
-		}, []string{"upstream"}),
+			Help: "Times an upstream MCP server's session was started again, by upstream and reason: ended (a process exited, a connection broke), stdin_stalled (a stdio server stopped reading its stdin), start_failed (the last start failed).",
+		}, []string{"upstream", "reason"}),
 		UpstreamNotificationsDropped: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_upstream_notifications_dropped_total",
 			Help: "Notifications of an upstream MCP server left out by its rate limits (progress, message, resource_updated; list_changed: coalesced into one relist), by upstream and kind.",

@@ -172,6 +172,7 @@ func (c *conn) supervise() {
 	ctx := c.s.ctx
 	backoff := minBackoff
 	first := true
+	reason := "" // why the next start is a restart (restartReason)
 	for ctx.Err() == nil {
 		c.mu.Lock()
 		cli, ended, closed := c.cli, c.ended, c.closed
@@ -189,13 +190,14 @@ func (c *conn) supervise() {
 				}
 				backoff = min(2*backoff, maxBackoff)
 				c.s.restarts.Add(1)
-				c.s.h.Metrics.UpstreamRestarts.WithLabelValues(c.s.name()).Inc()
+				c.s.h.Metrics.UpstreamRestarts.WithLabelValues(c.s.name(), reason).Inc()
 			}
 			first = false
 			ictx, cancel := context.WithTimeout(ctx, time.Duration(c.s.spec.Limits.StartTimeout))
 			err := c.connect(ictx)
 			cancel()
 			if err != nil {
+				reason = restartReason(nil)
 				if ctx.Err() == nil {
 					c.s.h.Logger.Warn("upstream could not be started; retrying", "upstream", c.s.name(), "error", err, "retry_in", backoff)
 				}
@@ -236,6 +238,7 @@ func (c *conn) supervise() {
 		c.mu.Lock()
 		why := c.why
 		c.mu.Unlock()
+		reason = restartReason(why)
 		if time.Since(started) > maxBackoff {
 			backoff = minBackoff
 		}
@@ -402,12 +405,13 @@ func (c *conn) dialStdio(ctx context.Context) (*client.Client, chan struct{}, fu
 	go func() { // stderr, line by line, to the log
 		defer c.s.wg.Done()
 		defer errR.Close()
-		sc := bufio.NewScanner(errR)
-		sc.Buffer(make([]byte, 4096), 64<<10)
-		for sc.Scan() {
-			c.s.stderrLog.Log(context.Background(), c.s.h.Logger, slog.LevelInfo, "upstream stderr", "source", c.s.name(), "line", sc.Text())
-		}
-		_, _ = io.Copy(io.Discard, errR)
+		stderrLines(errR, maxStderrLine, func(line []byte, dropped int) {
+			if dropped > 0 {
+				c.s.stderrLog.Log(context.Background(), c.s.h.Logger, slog.LevelInfo, "upstream stderr", "source", c.s.name(), "line", string(line), "dropped_bytes", dropped)
+				return
+			}
+			c.s.stderrLog.Log(context.Background(), c.s.h.Logger, slog.LevelInfo, "upstream stderr", "source", c.s.name(), "line", string(line))
+		})
 	}()
 	// stdout closed or a message too large: the process goes. A server
 	// whose stdout just closed is given a moment to exit by itself first,
@@ -429,8 +433,9 @@ func (c *conn) dialStdio(ctx context.Context) (*client.Client, chan struct{}, fu
 			}
 		}()
 	})
+	in := newStdinWriter(inW, time.Duration(spec.Limits.Timeout))
 	stop := sync.OnceFunc(func() {
-		inW.Close() // a well-behaved server exits at the end of its input
+		in.close() // a well-behaved server exits at the end of its input
 		select {
 		case <-ended:
 		case <-time.After(500 * time.Millisecond):
@@ -438,7 +443,21 @@ func (c *conn) dialStdio(ctx context.Context) (*client.Client, chan struct{}, fu
 		kill()
 		<-ended
 	})
-	tr := transport.NewIO(out, inW, nil)
+	in.onStall = func(why error) { // stopped reading its stdin: it goes, and is started again
+		c.s.h.Logger.Warn("upstream stopped reading its stdin; restarting it", "upstream", c.s.name(), "session", c.ownerLabel(), "error", why)
+		c.mu.Lock()
+		if c.why == nil {
+			c.why = why
+		}
+		c.mu.Unlock()
+		stop()
+	}
+	c.s.wg.Add(1)
+	go func() {
+		defer c.s.wg.Done()
+		in.run()
+	}()
+	tr := transport.NewIO(out, in, nil)
 	cli := client.NewClient(tr, c.s.clientOptions(c)...)
 	cli.OnNotification(func(n mcp.JSONRPCNotification) { c.s.onNotification(c, n) })
 	if err := c.initialize(ctx, cli, ended); err != nil {

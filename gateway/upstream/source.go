@@ -132,8 +132,15 @@ func (u *Source) call(ctx context.Context, fn func(ctx context.Context, cli *cli
 // failure is the source.Failure of a call on c that failed with err.
 func (u *Source) failure(ctx context.Context, c *conn, ended <-chan struct{}, err error) error {
 	s := u.srv
+	stdin, stalled := stdinFailure(s.name(), err)
 	if ctx.Err() != nil {
-		return u.ctxFailure(ctx, "")
+		if stdin != "" {
+			stdin = "while its request waited to be written: " + stdin
+		}
+		return u.ctxFailure(ctx, stdin)
+	}
+	if stalled {
+		return &source.Failure{Kind: source.FailCrash, Msg: "failed: " + stdin}
 	}
 	if !s.spec.Stdio() && (malformed(err) || errors.Is(err, errTooLong)) {
 		// One bad answer over HTTP: the session itself is fine.

@@ -647,13 +647,10 @@ func (c *Stdio) SendRequest(
 		c.mu.Unlock()
 	}
 
-	// Send request. stdinMu serializes frame writes so concurrent
+	// Send request. writeFrame serializes frame writes so concurrent
 	// SendRequest/SendNotification/sendResponse calls cannot interleave
 	// JSON-RPC lines on the subprocess's stdin.
-	c.stdinMu.Lock()
-	_, err = c.stdin.Write(requestBytes)
-	c.stdinMu.Unlock()
-	if err != nil {
+	if err = c.writeFrame(ctx, requestBytes); err != nil {
 		deleteResponseChan()
 		return nil, fmt.Errorf("failed to write request: %w", err)
 	}
@@ -675,6 +672,30 @@ func (c *Stdio) SendRequest(
 	case response := <-responseChan:
 		return response, nil
 	}
+}
+
+// FrameWriter is a stdin that writes whole JSON-RPC messages (one line
+// each) itself, and stops waiting when ctx ends (wasmgate patch). When the
+// output given to NewIO is one, every message goes through WriteFrame
+// instead of a Write under stdinMu, so that a peer that stops reading its
+// stdin cannot hold a request past its context. WriteFrame must not let
+// two messages interleave, and must not leave a message half written
+// unless the stream is abandoned.
+type FrameWriter interface {
+	WriteFrame(ctx context.Context, frame []byte) error
+}
+
+// writeFrame writes one message to stdin: through FrameWriter when stdin
+// is one, else with Write under stdinMu, which serializes messages so
+// concurrent writers cannot interleave JSON-RPC lines on stdin.
+func (c *Stdio) writeFrame(ctx context.Context, frame []byte) error {
+	if fw, ok := c.stdin.(FrameWriter); ok {
+		return fw.WriteFrame(ctx, frame)
+	}
+	c.stdinMu.Lock()
+	defer c.stdinMu.Unlock()
+	_, err := c.stdin.Write(frame)
+	return err
 }
 
 // SendNotification sends a json RPC Notification to the server.
@@ -700,10 +721,7 @@ func (c *Stdio) SendNotification(
 	}
 	notificationBytes = append(notificationBytes, '\n')
 
-	c.stdinMu.Lock()
-	_, err = c.stdin.Write(notificationBytes)
-	c.stdinMu.Unlock()
-	if err != nil {
+	if err = c.writeFrame(ctx, notificationBytes); err != nil {
 		return fmt.Errorf("failed to write notification: %w", err)
 	}
 
@@ -766,10 +784,10 @@ func (c *Stdio) sendResponse(response JSONRPCResponse) {
 	}
 	responseBytes = append(responseBytes, '\n')
 
-	c.stdinMu.Lock()
-	_, err = c.stdin.Write(responseBytes)
-	c.stdinMu.Unlock()
-	if err != nil {
+	c.ctxMu.RLock()
+	ctx := c.ctx
+	c.ctxMu.RUnlock()
+	if err := c.writeFrame(ctx, responseBytes); err != nil {
 		c.logger.Error("Error writing response", "err", err)
 	}
 }
