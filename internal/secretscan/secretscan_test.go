@@ -77,3 +77,33 @@ func BenchmarkRedact(b *testing.B) {
 		}
 	})
 }
+
+func TestJSON(t *testing.T) {
+	const tok = "ghp_0123456789abcdefghijABCDEFGHIJ012345"
+	for _, tc := range []struct{ in, want string }{
+		// Every string, at any depth, member names too; numbers as written.
+		{`{"a":{"b":["x ` + tok + `",12345678901234567890,1.50]},"` + tok + `":true}`,
+			`{"[redacted github-token]":true,"a":{"b":["x [redacted github-token]",12345678901234567890,1.50]}}`},
+		// A token spelled with \u escapes is found in the decoded string.
+		{`["\u0067hp_0123456789abcdefghijABCDEFGHIJ012345"]`, `["[redacted github-token]"]`},
+		{`{"auth":"BEARER abcdefghijklmnopqrstuvwxyz012345"}`, `{"auth":"[redacted bearer-token]"}`},
+	} {
+		n := 0
+		out, changed, err := JSON([]byte(tc.in), func(Kind) { n++ })
+		if err != nil || !changed || string(out) != tc.want || n == 0 {
+			t.Errorf("JSON(%s) = %s, %v, %v (%d found); want %s", tc.in, out, changed, err, n, tc.want)
+		}
+	}
+	for _, clean := range []string{
+		`{"content":[{"type":"text","text":"42"}],"structuredContent":{"n":12345678901234567890}}`,
+		`{"text":"\u003cb\u003e a secret-free page \u003c/b\u003e"}`, // decoded (an escape), nothing found
+	} {
+		out, changed, err := JSON([]byte(clean), func(k Kind) { t.Errorf("%s: found %s", clean, k) })
+		if err != nil || changed || string(out) != clean {
+			t.Errorf("JSON(%s) = %s, %v, %v; want it unchanged", clean, out, changed, err)
+		}
+	}
+	if _, _, err := JSON([]byte(`{"a":"AKIAIOSFODNN7EXAMPLE"`), nil); err == nil {
+		t.Error("JSON of a truncated object: no error")
+	}
+}
