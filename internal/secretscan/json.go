@@ -39,10 +39,12 @@ func JSON(b []byte, found func(Kind)) ([]byte, bool, error) {
 }
 
 // mayHold reports whether a string of the JSON text b could hold a match:
-// b holds a literal of some shape, or a \u escape, the one way a JSON
-// string can spell a literal's letters other than as themselves.
+// b holds a literal of some shape, or a \u escape of a character the
+// literals are made of, the one way a JSON string can spell them other
+// than as themselves. (encoding/json escapes <, > and & as \u003c,
+// \u003e and \u0026: text with those alone stays on the fast path.)
 func mayHold(b []byte) bool {
-	if bytes.Contains(b, []byte(`\u`)) {
+	if escapesHint(b) {
 		return true
 	}
 	var lower []byte
@@ -61,4 +63,45 @@ func mayHold(b []byte) bool {
 		}
 	}
 	return false
+}
+
+// escapesHint reports whether b has a \u escape of a letter, a digit,
+// '_', '-' or a space: the characters of the literals.
+func escapesHint(b []byte) bool {
+	for {
+		i := bytes.Index(b, []byte(`\u`))
+		if i < 0 {
+			return false
+		}
+		b = b[i+2:]
+		if len(b) < 4 {
+			return true // not JSON: decoding will say so
+		}
+		if b[0] != '0' || b[1] != '0' {
+			continue // beyond ASCII
+		}
+		c, ok := unhex(b[2], b[3])
+		if !ok || c == ' ' || c == '-' || c == '_' ||
+			'0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
+			return true
+		}
+	}
+}
+
+func unhex(hi, lo byte) (byte, bool) {
+	h, ok1 := hexDigit(hi)
+	l, ok2 := hexDigit(lo)
+	return h<<4 | l, ok1 && ok2
+}
+
+func hexDigit(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }
