@@ -193,7 +193,7 @@ func New(version, revision string) *Metrics {
 		}, []string{"plugin", "kind"}),
 		SecretsRedacted: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_secrets_redacted_total",
-			Help: "Credential-shaped strings replaced in tool arguments and results of sources with redact_secrets, by source, kind (aws-access-key, github-token, ...) and where (arguments, result).",
+			Help: "Credential-shaped strings replaced in tool arguments, results and errors of sources with redact_secrets, by source, kind (aws-access-key, github-token, ...) and where (arguments, result, error).",
 		}, []string{"plugin", "kind", "where"}),
 		SubscriptionsRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_subscriptions_refused_total",

@@ -12,7 +12,6 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/roundtrip"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/internal/canon"
-	"github.com/wasmgate/wasmgate/internal/secretscan"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/metrics"
 	"github.com/wasmgate/wasmgate/policy"
@@ -101,21 +100,21 @@ func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req m
 		}
 	}
 	// redact_secrets: credential-shaped strings are replaced in what the
-	// source gets and in what it returns (internal/secretscan).
+	// source gets and in everything it returns (redact.go).
 	var redact *redactor
-	if source.RedactsSecrets(t.Src) && c.malformed == nil {
-		redact = &redactor{m: e.o.Metrics, source: t.Src.Name()}
+	if c.malformed == nil {
+		redact = e.redactorFor(t.Src)
+	}
+	if redact != nil {
 		if b, m, changed := redact.args(args); changed {
 			args, c.Args = b, m
 		}
 	}
 	invoke := func(ctx context.Context) (*mcp.CallToolResult, error) {
 		if rp == nil {
-			res, err := t.Src.CallTool(ctx, t.Export, args)
-			return redact.result(res), err
+			return redact.tool(t.Src.CallTool(ctx, t.Export, args))
 		}
-		res, err := t.Src.CallTool(roundtrip.With(ctx, rp), t.Export, args)
-		res = redact.result(res)
+		res, err := redact.tool(t.Src.CallTool(roundtrip.With(ctx, rp), t.Export, args))
 		if rerr := rp.Err(); rerr != nil {
 			return nil, &source.Failure{Kind: source.FailError, Msg: fmt.Sprintf("tool %q: %v", t.Name, rerr)}
 		}
@@ -145,69 +144,6 @@ func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req m
 		return mcp.NewToolResultError(r.msg), nil
 	}
 	return res, nil
-}
-
-// redactor replaces secrets for one call of a source with
-// redact_secrets, counting each in wasmgate_secrets_redacted_total. A nil
-// redactor does nothing.
-type redactor struct {
-	m      *metrics.Metrics
-	source string
-}
-
-func (r *redactor) found(where string) func(secretscan.Kind) {
-	return func(k secretscan.Kind) { r.m.SecretsRedacted.WithLabelValues(r.source, string(k), where).Inc() }
-}
-
-// args is the canonical arguments with their secrets replaced, decoded
-// too, and whether anything was.
-func (r *redactor) args(raw json.RawMessage) (json.RawMessage, map[string]any, bool) {
-	var v map[string]any
-	if json.Unmarshal(raw, &v) != nil {
-		return raw, nil, false
-	}
-	n := 0
-	found := r.found("arguments")
-	secretscan.Value(v, func(k secretscan.Kind) { n++; found(k) })
-	if n == 0 {
-		return raw, nil, false
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return raw, nil, false
-	}
-	return b, v, true
-}
-
-// result replaces the secrets in res's text, embedded text resources and
-// structured content.
-func (r *redactor) result(res *mcp.CallToolResult) *mcp.CallToolResult {
-	if r == nil || res == nil {
-		return res
-	}
-	found := r.found("result")
-	for i, c := range res.Content {
-		switch x := c.(type) {
-		case mcp.TextContent:
-			x.Text = secretscan.Redact(x.Text, found)
-			res.Content[i] = x
-		case *mcp.TextContent:
-			x.Text = secretscan.Redact(x.Text, found)
-		case mcp.EmbeddedResource:
-			if t, ok := x.Resource.(mcp.TextResourceContents); ok {
-				t.Text = secretscan.Redact(t.Text, found)
-				x.Resource = t
-				res.Content[i] = x
-			}
-		}
-	}
-	if res.StructuredContent != nil {
-		var v any
-		if b, err := json.Marshal(res.StructuredContent); err == nil && json.Unmarshal(b, &v) == nil {
-			res.StructuredContent = secretscan.Value(v, found)
-		}
-	}
-	return res
 }
 
 // resultError is the text of an isError tool result.
@@ -245,9 +181,10 @@ func (e *Envelope) ResourceHandler(key string, template bool) server.ResourceHan
 		}
 		// A template's variables are what a `when` sees as args.
 		c := &Call{Kind: kindResource, Name: uri, Key: key, Args: ArgsOf(vars)}
+		redact := e.redactorFor(r.Src)
 		contents, f := run(withRequest(ctx, req.Params.Meta), e, st, c, policy.Resource, r.Src, nil,
 			func(ctx context.Context) ([]mcp.ResourceContents, error) {
-				return r.Src.ReadResource(ctx, r.Res, own, vars)
+				return redact.contents(r.Src.ReadResource(ctx, r.Res, own, vars))
 			}, nil)
 		c.Args = nil // the audit line of a read has no arguments
 		if f != nil {
@@ -302,9 +239,10 @@ func (e *Envelope) PromptHandler(name string) server.PromptHandlerFunc {
 			}
 			return nil
 		}
+		redact := e.redactorFor(p.Src)
 		msgs, f := run(withRequest(ctx, req.Params.Meta), e, st, c, policy.Prompt, p.Src, validate,
 			func(ctx context.Context) ([]mcp.PromptMessage, error) {
-				return p.Src.GetPrompt(ctx, p.Export, req.Params.Arguments)
+				return redact.messages(p.Src.GetPrompt(ctx, p.Export, req.Params.Arguments))
 			}, nil)
 		if f != nil {
 			return nil, f.err()
@@ -379,8 +317,9 @@ func (e *Envelope) complete(ctx context.Context, st State, kind policy.Kind, nam
 		return &mcp.Completion{Values: []string{}}, nil
 	}
 	c := &Call{Kind: kindCompletion, Name: name, Key: kind.String() + " " + name, Args: ArgsOf(req.Arguments), noun: "completion for " + kind.String()}
+	redact := e.redactorFor(src)
 	out, f := run(withRequest(ctx, nil), e, st, c, kind, src, nil,
-		func(ctx context.Context) (abi.Completion, error) { return comp.Complete(ctx, req) }, nil)
+		func(ctx context.Context) (abi.Completion, error) { return redact.completion(comp.Complete(ctx, req)) }, nil)
 	if f != nil {
 		return nil, f.err()
 	}

@@ -77,3 +77,42 @@ func BenchmarkRedact(b *testing.B) {
 		}
 	})
 }
+
+func TestJSON(t *testing.T) {
+	const tok = "ghp_0123456789abcdefghijABCDEFGHIJ012345"
+	for _, tc := range []struct{ in, want string }{
+		// Every string, at any depth, member names too; numbers as written.
+		{`{"a":{"b":["x ` + tok + `",12345678901234567890,1.50]},"` + tok + `":true}`,
+			`{"[redacted github-token]":true,"a":{"b":["x [redacted github-token]",12345678901234567890,1.50]}}`},
+		// A token spelled with \u escapes is found in the decoded string.
+		{`["\u0067hp_0123456789abcdefghijABCDEFGHIJ012345"]`, `["[redacted github-token]"]`},
+		{`{"auth":"BEARER abcdefghijklmnopqrstuvwxyz012345"}`, `{"auth":"[redacted bearer-token]"}`},
+		{`["\u003cb\u003e gh\u0070_0123456789abcdefghijABCDEFGHIJ012345"]`, `["\u003cb\u003e [redacted github-token]"]`},
+	} {
+		n := 0
+		out, changed, err := JSON([]byte(tc.in), func(Kind) { n++ })
+		if err != nil || !changed || string(out) != tc.want || n == 0 {
+			t.Errorf("JSON(%s) = %s, %v, %v (%d found); want %s", tc.in, out, changed, err, n, tc.want)
+		}
+	}
+	for _, clean := range []string{
+		`{"content":[{"type":"text","text":"42"}],"structuredContent":{"n":12345678901234567890}}`,
+		`{"text":"\u003cb\u003e a secret-free page \u003c/b\u003e \u0026 \u2028"}`, // <, >, &: not decoded
+		`{"text":"\u0041 letter escaped, decoded, nothing found"}`,
+	} {
+		out, changed, err := JSON([]byte(clean), func(k Kind) { t.Errorf("%s: found %s", clean, k) })
+		if err != nil || changed || string(out) != clean {
+			t.Errorf("JSON(%s) = %s, %v, %v; want it unchanged", clean, out, changed, err)
+		}
+	}
+	if _, _, err := JSON([]byte(`{"a":"AKIAIOSFODNN7EXAMPLE"`), nil); err == nil {
+		t.Error("JSON of a truncated object: no error")
+	}
+	for in, want := range map[string]bool{
+		`"\u003c\u003e\u0026\u2028\u00e9"`: false, `"\u0067"`: true, `"\u005F"`: true, `"\u0020"`: true, `"\u00"`: true, `"x"`: false,
+	} {
+		if got := escapesHint([]byte(in)); got != want {
+			t.Errorf("escapesHint(%s) = %v, want %v", in, got, want)
+		}
+	}
+}
