@@ -61,7 +61,7 @@ type conn struct {
 // begin records a downstream call running on c; the func returned ends it.
 func (c *conn) begin(ctx context.Context) func() {
 	if c.owner == "" {
-		return func() {}
+		return c.s.running.add(ctx) // the shared session's (attribute.go)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -160,6 +160,7 @@ func (c *conn) connect(ctx context.Context) error {
 	if c == c.s.main {
 		c.s.h.Metrics.UpstreamUp.WithLabelValues(c.s.name()).Set(1)
 		c.s.resubscribe(cli)
+		c.s.relevel(cli)
 	}
 	return nil
 }
