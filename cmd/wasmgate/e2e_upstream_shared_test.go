@@ -25,10 +25,13 @@ import (
 
 // getStreamUpstream is an mcp-go Streamable HTTP server whose tool "ask"
 // logs at info and debug, then asks its client (sampling, elicitation or
-// roots) on the session's GET stream, and whose tool "hold" runs until
-// released.
-func getStreamUpstream(t *testing.T) (url string, release func()) {
+// roots) on the session's GET stream, whose tool "hold" runs until
+// released, and whose tool "later" asks for sampling after its call
+// ended (the outcome on late).
+func getStreamUpstream(t *testing.T) (url string, release func(), late <-chan string) {
 	t.Helper()
+	lateOut := make(chan string, 1)
+	late = lateOut
 	srv := server.NewMCPServer("getstream", "1.0", server.WithLogging(), server.WithToolCapabilities(false))
 	srv.EnableSampling()
 	var (
@@ -51,6 +54,17 @@ func getStreamUpstream(t *testing.T) (url string, release func()) {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
+	})
+	srv.AddTool(mcp.NewTool("later"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		bare := srv.WithContext(context.Background(), server.ClientSessionFromContext(ctx))
+		go func() {
+			time.Sleep(300 * time.Millisecond)
+			_, err := srv.RequestSampling(bare, mcp.CreateMessageRequest{CreateMessageParams: mcp.CreateMessageParams{
+				Messages: []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent("late")}}, MaxTokens: 10,
+			}})
+			lateOut <- fmt.Sprint(err)
+		}()
+		return mcp.NewToolResultText("later"), nil
 	})
 	srv.AddTool(mcp.NewTool("ask", mcp.WithString("kind")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		kind := req.GetString("kind", "sampling")
@@ -94,7 +108,7 @@ func getStreamUpstream(t *testing.T) (url string, release func()) {
 	})
 	ts := httptest.NewServer(server.NewStreamableHTTPServer(srv))
 	t.Cleanup(ts.Close)
-	return ts.URL + "/mcp", release
+	return ts.URL + "/mcp", release, late
 }
 
 // logCollector keeps the text of the log notifications a client gets.
@@ -119,7 +133,7 @@ func (l *logCollector) got() []string {
 }
 
 func TestUpstreamSharedGETStream(t *testing.T) {
-	url, release := getStreamUpstream(t)
+	url, release, late := getStreamUpstream(t)
 	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: gs
     url: %s
     prefix: gs
@@ -195,8 +209,12 @@ func TestUpstreamSharedGETStream(t *testing.T) {
 	// refused with an error that says so; nobody is asked.
 	held := make(chan string, 1)
 	go func() {
-		text, _ := harness.CallTool(ctx, t, cb, "gs_hold", nil)
-		held <- text
+		res, err := harness.CallToolErr(ctx, cb, "gs_hold", nil)
+		if err != nil {
+			held <- err.Error()
+			return
+		}
+		held <- harness.ResultText(res)
 	}()
 	if !harness.WaitFor(10*time.Second, func() bool {
 		v, _ := g.Metric(t, "wasmgate_tool_calls_in_flight", map[string]string{"plugin": "gs"})
@@ -212,6 +230,14 @@ func TestUpstreamSharedGETStream(t *testing.T) {
 	if a.samples.Load()+other.samples.Load() != before {
 		t.Fatal("a client was asked although the caller could not be told")
 	}
+	// A log line on the stream of a call goes to that call's caller, even
+	// with another call in flight.
+	if !harness.WaitFor(10*time.Second, func() bool { return count(logs.got(), "info ask-info sampling") == 2 }) {
+		t.Fatalf("with two calls in flight, the caller got %q, want its call's info line again", logs.got())
+	}
+	if slices.Contains(otherLogs.got(), "info ask-info sampling") {
+		t.Fatalf("the other client got a line of the caller's call: %q", otherLogs.got())
+	}
 	release()
 	if got := <-held; got != "held" {
 		t.Fatalf("gs_hold = %q", got)
@@ -222,8 +248,28 @@ func TestUpstreamSharedGETStream(t *testing.T) {
 	if !strings.Contains(g.Stderr(), "cannot tell which caller") {
 		t.Fatalf("the refusal is not in the gateway's log:\n%s", g.Stderr())
 	}
+	// No call in flight: refused too.
+	if text, isErr := harness.CallTool(ctx, t, ca, "gs_later", nil); isErr {
+		t.Fatalf("gs_later = %q", text)
+	}
+	if got := <-late; !strings.Contains(got, "wasmgate: cannot tell which caller this sampling request is for: no call in flight on upstream \"gs\"") {
+		t.Fatalf("sampling with no call in flight: the upstream got %q, want the clear refusal", got)
+	}
+	if v, _ := g.Metric(t, "wasmgate_upstream_requests_refused_total", map[string]string{"upstream": "gs", "reason": "no_call"}); v != 1 {
+		t.Fatalf("wasmgate_upstream_requests_refused_total{upstream=gs,reason=no_call} = %v, want 1", v)
+	}
 	// And the session serves on.
 	if text, isErr := harness.CallTool(ctx, t, ca, "gs_ask", map[string]any{"kind": "sampling"}); isErr || !strings.Contains(text, "forty-two") {
 		t.Fatalf("gs_ask sampling after the refusal = %q (isError %v)", text, isErr)
 	}
+}
+
+func count(lines []string, want string) int {
+	n := 0
+	for _, l := range lines {
+		if l == want {
+			n++
+		}
+	}
+	return n
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/wasmgate/wasmgate/loader"
 )
@@ -149,9 +150,24 @@ func (f *forwarder) attribute(ctx context.Context, what string) (_ context.Conte
 	return nil, nil, err
 }
 
-// forwardLog passes a log notification of c, a shared session, to the
-// caller of the one call in flight on it, at the level that caller set
-// (the gateway filters: the session has one level for every caller).
+// onStreamNotification takes a log notification of c, the shared
+// session, that came on the stream of a call (its POST's response,
+// over Streamable HTTP): it goes to that call's caller, whatever else is
+// in flight. It reports false for anything else (onNotification's).
+func (s *shared) onStreamNotification(ctx context.Context, c *conn, n mcp.JSONRPCNotification) bool {
+	if c.owner != "" || n.Method != string(mcp.MethodNotificationMessage) || downstream(ctx) == nil {
+		return false
+	}
+	if !s.notes.message.Allow() {
+		s.drop(kindMessage)
+		return true
+	}
+	sendLog(ctx, s.h.MCP, n.Params.AdditionalFields)
+	return true
+}
+
+// forwardLog passes a log notification of c, a shared session, that came
+// on no call's stream to the caller of the one call in flight on it.
 func (s *shared) forwardLog(c *conn, params map[string]any) {
 	call, _, n := s.soleCall(c)
 	if call == nil {
@@ -162,9 +178,16 @@ func (s *shared) forwardLog(c *conn, params map[string]any) {
 			"upstream", s.name(), "calls_in_flight", n, "level", params["level"], "data", params["data"])
 		return
 	}
+	sendLog(call, s.h.MCP, params)
+}
+
+// sendLog sends a log notification to the caller of the call in ctx, if
+// it is at or above the level that caller set (the gateway filters: a
+// shared session has one level for every caller).
+func sendLog(ctx context.Context, srv *mcpserver.MCPServer, params map[string]any) {
 	level, _ := params["level"].(string)
 	logger, _ := params["logger"].(string)
-	_ = s.h.MCP.SendLogMessageToClient(call, mcp.NewLoggingMessageNotification(mcp.LoggingLevel(level), logger, params["data"]))
+	_ = srv.SendLogMessageToClient(ctx, mcp.NewLoggingMessageNotification(mcp.LoggingLevel(level), logger, params["data"]))
 }
 
 // levelRank orders the MCP logging levels, debug (0) first; -1 for a

@@ -533,7 +533,8 @@ func (c *conn) dialHTTP(ctx context.Context) (*client.Client, chan struct{}, fun
 	stop := sync.OnceFunc(func() { close(ended) })
 	opts := []transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(hc), transport.WithHTTPHeaders(headers),
 		transport.WithHTTPHeaderFunc(traceHeaders),
-		transport.WithHTTPLogger(slog.New(warnOnly{c.s.h.Logger.Handler()}).With("upstream", c.s.name()))}
+		transport.WithHTTPLogger(slog.New(warnOnly{c.s.h.Logger.Handler()}).With("upstream", c.s.name())),
+		transport.WithStreamNotificationHandler(func(ctx context.Context, n mcp.JSONRPCNotification) bool { return c.s.onStreamNotification(ctx, c, n) })}
 	if c == c.s.main {
 		opts = append(opts, transport.WithContinuousListening())
 	}
