@@ -19,7 +19,8 @@ import (
 // its server sends outside a call's own stream says nothing of whose call
 // it is for: the requests on its GET stream (mcp-go's server sends every
 // sampling request there, and any request made outside a request's
-// context), and log notifications (which carry no request id). The
+// context), and log notifications that came on no call's stream (those
+// that came on one go to its caller: onStreamNotification). The
 // gateway attributes them to the one call in flight on the session, when
 // there is exactly one; a request it cannot attribute is refused with an
 // error that says why, a log notification it cannot attribute goes to the
