@@ -63,10 +63,12 @@ check-dashboard: plugins
 
 ## conformance: the official MCP conformance suite (@modelcontextprotocol/conformance,
 ## tests/conformance) against the gateway serving testdata/plugins/conformance;
-## every active server scenario must pass. Needs npm; fetches Node 22 when the
-## system's node is older.
+## every active server scenario must pass, directly and through a second
+## gateway that has the first as a shared HTTP upstream (--proxied). Needs
+## npm; fetches Node 22 when the system's node is older.
 conformance: build
 	@bash scripts/conformance.sh
+	@bash scripts/conformance.sh --proxied
 
 ## bench: tools/call throughput and latency over Streamable HTTP, then
 ## the policy, upstream, tracing and shared-state figures (each also alone

@@ -41,9 +41,29 @@ type subscriber interface {
 	Subscribe(ctx context.Context, ownURI string) error
 }
 
+// logLeveler is a source told of a client's logging/setLevel (an
+// upstream whose shared session serves every client: the gateway filters
+// what it forwards by each client's level, and asks the upstream for the
+// most verbose one).
+type logLeveler interface {
+	SetLogLevel(ctx context.Context, level mcp.LoggingLevel)
+}
+
 // upstreamHooks subscribe an upstream to a resource a client subscribed
-// to, so that its notifications/resources/updated reach the client.
+// to, so that its notifications/resources/updated reach the client, and
+// pass a client's logging level on.
 func (g *Gateway) upstreamHooks(h *server.Hooks) {
+	h.AddAfterSetLevel(func(ctx context.Context, _ any, req *mcp.SetLevelRequest, _ *mcp.EmptyResult) {
+		s := g.cur.Load()
+		if s == nil {
+			return
+		}
+		for src := range s.sources {
+			if l, ok := src.(logLeveler); ok {
+				l.SetLogLevel(ctx, req.Params.Level)
+			}
+		}
+	})
 	h.AddAfterSubscribe(func(ctx context.Context, _ any, req *mcp.SubscribeRequest, _ *mcp.EmptyResult) {
 		s := g.cur.Load()
 		if s == nil {

@@ -76,6 +76,11 @@ type Metrics struct {
 	// UpstreamNotificationsDropped counts an upstream's notifications
 	// left out by its rate limits (a flood), by upstream and kind.
 	UpstreamNotificationsDropped *prometheus.CounterVec
+	// UpstreamRequestsRefused counts the sampling, elicitation and roots
+	// requests an upstream sent on a shared session outside every call's
+	// stream that the gateway could not attribute to one caller, by
+	// upstream and reason.
+	UpstreamRequestsRefused *prometheus.CounterVec
 	// Shared state (issue 18).
 	StateUp    prometheus.Gauge
 	ConfigHash *prometheus.GaugeVec
@@ -95,8 +100,12 @@ func New(version, revision string) *Metrics {
 		}, []string{"upstream", "reason"}),
 		UpstreamNotificationsDropped: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_upstream_notifications_dropped_total",
-			Help: "Notifications of an upstream MCP server left out by its rate limits (progress, message, resource_updated; list_changed: coalesced into one relist), by upstream and kind.",
+			Help: "Notifications of an upstream MCP server left out by its rate limits (progress, message, resource_updated; list_changed: coalesced into one relist), or (message_unattributed) log notifications of a shared session sent while not exactly one call was in flight on it, by upstream and kind.",
 		}, []string{"upstream", "kind"}),
+		UpstreamRequestsRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_upstream_requests_refused_total",
+			Help: "Sampling, elicitation and roots requests an upstream MCP server sent on its shared session outside every call's stream, refused because the caller could not be told, by upstream and reason (no_call: no call in flight on the session; ambiguous: several).",
+		}, []string{"upstream", "reason"}),
 		reg: reg,
 		ToolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_tool_calls_total",
@@ -215,6 +224,7 @@ func New(version, revision string) *Metrics {
 		m.PolicyDenials, m.RateLimited,
 		m.PluginNotificationsRefused, m.SubscriptionsRefused, m.SecretsRedacted,
 		m.UpstreamUp, m.UpstreamRestarts, m.UpstreamNotificationsDropped,
+		m.UpstreamRequestsRefused,
 		buildInfo,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),

@@ -4,15 +4,27 @@
 # fixture plugin testdata/plugins/conformance over Streamable HTTP on
 # loopback. Every active server scenario must pass.
 #
+# With --proxied as the first argument, the suite runs against a second
+# gateway that has the first as a session: shared HTTP upstream (no
+# prefix): the same scenarios, through the gateway's upstream client, its
+# attribution of the upstream's requests and log notifications to their
+# caller, and its per-caller logging level. make conformance runs both.
+#
 # The suite needs Node.js 22 or later. When the system's node is older, the
 # script installs Node 22 from the npm package node-linux-<arch>@22 next to
 # the suite (tests/conformance/node_modules, scripts/node.sh) and runs the
 # suite with it.
 #
-# Usage: scripts/conformance.sh [extra arguments for `conformance server`]
+# Usage: scripts/conformance.sh [--proxied] [extra arguments for `conformance server`]
 #        (make conformance; e.g. --scenario tools-call-sampling --verbose)
 # Expects bin/wasmgate and the plugins built (make build).
 set -euo pipefail
+
+proxied=
+if [[ ${1:-} == --proxied ]]; then
+  proxied=1
+  shift
+fi
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
@@ -31,15 +43,39 @@ node=$(bash scripts/node.sh 22 "$dir")
 echo "conformance: suite $(cd "$dir" && "$node" -p 'require("@modelcontextprotocol/conformance/package.json").version') on node $("$node" --version)"
 
 work=$(mktemp -d)
-gateway=
+gateways=()
 cleanup() {
-  if [[ -n $gateway ]]; then
-    kill -INT "$gateway" 2>/dev/null || true
-    wait "$gateway" 2>/dev/null || true
-  fi
+  for pid in "${gateways[@]}"; do
+    kill -INT "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
   rm -rf "$work"
 }
 trap cleanup EXIT
+
+# serve NAME starts wasmgate with $work/NAME.yaml; once it is ready
+# (serve --ready-file says where it listens), $url is its MCP URL.
+serve() {
+  local name=$1 pid
+  bin/wasmgate serve --config "$work/$name.yaml" --ready-file "$work/$name.ready.json" 2>"$work/$name.log" &
+  pid=$!
+  gateways+=("$pid")
+  for _ in $(seq 1 300); do
+    [[ -f $work/$name.ready.json ]] && break
+    if ! kill -0 "$pid" 2>/dev/null; then
+      cat "$work/$name.log" >&2
+      echo "conformance: wasmgate ($name) exited before it was ready" >&2
+      exit 1
+    fi
+    sleep 0.2
+  done
+  if [[ ! -f $work/$name.ready.json ]]; then
+    cat "$work/$name.log" >&2
+    echo "conformance: wasmgate ($name) was not ready after 60s" >&2
+    exit 1
+  fi
+  url=$("$node" -p 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).mcp' "$work/$name.ready.json")
+}
 
 cat >"$work/gateway.yaml" <<EOF
 server:
@@ -56,30 +92,36 @@ plugins:
       timeout: 30s
 EOF
 
-# --ready-file says, once wasmgate is ready, where it listens.
-bin/wasmgate serve --config "$work/gateway.yaml" --ready-file "$work/ready.json" 2>"$work/gateway.log" &
-gateway=$!
-for _ in $(seq 1 300); do
-  [[ -f $work/ready.json ]] && break
-  if ! kill -0 "$gateway" 2>/dev/null; then
-    cat "$work/gateway.log" >&2
-    echo "conformance: wasmgate exited before it was ready" >&2
-    exit 1
-  fi
-  sleep 0.2
-done
-if [[ ! -f $work/ready.json ]]; then
-  cat "$work/gateway.log" >&2
-  echo "conformance: wasmgate was not ready after 60s" >&2
-  exit 1
+serve gateway
+logs=("$work/gateway.log")
+if [[ -n $proxied ]]; then
+  cat >"$work/proxy.yaml" <<EOF
+server:
+  watch: false
+transports:
+  http:
+    listen: 127.0.0.1:0
+admin:
+  enabled: false
+upstreams:
+  - name: conformance
+    url: $url
+    session: shared
+    limits:
+      timeout: 30s
+EOF
+  serve proxy
+  logs+=("$work/proxy.log")
+  echo "conformance: through a second gateway, which has the first as a shared HTTP upstream"
 fi
-url=$("$node" -p 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).mcp' "$work/ready.json")
 
 status=0
 "$node" "$dir/node_modules/@modelcontextprotocol/conformance/dist/index.js" server \
   --url "$url" "$@" || status=$?
 if ((status != 0)); then
-  echo "conformance: the suite failed (exit $status); the gateway's log:" >&2
-  tail -n 50 "$work/gateway.log" >&2
+  for log in "${logs[@]}"; do
+    echo "conformance: the suite failed (exit $status); $(basename "$log" .log)'s log:" >&2
+    tail -n 50 "$log" >&2
+  done
 fi
 exit "$status"

@@ -156,6 +156,7 @@ func (c *Component) Retire(next any) {
 		if n == nil || !slices.ContainsFunc(n.sources, func(q *Source) bool { return q.spec.Name == s.spec.Name }) {
 			c.h.Metrics.UpstreamUp.DeleteLabelValues(s.spec.Name)
 			c.h.Metrics.UpstreamNotificationsDropped.DeletePartialMatch(map[string]string{"upstream": s.spec.Name})
+			c.h.Metrics.UpstreamRequestsRefused.DeletePartialMatch(map[string]string{"upstream": s.spec.Name})
 		}
 	}
 }

@@ -61,7 +61,7 @@ type conn struct {
 // begin records a downstream call running on c; the func returned ends it.
 func (c *conn) begin(ctx context.Context) func() {
 	if c.owner == "" {
-		return func() {}
+		return c.s.running.add(ctx) // the shared session's (attribute.go)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -160,6 +160,7 @@ func (c *conn) connect(ctx context.Context) error {
 	if c == c.s.main {
 		c.s.h.Metrics.UpstreamUp.WithLabelValues(c.s.name()).Set(1)
 		c.s.resubscribe(cli)
+		c.s.relevel(cli)
 	}
 	return nil
 }
@@ -551,7 +552,8 @@ func (c *conn) dialHTTP(ctx context.Context) (*client.Client, chan struct{}, fun
 	stop := sync.OnceFunc(func() { close(ended) })
 	opts := []transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(hc), transport.WithHTTPHeaders(headers),
 		transport.WithHTTPHeaderFunc(traceHeaders),
-		transport.WithHTTPLogger(slog.New(warnOnly{c.s.h.Logger.Handler()}).With("upstream", c.s.name()))}
+		transport.WithHTTPLogger(slog.New(warnOnly{c.s.h.Logger.Handler()}).With("upstream", c.s.name())),
+		transport.WithStreamNotificationHandler(func(ctx context.Context, n mcp.JSONRPCNotification) bool { return c.s.onStreamNotification(ctx, c, n) })}
 	if c == c.s.main {
 		opts = append(opts, transport.WithContinuousListening())
 	}

@@ -90,8 +90,7 @@ func (s *shared) onNotification(c *conn, n mcp.JSONRPCNotification) {
 			_ = s.h.MCP.SendNotificationToSpecificClient(c.owner, "notifications/message", params)
 			return
 		}
-		// A shared session's log lines have no owner the protocol names.
-		s.h.Logger.Debug("upstream log message", "upstream", s.name(), "level", params["level"], "data", params["data"])
+		s.forwardLog(c, params) // a shared session's: to the one caller in flight
 	case mcp.MethodNotificationToolsListChanged, mcp.MethodNotificationResourcesListChanged, mcp.MethodNotificationPromptsListChanged:
 		if c == s.main {
 			s.relistLater()

@@ -89,6 +89,13 @@ type shared struct {
 	parkedMu sync.Mutex
 	parked   map[string]*parkedCall // calls of 2026-07-28 clients waiting for their answer, by id
 
+	// What its shared session's server sends outside a call's stream is
+	// attributed to the one call running (attribute.go).
+	running  inflight
+	refusals *lograte.Limiter
+	logLevel atomic.Int32 // 1 + levelRank of the most verbose level a client asked for; 0: none
+	levelMu  sync.Mutex
+
 	hcMu   sync.Mutex
 	hc     *http.Client // a remote upstream's, made at its first connection
 	hcIdle func()       // closes its idle connections
@@ -108,7 +115,8 @@ func startServer(ctx context.Context, h *Host, file string, spec loader.Upstream
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &shared{h: h, file: file, spec: spec, key: key, secrets: sec, ctx: sctx, cancel: cancel,
 		sem: make(chan struct{}, spec.Limits.Concurrency), clients: map[string]*conn{}, parked: map[string]*parkedCall{},
-		stderrLog: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, nil), notes: newNotifier()}
+		stderrLog: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, nil), notes: newNotifier(),
+		refusals: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, nil)}
 	s.refs.Store(1)
 	s.setView(spec)
 	h.Metrics.UpstreamUp.WithLabelValues(spec.Name).Set(0)
@@ -276,7 +284,9 @@ func (s *shared) progressToken(ctx context.Context) (tok any, done func()) {
 // refused, having no owner. A session: shared upstream over HTTP declares
 // them too: a request on the stream of a call goes to that call's client
 // (or parks a 2026-07-28 client's call), one on no call's stream (the
-// session's GET stream, the old HTTP+SSE transport) is refused. Over stdio
+// session's GET stream, the old HTTP+SSE transport) to the one call in
+// flight on the session, refused when there is not exactly one
+// (attribute.go). Over stdio
 // a shared session declares none of them, so the upstream does not ask: a
 // stdio server's request does not say whose call it is.
 func (s *shared) clientOptions(c *conn) []client.ClientOption {
@@ -285,5 +295,9 @@ func (s *shared) clientOptions(c *conn) []client.ClientOption {
 		return opts
 	}
 	f := &forwarder{s: s, c: c, byCall: s.spec.Session != loader.SessionPerClient}
+	if f.byCall {
+		a := attributing{f}
+		return append(opts, client.WithSamplingHandler(a), client.WithElicitationHandler(a), client.WithRootsHandler(a))
+	}
 	return append(opts, client.WithSamplingHandler(f), client.WithElicitationHandler(f), client.WithRootsHandler(f))
 }

@@ -42,6 +42,19 @@ func WithContinuousListening() StreamableHTTPCOption {
 	}
 }
 
+// WithStreamNotificationHandler sets a handler that sees each notification
+// the server sends together with the context of the stream it came on: a
+// request's (its response stream) or the GET stream's. A notification it
+// reports handled goes no further; the others go to the notification
+// handler as before. (wasmgate patch: a notification on a request's stream
+// relates to that request, which the context says, and the notification
+// handler does not.)
+func WithStreamNotificationHandler(h func(ctx context.Context, n mcp.JSONRPCNotification) bool) StreamableHTTPCOption {
+	return func(sc *StreamableHTTP) {
+		sc.streamNotificationHandler = h
+	}
+}
+
 // WithHTTPBasicClient sets a custom HTTP client on the StreamableHTTP transport.
 func WithHTTPBasicClient(client *http.Client) StreamableHTTPCOption {
 	return func(sc *StreamableHTTP) {
@@ -157,6 +170,9 @@ type StreamableHTTP struct {
 
 	notificationHandler func(mcp.JSONRPCNotification)
 	notifyMu            sync.RWMutex
+	// streamNotificationHandler, if set, sees notifications first, with
+	// their stream's context (wasmgate patch).
+	streamNotificationHandler func(context.Context, mcp.JSONRPCNotification) bool
 
 	// Request handler for incoming server-to-client requests (like sampling)
 	requestHandler RequestHandler
@@ -937,6 +953,9 @@ func (c *StreamableHTTP) handleSSEResponse(ctx context.Context, reader io.ReadCl
 				var notification mcp.JSONRPCNotification
 				if err := json.Unmarshal([]byte(data), &notification); err != nil {
 					c.logger.Error("failed to unmarshal notification", "err", err)
+					return
+				}
+				if h := c.streamNotificationHandler; h != nil && h(ctx, notification) {
 					return
 				}
 				c.notifyMu.RLock()
