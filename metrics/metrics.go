@@ -76,6 +76,9 @@ type Metrics struct {
 	// UpstreamNotificationsDropped counts an upstream's notifications
 	// left out by its rate limits (a flood), by upstream and kind.
 	UpstreamNotificationsDropped *prometheus.CounterVec
+	// UpstreamRefused counts requests of an upstream's HTTP clients the
+	// gateway refused, by upstream and reason (issue 39).
+	UpstreamRefused *prometheus.CounterVec
 	// Shared state (issue 18).
 	StateUp    prometheus.Gauge
 	ConfigHash *prometheus.GaugeVec
@@ -97,6 +100,10 @@ func New(version, revision string) *Metrics {
 			Name: "wasmgate_upstream_notifications_dropped_total",
 			Help: "Notifications of an upstream MCP server left out by its rate limits (progress, message, resource_updated; list_changed: coalesced into one relist), by upstream and kind.",
 		}, []string{"upstream", "kind"}),
+		UpstreamRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_upstream_requests_refused_total",
+			Help: "Requests of a remote upstream's HTTP clients (its own and its OAuth token endpoint's) the gateway refused, by upstream and reason (redirect: follow_redirects is off; redirect_cross_origin; redirect_loop; own_listener: a connection to the gateway's own listener).",
+		}, []string{"upstream", "reason"}),
 		reg: reg,
 		ToolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_tool_calls_total",
@@ -214,7 +221,7 @@ func New(version, revision string) *Metrics {
 		m.RelayUnauthenticated, m.RelayRefused, m.LogSuppressed,
 		m.PolicyDenials, m.RateLimited,
 		m.PluginNotificationsRefused, m.SubscriptionsRefused, m.SecretsRedacted,
-		m.UpstreamUp, m.UpstreamRestarts, m.UpstreamNotificationsDropped,
+		m.UpstreamUp, m.UpstreamRestarts, m.UpstreamNotificationsDropped, m.UpstreamRefused,
 		buildInfo,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
