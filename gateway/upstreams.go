@@ -12,8 +12,12 @@ import (
 // upstreamHost is what upstream servers use of the gateway; it holds no
 // state, so each snapshot's upstreams component gets a new one.
 func (g *Gateway) upstreamHost() *upstream.Host {
-	return &upstream.Host{Logger: g.log, MCP: g.mcp, Metrics: g.opts.Metrics, Changed: g.upstreamChanged, ResourceUpdated: g.updated,
+	h := &upstream.Host{Logger: g.log, MCP: g.mcp, Metrics: g.opts.Metrics, Changed: g.upstreamChanged, ResourceUpdated: g.updated,
 		ParkTTL: g.signer.TTL}
+	if g.opts.Compiler != nil {
+		h.Own = g.opts.Compiler.Listeners()
+	}
+	return h
 }
 
 // upstreamChanged is told that an upstream's lists changed (it said

@@ -45,6 +45,10 @@ func (c *Compiler) Compiles() int64 { return c.compiles.Load() }
 // connect to them, in plugins compiled before or after the call.
 func (c *Compiler) SetListenAddrs(addrs ...string) error { return c.own.Set(addrs...) }
 
+// Listeners are the gateway's own listen addresses (SetListenAddrs), for
+// the other outbound clients that must never reach them (upstreams).
+func (c *Compiler) Listeners() *egress.Listeners { return &c.own }
+
 // NewCompiler returns a Compiler caching compiled code in dir, or in memory
 // only when dir is "".
 func NewCompiler(dir string, logger *slog.Logger) (*Compiler, error) {

@@ -76,6 +76,10 @@ type UpstreamSpec struct {
 	Headers map[string]string `koanf:"headers"`
 	Auth    UpstreamAuth      `koanf:"auth"`
 	TLS     UpstreamTLS       `koanf:"tls"`
+	// FollowRedirects lets the upstream's HTTP clients (its own and its
+	// OAuth token endpoint's) follow a redirect within the same origin
+	// (scheme, host and port); off, every redirect fails the request.
+	FollowRedirects bool `koanf:"follow_redirects"`
 
 	Session string `koanf:"session"`
 	Start   string `koanf:"start"`
@@ -265,10 +269,11 @@ func (u *UpstreamSpec) checkCuration(env *config.Env) {
 
 func (u *UpstreamSpec) normalizeStdio(env *config.Env) {
 	k := u.Key
-	for _, key := range []string{"headers", "auth", "tls"} {
+	for _, key := range []string{"headers", "auth", "tls", "follow_redirects"} {
 		set := map[string]bool{"headers": len(u.Headers) > 0,
-			"auth": u.Auth.BearerEnv != "" || u.Auth.BearerFile != "" || u.Auth.OAuth != nil,
-			"tls":  u.TLS.CAFile != ""}[key]
+			"auth":             u.Auth.BearerEnv != "" || u.Auth.BearerFile != "" || u.Auth.OAuth != nil,
+			"tls":              u.TLS.CAFile != "",
+			"follow_redirects": u.FollowRedirects}[key]
 		if set {
 			env.Bad(k+"."+key, "is for a remote upstream (url); a command gets its settings through env")
 		}
@@ -359,6 +364,9 @@ func (u *UpstreamSpec) normalizeRemote(env *config.Env) {
 	for name := range u.Headers {
 		if strings.EqualFold(name, "Authorization") {
 			env.Bad(k+".headers", "never write a credential in gateway.yaml: use auth.bearer_env, auth.bearer_file or auth.oauth")
+		}
+		if strings.EqualFold(name, netutil.AdminHeader) {
+			env.Bad(k+".headers", "%s is the header the admin listener's POST endpoints require; the gateway never sends it to an upstream", netutil.AdminHeader)
 		}
 	}
 	a := &u.Auth

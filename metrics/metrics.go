@@ -76,10 +76,12 @@ type Metrics struct {
 	// UpstreamNotificationsDropped counts an upstream's notifications
 	// left out by its rate limits (a flood), by upstream and kind.
 	UpstreamNotificationsDropped *prometheus.CounterVec
-	// UpstreamRequestsRefused counts the sampling, elicitation and roots
-	// requests an upstream sent on a shared session outside every call's
-	// stream that the gateway could not attribute to one caller, by
-	// upstream and reason.
+	// UpstreamRequestsRefused counts requests between the gateway and an
+	// upstream the gateway refused, by upstream and reason: its HTTP
+	// clients' redirects and connections (redirect, redirect_cross_origin,
+	// redirect_loop, own_listener), and the sampling, elicitation and
+	// roots requests a shared session's server sent outside every call's
+	// stream that could not be given to one caller (ambiguous, no_call).
 	UpstreamRequestsRefused *prometheus.CounterVec
 	// Shared state (issue 18).
 	StateUp    prometheus.Gauge
@@ -104,7 +106,7 @@ func New(version, revision string) *Metrics {
 		}, []string{"upstream", "kind"}),
 		UpstreamRequestsRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_upstream_requests_refused_total",
-			Help: "Sampling, elicitation and roots requests an upstream MCP server sent on its shared session outside every call's stream, refused because the caller could not be told, by upstream and reason (no_call: no call in flight on the session; ambiguous: several).",
+			Help: "Requests between the gateway and an upstream MCP server that the gateway refused, by upstream and reason: redirect (follow_redirects is off), redirect_cross_origin, redirect_loop, own_listener (a connection to the gateway's own listener), ambiguous and no_call (a sampling, elicitation or roots request on a shared session's GET stream with several or no calls in flight).",
 		}, []string{"upstream", "reason"}),
 		reg: reg,
 		ToolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{

@@ -599,7 +599,10 @@ func TestHTTPDescriptorFlood(t *testing.T) {
 // TestAdminCrossSite: POST /-/reload refuses what a web page could make a
 // browser send (a form or text/plain POST, a foreign Origin, Sec-Fetch-Site
 // cross-site) and a Host that is not loopback's (DNS rebinding), without
-// reloading; a plain POST from loopback (curl -X POST) reloads.
+// reloading; a POST without the Wasmgate-Admin header (what the gateway's
+// own HTTP clients send when an upstream redirects them there) is refused
+// too; a plain POST from loopback with the header (curl -X POST -H
+// 'Wasmgate-Admin: 1') reloads.
 func TestAdminCrossSite(t *testing.T) {
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: harness.ExamplePlugins(t)}))
 	g := bins.Start(t, harness.Options{Config: cfg, Env: nil})
@@ -626,6 +629,8 @@ func TestAdminCrossSite(t *testing.T) {
 		{"Sec-Fetch-Site cross-site", map[string]string{"Sec-Fetch-Site": "cross-site"}, ""},
 		{"DNS rebinding Host", map[string]string{"Host": "evil.com:" + port}, ""},
 		{"DNS rebinding, same origin", map[string]string{"Host": "evil.com:" + port, "Origin": "http://evil.com:" + port, "Content-Type": "application/json"}, "{}"},
+		{"no Wasmgate-Admin header", map[string]string{"Content-Type": "application/json"}, "{}"},
+		{"no Wasmgate-Admin header, no body", nil, ""},
 	} {
 		req, _ := http.NewRequest(http.MethodPost, g.AdminURL+"/-/reload", strings.NewReader(tc.body))
 		for k, v := range tc.header {
@@ -649,23 +654,24 @@ func TestAdminCrossSite(t *testing.T) {
 		t.Errorf("refused requests reloaded the gateway: reloads %v -> %v", before, after)
 	}
 
-	// curl -X POST http://127.0.0.1:port/-/reload: no body, no Content-Type.
+	// curl -X POST -H 'Wasmgate-Admin: 1' http://127.0.0.1:port/-/reload:
+	// no body, no Content-Type.
 	if curl, err := exec.LookPath("curl"); err == nil {
-		out, err := exec.Command(curl, "-sS", "-X", "POST", g.AdminURL+"/-/reload").CombinedOutput()
+		out, err := exec.Command(curl, "-sS", "-X", "POST", "-H", "Wasmgate-Admin: 1", g.AdminURL+"/-/reload").CombinedOutput()
 		if err != nil || !strings.HasPrefix(string(out), "reloaded: ") {
-			t.Errorf("curl -X POST /-/reload: %v: %s", err, out)
+			t.Errorf("curl -X POST -H 'Wasmgate-Admin: 1' /-/reload: %v: %s", err, out)
 		}
 	} else {
 		t.Log("no curl: sending its request with net/http")
-		code, _, body := doRequest(t, c, http.MethodPost, g.AdminURL+"/-/reload", map[string]string{"User-Agent": "curl/8"}, "")
+		code, _, body := doRequest(t, c, http.MethodPost, g.AdminURL+"/-/reload", map[string]string{"User-Agent": "curl/8", "Wasmgate-Admin": "1"}, "")
 		if code != http.StatusOK || !strings.HasPrefix(body, "reloaded: ") {
 			t.Errorf("POST /-/reload like curl -X POST: %d %q", code, body)
 		}
 	}
 	// A JSON POST from the admin's own origin, and from localhost, too.
 	for _, h := range []map[string]string{
-		{"Content-Type": "application/json", "Origin": g.AdminURL, "Sec-Fetch-Site": "same-origin"},
-		{"Host": "localhost:" + port},
+		{"Content-Type": "application/json", "Origin": g.AdminURL, "Sec-Fetch-Site": "same-origin", "Wasmgate-Admin": "1"},
+		{"Host": "localhost:" + port, "Wasmgate-Admin": "yes"},
 	} {
 		req, _ := http.NewRequest(http.MethodPost, g.AdminURL+"/-/reload", strings.NewReader("{}"))
 		for k, v := range h {
@@ -689,6 +695,12 @@ func TestAdminCrossSite(t *testing.T) {
 	}
 	if v, _ := g.Scrape(t).Value("wasmgate_http_rejected_total", map[string]string{"reason": "admin_cross_site"}); v != 9 {
 		t.Errorf("wasmgate_http_rejected_total{reason=admin_cross_site} = %v, want 9", v)
+	}
+	if v, _ := g.Scrape(t).Value("wasmgate_http_rejected_total", map[string]string{"reason": "admin_header"}); v != 2 {
+		t.Errorf("wasmgate_http_rejected_total{reason=admin_header} = %v, want 2", v)
+	}
+	if !strings.Contains(g.Stderr(), "refused an admin request without the Wasmgate-Admin header") {
+		t.Error("the log does not name the request refused for want of the Wasmgate-Admin header")
 	}
 }
 

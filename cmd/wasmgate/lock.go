@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/wasmgate/wasmgate/gateway"
+	"github.com/wasmgate/wasmgate/internal/netutil"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/lockfile"
 )
@@ -92,6 +93,11 @@ func lockOverAdmin(ctx context.Context, cfg *loader.Config, base string, write b
 	req, err := http.NewRequestWithContext(ctx, method, url, nil)
 	if err != nil {
 		return res, err
+	}
+	if write {
+		// POST /-/lock changes state: the admin listener wants the
+		// header its outbound clients never send (or the token below).
+		req.Header.Set(netutil.AdminHeader, "1")
 	}
 	if cfg.Admin.Auth.Set() {
 		tok, err := cfg.Admin.Auth.Ref("admin.auth").Read(cfg.File, nil)

@@ -38,8 +38,9 @@ type AdminOptions struct {
 }
 
 type admin struct {
-	o    AdminOptions
-	warn *transport.WarnEvery
+	o          AdminOptions
+	warn       *transport.WarnEvery // cross-site refusals
+	warnHeader *transport.WarnEvery // refusals without the admin header
 }
 
 // NewAdminServer is the admin listener's server: short timeouts and a
@@ -60,23 +61,25 @@ func NewAdminServer(a loader.Admin, handler http.Handler, logger *slog.Logger) *
 	}
 }
 
-// adminHandler serves the status page (/ and /api/status), /metrics,
-// /healthz, /readyz and POST /-/reload.
-// With admin.auth, /metrics and /-/reload need the bearer token; /healthz
-// and /readyz stay open for health checks. /-/reload refuses what a browser
-// could be made to send (see sameOrigin).
+// AdminHandler serves the status page (/ and /api/status), /metrics,
+// /healthz, /readyz, GET and POST /-/lock and POST /-/reload.
+// With admin.auth, /metrics, /-/lock and /-/reload need the bearer token;
+// /healthz and /readyz stay open for health checks. The POST endpoints
+// refuse what a browser could be made to send (see sameOrigin) and, with
+// no admin token, what the gateway's own outbound clients could be made
+// to send (see deliberate).
 func AdminHandler(o AdminOptions) http.Handler {
-	a := &admin{o: o, warn: &transport.WarnEvery{Every: time.Minute}}
+	a := &admin{o: o, warn: &transport.WarnEvery{Every: time.Minute}, warnHeader: &transport.WarnEvery{Every: time.Minute}}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", a.adminAuth(o.Metrics.Handler()))
-	mux.Handle("POST /-/reload", a.sameOrigin(a.adminAuth(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	mux.Handle("POST /-/reload", a.sameOrigin(a.adminAuth(a.deliberate(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		summary, err := o.Reload(r.Context())
 		if err != nil {
 			http.Error(w, "reload failed: "+err.Error(), http.StatusInternalServerError)
 			return
 		}
 		_, _ = io.WriteString(w, "reloaded: "+summary+"\n")
-	}))))
+	})))))
 	// wasmgate lock: GET compares (--check), POST approves (a reload).
 	lock := func(write bool) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -90,7 +93,7 @@ func AdminHandler(o AdminOptions) http.Handler {
 		})
 	}
 	mux.Handle("GET /-/lock", a.notRebound(a.adminAuth(lock(false))))
-	mux.Handle("POST /-/lock", a.sameOrigin(a.adminAuth(lock(true))))
+	mux.Handle("POST /-/lock", a.sameOrigin(a.adminAuth(a.deliberate(lock(true)))))
 	mux.Handle("GET /{$}", a.notRebound(a.adminAuth(http.HandlerFunc(a.statusPage))))
 	mux.Handle("GET /api/status", a.notRebound(a.adminAuth(http.HandlerFunc(a.statusJSON))))
 	// admin.pprof: the profiles an operator asks for when a call is slow,
@@ -146,6 +149,32 @@ func (a *admin) adminAuth(next http.Handler) http.Handler {
 	})
 }
 
+// deliberate guards a state-changing admin endpoint against requests
+// the gateway itself could be made to send: an upstream (or its token
+// endpoint) answering with a redirect to the admin listener makes the
+// gateway's HTTP client POST there, from loopback, with no Origin and a
+// JSON body, which sameOrigin lets through. Such a request carries
+// neither the admin token (admin.auth) nor the Wasmgate-Admin header
+// (netutil.AdminHeader), which no outbound client of the gateway sends
+// and which a browser sends to another origin only after a CORS
+// preflight the admin listener never grants. With admin.auth, adminAuth
+// has already checked the token, which is enough; without, the header
+// is required (403 otherwise).
+func (a *admin) deliberate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, token, _ := a.o.Current(); token == "" && r.Header.Get(netutil.AdminHeader) == "" {
+			a.o.Metrics.HTTPRejected.WithLabelValues("admin_header").Inc()
+			if a.warnHeader.OK() {
+				a.o.Logger.Warn("refused an admin request without the "+netutil.AdminHeader+" header (logged at most once a minute)",
+					"path", r.URL.Path, "remote", r.RemoteAddr, "user_agent", quote(r.UserAgent()))
+			}
+			http.Error(w, "Forbidden: "+r.Method+" "+r.URL.Path+" needs the header "+netutil.AdminHeader+": 1 (curl -X POST -H '"+netutil.AdminHeader+": 1' ...), or the admin bearer token when admin.auth sets one", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // sameOrigin guards a state-changing admin endpoint against browsers: a web
 // page can make a visitor's browser send a "simple" request (an HTML form,
 // or fetch without preflight) to a loopback address, and DNS rebinding can
@@ -157,7 +186,8 @@ func (a *admin) adminAuth(next http.Handler) http.Handler {
 //   - the content types a form or a simple request can send
 //     (application/x-www-form-urlencoded, multipart/form-data, text/plain).
 //
-// `curl -X POST http://127.0.0.1:9090/-/reload` sends none of these.
+// `curl -X POST -H 'Wasmgate-Admin: 1' http://127.0.0.1:9090/-/reload`
+// sends none of these.
 func (a *admin) sameOrigin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		cfg, _, ok := a.o.Current()
@@ -210,7 +240,7 @@ func crossSite(r *http.Request, loopback bool) string {
 	ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";")
 	switch strings.ToLower(strings.TrimSpace(ct)) {
 	case "application/x-www-form-urlencoded", "multipart/form-data", "text/plain":
-		return "Content-Type " + quote(ct) + " is what an HTML form sends; send no body (curl -X POST)"
+		return "Content-Type " + quote(ct) + " is what an HTML form sends; send no body (curl -X POST -H '" + netutil.AdminHeader + ": 1')"
 	}
 	return ""
 }

@@ -34,6 +34,7 @@ import (
 	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/loader/egress"
 	"github.com/wasmgate/wasmgate/metrics"
 )
 
@@ -49,6 +50,9 @@ type Host struct {
 	Changed func()
 	// ResourceUpdated tells the subscribers of an exposed URI it changed.
 	ResourceUpdated func(uri string)
+	// Own are the gateway's listeners, which no upstream's HTTP client
+	// connects to (nil: none known).
+	Own *egress.Listeners
 	// ParkTTL is how long a call of a 2026-07-28 client waits for the
 	// client's answer to its upstream's request (server.request_state.ttl);
 	// nil: roundtrip.DefaultTTL.
@@ -219,13 +223,14 @@ func connKey(file string, spec loader.UpstreamSpec) (string, secrets, error) {
 		Headers     map[string]string
 		Auth        loader.UpstreamAuth
 		TLS         loader.UpstreamTLS
+		Follow      bool
 		Session     string
 		Start       string
 		Concurrency int
 		MaxMessage  loader.ByteSize
 		MaxTools    int
 		Secrets     string
-	}{spec.Command, spec.ChildEnv, spec.Cwd, spec.Sandbox, spec.URL, spec.Headers, spec.Auth, spec.TLS, spec.Session, spec.Start,
+	}{spec.Command, spec.ChildEnv, spec.Cwd, spec.Sandbox, spec.URL, spec.Headers, spec.Auth, spec.TLS, spec.FollowRedirects, spec.Session, spec.Start,
 		spec.Limits.Concurrency, spec.Limits.MaxMessage, spec.Limits.MaxTools, hex.EncodeToString(h[:])})
 	return string(b), sec, nil
 }

@@ -27,6 +27,7 @@ import (
 	"golang.org/x/oauth2/clientcredentials"
 
 	"github.com/wasmgate/wasmgate/internal/childproc"
+	"github.com/wasmgate/wasmgate/internal/lograte"
 )
 
 // conn is one upstream session, supervised: started, and started again
@@ -144,7 +145,7 @@ func (c *conn) connect(ctx context.Context) error {
 	cli, ended, stop, kind, err := c.dial(ctx)
 	if err != nil {
 		c.mu.Lock()
-		c.lastErr = err.Error()
+		c.lastErr = c.s.redact(err.Error())
 		c.mu.Unlock()
 		return err
 	}
@@ -200,14 +201,14 @@ func (c *conn) supervise() {
 			if err != nil {
 				reason = restartReason(nil)
 				if ctx.Err() == nil {
-					c.s.h.Logger.Warn("upstream could not be started; retrying", "upstream", c.s.name(), "error", err, "retry_in", backoff)
+					c.s.h.Logger.Warn("upstream could not be started; retrying", "upstream", c.s.name(), "error", c.s.redact(err.Error()), "retry_in", backoff)
 				}
 				continue
 			}
 			c.s.h.Logger.Info("upstream connected", "upstream", c.s.name(), "transport", c.kind, "session", c.ownerLabel())
 			if c == c.s.main {
 				if err := c.s.relist(ctx); err != nil && ctx.Err() == nil {
-					c.s.h.Logger.Warn("upstream connected, but listing what it provides failed", "upstream", c.s.name(), "error", err)
+					c.s.h.Logger.Warn("upstream connected, but listing what it provides failed", "upstream", c.s.name(), "error", c.s.redact(err.Error()))
 				}
 			}
 			continue
@@ -244,7 +245,7 @@ func (c *conn) supervise() {
 			backoff = minBackoff
 		}
 		if ctx.Err() == nil {
-			c.s.h.Logger.Warn("upstream session ended; restarting", "upstream", c.s.name(), "session", c.ownerLabel(), "error", why, "retry_in", backoff)
+			c.s.h.Logger.Warn("upstream session ended; restarting", "upstream", c.s.name(), "session", c.ownerLabel(), "error", c.s.redactErr(why), "retry_in", backoff)
 		}
 		c.teardown(cli, why)
 	}
@@ -286,7 +287,7 @@ func (c *conn) teardown(ended *client.Client, why error) {
 	}
 	c.cli, c.stopFn, c.up = nil, nil, false // why stays, for the calls that ended with it, until the next session starts
 	if why != nil {
-		c.lastErr = why.Error()
+		c.lastErr = c.s.redact(why.Error())
 	}
 	c.ready = make(chan struct{})
 	c.mu.Unlock()
@@ -552,7 +553,7 @@ func (c *conn) dialHTTP(ctx context.Context) (*client.Client, chan struct{}, fun
 	stop := sync.OnceFunc(func() { close(ended) })
 	opts := []transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(hc), transport.WithHTTPHeaders(headers),
 		transport.WithHTTPHeaderFunc(traceHeaders),
-		transport.WithHTTPLogger(slog.New(warnOnly{c.s.h.Logger.Handler()}).With("upstream", c.s.name())),
+		transport.WithHTTPLogger(slog.New(warnOnly{c.s.h.Logger.Handler(), c.s.credentials()}).With("upstream", c.s.name())),
 		transport.WithStreamNotificationHandler(func(ctx context.Context, n mcp.JSONRPCNotification) bool { return c.s.onStreamNotification(ctx, c, n) })}
 	if c == c.s.main {
 		opts = append(opts, transport.WithContinuousListening())
@@ -569,7 +570,8 @@ func (c *conn) dialHTTP(ctx context.Context) (*client.Client, chan struct{}, fun
 	}
 	_ = cli.Close()
 	var re *oauth2.RetrieveError
-	if authError(err) || certError(err) || errors.As(err, &re) || ctx.Err() != nil {
+	var rr *redirectRefused
+	if authError(err) || certError(err) || errors.As(err, &re) || errors.As(err, &rr) || ctx.Err() != nil {
 		// No other transport would fare better.
 		return nil, nil, nil, "", c.httpError(err)
 	}
@@ -589,14 +591,16 @@ func (c *conn) dialHTTP(ctx context.Context) (*client.Client, chan struct{}, fun
 // httpError says what failed talking to a remote upstream, without its
 // credentials.
 func (c *conn) httpError(err error) error {
+	return errors.New(c.s.redact(c.explainHTTP(err).Error()))
+}
+
+func (c *conn) explainHTTP(err error) error {
 	msg := err.Error()
-	if t := c.s.secrets.bearer.Value(); t != "" {
-		msg = strings.ReplaceAll(msg, t, "[secret]")
+	var rr *redirectRefused
+	if errors.As(err, &rr) {
+		return rr
 	}
 	if o := c.s.spec.Auth.OAuth; o != nil {
-		if t := c.s.secrets.clientSecret.Value(); t != "" {
-			msg = strings.ReplaceAll(msg, t, "[secret]")
-		}
 		var re *oauth2.RetrieveError
 		if errors.As(err, &re) {
 			code := ""
@@ -677,15 +681,20 @@ func authError(err error) bool {
 }
 
 // httpClient is the HTTP client of a remote upstream: its CA, and OAuth
-// client credentials when configured.
+// client credentials when configured. Neither it nor the token
+// endpoint's client follows a redirect unless follow_redirects allows it
+// (and then only within the origin), connects to the gateway's own
+// listeners, or shows a credential in an error answer (outbound.go).
 func (s *shared) httpClient() (*http.Client, error) {
 	s.hcMu.Lock()
 	defer s.hcMu.Unlock()
 	if s.hc != nil {
 		return s.hc, nil
 	}
+	o := &outbound{s: s, creds: s.credentials(), log: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, nil)}
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	base.MaxIdleConnsPerHost = s.spec.Limits.Concurrency // one per call that may run at once, kept
+	base.DialContext = o.dialer()
 	if ca := s.spec.TLS.CAFile; ca != "" {
 		pem, err := os.ReadFile(ca)
 		if err != nil {
@@ -697,13 +706,40 @@ func (s *shared) httpClient() (*http.Client, error) {
 		}
 		base.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
 	}
-	hc := &http.Client{Transport: &limitBody{rt: base, max: int64(s.spec.Limits.MaxMessage)}}
-	if o := s.spec.Auth.OAuth; o != nil {
-		cc := clientcredentials.Config{ClientID: o.ClientID, ClientSecret: s.secrets.clientSecret.Value(), TokenURL: o.TokenURL, Scopes: o.Scopes}
-		hc = cc.Client(context.WithValue(s.ctx, oauth2.HTTPClient, hc))
+	rt := &limitBody{rt: scrubbed{rt: base, creds: o.creds}, max: int64(s.spec.Limits.MaxMessage)}
+	hc := &http.Client{Transport: rt, CheckRedirect: o.checkRedirect(s.spec.URL, s.spec.Key+".url", "")}
+	if oa := s.spec.Auth.OAuth; oa != nil {
+		tc := &http.Client{Transport: rt, CheckRedirect: o.checkRedirect(oa.TokenURL, oa.Key+".token_url", "its OAuth token endpoint")}
+		cc := clientcredentials.Config{ClientID: oa.ClientID, ClientSecret: s.secrets.clientSecret.Value(), TokenURL: oa.TokenURL, Scopes: oa.Scopes}
+		src := issuedTokens{src: cc.TokenSource(context.WithValue(s.ctx, oauth2.HTTPClient, tc)), creds: o.creds}
+		hc = &http.Client{Transport: &oauth2.Transport{Base: rt, Source: oauth2.ReuseTokenSource(nil, src)}, CheckRedirect: hc.CheckRedirect}
 	}
 	s.hc, s.hcIdle = hc, base.CloseIdleConnections
 	return hc, nil
+}
+
+// credentials are what the upstream's errors never show (outbound.go).
+func (s *shared) credentials() *credentials {
+	s.credsOnce.Do(func() {
+		id := ""
+		if o := s.spec.Auth.OAuth; o != nil {
+			id = o.ClientID
+		}
+		s.creds = newCredentials(s.secrets, id)
+	})
+	return s.creds
+}
+
+// redact replaces the upstream's credentials in msg by [secret].
+func (s *shared) redact(msg string) string { return s.credentials().redact(msg) }
+
+// redactErr is err's message without the upstream's credentials ("" for
+// nil).
+func (s *shared) redactErr(err error) string {
+	if err == nil {
+		return ""
+	}
+	return s.redact(err.Error())
 }
 
 // closeIdle closes the idle connections of the remote upstream's client,
@@ -878,12 +914,29 @@ func (l *lineReader) problem() error {
 }
 
 // warnOnly passes on the transport's warnings and errors only (not its
-// "listening" chatter).
-type warnOnly struct{ slog.Handler }
+// "listening" chatter), without the upstream's credentials.
+type warnOnly struct {
+	slog.Handler
+	creds *credentials
+}
 
 func (w warnOnly) Enabled(ctx context.Context, l slog.Level) bool {
 	return l >= slog.LevelWarn && w.Handler.Enabled(ctx, l)
 }
 
-func (w warnOnly) WithAttrs(as []slog.Attr) slog.Handler { return warnOnly{w.Handler.WithAttrs(as)} }
-func (w warnOnly) WithGroup(g string) slog.Handler       { return warnOnly{w.Handler.WithGroup(g)} }
+func (w warnOnly) Handle(ctx context.Context, r slog.Record) error {
+	out := slog.NewRecord(r.Time, r.Level, w.creds.redact(r.Message), r.PC)
+	r.Attrs(func(a slog.Attr) bool {
+		if k := a.Value.Kind(); k == slog.KindString || k == slog.KindAny {
+			a.Value = slog.StringValue(w.creds.redact(a.Value.String()))
+		}
+		out.AddAttrs(a)
+		return true
+	})
+	return w.Handler.Handle(ctx, out)
+}
+
+func (w warnOnly) WithAttrs(as []slog.Attr) slog.Handler {
+	return warnOnly{w.Handler.WithAttrs(as), w.creds}
+}
+func (w warnOnly) WithGroup(g string) slog.Handler { return warnOnly{w.Handler.WithGroup(g), w.creds} }

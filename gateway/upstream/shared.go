@@ -99,6 +99,9 @@ type shared struct {
 	hcMu   sync.Mutex
 	hc     *http.Client // a remote upstream's, made at its first connection
 	hcIdle func()       // closes its idle connections
+
+	credsOnce sync.Once
+	creds     *credentials // what its errors never show (outbound.go)
 }
 
 // progressTarget is where a call's progress goes: the downstream session

@@ -68,14 +68,14 @@ func (u *Source) Status() source.Status {
 	}
 	c := s.main
 	c.mu.Lock()
-	st.Up, st.LastError = c.up, c.lastErr
+	st.Up, st.LastError = c.up, s.redact(c.lastErr)
 	if c.kind != "" {
 		st.Transport = c.kind
 	}
 	c.mu.Unlock()
 	if le := s.listErr.Load(); le != nil {
 		// Its lists were refused: that is what the operator must see.
-		st.LastError = *le
+		st.LastError = s.redact(*le)
 	}
 	st.NotificationsDropped = s.notes.dropped.Load()
 	s.mu.Lock()
@@ -95,12 +95,13 @@ func (u *Source) CanComplete() bool {
 
 // call runs fn with the upstream client a call made with ctx goes to,
 // within limits.concurrency; a failure becomes a source.Failure that names
-// the upstream.
-func (u *Source) call(ctx context.Context, fn func(ctx context.Context, cli *client.Client) error) error {
+// the upstream, without its credentials.
+func (u *Source) call(ctx context.Context, fn func(ctx context.Context, cli *client.Client) error) (err error) {
 	s := u.srv
-	c, err := s.connFor(ctx)
-	if err != nil {
-		return &source.Failure{Kind: source.FailError, Msg: err.Error()}
+	defer func() { err = s.redactFailure(err) }()
+	c, cerr := s.connFor(ctx)
+	if cerr != nil {
+		return &source.Failure{Kind: source.FailError, Msg: cerr.Error()}
 	}
 	release, err := s.acquire(ctx)
 	if err != nil {
@@ -129,8 +130,13 @@ func (u *Source) call(ctx context.Context, fn func(ctx context.Context, cli *cli
 	return u.failure(ctx, c, ended, err)
 }
 
-// failure is the source.Failure of a call on c that failed with err.
+// failure is the source.Failure of a call on c that failed with err,
+// without the upstream's credentials.
 func (u *Source) failure(ctx context.Context, c *conn, ended <-chan struct{}, err error) error {
+	return u.srv.redactFailure(u.failed(ctx, c, ended, err))
+}
+
+func (u *Source) failed(ctx context.Context, c *conn, ended <-chan struct{}, err error) error {
 	s := u.srv
 	stdin, stalled := stdinFailure(s.name(), err)
 	if ctx.Err() != nil {
@@ -141,6 +147,11 @@ func (u *Source) failure(ctx context.Context, c *conn, ended <-chan struct{}, er
 	}
 	if stalled {
 		return &source.Failure{Kind: source.FailCrash, Msg: "failed: " + stdin}
+	}
+	var rr *redirectRefused
+	if errors.As(err, &rr) {
+		// A redirect the gateway did not follow: the session is fine.
+		return &source.Failure{Kind: source.FailError, Msg: rr.Error()}
 	}
 	if !s.spec.Stdio() && (malformed(err) || errors.Is(err, errTooLong)) {
 		// One bad answer over HTTP: the session itself is fine.
@@ -178,6 +189,24 @@ func (u *Source) ctxFailure(ctx context.Context, while string) error {
 		return &source.Failure{Kind: source.FailTimeout, Msg: msg}
 	}
 	return &source.Failure{Kind: source.FailCancelled, Msg: "was cancelled"}
+}
+
+// redactFailure is err (a *source.Failure) without the upstream's
+// credentials in its message.
+func (s *shared) redactFailure(err error) error {
+	var f *source.Failure
+	if !errors.As(err, &f) {
+		if err != nil {
+			return errors.New(s.redact(err.Error()))
+		}
+		return nil
+	}
+	if m := s.redact(f.Msg); m != f.Msg {
+		g := *f
+		g.Msg = m
+		return &g
+	}
+	return err
 }
 
 // rpcMessage is the message of an error the upstream answered with.

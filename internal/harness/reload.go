@@ -10,6 +10,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/wasmgate/wasmgate/internal/netutil"
 )
 
 // Reloads returns wasmgate_config_reloads_total by outcome. The initial
@@ -54,10 +56,17 @@ func (g *Gateway) LastReloadOK(t testing.TB) float64 {
 	return v
 }
 
-// PostReload POSTs /-/reload and returns the status and body.
+// PostReload POSTs /-/reload (with the Wasmgate-Admin header, as
+// `curl -X POST -H 'Wasmgate-Admin: 1'` does) and returns the status and
+// body.
 func (g *Gateway) PostReload(t testing.TB) (int, string) {
 	t.Helper()
-	resp, err := http.Post(g.AdminURL+"/-/reload", "", nil)
+	req, err := http.NewRequest(http.MethodPost, g.AdminURL+"/-/reload", nil)
+	if err != nil {
+		t.Fatalf("POST /-/reload: %v", err)
+	}
+	req.Header.Set(netutil.AdminHeader, "1")
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatalf("POST /-/reload: %v", err)
 	}

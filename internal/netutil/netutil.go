@@ -28,3 +28,13 @@ func LoopbackListen(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)
 	return err == nil && host != "" && Loopback(host)
 }
+
+// AdminHeader is the request header the admin listener's state-changing
+// endpoints (POST /-/reload, POST /-/lock) require when admin.auth sets
+// no token: `curl -X POST -H 'Wasmgate-Admin: 1' ...`. A browser sends a
+// custom header to another origin only after a CORS preflight the admin
+// never grants, and the gateway's own outbound clients (upstreams, their
+// token endpoints, plugin HTTP, module fetches, tracing) never send it,
+// so a redirect that makes one of them POST to the admin listener is
+// refused.
+const AdminHeader = "Wasmgate-Admin"

@@ -17,6 +17,8 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/wasmgate/wasmgate/internal/netutil"
 )
 
 // Resolver looks up the addresses of a host name; *net.Resolver is one.
@@ -181,7 +183,8 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 }
 
 // checkedTransport refuses requests no grant allows before they reach the
-// network: the first request of Do, and each redirect again.
+// network: the first request of Do, and each redirect again. It drops the
+// admin listener's header (netutil.AdminHeader) from every request.
 type checkedTransport struct {
 	policy *Policy
 	next   http.RoundTripper
@@ -193,6 +196,11 @@ func (t checkedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			req.Body.Close()
 		}
 		return nil, err
+	}
+	if req.Header.Get(netutil.AdminHeader) != "" {
+		// The admin listener's header never leaves the gateway.
+		req = req.Clone(req.Context())
+		req.Header.Del(netutil.AdminHeader)
 	}
 	return t.next.RoundTrip(req)
 }

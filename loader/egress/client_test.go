@@ -300,3 +300,33 @@ func TestNew(t *testing.T) {
 		t.Error("New without a response cap succeeded")
 	}
 }
+
+// TestAdminHeaderDropped: a plugin's request never carries the admin
+// listener's Wasmgate-Admin header, whatever the plugin set.
+func TestAdminHeaderDropped(t *testing.T) {
+	var got []string
+	var mu sync.Mutex
+	a := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.Header.Get("Wasmgate-Admin")+"|"+r.Header.Get("X-Other"))
+		mu.Unlock()
+	})
+	c := newClient(t, Options{AllowedHosts: []string{"127.0.0.1:" + a.port()}})
+	req, err := http.NewRequest(http.MethodPost, a.URL+"/x", strings.NewReader("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Wasmgate-Admin", "1")
+	req.Header.Set("X-Other", "kept")
+	if _, _, _, err := c.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	if req.Header.Get("Wasmgate-Admin") != "1" {
+		t.Error("the caller's request was changed")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 1 || got[0] != "|kept" {
+		t.Errorf("the server got %q, want the request without Wasmgate-Admin and with X-Other", got)
+	}
+}
