@@ -425,15 +425,16 @@ func (c *conn) dialStdio(ctx context.Context) (*client.Client, chan struct{}, fu
 			kill()
 			return
 		}
-		c.s.wg.Add(1)
-		go func() {
-			defer c.s.wg.Done()
+		// A timer, not a goroutine counted in c.s.wg: onEnd runs on the
+		// transport's reader, which may be after the source's Wait began
+		// (a WaitGroup's Add must not race its Wait).
+		time.AfterFunc(time.Second, func() {
 			select {
 			case <-ended:
-			case <-time.After(time.Second):
+			default:
 				kill()
 			}
-		}()
+		})
 	})
 	in := newStdinWriter(inW, time.Duration(spec.Limits.Timeout))
 	stop := sync.OnceFunc(func() {
