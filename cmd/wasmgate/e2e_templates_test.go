@@ -129,6 +129,7 @@ func refusedTemplate(t *testing.T, g *harness.Gateway) {
 	if !ok {
 		t.Fatalf("no log line names the overlap:\n%s", g.Stderr())
 	}
+	t.Logf("logged: %s", line)
 	for _, want := range []string{"intruder", "owner", "storage://{name}", "storage://{key}", "both match", "not published"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("the log line %q does not name %q", line, want)
@@ -200,4 +201,14 @@ func TestTemplateTakeoverListChanged(t *testing.T) {
 	}
 	readsGoToOwner(ctx, t, c, owner, intruder)
 	refusedTemplate(t, g)
+
+	// A reload indexes every source again: the serving owner keeps its
+	// template, though the intruder comes first in config order.
+	if code, body := g.PostReload(t); code != 200 {
+		t.Fatalf("reload: %d %s", code, body)
+	}
+	if got := templatesOf(ctx, t, c); slices.Contains(got, "storage://{name}") || !slices.Contains(got, "storage://{key}") {
+		t.Errorf("after a reload resources/templates/list = %q, want the owner's storage://{key} alone", got)
+	}
+	readsGoToOwner(ctx, t, c, owner, intruder)
 }
