@@ -61,6 +61,9 @@ func (t *URITemplate) Literal() int {
 
 // Match returns the variables of uri, or false when it does not match.
 func (t *URITemplate) Match(uri string) (map[string]string, bool) {
+	if n := len(t.lits); n > 0 && (!strings.HasPrefix(uri, t.lits[0]) || !strings.HasSuffix(uri, t.lits[n-1])) {
+		return nil, false // most templates a read is tried against, cheaply
+	}
 	m := t.re.FindStringSubmatch(uri)
 	if m == nil {
 		return nil, false
