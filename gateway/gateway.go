@@ -243,6 +243,9 @@ func (g *Gateway) store(plugin string, quota int64) *host.Store {
 func (g *Gateway) Apply(s *Snapshot) {
 	g.applyMu.Lock()
 	defer g.applyMu.Unlock()
+	for name, refused := range s.problems { // what the build refused a dynamic source
+		g.opts.Metrics.ClaimsRefused.WithLabelValues(name).Add(float64(len(refused)))
+	}
 	old := g.swap(s)
 	if old != nil && old.parts != s.parts {
 		old.parts.retire(s.parts)

@@ -86,13 +86,16 @@ func (s *Snapshot) sources(yield func(src source.Source, dynamic bool) bool) {
 	}
 }
 
-// indexSources indexes what every source provides now. With strict (a
-// new build), what a static source cannot publish fails the build; else
-// (indexed again after a relist or a page's registration) prev's owners
-// keep their names and URIs (source.Index.Reserve), and what a source
-// cannot publish is refused for it alone: recorded for the status page
-// and the page, counted and logged. What a dynamic source cannot publish
-// is never an error.
+// indexSources indexes what every source provides now. Given prev (the
+// serving snapshot's index), prev's owners keep their names, URIs and
+// templates (source.Index.Reserve); without (the first build) the first
+// source in config order gets them. With strict (a build), what a static
+// source cannot publish fails the build; else (indexed again after a
+// relist or a page's registration) what a source cannot publish is
+// refused for it alone: recorded for the status page and the page,
+// counted and logged. What a dynamic source cannot publish is never an
+// error: in a build it is recorded and logged, and counted once the
+// snapshot serves (Apply).
 func (s *Snapshot) indexSources(log *slog.Logger, m *metrics.Metrics, strict bool, prev *source.Index) error {
 	s.srcs = nil
 	for _, c := range s.parts.list {
@@ -178,15 +181,16 @@ func (s *Snapshot) close(ctx context.Context) { s.parts.release(ctx) }
 // error everything it provisioned is cleaned up.
 func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (*Snapshot, error) {
 	var prev *parts
+	var owners *source.Index // the serving snapshot's: its owners keep what they publish
 	if cur := g.cur.Load(); cur != nil {
-		prev = cur.parts
+		prev, owners = cur.parts, cur.index
 	}
 	p, err := g.provision(ctx, cfg, prev)
 	if err != nil {
 		return nil, err
 	}
 	s := newSnapshot(cfg, p)
-	if err := s.indexSources(g.log, g.opts.Metrics, true, nil); err != nil {
+	if err := s.indexSources(g.log, g.opts.Metrics, true, owners); err != nil {
 		s.close(context.WithoutCancel(ctx))
 		return nil, err
 	}

@@ -118,13 +118,8 @@ func serves(x *source.Index, uri string) (vars map[string]string, ok bool) {
 	if _, ok := x.Resources[uri]; ok {
 		return nil, true
 	}
-	for _, t := range x.Templates {
-		if t.Match == nil {
-			continue
-		}
-		if vars, ok := t.Match.Match(uri); ok {
-			return vars, true
-		}
+	if t := x.TemplateFor(uri); t != nil {
+		return t.Match.Match(uri)
 	}
 	return nil, false
 }

@@ -77,14 +77,7 @@ func (g *Gateway) upstreamHooks(h *server.Hooks) {
 		x := s.Index()
 		r := x.Resources[uri]
 		if r == nil {
-			for _, t := range x.Templates {
-				if t.Match != nil {
-					if _, ok := t.Match.Match(uri); ok {
-						r = t
-						break
-					}
-				}
-			}
+			r = x.TemplateFor(uri)
 		}
 		if r == nil {
 			return

@@ -46,8 +46,8 @@ type Metrics struct {
 	ReloadTimestamp prometheus.Gauge
 	Reloads         *prometheus.CounterVec
 	HTTPRejected    *prometheus.CounterVec
-	// ClaimsRefused counts names and URIs a source asked for and did not
-	// get: another source owns them (or overlaps them) since before.
+	// ClaimsRefused counts names, URIs and templates a source asked for
+	// and did not get: another source owns them (or overlaps them).
 	ClaimsRefused *prometheus.CounterVec
 	// TrustUnapproved counts, per source, the tools, prompts and
 	// resources that differ from the lock file now: action withheld, or
@@ -156,7 +156,7 @@ func New(version, revision string) *Metrics {
 		}, []string{"outcome"}),
 		ClaimsRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_claims_refused_total",
-			Help: "Tools, resources, templates and prompts a source listed at run time (a plugin's relist, a relay page's registration) and was refused: another source provides that name or URI, a URI inside its template, or a relay resource outside its site's namespace.",
+			Help: "Tools, resources, templates and prompts a source listed (an upstream or relay page at load or reload, a plugin's relist, an upstream's list_changed, a relay page's registration) and was refused: another source provides that name or URI, a URI inside its template, a template overlapping its template, or a relay resource outside its site's namespace.",
 		}, []string{"source"}),
 		TrustUnapproved: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "wasmgate_trust_unapproved",

@@ -158,7 +158,10 @@ func resultError(res *mcp.CallToolResult) string {
 }
 
 // ResourceHandler reads the static resource at key, or (template) a URI
-// matching the resource template key.
+// matching a resource template: mcp-go calls the handler of whichever of
+// its templates it matched first (in map order), so the read goes to the
+// index's template for the URI (source.Index.TemplateFor), whatever key
+// is.
 func (e *Envelope) ResourceHandler(key string, template bool) server.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		st, done, err := e.o.Begin()
@@ -168,19 +171,22 @@ func (e *Envelope) ResourceHandler(key string, template bool) server.ResourceHan
 		defer done()
 		uri := req.Params.URI
 		x := indexOf(ctx, st)
+		at := key
 		r := x.Resources[key]
 		if template {
-			r = x.Templates[key]
+			if r = x.TemplateFor(uri); r != nil {
+				at = r.URI
+			}
 		}
 		if r == nil {
 			return nil, fmt.Errorf("resource %q not found: %w", uri, server.ErrResourceNotFound)
 		}
 		own, vars, ok := r.Own(uri)
 		if !ok {
-			return nil, fmt.Errorf("resource %q does not match template %q", uri, key)
+			return nil, fmt.Errorf("resource %q does not match template %q", uri, at)
 		}
 		// A template's variables are what a `when` sees as args.
-		c := &Call{Kind: kindResource, Name: uri, Key: key, Args: ArgsOf(vars)}
+		c := &Call{Kind: kindResource, Name: uri, Key: at, Args: ArgsOf(vars)}
 		redact := e.redactorFor(r.Src)
 		contents, f := run(withRequest(ctx, req.Params.Meta), e, st, c, policy.Resource, r.Src, nil,
 			func(ctx context.Context) ([]mcp.ResourceContents, error) {

@@ -22,8 +22,9 @@ type Index struct {
 	Resources map[string]*Resource // static, by URI
 	Templates map[string]*Resource // by raw URI template
 	Prompts   map[string]*Prompt
-	owner     map[string]claim  // "tool NAME", "resource URI", ... -> who provides it
-	reserved  map[string]string // the same keys -> the source that owned them before (Reserve)
+	claimed   map[string]*Resource // every template claimed, published or withheld (Gate)
+	owner     map[string]claim     // "tool NAME", "resource URI", ... -> who provides it
+	reserved  map[string]string    // the same keys -> the source that owned them before (Reserve)
 
 	// Gate, when set, is asked before anything is published (the lock
 	// file's trust.on_change); what it withholds keeps its name claimed
@@ -87,6 +88,7 @@ func NewIndex() *Index {
 		Resources: map[string]*Resource{},
 		Templates: map[string]*Resource{},
 		Prompts:   map[string]*Prompt{},
+		claimed:   map[string]*Resource{},
 		owner:     map[string]claim{},
 	}
 }
@@ -99,7 +101,10 @@ func NewIndex() *Index {
 // releases, and adds them all again (the rest claim what is free, and a
 // newcomer that asks for an owned name is refused): a name claimed by
 // one source cannot be taken over at run time, whatever the order of
-// the sources.
+// the sources. While reserved, Add claims only what is reserved for
+// the source: a newcomer's claims wait for the second pass, so that
+// none of them (a template overlapping an owner's, a static URI inside
+// it) is taken before the owner took its own back.
 func (x *Index) Reserve(prev *Index) {
 	x.reserved = map[string]string{}
 	for key, c := range prev.owner {
@@ -157,11 +162,15 @@ func (x *Index) add(file string, src Source, d abi.Descriptor) []error {
 			if err == nil {
 				err = x.overlapsStatic(e)
 			}
+			if err == nil {
+				err = x.overlapsTemplate(e)
+			}
 			if err != nil {
 				errs = append(errs, fmt.Errorf("%s: %s: resource template %q: %w", file, where, r.URI, err))
 				continue
 			}
 			take("resource", uri)
+			x.claimed[uri] = e
 			if x.admit(src, "resource", uri, e.Template) {
 				x.Templates[uri] = e
 			}
@@ -215,8 +224,8 @@ func (x *Index) free(file string, src Source, where, kind, id string) (mine bool
 		}
 		return false, fmt.Errorf("%s: %s: %s %q is also provided by %s", file, where, kind, id, prev.where)
 	}
-	if r, ok := x.reserved[key]; ok && r != src.Name() {
-		return false, errReserved
+	if x.reserved != nil && x.reserved[key] != src.Name() {
+		return false, errReserved // another's, or nobody's until Release
 	}
 	return false, nil
 }
@@ -274,7 +283,7 @@ func (x *Index) addTools(file string, src Source, tools []wire.Tool) []error {
 // template matches: reads of it would reach the static resource (static
 // resources are tried first), taking the template owner's URIs.
 func (x *Index) insideTemplate(e *Resource) error {
-	for raw, t := range x.Templates {
+	for raw, t := range x.claimed {
 		if t.Src.Name() != e.Src.Name() {
 			if _, ok := t.Match.Match(e.URI); ok {
 				return fmt.Errorf("its URI is inside resource template %q of %s", raw, Where(t.Src))
@@ -295,6 +304,58 @@ func (x *Index) overlapsStatic(e *Resource) error {
 		}
 	}
 	return nil
+}
+
+// overlapsTemplate refuses a template that some URI matches together
+// with another source's template (abi.Overlap): a read of that URI
+// could go to either. The error names the first such template in byte
+// order, and a URI both match.
+func (x *Index) overlapsTemplate(e *Resource) error {
+	var first *Resource
+	var both string
+	for raw, t := range x.claimed {
+		if t.Src.Name() == e.Src.Name() || (first != nil && raw >= first.URI) {
+			continue
+		}
+		if uri, ok := abi.Overlap(e.Match, t.Match); ok {
+			first, both = t, uri
+		}
+	}
+	switch {
+	case first == nil:
+		return nil
+	case both == "":
+		return fmt.Errorf("it may overlap resource template %q of %s (too long to tell apart; taken as overlapping)", first.URI, Where(first.Src))
+	default:
+		return fmt.Errorf("it overlaps resource template %q of %s: both match %q", first.URI, Where(first.Src), both)
+	}
+}
+
+// TemplateFor is the published template that serves uri, nil when none
+// matches it. Templates of different sources never overlap (Add), so
+// every match is of one source; among that source's own, the one with
+// the most literal text serves, then the first in byte order. Reads,
+// subscriptions and their checks route by it, never by which template
+// mcp-go, which tries its templates in map order, matched first.
+func (x *Index) TemplateFor(uri string) *Resource {
+	var best *Resource
+	for _, t := range x.Templates {
+		if t.Match == nil || (best != nil && !t.before(best)) {
+			continue
+		}
+		if _, ok := t.Match.Match(uri); ok {
+			best = t
+		}
+	}
+	return best
+}
+
+// before orders two templates of one source for TemplateFor.
+func (e *Resource) before(o *Resource) bool {
+	if a, b := e.Match.Literal(), o.Match.Literal(); a != b {
+		return a > b
+	}
+	return e.URI < o.URI
 }
 
 // Own is the source's own URI of uri, a URI the client asked for, with

@@ -145,3 +145,96 @@ func TestGateWithholds(t *testing.T) {
 		t.Error("z is not in the session's view")
 	}
 }
+
+// templ is a descriptor of resource templates.
+func templ(t *testing.T, raws ...string) abi.Descriptor {
+	t.Helper()
+	var d abi.Descriptor
+	for _, raw := range raws {
+		tpl, err := abi.ParseURITemplate(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Resources = append(d.Resources, abi.Resource{Resource: wire.Resource{URI: raw, Name: raw}, Template: tpl})
+	}
+	return d
+}
+
+// Two sources' templates that some URI matches both are refused for
+// the second in order at load, naming both templates and sources and a
+// URI both match; one source may have overlapping templates of its own,
+// and a template that overlaps nothing is published.
+func TestTemplateOverlap(t *testing.T) {
+	store := &fake{name: "storage", d: templ(t, "storage://{key}", "storage://{key}/meta")}
+	evil := &fake{name: "evil", d: templ(t, "storage://{name}", "other://{x}")}
+	x, errs := index(nil, store, evil)
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), `plugins[evil] (source "evil"): resource template "storage://{name}": it overlaps resource template "storage://{key}" of plugins[storage] (source "storage"): both match "storage://x"`) {
+		t.Errorf("errors %v, want one refusal of evil's storage://{name}", errs)
+	}
+	if x.Templates["storage://{name}"] != nil || x.Templates["other://{x}"] == nil {
+		t.Errorf("templates %v: want evil's other://{x} alone", x.Templates)
+	}
+	if r := x.TemplateFor("storage://x"); r == nil || r.Src.Name() != "storage" {
+		t.Errorf("storage://x is served by %v, want storage", r)
+	}
+	own := &fake{name: "own", d: templ(t, "users://{id}", "users://{a}", "users://{id}x")}
+	x, errs = index(nil, own)
+	if len(errs) != 0 {
+		t.Fatalf("one source's own overlapping templates: %v", errs)
+	}
+	// The most literal text, then byte order: never map order.
+	for range 20 {
+		if r := x.TemplateFor("users://1x"); r.URI != "users://{id}x" {
+			t.Fatalf("users://1x is served by %q", r.URI)
+		}
+		if r := x.TemplateFor("users://1"); r.URI != "users://{a}" {
+			t.Fatalf("users://1 is served by %q", r.URI)
+		}
+	}
+}
+
+// Indexed again (a relist), the source that published a template first
+// keeps it even when the newcomer comes first in order; the same for a
+// static URI inside it; once the owner lets go, the newcomer gets it.
+func TestTemplateOwnerKeepsIt(t *testing.T) {
+	evil := &fake{name: "evil", d: templ(t, "other://{x}")}
+	store := &fake{name: "storage", d: templ(t, "storage://{key}")}
+	prev, errs := index(nil, evil, store)
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	evil.d = templ(t, "other://{x}", "storage://{name}")
+	evil.d.Resources = append(evil.d.Resources, abi.Resource{Resource: wire.Resource{URI: "storage://public", Name: "p"}})
+	x, errs := index(prev, evil, store)
+	if len(errs) != 2 {
+		t.Errorf("errors %v, want two refusals of evil's claims", errs)
+	}
+	if r := x.TemplateFor("storage://x"); r == nil || r.Src.Name() != "storage" {
+		t.Errorf("storage://x is served by %v, want its owner storage", r)
+	}
+	if x.Resources["storage://public"] != nil || x.Templates["storage://{key}"] == nil {
+		t.Error("the newcomer took the owner's URIs")
+	}
+	store.d = abi.Descriptor{}
+	x, errs = index(x, evil, store)
+	if len(errs) != 0 || x.TemplateFor("storage://x") == nil || x.TemplateFor("storage://x").Src.Name() != "evil" {
+		t.Errorf("after storage let go: %v", errs)
+	}
+}
+
+// A session's view refuses a template overlapping another source's.
+func TestSessionViewTemplateOverlap(t *testing.T) {
+	store := &fake{name: "storage", d: templ(t, "storage://{key}")}
+	sess := &fake{name: "sess", d: abi.Descriptor{}}
+	x, errs := index(nil, store, sess)
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	v, errs := x.SessionView("f", sess, templ(t, "storage://{k}", "sess://{k}"))
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "overlaps") {
+		t.Errorf("errors %v, want one overlap", errs)
+	}
+	if r := v.TemplateFor("storage://x"); r == nil || r.Src.Name() != "storage" {
+		t.Errorf("in the view storage://x is served by %v", r)
+	}
+}

@@ -11,6 +11,7 @@ import (
 type URITemplate struct {
 	Raw  string
 	Vars []string
+	lits []string // the literal text before, between and after the expressions: len(Vars)+1
 	re   *regexp.Regexp
 }
 
@@ -23,7 +24,7 @@ func ParseURITemplate(raw string) (*URITemplate, error) {
 	}
 	var b strings.Builder
 	b.WriteString("^")
-	var vars []string
+	var vars, lits []string
 	last := 0
 	for _, m := range templateVar.FindAllStringSubmatchIndex(raw, -1) {
 		lit := raw[last:m[0]]
@@ -32,6 +33,7 @@ func ParseURITemplate(raw string) (*URITemplate, error) {
 		}
 		b.WriteString(regexp.QuoteMeta(lit))
 		b.WriteString(`([^/?#]+)`)
+		lits = append(lits, lit)
 		vars = append(vars, raw[m[2]:m[3]])
 		last = m[1]
 	}
@@ -45,11 +47,23 @@ func ParseURITemplate(raw string) (*URITemplate, error) {
 	if err != nil {
 		return nil, fmt.Errorf("uri template %q: %w", raw, err)
 	}
-	return &URITemplate{Raw: raw, Vars: vars, re: re}, nil
+	return &URITemplate{Raw: raw, Vars: vars, lits: append(lits, tail), re: re}, nil
+}
+
+// Literal is how many bytes of t are literal text (not expressions).
+func (t *URITemplate) Literal() int {
+	n := 0
+	for _, l := range t.lits {
+		n += len(l)
+	}
+	return n
 }
 
 // Match returns the variables of uri, or false when it does not match.
 func (t *URITemplate) Match(uri string) (map[string]string, bool) {
+	if n := len(t.lits); n > 0 && (!strings.HasPrefix(uri, t.lits[0]) || !strings.HasSuffix(uri, t.lits[n-1])) {
+		return nil, false // most templates a read is tried against, cheaply
+	}
 	m := t.re.FindStringSubmatch(uri)
 	if m == nil {
 		return nil, false
