@@ -600,3 +600,21 @@ func TestLandlockGaps(t *testing.T) {
 		}
 	})
 }
+
+// TestSeccompSyscallRefused: under a seccomp filter that refuses the
+// seccomp system call itself (systemd's @system-service does not list
+// it), a sandbox still gets its filter (through prctl).
+func TestSeccompSyscallRefused(t *testing.T) {
+	needLandlock(t)
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), noSeccompVar+"="+fix.hostile)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, want := range []string{`chmod: "chmod`, `operation not permitted" isError=true`, `listen_unbound: "listen: permission denied" isError=true`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the output does not say %q:\n%s", want, out)
+		}
+	}
+}

@@ -50,7 +50,9 @@ const (
 //     ENOSYS.
 //
 // Every other system call is allowed. The kernel logs the refusals to
-// its audit log (SECCOMP_FILTER_FLAG_LOG) when auditing is on.
+// its audit log (SECCOMP_FILTER_FLAG_LOG) when auditing is on and the
+// seccomp system call may be used (else the filter is installed with
+// prctl, unlogged).
 func installFilter(restrictNet bool) error {
 	prog, err := filterProgram(restrictNet)
 	if err != nil {
@@ -58,11 +60,14 @@ func installFilter(restrictNet bool) error {
 	}
 	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
 	_, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, seccompFilterLog, uintptr(unsafe.Pointer(&fprog)))
-	if errno == unix.EINVAL { // a kernel without the log flag (before 4.14)
-		_, _, errno = unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&fprog)))
+	if errno == 0 {
+		return nil
 	}
-	if errno != 0 {
-		return fmt.Errorf("install the seccomp filter: %w", errno)
+	// Without the log flag (before Linux 4.14), or where the seccomp
+	// system call itself is filtered (systemd's @system-service does
+	// not list it; prctl is in @process).
+	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&fprog)), 0, 0); err != nil {
+		return fmt.Errorf("install the seccomp filter: %w (seccomp: %v)", err, errno)
 	}
 	return nil
 }
