@@ -29,8 +29,9 @@
 // when TCP is restricted, Multipath TCP sockets and listen(). Without a
 // Sandbox, from Landlock ABI 6, under a Landlock domain that restricts
 // nothing but signals (with no_new_privs): the command can then neither
-// signal nor ptrace (read /proc/<pid>/environ or mem of) any process
-// outside its own tree: the shim, the gateway, other upstreams.
+// signal nor ptrace (nor open /proc/<pid>/mem of) any process outside
+// its own tree: the shim, the gateway, other upstreams. Either way the
+// command has no CAP_SYS_PTRACE.
 // docs/upstreams.md (Sandbox for local servers) is the user's view.
 //
 // On other systems than Linux, Command starts the command itself (no

@@ -151,9 +151,10 @@ const minScopeABI = 6
 // no_new_privs, in a Landlock domain of its own that restricts no file
 // or network access, only signals: the command and what it starts can
 // then neither signal nor ptrace a process outside the domain (Landlock
-// refuses ptrace, and so reading /proc/<pid>/environ and mem, outside a
-// domain from its first ABI): not the shim that supervises it, not the
-// gateway, not another upstream. It reports false (and does nothing) on
+// refuses ptrace, and so opening /proc/<pid>/mem, outside a domain from
+// its first ABI; not reading /proc/<pid>/environ, checked on Linux
+// 6.18): not the shim that supervises it, not the gateway, not another
+// upstream. It reports false (and does nothing) on
 // a kernel before Landlock ABI 6, or one without Landlock.
 func isolate() (bool, error) {
 	if kernelABI() < minScopeABI {

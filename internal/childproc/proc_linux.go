@@ -75,9 +75,10 @@ func Main() {
 
 // dropPtrace removes CAP_SYS_PTRACE from the bounding and ambient sets
 // of the calling thread, so that the command it executes never has it,
-// also as root: without it, a process cannot read the environment or
-// memory of a non-dumpable one (the gateway, a shim) even with the same
-// user id. Dropping from the bounding set needs CAP_SETPCAP: a process
+// also as root: without it, a process can neither ptrace a non-dumpable
+// one (the gateway, a shim) nor open its /proc/<pid>/mem, even with the
+// same user id. (Root still reads its /proc/<pid>/environ: checked on
+// Linux 6.18.) Dropping from the bounding set needs CAP_SETPCAP: a process
 // without it (a gateway not run as root) has no CAP_SYS_PTRACE to lose
 // unless it was given as an ambient capability, which is lowered.
 func dropPtrace() error {
@@ -92,10 +93,11 @@ func dropPtrace() error {
 
 // Protect makes the calling process non-dumpable, as OpenSSH does: its
 // /proc/<pid>/environ, mem, maps and fd become root's, and a process of
-// the same user that is not root can neither read them nor ptrace it
-// (root with CAP_SYS_PTRACE still can: what keeps an upstream's
-// command out, root or not, is the Landlock domain it runs in). It also
-// disables core dumps. The gateway calls it when it starts; the shim
+// the same user that is not root can neither read them nor ptrace it.
+// A root process still reads its environment (also without
+// CAP_SYS_PTRACE, and from a Landlock domain, which refuses only mem and
+// ptrace): only a sandbox, which denies /proc, keeps a root upstream
+// out. It also disables core dumps. The gateway calls it when it starts; the shim
 // does it for itself. A child that executes a program is dumpable
 // again.
 func Protect() error {
