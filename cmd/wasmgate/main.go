@@ -59,6 +59,11 @@ Run 'wasmgate <command> --help' for a command's flags.
 
 func main() {
 	childproc.Main() // the sandbox re-exec of an upstream server's command never returns
+	// Non-dumpable, as OpenSSH: its /proc/<pid>/environ (tokens, secrets)
+	// and memory are no other same-user process's to read.
+	if err := childproc.Protect(); err != nil {
+		fmt.Fprintln(os.Stderr, "wasmgate:", err)
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -16,12 +16,23 @@
 //   - forwards SIGTERM and SIGINT to the command, kills whatever the
 //     command left behind when it exits, and exits with its status.
 //
-// With a Sandbox, the command runs under Landlock: a second re-exec of
-// the binary restricts itself (strict: all that the sandbox needs, or an
-// error), sets no_new_privs and, when TCP is restricted, a seccomp filter
-// against Multipath TCP sockets and io_uring (Landlock's TCP rules do not
-// see them), then executes the command. docs/upstreams.md (Sandbox for local servers) is the
-// user's view.
+// Both the shim and the stage below first mark every descriptor above
+// 2 close-on-exec (the command gets stdin, stdout and stderr, never a
+// descriptor the gateway inherited), and the shim makes itself
+// non-dumpable (its environment held the command's).
+//
+// The command is executed by a second re-exec of the binary (the stage)
+// that restricts itself first. With a Sandbox, under Landlock (strict:
+// all that the sandbox needs, or an error), with no_new_privs and a
+// seccomp filter for what Landlock does not govern: changes of file
+// metadata (chmod, chown, utimes, extended attributes), io_uring, and,
+// when TCP is restricted, Multipath TCP sockets and listen(). Without a
+// Sandbox, from Landlock ABI 6, under a Landlock domain that restricts
+// nothing but signals (with no_new_privs): the command can then neither
+// signal nor ptrace (nor open /proc/<pid>/mem of) any process outside
+// its own tree: the shim, the gateway, other upstreams. Either way the
+// command has no CAP_SYS_PTRACE.
+// docs/upstreams.md (Sandbox for local servers) is the user's view.
 //
 // On other systems than Linux, Command starts the command itself (no
 // shim) and every Sandbox is unsupported.
@@ -158,8 +169,8 @@ func (s *Sandbox) supported(abi int) error {
 	if s.restrictsNetwork() && abi < minNetABI {
 		return fmt.Errorf("%w: the sandbox restricts TCP (network is false or a list of ports), which needs Landlock ABI %d (Linux 6.7 or later); this kernel has ABI %d (set network: true to run it without a TCP restriction)", ErrUnsupported, minNetABI, abi)
 	}
-	if s.restrictsNetwork() && !mptcpGuardSupported {
-		return fmt.Errorf("%w: the sandbox restricts TCP (network is false or a list of ports), which needs a seccomp filter against Multipath TCP that is not built for %s", ErrUnsupported, runtime.GOARCH)
+	if !seccompSupported {
+		return fmt.Errorf("%w: the sandbox needs a seccomp filter (against changes of file metadata, io_uring, Multipath TCP and listen) that is not built for %s", ErrUnsupported, runtime.GOARCH)
 	}
 	return nil
 }

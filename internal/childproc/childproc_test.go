@@ -525,3 +525,96 @@ func TestLandlockRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestLandlockGaps: what Landlock alone does not govern. Under a
+// sandbox, changes of file metadata fail with EPERM (also beneath a
+// write path) and listen() without bind fails unless the network is
+// open; with or without a sandbox, a descriptor this process holds
+// without close-on-exec does not reach the command; without a sandbox,
+// the command cannot kill its supervisor.
+func TestLandlockGaps(t *testing.T) {
+	needLandlock(t)
+	outDir, outside := t.TempDir(), t.TempDir()
+	own, victim := filepath.Join(outDir, "own.txt"), filepath.Join(outside, "victim.txt")
+	writeFile(t, own, "own")
+	writeFile(t, victim, "victim")
+	const secret = "held-by-the-gateway"
+	held := filepath.Join(outside, "held.txt")
+	writeFile(t, held, secret)
+	fd, err := syscall.Open(held, syscall.O_RDONLY, 0) // no O_CLOEXEC
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
+
+	base := Sandbox{Read: []string{filepath.Dir(fix.hostile), "/usr"}, Write: []string{outDir}}
+	for _, network := range []bool{false, true} {
+		t.Run("network="+strconv.FormatBool(network), func(t *testing.T) {
+			sb := base
+			sb.Network = network
+			s := startT(t, Spec{Argv: []string{fix.hostile}, Env: hostileEnv(outDir), Sandbox: &sb})
+			for _, p := range []string{own, victim} {
+				for _, tc := range []struct {
+					tool string
+					args map[string]any
+				}{
+					{"chmod", map[string]any{"path": p, "mode": 0o666}},
+					{"chown", map[string]any{"path": p, "uid": 65534, "gid": 65534}},
+					{"touch", map[string]any{"path": p}},
+					{"setxattr", map[string]any{"path": p}},
+				} {
+					if text, isErr := s.callT(t, tc.tool, tc.args); !isErr || !strings.Contains(text, "operation not permitted") {
+						t.Errorf("%s %s: %q (isError %v), want operation not permitted", tc.tool, p, text, isErr)
+					}
+				}
+				if st, err := os.Stat(p); err != nil || st.Mode().Perm() != 0o644 {
+					t.Errorf("%s: %v, %v", p, st.Mode(), err)
+				}
+			}
+			text, isErr := s.callT(t, "listen_unbound", nil)
+			if network && isErr {
+				t.Errorf("listen_unbound with the network open: %q", text)
+			}
+			if !network && (!isErr || !strings.Contains(text, "permission denied")) {
+				t.Errorf("listen_unbound with the network restricted: %q (isError %v), want permission denied", text, isErr)
+			}
+			if text, _ := s.callT(t, "read_fds", nil); strings.Contains(text, secret) {
+				t.Errorf("read_fds in the sandbox: %q", text)
+			}
+		})
+	}
+	t.Run("unsandboxed", func(t *testing.T) {
+		s := startT(t, Spec{Argv: []string{fix.hostile}, Env: hostileEnv(outDir)})
+		if text, _ := s.callT(t, "read_fds", nil); strings.Contains(text, secret) {
+			t.Errorf("read_fds: %q", text)
+		}
+		if ABI() < minScopeABI {
+			t.Logf("Landlock ABI %d: an unsandboxed command is not isolated", ABI())
+			return
+		}
+		if text, isErr := s.callT(t, "kill_parent", nil); !isErr || !strings.Contains(text, "operation not permitted") {
+			t.Errorf("kill_parent: %q (isError %v), want operation not permitted", text, isErr)
+		}
+		if text, isErr := s.callT(t, "pid", nil); isErr || text == "" {
+			t.Errorf("the server after kill_parent: %q", text)
+		}
+	})
+}
+
+// TestSeccompSyscallRefused: under a seccomp filter that refuses the
+// seccomp system call itself (systemd's @system-service does not list
+// it), a sandbox still gets its filter (through prctl).
+func TestSeccompSyscallRefused(t *testing.T) {
+	needLandlock(t)
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), noSeccompVar+"="+fix.hostile)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, want := range []string{`chmod: "chmod`, `operation not permitted" isError=true`, `listen_unbound: "listen: permission denied" isError=true`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the output does not say %q:\n%s", want, out)
+		}
+	}
+}

@@ -44,6 +44,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(noLandlockVar) != "" {
 		os.Exit(noLandlockMain())
 	}
+	if v := os.Getenv(noSeccompVar); v != "" {
+		os.Exit(noSeccompMain(v))
+	}
 	dir, err := os.MkdirTemp("", "childproc-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -277,4 +280,54 @@ func parentMain(v string) int {
 	fmt.Println(string(b))
 	time.Sleep(time.Hour) // until killed
 	return 2
+}
+
+// noSeccompVar makes the test binary a gateway whose seccomp system call
+// is refused (systemd's SystemCallFilter=@system-service does not list
+// it) that starts the hostile fixture (its path in the variable) under a
+// sandbox and prints what its chmod and listen_unbound answer.
+const noSeccompVar = "CHILDPROC_TEST_NO_SECCOMP"
+
+func noSeccompMain(hostile string) int {
+	prog := []unix.SockFilter{
+		{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 0},
+		{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: unix.SYS_SECCOMP, Jt: 0, Jf: 1},
+		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)},
+		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ALLOW},
+	}
+	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		fmt.Println("no_new_privs:", err)
+		return 2
+	}
+	// Every thread of the process (TSYNC): children are forked from any.
+	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&fprog))); errno != 0 {
+		fmt.Println("seccomp:", errno)
+		return 2
+	}
+	dir, err := os.MkdirTemp("", "childproc-noseccomp-")
+	if err != nil {
+		fmt.Println(err)
+		return 2
+	}
+	defer os.RemoveAll(dir)
+	f := filepath.Join(dir, "f.txt")
+	if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+		fmt.Println(err)
+		return 2
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sb := &Sandbox{Read: []string{filepath.Dir(hostile), "/usr"}, Write: []string{dir}}
+	s, err := start(ctx, Spec{Argv: []string{hostile}, Env: []string{"PATH=/usr/bin"}, Sandbox: sb})
+	if err != nil {
+		fmt.Println("start:", err)
+		return 2
+	}
+	defer s.c.Close()
+	for _, tool := range []string{"chmod", "listen_unbound"} {
+		text, isErr, err := s.call(ctx, tool, map[string]any{"path": f, "mode": 0o666})
+		fmt.Printf("%s: %q isError=%v err=%v\n", tool, text, isErr, err)
+	}
+	return 0
 }

@@ -61,9 +61,72 @@ func Main() {
 	}
 	switch os.Args[1] {
 	case shimMarker:
+		closeInherited()
 		os.Exit(shim())
 	case execMarker:
+		closeInherited()
+		// Its environment holds the spec until it executes the command.
+		if err := Protect(); err != nil {
+			os.Exit(fail(127, "%v", err))
+		}
 		os.Exit(sandboxExec())
+	}
+}
+
+// dropPtrace removes CAP_SYS_PTRACE from the bounding and ambient sets
+// of the calling thread, so that the command it executes never has it,
+// also as root: without it, a process can neither ptrace a non-dumpable
+// one (the gateway, a shim) nor open its /proc/<pid>/mem, even with the
+// same user id. (Root still reads its /proc/<pid>/environ: checked on
+// Linux 6.18.) Dropping from the bounding set needs CAP_SETPCAP: a process
+// without it (a gateway not run as root) has no CAP_SYS_PTRACE to lose
+// unless it was given as an ambient capability, which is lowered.
+func dropPtrace() error {
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_LOWER, unix.CAP_SYS_PTRACE, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
+		return fmt.Errorf("lower the ambient CAP_SYS_PTRACE: %w", err)
+	}
+	if err := unix.Prctl(unix.PR_CAPBSET_DROP, unix.CAP_SYS_PTRACE, 0, 0, 0); err != nil && !errors.Is(err, unix.EPERM) && !errors.Is(err, unix.EINVAL) {
+		return fmt.Errorf("drop CAP_SYS_PTRACE: %w", err)
+	}
+	return nil
+}
+
+// Protect makes the calling process non-dumpable, as OpenSSH does: its
+// /proc/<pid>/environ, mem, maps and fd become root's, and a process of
+// the same user that is not root can neither read them nor ptrace it.
+// A root process still reads its environment (also without
+// CAP_SYS_PTRACE, and from a Landlock domain, which refuses only mem and
+// ptrace): only a sandbox, which denies /proc, keeps a root upstream
+// out. It also disables core dumps. The gateway calls it when it starts; the shim
+// does it for itself. A child that executes a program is dumpable
+// again.
+func Protect() error {
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return fmt.Errorf("make the process non-dumpable: %w", err)
+	}
+	return nil
+}
+
+// closeInherited marks every descriptor above 2 close-on-exec: what the
+// gateway itself inherited without the flag (from a shell's `exec
+// 7<file`, a service manager, a parent that leaks) never reaches the
+// command, nor does anything of the shim's. The shim's own descriptors
+// (the Go runtime's) stay open for the shim. Before Linux 5.11 (no
+// CLOSE_RANGE_CLOEXEC) it walks /proc/self/fd.
+func closeInherited() {
+	if unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC) == nil {
+		return
+	}
+	d, err := os.Open("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	for _, n := range names {
+		if fd, err := strconv.Atoi(n); err == nil && fd > 2 {
+			_, _ = unix.FcntlInt(uintptr(fd), unix.F_SETFD, unix.FD_CLOEXEC)
+		}
 	}
 }
 
@@ -86,20 +149,23 @@ func shim() int {
 	if os.Getppid() != spec.Parent {
 		return fail(1, "the gateway (pid %d) is gone; not starting %s", spec.Parent, spec.Path)
 	}
+	// Its environment held the command's (the spec): not for other
+	// processes of the same user to read.
+	if err := Protect(); err != nil {
+		return fail(127, "%v", err)
+	}
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return fail(127, "become a child subreaper: %v", err)
 	}
-	path, argv, env := spec.Path, spec.Argv, spec.Env
-	if spec.Sandbox != nil {
-		// The sandbox stage: this binary again, restricted, then the command.
-		stage := spec
-		stage.Parent = os.Getpid()
-		e, err := encodeSpec(stage)
-		if err != nil {
-			return fail(127, "%v", err)
-		}
-		path, argv, env = selfExe, []string{os.Args[0], execMarker}, []string{e}
+	// The stage: this binary again, restricted (sandboxed, or isolated),
+	// then the command.
+	stage := spec
+	stage.Parent = os.Getpid()
+	e, err := encodeSpec(stage)
+	if err != nil {
+		return fail(127, "%v", err)
 	}
+	path, argv, env := selfExe, []string{os.Args[0], execMarker}, []string{e}
 	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
 		Dir:   spec.Dir,
 		Env:   env,
@@ -296,15 +362,22 @@ func exitLike(ws syscall.WaitStatus) int {
 	return ws.ExitStatus()
 }
 
-// sandboxExec is the sandbox stage: restrict this process, then become
-// the command.
+// sandboxExec is the stage: restrict this process (the sandbox, or
+// without one the isolation of isolate), then become the command.
 func sandboxExec() int {
 	spec, err := readSpec()
 	if err != nil {
 		return fail(127, "%v", err)
 	}
+	if err := dropPtrace(); err != nil {
+		return fail(126, "start %s: %v", spec.Path, err)
+	}
 	if spec.Sandbox == nil {
-		return fail(127, "sandbox stage without a sandbox")
+		if _, err := isolate(); err != nil {
+			return fail(126, "isolate %s: %v", spec.Path, err)
+		}
+		err = syscall.Exec(spec.Path, spec.Argv, spec.Env)
+		return fail(127, "start %s: %v", spec.Path, err)
 	}
 	if err := restrict(spec.Sandbox); err != nil {
 		return fail(126, "sandbox for %s: %v", spec.Path, err)

@@ -14,7 +14,10 @@ func kernelABI() int { return 0 }
 
 func landlockMissing() string { return "Landlock is a Linux feature" }
 
-const mptcpGuardSupported = false
+const seccompSupported = false
+
+// Protect does nothing here.
+func Protect() error { return nil }
 
 // command runs the command itself: no shim (no process-group or
 // parent-death guarantees) and no sandbox (Check refuses one here).
