@@ -76,6 +76,9 @@ type Metrics struct {
 	// UpstreamNotificationsDropped counts an upstream's notifications
 	// left out by its rate limits (a flood), by upstream and kind.
 	UpstreamNotificationsDropped *prometheus.CounterVec
+	// UpstreamCallsRefused counts calls of an upstream the gateway
+	// refused, by upstream and reason.
+	UpstreamCallsRefused *prometheus.CounterVec
 	// Shared state (issue 18).
 	StateUp    prometheus.Gauge
 	ConfigHash *prometheus.GaugeVec
@@ -95,8 +98,12 @@ func New(version, revision string) *Metrics {
 		}, []string{"upstream"}),
 		UpstreamNotificationsDropped: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_upstream_notifications_dropped_total",
-			Help: "Notifications of an upstream MCP server left out by its rate limits (progress, message, resource_updated; list_changed: coalesced into one relist), by upstream and kind.",
+			Help: "Notifications of an upstream MCP server left out by its rate limits (progress, message, resource_updated; list_changed: coalesced into one relist), or refused (progress_foreign: progress for a token no call of that upstream session has), by upstream and kind.",
 		}, []string{"upstream", "kind"}),
+		UpstreamCallsRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_upstream_calls_refused_total",
+			Help: "Calls of an upstream MCP server the gateway refused, by upstream and reason (parked_per_principal: the caller's principal has limits.concurrency calls parked on the upstream, waiting for its answers).",
+		}, []string{"upstream", "reason"}),
 		reg: reg,
 		ToolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_tool_calls_total",
@@ -214,7 +221,7 @@ func New(version, revision string) *Metrics {
 		m.RelayUnauthenticated, m.RelayRefused, m.LogSuppressed,
 		m.PolicyDenials, m.RateLimited,
 		m.PluginNotificationsRefused, m.SubscriptionsRefused, m.SecretsRedacted,
-		m.UpstreamUp, m.UpstreamRestarts, m.UpstreamNotificationsDropped,
+		m.UpstreamUp, m.UpstreamRestarts, m.UpstreamNotificationsDropped, m.UpstreamCallsRefused,
 		buildInfo,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),

@@ -53,6 +53,9 @@ type Host struct {
 	// client's answer to its upstream's request (server.request_state.ttl);
 	// nil: roundtrip.DefaultTTL.
 	ParkTTL func() time.Duration
+	// Principal is the name of the principal making the call of ctx,
+	// which bounds its parked calls; nil: every call is one principal's.
+	Principal func(ctx context.Context) string
 }
 
 // Component is the upstreams section of one snapshot.

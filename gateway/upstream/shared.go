@@ -76,10 +76,10 @@ type shared struct {
 	restarts atomic.Int64
 	subs     sync.Map // own resource URIs subscribed on the shared session
 
-	progSeq  atomic.Uint64
-	progress sync.Map // upstream progress token -> progressTarget
+	progress sync.Map // upstream progress token -> progressTarget (progress.go)
 
 	stderrLog *lograte.Limiter
+	refusals  *lograte.Limiter // log lines of what an upstream or a client was refused
 	relistMu  sync.Mutex
 	notes     *notifier
 	// listErr is why the lists last read were refused (limits.max_tools),
@@ -94,13 +94,6 @@ type shared struct {
 	hcIdle func()       // closes its idle connections
 }
 
-// progressTarget is where a call's progress goes: the downstream session
-// and the token it sent.
-type progressTarget struct {
-	ctx   context.Context // the call's, carrying its downstream session
-	token any
-}
-
 // startServer starts the upstream's shared session: at once, with its
 // initialize awaited (start: eager, a failure is the error returned), or
 // in the background (start: background).
@@ -108,7 +101,8 @@ func startServer(ctx context.Context, h *Host, file string, spec loader.Upstream
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &shared{h: h, file: file, spec: spec, key: key, secrets: sec, ctx: sctx, cancel: cancel,
 		sem: make(chan struct{}, spec.Limits.Concurrency), clients: map[string]*conn{}, parked: map[string]*parkedCall{},
-		stderrLog: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, nil), notes: newNotifier()}
+		stderrLog: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, nil), notes: newNotifier(),
+		refusals: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, nil)}
 	s.refs.Store(1)
 	s.setView(spec)
 	h.Metrics.UpstreamUp.WithLabelValues(spec.Name).Set(0)
@@ -253,19 +247,6 @@ func (s *shared) acquire(ctx context.Context) (func(), error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-}
-
-// progressToken registers the downstream progress token of ctx's request,
-// if it sent one, under a token of the upstream session's own; done
-// forgets it.
-func (s *shared) progressToken(ctx context.Context) (tok any, done func()) {
-	token := abi.RequestOf(ctx).ProgressToken()
-	if token == nil || downstream(ctx) == nil {
-		return nil, func() {}
-	}
-	t := fmt.Sprintf("wasmgate-%s-%d", s.name(), s.progSeq.Add(1))
-	s.progress.Store(t, progressTarget{ctx: ctx, token: token})
-	return t, func() { s.progress.Delete(t) }
 }
 
 // clientOptions are the options of an upstream client for conn c. The
