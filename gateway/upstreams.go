@@ -6,6 +6,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/wasmgate/wasmgate/gateway/envelope"
 	"github.com/wasmgate/wasmgate/gateway/upstream"
 )
 
@@ -13,11 +14,20 @@ import (
 // state, so each snapshot's upstreams component gets a new one.
 func (g *Gateway) upstreamHost() *upstream.Host {
 	h := &upstream.Host{Logger: g.log, MCP: g.mcp, Metrics: g.opts.Metrics, Changed: g.upstreamChanged, ResourceUpdated: g.updated,
-		ParkTTL: g.signer.TTL}
+		ParkTTL: g.signer.TTL, Principal: g.principalName}
 	if g.opts.Compiler != nil {
 		h.Own = g.opts.Compiler.Listeners()
 	}
 	return h
+}
+
+// principalName is the name of the principal making the call of ctx.
+func (g *Gateway) principalName(ctx context.Context) string {
+	s := g.cur.Load()
+	if s == nil {
+		return ""
+	}
+	return envelope.CallerOf(ctx, s).Principal.Name
 }
 
 // upstreamChanged is told that an upstream's lists changed (it said

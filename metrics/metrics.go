@@ -83,6 +83,9 @@ type Metrics struct {
 	// roots requests a shared session's server sent outside every call's
 	// stream that could not be given to one caller (ambiguous, no_call).
 	UpstreamRequestsRefused *prometheus.CounterVec
+	// UpstreamCallsRefused counts calls of an upstream the gateway
+	// refused, by upstream and reason.
+	UpstreamCallsRefused *prometheus.CounterVec
 	// Shared state (issue 18).
 	StateUp    prometheus.Gauge
 	ConfigHash *prometheus.GaugeVec
@@ -102,11 +105,15 @@ func New(version, revision string) *Metrics {
 		}, []string{"upstream", "reason"}),
 		UpstreamNotificationsDropped: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_upstream_notifications_dropped_total",
-			Help: "Notifications of an upstream MCP server left out by its rate limits (progress, message, resource_updated; list_changed: coalesced into one relist), or (message_unattributed) log notifications of a shared session sent while not exactly one call was in flight on it, by upstream and kind.",
+			Help: "Notifications of an upstream MCP server left out by its rate limits (progress, message, resource_updated; list_changed: coalesced into one relist), or (message_unattributed) log notifications of a shared session sent while not exactly one call was in flight on it, or refused (progress_foreign: progress for a token no call of that upstream session has), by upstream and kind.",
 		}, []string{"upstream", "kind"}),
 		UpstreamRequestsRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_upstream_requests_refused_total",
 			Help: "Requests between the gateway and an upstream MCP server that the gateway refused, by upstream and reason: redirect (follow_redirects is off), redirect_cross_origin, redirect_loop, own_listener (a connection to the gateway's own listener), ambiguous and no_call (a sampling, elicitation or roots request on a shared session's GET stream with several or no calls in flight).",
+		}, []string{"upstream", "reason"}),
+		UpstreamCallsRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_upstream_calls_refused_total",
+			Help: "Calls of an upstream MCP server the gateway refused, by upstream and reason (parked_per_principal: the caller's principal has limits.concurrency calls parked on the upstream, waiting for its answers).",
 		}, []string{"upstream", "reason"}),
 		reg: reg,
 		ToolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -226,7 +233,7 @@ func New(version, revision string) *Metrics {
 		m.PolicyDenials, m.RateLimited,
 		m.PluginNotificationsRefused, m.SubscriptionsRefused, m.SecretsRedacted,
 		m.UpstreamUp, m.UpstreamRestarts, m.UpstreamNotificationsDropped,
-		m.UpstreamRequestsRefused,
+		m.UpstreamRequestsRefused, m.UpstreamCallsRefused,
 		buildInfo,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),

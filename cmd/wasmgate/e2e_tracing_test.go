@@ -148,12 +148,15 @@ func TestTracing(t *testing.T) {
 		harness.Wasm(t, "testdata/plugins/hostile"), harness.Wasm(t, "testdata/plugins/hyperv1"))
 	// A policy (anonymous callers may use everything), so that calls have
 	// a policy span: without a policy there is nothing to time and no span.
-	tracingOn := fmt.Sprintf("tracing:\n  endpoint: %s\n  sample_ratio: 0\npolicy:\n  rules:\n    - principals: [\"*\"]\n      allow: {tools: [\"*\"], resources: [\"*\"], prompts: [\"*\"]}\n", rc.URL)
+	// A ratio above 0 but so small that no call starts a trace of its own
+	// here: the calls traced are those whose caller sent a sampled
+	// traceparent (with sample_ratio 0 none is: TestTracingSampleRatioZeroHonoured).
+	tracingOn := fmt.Sprintf("tracing:\n  endpoint: %s\n  sample_ratio: 0.000001\npolicy:\n  rules:\n    - principals: [\"*\"]\n      allow: {tools: [\"*\"], resources: [\"*\"], prompts: [\"*\"]}\n", rc.URL)
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: plugins, Sections: tracingOn}))
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 120*time.Second)
 
-	// sample_ratio 0, but the caller's sampled traceparent is followed
+	// A tiny sample_ratio, but the caller's sampled traceparent is followed
 	// (parent-based sampling): a header on every request of this client.
 	const trace1, parent1 = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
 	c1 := g.SessionClient(t, transport.WithHTTPHeaders(map[string]string{"traceparent": "00-" + trace1 + "-" + parent1 + "-01"}))
@@ -285,7 +288,7 @@ func TestTracing(t *testing.T) {
 		t.Errorf("no exemplar with trace_id %s on the latency histogram in OpenMetrics output", trace2)
 	}
 
-	// An unsampled caller with sample_ratio 0 is not recorded.
+	// A caller without a traceparent is not recorded (sample_ratio tiny).
 	c3 := g.SessionClient(t)
 	before := rc.count()
 	harness.Calc(ctx, t, c3, 1, 1)
@@ -346,7 +349,7 @@ func TestTracing(t *testing.T) {
 // gateway's upstream span, in the caller's trace.
 func TestTracingThroughUpstream(t *testing.T) {
 	rc := newOTLPReceiver(t)
-	tracingOn := fmt.Sprintf("tracing:\n  endpoint: %s\n  sample_ratio: 0\n  service_name: %%s\n", rc.URL)
+	tracingOn := fmt.Sprintf("tracing:\n  endpoint: %s\n  sample_ratio: 0.000001\n  service_name: %%s\n", rc.URL)
 	back := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Plugins:  harness.Item("name: calculator", "path: "+harness.Q(harness.Wasm(t, "examples/plugins/calculator"))),
 		Sections: fmt.Sprintf(tracingOn, "back"),

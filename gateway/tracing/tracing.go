@@ -70,15 +70,31 @@ func NewHolder(reg prometheus.Registerer, version string) *Holder {
 }
 
 // TracerFor is the tracer a call made with ctx starts its spans with
-// now: a no-op tracer when tracing is off, and also with sample_ratio 0
-// for a call whose caller sent no sampled traceparent (nothing of it
-// could be recorded, so nothing is built).
-func (h *Holder) TracerFor(ctx context.Context) trace.Tracer {
+// now: a no-op tracer when tracing is off, and also with sample_ratio 0,
+// which records nothing whatever the caller's traceparent says (the
+// operator's ratio wins over a client's sampled flag; see sampler).
+// Nothing of such a call could be recorded, so nothing is built; the
+// caller's trace context still goes on to upstreams unchanged.
+func (h *Holder) TracerFor(context.Context) trace.Tracer {
 	p := h.cur.Load()
-	if p == nil || (p.cfg.Ratio() == 0 && !trace.SpanContextFromContext(ctx).IsSampled()) {
+	if p == nil || p.cfg.Ratio() == 0 {
 		return h.noop
 	}
 	return p.tracer
+}
+
+// sampler is parent-based on ratio: a new trace is sampled at ratio, a
+// caller's unsampled traceparent is followed, and so is a sampled one,
+// except with ratio 0: then nothing is sampled, so that a client cannot
+// make a gateway whose operator asked for no traces record and export
+// spans by sending a sampled traceparent (issue 39).
+func sampler(ratio float64) sdktrace.Sampler {
+	root := sdktrace.TraceIDRatioBased(ratio)
+	if ratio == 0 {
+		return sdktrace.ParentBased(root, sdktrace.WithRemoteParentSampled(sdktrace.NeverSample()),
+			sdktrace.WithLocalParentSampled(sdktrace.NeverSample()))
+	}
+	return sdktrace.ParentBased(root)
 }
 
 // On reports whether tracing is on.
@@ -157,7 +173,7 @@ func (c *Component) Provision(_ context.Context, cfg *loader.Config) error {
 	)
 	tp := sdktrace.NewTracerProvider(
 		sdktrace.WithResource(res),
-		sdktrace.WithSampler(sdktrace.ParentBased(sdktrace.TraceIDRatioBased(t.Ratio()))),
+		sdktrace.WithSampler(sampler(t.Ratio())),
 		// A bounded queue that drops rather than blocks: an unreachable
 		// collector never slows a call.
 		sdktrace.WithSpanProcessor(newBounded(exp, c.h.exported, maxQueued)),
@@ -171,7 +187,11 @@ func (c *Component) Provision(_ context.Context, cfg *loader.Config) error {
 func (c *Component) Apply(context.Context) {
 	c.h.cur.Store(c.p)
 	if c.p != nil && c.p != c.prev {
-		c.log.Info("tracing on", "endpoint", redacted(c.p.cfg.Endpoint), "sample_ratio", c.p.cfg.Ratio())
+		if c.p.cfg.Ratio() == 0 {
+			c.log.Info("tracing on with sample_ratio 0: no call is recorded, not even one whose client sends a sampled traceparent", "endpoint", redacted(c.p.cfg.Endpoint))
+		} else {
+			c.log.Info("tracing on", "endpoint", redacted(c.p.cfg.Endpoint), "sample_ratio", c.p.cfg.Ratio())
+		}
 	} else if c.p == nil && c.prev != nil {
 		c.log.Info("tracing off")
 	}

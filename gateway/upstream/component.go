@@ -57,6 +57,9 @@ type Host struct {
 	// client's answer to its upstream's request (server.request_state.ttl);
 	// nil: roundtrip.DefaultTTL.
 	ParkTTL func() time.Duration
+	// Principal is the name of the principal making the call of ctx,
+	// which bounds its parked calls; nil: every call is one principal's.
+	Principal func(ctx context.Context) string
 }
 
 // Component is the upstreams section of one snapshot.
@@ -161,6 +164,7 @@ func (c *Component) Retire(next any) {
 			c.h.Metrics.UpstreamUp.DeleteLabelValues(s.spec.Name)
 			c.h.Metrics.UpstreamNotificationsDropped.DeletePartialMatch(map[string]string{"upstream": s.spec.Name})
 			c.h.Metrics.UpstreamRequestsRefused.DeletePartialMatch(map[string]string{"upstream": s.spec.Name})
+			c.h.Metrics.UpstreamCallsRefused.DeletePartialMatch(map[string]string{"upstream": s.spec.Name})
 		}
 	}
 }

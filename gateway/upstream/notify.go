@@ -1,7 +1,6 @@
 package upstream
 
 import (
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -65,22 +64,7 @@ func (s *shared) onNotification(c *conn, n mcp.JSONRPCNotification) {
 	params := n.Params.AdditionalFields
 	switch mcp.MCPMethod(n.Method) {
 	case mcp.MethodNotificationProgress:
-		tok := fmt.Sprint(params["progressToken"])
-		t, ok := s.progress.Load(tok)
-		if !ok {
-			return
-		}
-		if !s.notes.progress.Allow() {
-			s.drop(kindProgress)
-			return
-		}
-		pt := t.(progressTarget)
-		out := make(map[string]any, len(params))
-		for k, v := range params {
-			out[k] = v
-		}
-		out["progressToken"] = pt.token
-		_ = s.h.MCP.SendNotificationToClient(pt.ctx, string(mcp.MethodNotificationProgress), out)
+		s.forwardProgress(c, params) // progress.go
 	case "notifications/message":
 		if !s.notes.message.Allow() {
 			s.drop(kindMessage)

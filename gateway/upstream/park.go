@@ -21,13 +21,22 @@ import (
 // upstream call cannot be run again from the start (it has effects the
 // gateway cannot replay). So when the upstream asks for sampling,
 // elicitation or roots during such a client's call, the call is parked:
-// the upstream request stays open, holding its limits.concurrency slot,
-// and the client gets input_required with the upstream's request and a
-// signed requestState naming the parked call. The retry with the
-// client's answer (to the same gateway process) resumes the call by
-// answering the upstream. A parked call that is not resumed within the
-// state's TTL is cancelled (the upstream request too) and its slot freed;
-// a retry after that, or one that reaches another process, is refused.
+// the upstream request stays open and the client gets input_required
+// with the upstream's request and a signed requestState naming the
+// parked call. The retry with the client's answer (to the same gateway
+// process) resumes the call by answering the upstream. A parked call
+// that is not resumed within the state's TTL is cancelled (the upstream
+// request too); a retry after that, or one that reaches another
+// process, is refused.
+//
+// While parked a call holds none of the upstream's limits.concurrency
+// slots (it waits for its client, not for the upstream): a resumed call
+// takes one again before the upstream hears the answer. Instead each
+// principal may have at most limits.concurrency calls parked on an
+// upstream at once; a call that would park beyond that is ended and
+// refused (wasmgate_upstream_calls_refused_total{reason=
+// "parked_per_principal"}). So one principal's unanswered calls cannot
+// keep another principal's calls from the upstream (issue 39).
 
 // parkedCall is an upstream tools/call of a 2026-07-28 client.
 type parkedCall struct {
@@ -42,9 +51,12 @@ type parkedCall struct {
 	waiting  *inputAsk   // while parked: the request the client is asked
 	timer    *time.Timer // ends a parked call nobody resumes
 	finished bool
-	release  func() // frees its limits.concurrency slot
+	release  func() // frees its limits.concurrency slot; nil while parked (it holds none)
 	progress string // the upstream progress token of the call, if its client sent one
 	unprog   func() // forgets it
+
+	principal string // whose call it is, for the bound on parked calls
+	parkedNow bool   // waiting for its client now (guarded by s.parkedMu)
 }
 
 type inputAsk struct {
@@ -56,6 +68,10 @@ type parkedOutcome struct {
 	res *mcp.CallToolResult
 	err error
 }
+
+// refusedParked is the reason label of a call refused because its
+// principal has limits.concurrency calls parked on the upstream already.
+const refusedParked = "parked_per_principal"
 
 type parkKey struct{}
 
@@ -100,13 +116,49 @@ func (p *parkedCall) finish() {
 		p.timer.Stop()
 	}
 	release, unprog := p.release, p.unprog
+	p.release = nil
 	p.mu.Unlock()
 	p.cancel()
 	unprog()
 	p.s.parkedMu.Lock()
 	delete(p.s.parked, p.id)
+	p.parkedNow = false
 	p.s.parkedMu.Unlock()
-	release()
+	if release != nil {
+		release()
+	}
+}
+
+// park marks p as waiting for its client, unless its principal already
+// has limits.concurrency calls parked on s; then it reports how many.
+func (s *shared) park(p *parkedCall) (held int, ok bool) {
+	s.parkedMu.Lock()
+	defer s.parkedMu.Unlock()
+	for _, q := range s.parked {
+		if q != p && q.parkedNow && q.principal == p.principal {
+			held++
+		}
+	}
+	if held >= s.spec.Limits.Concurrency {
+		return held, false
+	}
+	p.parkedNow = true
+	return held, true
+}
+
+// unpark marks p as no longer waiting for its client (it is resumed).
+func (s *shared) unpark(p *parkedCall) {
+	s.parkedMu.Lock()
+	p.parkedNow = false
+	s.parkedMu.Unlock()
+}
+
+// principal is the name of the principal making the call of ctx.
+func (s *shared) principal(ctx context.Context) string {
+	if s.h.Principal == nil {
+		return ""
+	}
+	return s.h.Principal(ctx)
 }
 
 // ask is the upstream's request req of the client, answered when the
@@ -138,22 +190,36 @@ func (u *Source) callParkable(ctx context.Context, rp *roundtrip.Replay, tool st
 		s.parkedMu.Lock()
 		p := s.parked[id]
 		s.parkedMu.Unlock()
-		var a *inputAsk
-		if p != nil {
-			p.mu.Lock()
-			a, p.waiting = p.waiting, nil
-			if a != nil && p.timer != nil {
+		gone := &source.Failure{Kind: source.FailError, Msg: fmt.Sprintf("upstream %q: the call this requestState continues is not waiting in this gateway process: it ended, waited longer than server.request_state.ttl (%s), or was parked in another replica; call the tool again without requestState", s.name(), s.parkTTL())}
+		if p == nil {
+			return nil, gone
+		}
+		// Parked, the call held no slot: it takes one again before the
+		// upstream hears the answer and goes on working.
+		release, err := s.acquire(ctx)
+		if err != nil {
+			p.finish() // its requestState is spent: nobody can resume it now
+			return nil, u.ctxFailure(ctx, "waiting for one of its limits.concurrency slots to resume a parked call")
+		}
+		p.mu.Lock()
+		a := p.waiting
+		if a != nil {
+			p.waiting = nil
+			p.release = release
+			if p.timer != nil {
 				p.timer.Stop()
 			}
-			p.mu.Unlock()
 		}
+		p.mu.Unlock()
 		if a == nil {
-			return nil, &source.Failure{Kind: source.FailError, Msg: fmt.Sprintf("upstream %q: the call this requestState continues is not waiting in this gateway process: it ended, waited longer than server.request_state.ttl (%s), or was parked in another replica; call the tool again without requestState", s.name(), s.parkTTL())}
+			release()
+			return nil, gone
 		}
+		s.unpark(p)
 		if p.progress != "" {
 			// The upstream's progress now goes to this round's stream.
 			if t, ok := s.progress.Load(p.progress); ok {
-				s.progress.Store(p.progress, progressTarget{ctx: ctx, token: t.(progressTarget).token})
+				s.progress.Store(p.progress, progressTarget{ctx: ctx, token: t.(progressTarget).token, c: t.(progressTarget).c})
 			}
 		}
 		a.answer <- rp.Resume()
@@ -175,8 +241,9 @@ func (u *Source) callParkable(ctx context.Context, rp *roundtrip.Replay, tool st
 	}
 	var idb [16]byte
 	_, _ = rand.Read(idb[:])
-	p := &parkedCall{id: hex.EncodeToString(idb[:]), s: s, asks: make(chan *inputAsk), done: make(chan parkedOutcome, 1), release: release}
-	tok, unprog := s.progressToken(ctx)
+	p := &parkedCall{id: hex.EncodeToString(idb[:]), s: s, asks: make(chan *inputAsk), done: make(chan parkedOutcome, 1), release: release,
+		principal: s.principal(ctx)}
+	tok, unprog := s.progressToken(ctx, c)
 	p.unprog = unprog
 	if tok != nil {
 		p.progress = tok.(string)
@@ -231,19 +298,32 @@ func (u *Source) await(ctx context.Context, rp *roundtrip.Replay, p *parkedCall)
 		}
 		return out.res, nil
 	case a := <-p.asks:
+		s := u.srv
+		if held, ok := s.park(p); !ok {
+			p.finish()
+			s.h.Metrics.UpstreamCallsRefused.WithLabelValues(s.name(), refusedParked).Inc()
+			s.refusals.Warn(s.h.Logger, "upstream: refused a parked call: its principal has limits.concurrency calls parked on the upstream already",
+				"upstream", s.name(), "principal", p.principal, "parked", held)
+			return nil, &source.Failure{Kind: source.FailError, Msg: fmt.Sprintf("upstream %q: refused: principal %q already has %d calls parked on upstream %q, waiting for their client's answers (at most limits.concurrency per principal); answer those, or let them expire (server.request_state.ttl, %s), then call again", s.name(), p.principal, held, s.name(), s.parkTTL())}
+		}
 		if _, err := rp.Ask(a.req); !errors.Is(err, roundtrip.ErrNeedInput) {
 			p.finish()
 			if err == nil {
 				err = errors.New("the upstream's request was already answered")
 			}
-			return nil, &source.Failure{Kind: source.FailError, Msg: fmt.Sprintf("upstream %q: %v", u.srv.name(), err)}
+			return nil, &source.Failure{Kind: source.FailError, Msg: fmt.Sprintf("upstream %q: %v", s.name(), err)}
 		}
 		rp.Park(p.id)
-		ttl := u.srv.parkTTL()
+		ttl := s.parkTTL()
 		p.mu.Lock()
 		p.waiting = a
 		p.timer = time.AfterFunc(ttl, p.finish)
+		release := p.release
+		p.release = nil // parked, it holds no slot
 		p.mu.Unlock()
+		if release != nil {
+			release()
+		}
 		return nil, roundtrip.ErrNeedInput
 	case <-ctx.Done():
 		p.finish()

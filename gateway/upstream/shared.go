@@ -76,10 +76,10 @@ type shared struct {
 	restarts atomic.Int64
 	subs     sync.Map // own resource URIs subscribed on the shared session
 
-	progSeq  atomic.Uint64
-	progress sync.Map // upstream progress token -> progressTarget
+	progress sync.Map // upstream progress token -> progressTarget (progress.go)
 
 	stderrLog *lograte.Limiter
+	refusals  *lograte.Limiter // log lines of what an upstream or a client was refused
 	relistMu  sync.Mutex
 	notes     *notifier
 	// listErr is why the lists last read were refused (limits.max_tools),
@@ -92,7 +92,6 @@ type shared struct {
 	// What its shared session's server sends outside a call's stream is
 	// attributed to the one call running (attribute.go).
 	running  inflight
-	refusals *lograte.Limiter
 	logLevel atomic.Int32 // 1 + levelRank of the most verbose level a client asked for; 0: none
 	levelMu  sync.Mutex
 
@@ -102,13 +101,6 @@ type shared struct {
 
 	credsOnce sync.Once
 	creds     *credentials // what its errors never show (outbound.go)
-}
-
-// progressTarget is where a call's progress goes: the downstream session
-// and the token it sent.
-type progressTarget struct {
-	ctx   context.Context // the call's, carrying its downstream session
-	token any
 }
 
 // startServer starts the upstream's shared session: at once, with its
@@ -264,19 +256,6 @@ func (s *shared) acquire(ctx context.Context) (func(), error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-}
-
-// progressToken registers the downstream progress token of ctx's request,
-// if it sent one, under a token of the upstream session's own; done
-// forgets it.
-func (s *shared) progressToken(ctx context.Context) (tok any, done func()) {
-	token := abi.RequestOf(ctx).ProgressToken()
-	if token == nil || downstream(ctx) == nil {
-		return nil, func() {}
-	}
-	t := fmt.Sprintf("wasmgate-%s-%d", s.name(), s.progSeq.Add(1))
-	s.progress.Store(t, progressTarget{ctx: ctx, token: token})
-	return t, func() { s.progress.Delete(t) }
 }
 
 // clientOptions are the options of an upstream client for conn c. The

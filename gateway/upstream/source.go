@@ -117,7 +117,7 @@ func (u *Source) call(ctx context.Context, fn func(ctx context.Context, cli *cli
 	}
 	end := c.begin(ctx)
 	c.calls.Add(1)
-	ctx, long := tooLongMark(ctx)
+	ctx, long := tooLongMark(withCallConn(ctx, c))
 	err = fn(ctx, cli)
 	c.calls.Add(-1)
 	end()
@@ -225,7 +225,7 @@ func (u *Source) CallTool(ctx context.Context, tool string, args json.RawMessage
 		req := mcp.CallToolRequest{}
 		req.Params.Name = tool
 		req.Params.Arguments = args
-		tok, done := u.srv.progressToken(ctx)
+		tok, done := u.srv.progressToken(ctx, callConn(ctx))
 		defer done()
 		if tok != nil {
 			req.Params.Meta = &mcp.Meta{ProgressToken: tok}

@@ -44,6 +44,7 @@ type taskEntry struct {
 	cancelFunc context.CancelFunc // Function to cancel the task
 	done       chan struct{}      // Channel to signal task completion
 	completed  bool               // Whether the task has been completed (guards done channel closure)
+	notifyTo   string             // the session that created the task: its status notifications go there only
 }
 
 // ServerOption is a function that configures an MCPServer.
@@ -2461,7 +2462,7 @@ func (s *MCPServer) executeTaskTool(
 					// Decrement active tasks counter
 					s.activeTasks--
 
-					s.sendTaskStatusNotification(entry.task)
+					s.sendTaskStatusNotification(entry.notifyTo, entry.task)
 
 					// Fire task cancellation hook
 					if s.taskHooks != nil {
@@ -2573,7 +2574,7 @@ func (s *MCPServer) executeRegularToolAsTask(
 					// Decrement active tasks counter
 					s.activeTasks--
 
-					s.sendTaskStatusNotification(entry.task)
+					s.sendTaskStatusNotification(entry.notifyTo, entry.task)
 
 					// Fire task cancellation hook
 					if s.taskHooks != nil {
@@ -2938,6 +2939,7 @@ func (s *MCPServer) createTask(ctx context.Context, taskID string, toolName stri
 		toolName:  toolName,
 		createdAt: createdAt,
 		done:      make(chan struct{}),
+		notifyTo:  getSessionID(ctx),
 	}
 
 	// Single critical section for check + increment + insert
@@ -3097,7 +3099,7 @@ func (s *MCPServer) completeTask(entry *taskEntry, result any, err error) {
 	s.activeTasks--
 
 	// Send task status notification
-	s.sendTaskStatusNotification(entry.task)
+	s.sendTaskStatusNotification(entry.notifyTo, entry.task)
 
 	// Fire task hooks
 	if s.taskHooks != nil {
@@ -3157,7 +3159,7 @@ func (s *MCPServer) cancelTask(ctx context.Context, taskID string) error {
 	s.activeTasks--
 
 	// Send task status notification
-	s.sendTaskStatusNotification(entry.task)
+	s.sendTaskStatusNotification(entry.notifyTo, entry.task)
 
 	// Fire task cancellation hook
 	if s.taskHooks != nil {
@@ -3209,8 +3211,14 @@ func (s *MCPServer) scheduleTaskCleanup(taskID string, expected *taskEntry, ttlM
 	})
 }
 
-// sendTaskStatusNotification sends a notification when a task's status changes.
-func (s *MCPServer) sendTaskStatusNotification(task mcp.Task) {
+// sendTaskStatusNotification sends a notification when a task's status
+// changes, to the session that created the task (session): a task's id
+// and status are its owner's business only. A task created outside any
+// session (a 2026-07-28 stateless request) has nobody to notify.
+func (s *MCPServer) sendTaskStatusNotification(session string, task mcp.Task) {
+	if session == "" {
+		return
+	}
 	// Convert task to map[string]any for notification params
 	taskMap := map[string]any{
 		"taskId":        task.TaskId,
@@ -3229,7 +3237,7 @@ func (s *MCPServer) sendTaskStatusNotification(task mcp.Task) {
 		taskMap["pollInterval"] = *task.PollInterval
 	}
 
-	s.SendNotificationToAllClients(mcp.MethodNotificationTasksStatus, taskMap)
+	_ = s.SendNotificationToSpecificClient(session, mcp.MethodNotificationTasksStatus, taskMap)
 }
 
 // getSessionID extracts the session ID from the context.
