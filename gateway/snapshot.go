@@ -172,11 +172,15 @@ func (s *Snapshot) retire() {
 // snapshot holding them cleans them up. Only after drained.
 func (s *Snapshot) close(ctx context.Context) { s.parts.release(ctx) }
 
-// Build provisions every component of cfg (reusing what the serving
-// snapshot has where cfg leaves it unchanged) and indexes what their
-// sources provide, without touching what is serving. It fails whole: on
-// error everything it provisioned is cleaned up.
+// Build holds cfg to its lock file before anything of it runs
+// (approveBeforeRun), provisions every component of cfg (reusing what
+// the serving snapshot has where cfg leaves it unchanged) and indexes
+// what their sources provide, without touching what is serving. It
+// fails whole: on error everything it provisioned is cleaned up.
 func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (*Snapshot, error) {
+	if err := g.approveBeforeRun(cfg); err != nil {
+		return nil, err
+	}
 	var prev *parts
 	if cur := g.cur.Load(); cur != nil {
 		prev = cur.parts
