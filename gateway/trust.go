@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wasmgate/wasmgate/gateway/ops"
 	"github.com/wasmgate/wasmgate/gateway/plugin"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader"
@@ -492,25 +493,43 @@ func orEmptyHeld(h []heldEntry) []heldEntry {
 // LockResult is what Lock did: the lock file, and what differed between
 // it and what the sources publish (before it was written, with write).
 type LockResult struct {
-	File    string   `json:"file"`
-	Diff    []string `json:"diff"`
-	Written bool     `json:"written"`
-	Summary string   `json:"summary,omitempty"`
+	File string   `json:"file"`
+	Diff []string `json:"diff"`
+	// Digest is the SHA-256 of the lock file that writing would write
+	// now: `wasmgate lock` shows Diff, then asks to write with it, and
+	// the gateway refuses if the sources changed in between.
+	Digest  string `json:"digest"`
+	Written bool   `json:"written"`
+	Summary string `json:"summary,omitempty"`
 }
 
 // Lock builds the config file as saved, with nothing withheld, and
 // compares what its sources publish (the pages connected now, the
 // upstreams as they answer) with the lock file; with write, it writes
 // the lock file and reloads (TriggerLock), so what it approved serves.
-// A lock file that cannot be parsed is replaced.
-func (g *Gateway) Lock(ctx context.Context, write bool) (LockResult, error) {
+// With digest (a LockResult's Digest, as shown), it writes only that
+// state: if what it would write now differs, nothing is written and the
+// error wraps ops.ErrLockChanged. A lock file that cannot be parsed is
+// replaced.
+func (g *Gateway) Lock(ctx context.Context, write bool, digest string) (LockResult, error) {
 	res, l, err := g.lockBuild(ctx)
-	if err != nil || !write {
+	if err != nil {
 		return res, err
 	}
 	data, err := l.Encode()
 	if err != nil {
 		return res, fmt.Errorf("encode the lock file: %w", err)
+	}
+	res.Digest = lockfile.Digest(data)
+	if !write {
+		return res, nil
+	}
+	if digest != "" && digest != res.Digest {
+		g.opts.Metrics.TrustRefused.WithLabelValues(metrics.TrustRefusedLockChanged).Inc()
+		g.log.Warn("trust: wasmgate lock refused: what the sources publish changed after it was shown; nothing written",
+			"lock_file", res.File, "shown", digest, "now", res.Digest)
+		return res, fmt.Errorf("%w: %s not written: what the sources publish changed after it was shown (sha256 %s, now %s); review it again (`wasmgate lock --check`), then run `wasmgate lock`; it differs from the lock file in:\n%s",
+			ops.ErrLockChanged, res.File, digest, res.Digest, strings.Join(res.Diff, "\n"))
 	}
 	if err := writeFileAtomic(res.File, data); err != nil {
 		return res, err

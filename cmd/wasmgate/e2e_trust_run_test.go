@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -193,4 +195,67 @@ func TestLockRefusesAnotherModuleBeforeItRuns(t *testing.T) {
 		t.Errorf("wasmgate_trust_refused_total{reason=unapproved_source} = %v", n)
 	}
 	harness.Calc(ctx, t, c, 5, 5)
+}
+
+// TestLockRefusesWhatChangedAfterItWasShown: `wasmgate lock` writes
+// exactly the state it showed. A proxy in front of the admin listener
+// saves a wider grant into gateway.yaml just before it forwards the
+// write: the gateway refuses it (409), the lock file is not touched, the
+// refusal is counted and logged; `wasmgate lock` run again shows the
+// change and approves it.
+func TestLockRefusesWhatChangedAfterItWasShown(t *testing.T) {
+	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
+	yaml := func(extra ...string) string {
+		return bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.Item(append([]string{"name: calculator", "path: " + calc}, extra...)...)})
+	}
+	cfg := harness.WriteConfig(t, yaml())
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 3*time.Minute)
+	c := g.SessionClient(t)
+	mustLock(t, g, cfg)
+	lockPath := filepath.Join(filepath.Dir(cfg), "gateway.lock")
+	approved, err := os.ReadFile(lockPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	target, err := url.Parse(g.AdminURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := httputil.NewSingleHostReverseProxy(target)
+	var raced atomic.Bool
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.URL.Path == "/-/lock" && !raced.Swap(true) {
+			// The change lands after `wasmgate lock` showed what it
+			// approves, before the gateway writes it.
+			harness.RenameOver(t, cfg, []byte(yaml("allowed_hosts: [api.example.com]")))
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	defer proxy.Close()
+
+	r := bins.Run(t, harness.RunOptions{Timeout: 2 * time.Minute}, "lock", "--config", cfg, "--admin", proxy.URL)
+	if !raced.Load() {
+		t.Fatalf("wasmgate lock never wrote through the proxy: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	if r.Code == 0 || !strings.Contains(r.Stderr, "changed after it was shown") || !strings.Contains(r.Stderr, "grants.allowed_hosts") {
+		t.Errorf("wasmgate lock whose sources changed after it showed them: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	if now, _ := os.ReadFile(lockPath); string(now) != string(approved) {
+		t.Errorf("the lock file was rewritten with a state that was never shown:\n%s", now)
+	}
+	if n, _ := g.Metric(t, "wasmgate_trust_refused_total", map[string]string{"reason": "lock_changed"}); n != 1 {
+		t.Errorf("wasmgate_trust_refused_total{reason=lock_changed} = %v, want 1", n)
+	}
+	if !strings.Contains(g.Stderr(), "wasmgate lock refused: what the sources publish changed after it was shown") {
+		t.Error("no log line of the refused wasmgate lock")
+	}
+	harness.Calc(ctx, t, c, 2, 2)
+
+	// Run again, it shows the change before it approves it.
+	out := mustLock(t, g, cfg)
+	if !strings.Contains(out, `grants.allowed_hosts: [] -> ["api.example.com"]`) {
+		t.Errorf("wasmgate lock after the refusal: %s", out)
+	}
 }
