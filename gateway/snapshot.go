@@ -10,6 +10,7 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/envelope"
 	"github.com/wasmgate/wasmgate/gateway/plugin"
 	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/internal/canon"
 	"github.com/wasmgate/wasmgate/internal/plural"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/metrics"
@@ -117,6 +118,7 @@ func (s *Snapshot) indexSources(log *slog.Logger, m *metrics.Metrics, strict boo
 	var errs []error
 	for src, dyn := range s.sources {
 		for _, err := range s.index.Add(s.Config.File, src) {
+			countDuplicateKey(m, err)
 			switch {
 			case strict && !dyn:
 				errs = append(errs, err)
@@ -135,6 +137,14 @@ func (s *Snapshot) indexSources(log *slog.Logger, m *metrics.Metrics, strict boo
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// countDuplicateKey counts err in wasmgate_trust_refused_total if it
+// refused a definition whose schema repeats a key.
+func countDuplicateKey(m *metrics.Metrics, err error) {
+	if errors.Is(err, canon.ErrDuplicate) {
+		m.TrustRefused.WithLabelValues(metrics.TrustRefusedDuplicateKey).Inc()
+	}
 }
 
 func (s *Snapshot) acquire() bool {
