@@ -163,6 +163,7 @@ func New(opts Options) *Gateway {
 		Relisted:        g.relisted,
 		SessionRelisted: g.sessionRelisted,
 		Kept:            plugin.NewKept(plugin.KeptLimits{}, g.log),
+		Approve:         g.approveModules,
 	}
 	return g
 }

@@ -352,8 +352,8 @@ func (g *Gateway) adminHandler(m *metrics.Metrics) http.Handler {
 		},
 		Ready:  g.ready.Load,
 		Status: g.Status,
-		Lock: func(ctx context.Context, write bool) (any, error) {
-			return g.Lock(ctx, write)
+		Lock: func(ctx context.Context, write bool, digest string) (any, error) {
+			return g.Lock(ctx, write, digest)
 		},
 	})
 }

@@ -97,6 +97,7 @@ func (g *Gateway) sessionRelisted(p *plugin.Source, session string) {
 	for _, err := range errs {
 		g.log.Warn("plugin lists for a session: not published", "plugin", p.Name(), "session", session, "problem", err)
 		g.opts.Metrics.ClaimsRefused.WithLabelValues(p.Name()).Inc()
+		countDuplicateKey(g.opts.Metrics, err)
 	}
 	if _, ok := vw.cs.(server.SessionWithTools); !ok && after != cur.index {
 		g.log.Warn("plugin lists for a session: not published: the session's transport keeps no lists of its own (stdio); it sees the plugin's shared lists",

@@ -10,6 +10,7 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/envelope"
 	"github.com/wasmgate/wasmgate/gateway/plugin"
 	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/internal/canon"
 	"github.com/wasmgate/wasmgate/internal/plural"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/metrics"
@@ -120,6 +121,7 @@ func (s *Snapshot) indexSources(log *slog.Logger, m *metrics.Metrics, strict boo
 	var errs []error
 	for src, dyn := range s.sources {
 		for _, err := range s.index.Add(s.Config.File, src) {
+			countDuplicateKey(m, err)
 			switch {
 			case strict && !dyn:
 				errs = append(errs, err)
@@ -138,6 +140,14 @@ func (s *Snapshot) indexSources(log *slog.Logger, m *metrics.Metrics, strict boo
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// countDuplicateKey counts err in wasmgate_trust_refused_total if it
+// refused a definition whose schema repeats a key.
+func countDuplicateKey(m *metrics.Metrics, err error) {
+	if errors.Is(err, canon.ErrDuplicate) {
+		m.TrustRefused.WithLabelValues(metrics.TrustRefusedDuplicateKey).Inc()
+	}
 }
 
 func (s *Snapshot) acquire() bool {
@@ -175,11 +185,15 @@ func (s *Snapshot) retire() {
 // snapshot holding them cleans them up. Only after drained.
 func (s *Snapshot) close(ctx context.Context) { s.parts.release(ctx) }
 
-// Build provisions every component of cfg (reusing what the serving
-// snapshot has where cfg leaves it unchanged) and indexes what their
-// sources provide, without touching what is serving. It fails whole: on
-// error everything it provisioned is cleaned up.
+// Build holds cfg to its lock file before anything of it runs
+// (approveBeforeRun), provisions every component of cfg (reusing what
+// the serving snapshot has where cfg leaves it unchanged) and indexes
+// what their sources provide, without touching what is serving. It
+// fails whole: on error everything it provisioned is cleaned up.
 func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (*Snapshot, error) {
+	if err := g.approveBeforeRun(cfg); err != nil {
+		return nil, err
+	}
 	var prev *parts
 	var owners *source.Index // the serving snapshot's: its owners keep what they publish
 	if cur := g.cur.Load(); cur != nil {

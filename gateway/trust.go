@@ -11,9 +11,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wasmgate/wasmgate/gateway/ops"
+	"github.com/wasmgate/wasmgate/gateway/plugin"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/lockfile"
+	"github.com/wasmgate/wasmgate/metrics"
 )
 
 // Trust (issue 20, docs/trust.md): gateway.lock holds what an operator
@@ -55,23 +58,9 @@ func pinsOf(cfg *loader.Config, src source.Source) (*lockfile.Source, error) {
 		}
 	case "upstream":
 		for _, u := range cfg.Upstreams {
-			if u.Name != name {
-				continue
+			if u.Name == name {
+				return upstreamPins(u)
 			}
-			if len(u.Command) > 0 {
-				ls.Upstream = fmt.Sprintf("%q", u.Command)
-			} else {
-				ls.Upstream = u.URL
-			}
-			var sandbox any // none: null
-			if sb := u.Sandbox; sb != nil {
-				sandbox = map[string]any{"read": orEmpty(sb.Read), "write": orEmpty(sb.Write), "network": sb.Network}
-			}
-			grant("sandbox", sandbox)
-			grant("env", orEmpty(slices.Sorted(maps.Keys(u.Env)))) // names only: values may be secrets
-			grant("env_from", orEmpty(u.EnvFrom))
-			grant("cwd", u.Cwd)
-			grant("session", u.Session)
 		}
 	case "relay site":
 		for _, sc := range cfg.Relay.Sites {
@@ -85,6 +74,132 @@ func pinsOf(cfg *loader.Config, src source.Source) (*lockfile.Source, error) {
 		}
 	}
 	return ls, err
+}
+
+// upstreamPins is what the lock records of the upstream u: its command
+// or URL and its grants, all read from the config.
+func upstreamPins(u loader.UpstreamSpec) (*lockfile.Source, error) {
+	ls := &lockfile.Source{Kind: "upstream", Declared: u.Key}
+	if len(u.Command) > 0 {
+		ls.Upstream = fmt.Sprintf("%q", u.Command)
+	} else {
+		ls.Upstream = u.URL
+	}
+	var sandbox any // none: null
+	if sb := u.Sandbox; sb != nil {
+		sandbox = map[string]any{"read": orEmpty(sb.Read), "write": orEmpty(sb.Write), "network": sb.Network}
+	}
+	grants := []struct {
+		k string
+		v any
+	}{
+		{"sandbox", sandbox},
+		{"env", orEmpty(slices.Sorted(maps.Keys(u.Env)))}, // names only: values may be secrets
+		{"env_from", orEmpty(u.EnvFrom)},
+		{"cwd", u.Cwd},
+		{"session", u.Session},
+	}
+	for _, g := range grants {
+		if err := ls.Grant(g.k, g.v); err != nil {
+			return nil, err
+		}
+	}
+	return ls, nil
+}
+
+// approveBeforeRun holds cfg to its lock file before anything of cfg's
+// sources runs (Build calls it first): every upstream's command or URL,
+// environment names, sandbox, cwd and session, and every plugin's grants
+// (all but the host functions its module imports, which its module
+// digest pins: approveModules checks that once the module is fetched,
+// before it is compiled). A source new to the lock, or whose pins
+// differ, is refused as checkPins refuses it, so no process of a
+// changed command is started and no connection is made to a changed URL
+// before `wasmgate lock` approves it. With trust.on_change warn (or no
+// lock) it checks nothing: checkPins logs what differs.
+func (g *Gateway) approveBeforeRun(cfg *loader.Config) error {
+	t := cfg.Trust
+	if t.Lock == nil || t.OnChange == loader.OnChangeWarn {
+		return nil
+	}
+	var lines []string
+	for _, u := range cfg.Upstreams {
+		now, err := upstreamPins(u)
+		if err != nil {
+			return fmt.Errorf("%s: %w", u.Key, err)
+		}
+		lines = append(lines, g.unapproved(t, u.Key, u.Name, now)...)
+	}
+	for _, p := range cfg.Plugins {
+		now := &lockfile.Source{Kind: "plugin", Declared: p.Key}
+		for k, v := range plugin.SpecGrants(p) {
+			if err := now.Grant(k, v); err != nil {
+				return fmt.Errorf("%s: %w", p.Key, err)
+			}
+		}
+		if old := t.Lock.Sources[p.Name]; old != nil { // checked once fetched
+			now.Module = old.Module
+			if hf, ok := old.Grants["host_functions"]; ok {
+				now.Grants["host_functions"] = hf
+			}
+		}
+		lines = append(lines, g.unapproved(t, p.Key, p.Name, now)...)
+	}
+	return g.refuseUnapproved(t, lines)
+}
+
+// approveModules is plugin.Host's Approve: each plugin's module digest
+// against the lock, once fetched and before it is compiled, so a changed
+// module never runs (its start functions, its lists) before `wasmgate
+// lock` approves it.
+func (g *Gateway) approveModules(cfg *loader.Config, modules map[string]string) error {
+	t := cfg.Trust
+	if t.Lock == nil || t.OnChange == loader.OnChangeWarn {
+		return nil
+	}
+	var lines []string
+	for _, p := range cfg.Plugins {
+		sum, ok := modules[p.Name]
+		if !ok {
+			continue // not fetched: its error says why
+		}
+		now := &lockfile.Source{Kind: "plugin", Declared: p.Key, Module: sum}
+		if old := t.Lock.Sources[p.Name]; old != nil {
+			now.Grants = old.Grants // approveBeforeRun checked them
+		}
+		lines = append(lines, g.unapproved(t, p.Key, p.Name, now)...)
+	}
+	return g.refuseUnapproved(t, lines)
+}
+
+// unapproved lists what differs between the lock's pins of the source
+// declared at key as name and now, one line each; each source that
+// differs is counted and logged.
+func (g *Gateway) unapproved(t loader.Trust, key, name string, now *lockfile.Source) []string {
+	var lines []string
+	if old := t.Lock.Sources[name]; old == nil {
+		lines = []string{fmt.Sprintf("%s (%s %q): new, not in the lock", key, now.Kind, name)}
+	} else {
+		for _, d := range lockfile.PinDiff(name, old, now) {
+			lines = append(lines, fmt.Sprintf("%s: %s", key, d))
+		}
+	}
+	if len(lines) > 0 && t.OnChange != loader.OnChangeWarn {
+		g.opts.Metrics.TrustRefused.WithLabelValues(metrics.TrustRefusedUnapproved).Inc()
+		g.log.Warn("trust: source refused: it differs from the lock file; nothing of it runs until `wasmgate lock` approves it",
+			"lock_file", t.LockFile, "source", name, "change", strings.Join(lines, "; "))
+	}
+	return lines
+}
+
+// refuseUnapproved is the error of a build whose sources differ from
+// the lock in lines (nil: none).
+func (g *Gateway) refuseUnapproved(t loader.Trust, lines []string) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: the sources differ from the lock file (trust.on_change: %s): %s; review the change, then run `wasmgate lock` to approve it",
+		t.LockFile, t.OnChange, strings.Join(lines, "; "))
 }
 
 func orEmpty(s []string) []string {
@@ -158,17 +273,7 @@ func (g *Gateway) checkPins(s *Snapshot) error {
 		if err != nil {
 			return err
 		}
-		old := t.Lock.Sources[src.Name()]
-		if old == nil {
-			lines = append(lines, fmt.Sprintf("%s: new, not in the lock", source.Where(src)))
-			continue
-		}
-		for _, d := range lockfile.PinDiff(src.Name(), old, now) {
-			lines = append(lines, fmt.Sprintf("%s: %s", src.Key(), d))
-		}
-	}
-	if len(lines) == 0 {
-		return nil
+		lines = append(lines, g.unapproved(t, src.Key(), src.Name(), now)...)
 	}
 	if t.OnChange == loader.OnChangeWarn {
 		for _, l := range lines {
@@ -176,8 +281,7 @@ func (g *Gateway) checkPins(s *Snapshot) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("%s: the sources differ from the lock file (trust.on_change: %s): %s; review the change, then run `wasmgate lock` to approve it",
-		t.LockFile, t.OnChange, strings.Join(lines, "; "))
+	return g.refuseUnapproved(t, lines)
 }
 
 // trustGate is a snapshot's Gate while a lock file exists: it compares
@@ -389,25 +493,43 @@ func orEmptyHeld(h []heldEntry) []heldEntry {
 // LockResult is what Lock did: the lock file, and what differed between
 // it and what the sources publish (before it was written, with write).
 type LockResult struct {
-	File    string   `json:"file"`
-	Diff    []string `json:"diff"`
-	Written bool     `json:"written"`
-	Summary string   `json:"summary,omitempty"`
+	File string   `json:"file"`
+	Diff []string `json:"diff"`
+	// Digest is the SHA-256 of the lock file that writing would write
+	// now: `wasmgate lock` shows Diff, then asks to write with it, and
+	// the gateway refuses if the sources changed in between.
+	Digest  string `json:"digest"`
+	Written bool   `json:"written"`
+	Summary string `json:"summary,omitempty"`
 }
 
 // Lock builds the config file as saved, with nothing withheld, and
 // compares what its sources publish (the pages connected now, the
 // upstreams as they answer) with the lock file; with write, it writes
 // the lock file and reloads (TriggerLock), so what it approved serves.
-// A lock file that cannot be parsed is replaced.
-func (g *Gateway) Lock(ctx context.Context, write bool) (LockResult, error) {
+// With digest (a LockResult's Digest, as shown), it writes only that
+// state: if what it would write now differs, nothing is written and the
+// error wraps ops.ErrLockChanged. A lock file that cannot be parsed is
+// replaced.
+func (g *Gateway) Lock(ctx context.Context, write bool, digest string) (LockResult, error) {
 	res, l, err := g.lockBuild(ctx)
-	if err != nil || !write {
+	if err != nil {
 		return res, err
 	}
 	data, err := l.Encode()
 	if err != nil {
 		return res, fmt.Errorf("encode the lock file: %w", err)
+	}
+	res.Digest = lockfile.Digest(data)
+	if !write {
+		return res, nil
+	}
+	if digest != "" && digest != res.Digest {
+		g.opts.Metrics.TrustRefused.WithLabelValues(metrics.TrustRefusedLockChanged).Inc()
+		g.log.Warn("trust: wasmgate lock refused: what the sources publish changed after it was shown; nothing written",
+			"lock_file", res.File, "shown", digest, "now", res.Digest)
+		return res, fmt.Errorf("%w: %s not written: what the sources publish changed after it was shown (sha256 %s, now %s); review it again (`wasmgate lock --check`), then run `wasmgate lock`; it differs from the lock file in:\n%s",
+			ops.ErrLockChanged, res.File, digest, res.Digest, strings.Join(res.Diff, "\n"))
 	}
 	if err := writeFileAtomic(res.File, data); err != nil {
 		return res, err

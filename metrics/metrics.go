@@ -53,6 +53,9 @@ type Metrics struct {
 	// resources that differ from the lock file now: action withheld, or
 	// served (trust.on_change: warn).
 	TrustUnapproved *prometheus.GaugeVec
+	// TrustRefused counts refusals that keep the lock file's promise,
+	// by reason (TrustRefused* constants).
+	TrustRefused *prometheus.CounterVec
 
 	RelayBridges        *prometheus.GaugeVec
 	RelayHandshakes     *prometheus.CounterVec
@@ -169,6 +172,10 @@ func New(version, revision string) *Metrics {
 			Name: "wasmgate_trust_unapproved",
 			Help: "Tools, prompts and resources a source publishes now that differ from the lock file (server.lock_file) or are not in it, by action: withheld (trust.on_change withhold or refuse) or served (warn). 0 once `wasmgate lock` approves them.",
 		}, []string{"source", "action"}),
+		TrustRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_trust_refused_total",
+			Help: "Refusals that keep the lock file (server.lock_file) true, by reason: unapproved_source (a source whose command, URL, module or grants differ from the lock, or that it does not hold, refused at reload or start before anything of it ran), duplicate_key (a tool whose inputSchema or outputSchema repeats an object key, which the lock's digest could not pin), lock_changed (`wasmgate lock` refused: what the sources publish changed after it was shown).",
+		}, []string{"reason"}),
 		HTTPRejected: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_http_rejected_total",
 			Help: "HTTP requests refused before reaching MCP or the admin endpoints, by reason (origin, auth, too_large, timeout, sessions, principal_sessions, streams, principal_streams, admin_auth, admin_cross_site).",
@@ -227,7 +234,7 @@ func New(version, revision string) *Metrics {
 	reg.MustRegister(
 		m.ToolCalls, m.ToolDuration, m.ToolsInFlight, m.ResourceReads, m.PromptGets,
 		m.Plugins, m.PluginInstances, m.Tools,
-		m.ReloadSuccess, m.ReloadTimestamp, m.Reloads, m.HTTPRejected, m.ClaimsRefused, m.TrustUnapproved,
+		m.ReloadSuccess, m.ReloadTimestamp, m.Reloads, m.HTTPRejected, m.ClaimsRefused, m.TrustUnapproved, m.TrustRefused,
 		m.RelayBridges, m.RelayHandshakes, m.RelayFramesRejected,
 		m.RelayUnauthenticated, m.RelayRefused, m.LogSuppressed,
 		m.PolicyDenials, m.RateLimited,
@@ -240,6 +247,9 @@ func New(version, revision string) *Metrics {
 	)
 	for _, o := range []string{"success", "failure"} {
 		m.Reloads.WithLabelValues(o)
+	}
+	for _, r := range []string{TrustRefusedUnapproved, TrustRefusedDuplicateKey, TrustRefusedLockChanged} {
+		m.TrustRefused.WithLabelValues(r)
 	}
 	m.StateUp = prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "wasmgate_state_up",
@@ -262,6 +272,13 @@ func (m *Metrics) Handler() http.Handler {
 	// on the latency histograms are only in that format.
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg, EnableOpenMetrics: true})
 }
+
+// The reasons of wasmgate_trust_refused_total.
+const (
+	TrustRefusedUnapproved   = "unapproved_source"
+	TrustRefusedDuplicateKey = "duplicate_key"
+	TrustRefusedLockChanged  = "lock_changed"
+)
 
 // ReloadResult records a load or reload attempt the Prometheus way.
 func (m *Metrics) ReloadResult(ok bool, at time.Time) {

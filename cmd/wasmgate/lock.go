@@ -41,16 +41,27 @@ func lockCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	res, err := lockOverAdmin(ctx, cfg, *adminURL, !*check)
-	if errors.Is(err, errNoGateway) {
-		res, err = lockInProcess(ctx, cfg, !*check, stderr)
+	// Over the admin listener, the difference is shown first (GET), then
+	// written naming the state shown (POST ?digest=): the gateway
+	// refuses if the sources changed in between.
+	res, err := lockOverAdmin(ctx, cfg, *adminURL, false, "")
+	if err == nil {
+		for _, l := range res.Diff {
+			fmt.Fprintf(stdout, "  %s\n", l)
+		}
+		if !*check {
+			res, err = lockOverAdmin(ctx, cfg, *adminURL, true, res.Digest)
+		}
+	} else if errors.Is(err, errNoGateway) {
+		if res, err = lockInProcess(ctx, cfg, !*check, stderr); err == nil {
+			for _, l := range res.Diff {
+				fmt.Fprintf(stdout, "  %s\n", l)
+			}
+		}
 	}
 	if err != nil {
 		printCmdErr(stderr, "lock", err)
 		return 1
-	}
-	for _, l := range res.Diff {
-		fmt.Fprintf(stdout, "  %s\n", l)
 	}
 	switch {
 	case *check && len(res.Diff) > 0:
@@ -69,8 +80,9 @@ func lockCmd(args []string, stdout, stderr io.Writer) int {
 // errNoGateway: nothing listens on admin.listen.
 var errNoGateway = errors.New("no gateway on the admin listener")
 
-// lockOverAdmin asks the gateway on cfg's admin listener.
-func lockOverAdmin(ctx context.Context, cfg *loader.Config, base string, write bool) (gateway.LockResult, error) {
+// lockOverAdmin asks the gateway on cfg's admin listener; a write names
+// the digest of the state shown ("": whatever is published then).
+func lockOverAdmin(ctx context.Context, cfg *loader.Config, base string, write bool, digest string) (gateway.LockResult, error) {
 	var res gateway.LockResult
 	if base == "" {
 		if !cfg.Admin.On() {
@@ -90,6 +102,9 @@ func lockOverAdmin(ctx context.Context, cfg *loader.Config, base string, write b
 		method = http.MethodPost
 	}
 	url := strings.TrimSuffix(base, "/") + "/-/lock"
+	if digest != "" {
+		url += "?digest=" + digest
+	}
 	req, err := http.NewRequestWithContext(ctx, method, url, nil)
 	if err != nil {
 		return res, err
@@ -120,6 +135,9 @@ func lockOverAdmin(ctx context.Context, cfg *loader.Config, base string, write b
 	}
 	if resp.StatusCode == http.StatusNotFound {
 		return res, fmt.Errorf("the gateway at %s does not know /-/lock (an older wasmgate?): %s", url, strings.TrimSpace(string(body)))
+	}
+	if resp.StatusCode == http.StatusConflict { // the sources changed after they were shown
+		return res, errors.New(strings.TrimSpace(string(body)))
 	}
 	if resp.StatusCode != http.StatusOK {
 		return res, fmt.Errorf("the gateway at %s: %s", url, strings.TrimSpace(string(body)))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -33,9 +34,15 @@ type AdminOptions struct {
 	Status func() Status
 	// Lock compares what the sources of the config as saved publish with
 	// the lock file and, with write, writes it and reloads (`wasmgate
-	// lock`); the result marshals to JSON.
-	Lock func(ctx context.Context, write bool) (any, error)
+	// lock`); the result marshals to JSON. With digest (the one a GET
+	// answered), it writes only that state, else fails with
+	// ErrLockChanged.
+	Lock func(ctx context.Context, write bool, digest string) (any, error)
 }
+
+// ErrLockChanged: POST /-/lock?digest= named a state other than the one
+// the sources publish now; nothing was written (409 Conflict).
+var ErrLockChanged = errors.New("lock refused")
 
 type admin struct {
 	o          AdminOptions
@@ -83,7 +90,11 @@ func AdminHandler(o AdminOptions) http.Handler {
 	// wasmgate lock: GET compares (--check), POST approves (a reload).
 	lock := func(write bool) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			res, err := o.Lock(r.Context(), write)
+			res, err := o.Lock(r.Context(), write, r.URL.Query().Get("digest"))
+			if errors.Is(err, ErrLockChanged) {
+				http.Error(w, err.Error(), http.StatusConflict)
+				return
+			}
 			if err != nil {
 				http.Error(w, "lock failed: "+err.Error(), http.StatusInternalServerError)
 				return

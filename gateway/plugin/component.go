@@ -19,6 +19,7 @@ import (
 	"github.com/wasmgate/wasmgate/internal/plural"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
+	"github.com/wasmgate/wasmgate/loader/fetch"
 	"github.com/wasmgate/wasmgate/loader/host"
 	"github.com/wasmgate/wasmgate/metrics"
 )
@@ -45,6 +46,11 @@ type Host struct {
 	// Kept holds the compiled modules of plugins no snapshot serves, for
 	// a reload that restores one; nil keeps none.
 	Kept *Kept
+	// Approve, if set, is asked whether the modules fetched for cfg (their
+	// SHA-256 digests, by plugin name) may run, before any of them is
+	// compiled or instantiated (the lock file: docs/trust.md). An error
+	// fails the Provision as it is.
+	Approve func(cfg *loader.Config, modules map[string]string) error
 }
 
 // Component is the plugins section of one snapshot: every plugin compiled
@@ -85,12 +91,27 @@ func (c *Component) Provision(ctx context.Context, cfg *loader.Config) error {
 	results := make([]result, len(cfg.Plugins))
 	sem := make(chan struct{}, runtime.NumCPU())
 	var wg sync.WaitGroup
+	mods := make([]fetch.Module, len(cfg.Plugins))
+	digests := map[string]string{}
 	for i, spec := range cfg.Plugins {
 		mod, err := c.h.Compiler.Fetch(ctx, spec)
 		if err != nil {
 			results[i].err = err
 			continue
 		}
+		mods[i] = mod
+		digests[spec.Name] = mod.SHA256
+	}
+	if c.h.Approve != nil {
+		if err := c.h.Approve(cfg, digests); err != nil {
+			return err
+		}
+	}
+	for i, spec := range cfg.Plugins {
+		if results[i].err != nil {
+			continue
+		}
+		mod := mods[i]
 		key := reuseKey(spec, mod.SHA256)
 		store := c.h.Store(spec.Name, int64(spec.Limits.KVQuota)) // its quota follows in Apply
 		if sh := c.prev[spec.Name]; sh != nil && sh.key == key && sh.refs.Add(1) > 1 {

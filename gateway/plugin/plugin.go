@@ -257,10 +257,17 @@ func (p *Source) failure(err error) error {
 // (docs/trust.md): its allowed_hosts (sorted), allowed_paths, instance
 // scope and the host functions its module imports.
 func (p *Source) Grants() map[string]any {
-	hosts := append([]string{}, p.spec.AllowedHosts...)
+	g := SpecGrants(p.spec)
+	g["host_functions"] = append([]string{}, p.plugin.Imports...)
+	return g
+}
+
+// SpecGrants are the grants of Grants that spec alone says, known before
+// its module is compiled: all but host_functions.
+func SpecGrants(spec loader.PluginSpec) map[string]any {
+	hosts := append([]string{}, spec.AllowedHosts...)
 	slices.Sort(hosts)
 	paths := map[string]string{}
-	maps.Copy(paths, p.spec.AllowedPaths)
-	return map[string]any{"allowed_hosts": hosts, "allowed_paths": paths, "instances": p.spec.Instances,
-		"host_functions": append([]string{}, p.plugin.Imports...)}
+	maps.Copy(paths, spec.AllowedPaths)
+	return map[string]any{"allowed_hosts": hosts, "allowed_paths": paths, "instances": spec.Instances}
 }

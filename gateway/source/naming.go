@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/internal/canon"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/wire"
 )
@@ -53,9 +54,20 @@ func Expand(t *abi.URITemplate, vars map[string]string) string {
 	return out
 }
 
-// toolDef is the MCP definition of t under the exposed name.
+// toolDef is the MCP definition of t under the exposed name. Its
+// schemas reach clients as they were written, so one that repeats a key
+// is refused (canon.ErrDuplicate): clients may read either occurrence,
+// the lock file's digest only the last.
 func toolDef(name string, t wire.Tool) (mcp.Tool, error) {
 	def := mcp.NewToolWithRawSchema(name, t.Description, t.InputSchema)
+	if err := canon.Unique(t.InputSchema, "inputSchema"); err != nil {
+		return def, err
+	}
+	if len(t.OutputSchema) > 0 {
+		if err := canon.Unique(t.OutputSchema, "outputSchema"); err != nil {
+			return def, err
+		}
+	}
 	def.Title = t.Title
 	if len(t.OutputSchema) > 0 && string(t.OutputSchema) != "null" {
 		if !isJSONObject(t.OutputSchema) {

@@ -84,9 +84,34 @@ func argsDecoded(raw []byte) ([]byte, error) {
 	return c.out, nil
 }
 
+// Unique checks that raw, one JSON value (a tool's inputSchema), has
+// no object, at any depth, with a key twice (equal after unescaping;
+// keys that differ only in case are allowed). Readers disagree on which
+// of two equal keys counts (encoding/json keeps the last, others the
+// first), so a digest of one reading does not pin what another reader
+// sees. It fails with ErrDuplicate naming the key and where it is under
+// name, or with ErrInvalid or ErrTooDeep.
+func Unique(raw []byte, name string) error {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	c := canonicalizer{d: d, exact: true, name: name}
+	tok, err := d.Token()
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	if err := c.value(tok, "", 0); err != nil {
+		return err
+	}
+	return c.end()
+}
+
 type canonicalizer struct {
 	d   *json.Decoder
 	out []byte
+	// exact: only equal keys are refused (Unique), not keys equal under
+	// case folding; name is the value's, for errors ("": the arguments).
+	exact bool
+	name  string
 }
 
 // end checks that nothing follows the value.
@@ -113,7 +138,7 @@ func (c *canonicalizer) value(tok json.Token, path string, depth int) error {
 	switch t := tok.(type) {
 	case json.Delim:
 		if depth >= MaxDepth {
-			return fmt.Errorf("%w (at %s)", ErrTooDeep, where(path))
+			return fmt.Errorf("%w (at %s)", ErrTooDeep, c.where(path))
 		}
 		switch t {
 		case '{':
@@ -153,12 +178,15 @@ func (c *canonicalizer) object(path string, depth int) error {
 		if !ok {
 			return fmt.Errorf("%w: a member name is not a string", ErrInvalid)
 		}
-		f := fold(key)
+		f := key
+		if !c.exact {
+			f = fold(key)
+		}
 		if prev, ok := seen[f]; ok {
 			if prev == key {
-				return fmt.Errorf("%w %q (in %s)", ErrDuplicate, key, where(path))
+				return fmt.Errorf("%w %q (in %s)", ErrDuplicate, key, c.where(path))
 			}
-			return fmt.Errorf("%w: %q and %q (in %s)", ErrCollision, prev, key, where(path))
+			return fmt.Errorf("%w: %q and %q (in %s)", ErrCollision, prev, key, c.where(path))
 		}
 		seen[f] = key
 		if !first {
@@ -206,9 +234,13 @@ func (c *canonicalizer) str(s string) {
 	c.out = append(c.out, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
 }
 
-// where names a path for errors: "the arguments" at the top.
-func where(path string) string {
-	if path == "" {
+// where names a path for errors: "the arguments" at the top, or the
+// value's name.
+func (c *canonicalizer) where(path string) string {
+	switch {
+	case c.name != "":
+		return c.name + path
+	case path == "":
 		return "the arguments"
 	}
 	return "args" + path
