@@ -204,7 +204,7 @@ func New(version, revision string) *Metrics {
 		}, []string{"plugin", "kind"}),
 		SecretsRedacted: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_secrets_redacted_total",
-			Help: "Credential-shaped strings replaced in tool arguments, results and errors of sources with redact_secrets, by source, kind (aws-access-key, github-token, ...) and where (arguments, result, error).",
+			Help: "Credential-shaped strings replaced in what sources with redact_secrets are sent or send (tool arguments; results, errors, notifications, requests toward the client, list definitions), by source, kind (aws-access-key, github-token, ...) and where (arguments, result, error, notification, request, definition).",
 		}, []string{"plugin", "kind", "where"}),
 		SubscriptionsRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_subscriptions_refused_total",

@@ -79,6 +79,7 @@ func (s *shared) onNotification(c *conn, n mcp.JSONRPCNotification) {
 		for k, v := range params {
 			out[k] = v
 		}
+		s.redactNotification(out)
 		out["progressToken"] = pt.token
 		_ = s.h.MCP.SendNotificationToClient(pt.ctx, string(mcp.MethodNotificationProgress), out)
 	case "notifications/message":
@@ -86,6 +87,7 @@ func (s *shared) onNotification(c *conn, n mcp.JSONRPCNotification) {
 			s.drop(kindMessage)
 			return
 		}
+		s.redactNotification(params)
 		if c.owner != "" {
 			_ = s.h.MCP.SendNotificationToSpecificClient(c.owner, "notifications/message", params)
 			return
