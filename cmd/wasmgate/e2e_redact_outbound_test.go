@@ -210,3 +210,78 @@ func TestRedactSecretsNotificationsRequestsDefinitions(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactSecretsPluginNotificationsRequests: a plugin with
+// redact_secrets (testdata/plugins/leaky) hides its own tokens in a
+// progress message, a log line, an elicitation and a sampling request
+// and its tool's description; neither era of client sees them.
+func TestRedactSecretsPluginNotificationsRequests(t *testing.T) {
+	places := []string{"plugindescription", "pluginprogress", "pluginlog", "pluginschema", "pluginelicit", "pluginsampling", "pluginsystem"}
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
+		Server:  harness.NoWatch,
+		Plugins: fmt.Sprintf("  - {name: leaky, path: %s, redact_secrets: true}\n", harness.Wasm(t, "testdata/plugins/leaky")),
+	}))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 2*time.Minute)
+
+	var clients []*recordingClient
+	for _, version := range []string{harness.ProtoSessions, harness.ProtoStateless} {
+		rec := &recordingClient{}
+		clients = append(clients, rec)
+		c := harness.AskedClient(t, g.MCPURL, version, rec.options()...)
+		c.OnNotification(func(n mcp.JSONRPCNotification) { rec.keep("notification", n) })
+		if version == harness.ProtoSessions {
+			if err := c.SetLevel(ctx, mcp.SetLevelRequest{Params: mcp.SetLevelParams{Level: mcp.LoggingLevelDebug}}); err != nil {
+				t.Fatalf("logging/setLevel: %v", err)
+			}
+		}
+		tools, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+		if err != nil {
+			t.Fatalf("%s tools/list: %v", version, err)
+		}
+		rec.keep("tools/list", tools)
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "leak"
+		req.Params.Meta = &mcp.Meta{ProgressToken: "p-" + version}
+		out, err := c.CallTool(ctx, req)
+		if err != nil || out.IsError {
+			t.Fatalf("%s leak: %v %s", version, err, harness.ResultText(out))
+		}
+		rec.keep("tools/call", out)
+		if version == harness.ProtoSessions {
+			harness.WaitFor(5*time.Second, func() bool {
+				txt := rec.text()
+				return strings.Contains(txt, "halfway") && strings.Contains(txt, "connected with")
+			})
+		}
+	}
+	for i, rec := range clients {
+		text := rec.text()
+		var leaked []string
+		for _, place := range places {
+			if strings.Contains(text, leakToken(place)) {
+				leaked = append(leaked, place)
+			}
+		}
+		if leaked != nil {
+			t.Errorf("client %d: the tokens in the plugin's %s reached the client:\n%s", i, strings.Join(leaked, ", "), text)
+		}
+		for _, want := range []string{`use [redacted github-token]`, `the key is [redacted github-token]`,
+			`confirm [redacted github-token]`, `not [redacted github-token]`, `leaks [redacted github-token]`} {
+			if !strings.Contains(text, want) {
+				t.Errorf("client %d never received %q:\n%s", i, want, text)
+			}
+		}
+	}
+	for _, want := range []string{`halfway [redacted github-token]`, `connected with [redacted github-token]`} {
+		if !strings.Contains(clients[0].text(), want) {
+			t.Errorf("the client never received %q:\n%s", want, clients[0].text())
+		}
+	}
+	m := g.Scrape(t)
+	for _, where := range []string{"notification", "request", "definition"} {
+		if n := m.Sum("wasmgate_secrets_redacted_total", map[string]string{"plugin": "leaky", "kind": "github-token", "where": where}); n == 0 {
+			t.Errorf("wasmgate_secrets_redacted_total{plugin=leaky,where=%s} = 0", where)
+		}
+	}
+}
