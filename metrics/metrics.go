@@ -81,7 +81,8 @@ type Metrics struct {
 	// clients' redirects and connections (redirect, redirect_cross_origin,
 	// redirect_loop, own_listener), and the sampling, elicitation and
 	// roots requests a shared session's server sent outside every call's
-	// stream that could not be given to one caller (ambiguous, no_call).
+	// stream that could not be given to one caller (ambiguous, no_call),
+	// or, with redact_secrets, checked for secrets (unscannable).
 	UpstreamRequestsRefused *prometheus.CounterVec
 	// Shared state (issue 18).
 	StateUp    prometheus.Gauge
@@ -106,7 +107,7 @@ func New(version, revision string) *Metrics {
 		}, []string{"upstream", "kind"}),
 		UpstreamRequestsRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_upstream_requests_refused_total",
-			Help: "Requests between the gateway and an upstream MCP server that the gateway refused, by upstream and reason: redirect (follow_redirects is off), redirect_cross_origin, redirect_loop, own_listener (a connection to the gateway's own listener), ambiguous and no_call (a sampling, elicitation or roots request on a shared session's GET stream with several or no calls in flight).",
+			Help: "Requests between the gateway and an upstream MCP server that the gateway refused, by upstream and reason: redirect (follow_redirects is off), redirect_cross_origin, redirect_loop, own_listener (a connection to the gateway's own listener), ambiguous and no_call (a sampling, elicitation or roots request on a shared session's GET stream with several or no calls in flight), unscannable (a sampling or elicitation request of an upstream with redact_secrets that could not be checked for secrets).",
 		}, []string{"upstream", "reason"}),
 		reg: reg,
 		ToolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{

@@ -16,6 +16,10 @@ const (
 	whereRequest      = "request"
 )
 
+// refusedUnscannable is the reason of a request toward a client that
+// could not be checked for secrets (wasmgate_upstream_requests_refused_total).
+const refusedUnscannable = "unscannable"
+
 // redacting counts each secret replaced in what s sends a client, where;
 // nil when s has redact_secrets off, so that such an upstream's
 // notifications and requests cost nothing more.
@@ -46,6 +50,8 @@ func (s *shared) redactRequest(req mcp.InputRequest) (mcp.InputRequest, error) {
 	}
 	out, err := secretscan.Recoded(req, found)
 	if err != nil {
+		// Unreachable while mcp-go decodes what it encodes.
+		s.h.Metrics.UpstreamRequestsRefused.WithLabelValues(s.name(), refusedUnscannable).Inc()
 		s.h.Logger.Warn("upstream request refused: it could not be checked for secrets (redact_secrets)", "upstream", s.name(), "request", req.Method, "error", err)
 		return req, fmt.Errorf("refused: %s from upstream %q could not be checked for secrets (redact_secrets): %w", req.Method, s.name(), err)
 	}
