@@ -12,6 +12,7 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/internal/canon"
 	"github.com/wasmgate/wasmgate/internal/plural"
+	"github.com/wasmgate/wasmgate/internal/secretscan"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/metrics"
 	"github.com/wasmgate/wasmgate/policy"
@@ -108,6 +109,9 @@ func (s *Snapshot) indexSources(log *slog.Logger, m *metrics.Metrics, strict boo
 		}
 	}
 	s.index = source.NewIndex()
+	s.index.Redacted = func(src source.Source, k secretscan.Kind) {
+		m.SecretsRedacted.WithLabelValues(src.Name(), string(k), source.WhereDefinition).Inc()
+	}
 	if s.gate = newTrustGate(s.Config); s.gate != nil {
 		s.index.Gate = s.gate
 	}

@@ -84,7 +84,8 @@ type Metrics struct {
 	// clients' redirects and connections (redirect, redirect_cross_origin,
 	// redirect_loop, own_listener), and the sampling, elicitation and
 	// roots requests a shared session's server sent outside every call's
-	// stream that could not be given to one caller (ambiguous, no_call).
+	// stream that could not be given to one caller (ambiguous, no_call),
+	// or, with redact_secrets, checked for secrets (unscannable).
 	UpstreamRequestsRefused *prometheus.CounterVec
 	// UpstreamCallsRefused counts calls of an upstream the gateway
 	// refused, by upstream and reason.
@@ -112,7 +113,7 @@ func New(version, revision string) *Metrics {
 		}, []string{"upstream", "kind"}),
 		UpstreamRequestsRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_upstream_requests_refused_total",
-			Help: "Requests between the gateway and an upstream MCP server that the gateway refused, by upstream and reason: redirect (follow_redirects is off), redirect_cross_origin, redirect_loop, own_listener (a connection to the gateway's own listener), ambiguous and no_call (a sampling, elicitation or roots request on a shared session's GET stream with several or no calls in flight).",
+			Help: "Requests between the gateway and an upstream MCP server that the gateway refused, by upstream and reason: redirect (follow_redirects is off), redirect_cross_origin, redirect_loop, own_listener (a connection to the gateway's own listener), ambiguous and no_call (a sampling, elicitation or roots request on a shared session's GET stream with several or no calls in flight), unscannable (a sampling or elicitation request of an upstream with redact_secrets that could not be checked for secrets).",
 		}, []string{"upstream", "reason"}),
 		UpstreamCallsRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_upstream_calls_refused_total",
@@ -218,7 +219,7 @@ func New(version, revision string) *Metrics {
 		}, []string{"plugin", "kind"}),
 		SecretsRedacted: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_secrets_redacted_total",
-			Help: "Credential-shaped strings replaced in tool arguments, results and errors of sources with redact_secrets, by source, kind (aws-access-key, github-token, ...) and where (arguments, result, error).",
+			Help: "Credential-shaped strings replaced in what sources with redact_secrets are sent or send (tool arguments; results, errors, notifications, requests toward the client, list definitions), by source, kind (aws-access-key, github-token, ...) and where (arguments, result, error, notification, request, definition).",
 		}, []string{"plugin", "kind", "where"}),
 		SubscriptionsRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_subscriptions_refused_total",

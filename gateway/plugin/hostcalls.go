@@ -15,6 +15,7 @@ import (
 
 	"github.com/wasmgate/wasmgate/gateway/roundtrip"
 	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/internal/secretscan"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/loader/host"
@@ -62,6 +63,30 @@ func (c *callState) spend(kind string) error {
 	return nil
 }
 
+// redacting counts each secret replaced in what the call sends its
+// client besides the result, where (notification, request); nil when
+// the plugin has redact_secrets off, which then costs nothing more.
+func (c *callState) redacting(where string) func(secretscan.Kind) {
+	if !c.rt.spec.RedactSecrets {
+		return nil
+	}
+	return func(k secretscan.Kind) {
+		c.h.Metrics.SecretsRedacted.WithLabelValues(c.rt.name, string(k), where).Inc()
+	}
+}
+
+// redactJSON is the JSON text b with the secrets of its strings
+// replaced (redact_secrets), counted where. Text that is not JSON is
+// returned as it is: decoding it fails after.
+func (c *callState) redactJSON(b json.RawMessage, where string) json.RawMessage {
+	if found := c.redacting(where); found != nil {
+		if out, _, err := secretscan.JSON(b, found); err == nil {
+			return out
+		}
+	}
+	return b
+}
+
 var (
 	_ host.Call          = (*callState)(nil)
 	_ host.StateReporter = (*callState)(nil)
@@ -99,6 +124,9 @@ func (c *callState) Progress(ctx context.Context, p host.ProgressParams) error {
 		params["total"] = *p.Total
 	}
 	if p.Message != "" {
+		if found := c.redacting("notification"); found != nil {
+			p.Message = secretscan.Redact(p.Message, found)
+		}
 		params["message"] = p.Message
 	}
 	return c.h.MCP.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
@@ -118,6 +146,10 @@ func (c *callState) Log(ctx context.Context, m host.LogParams) error {
 	logger := m.Logger
 	if logger == "" {
 		logger = c.rt.name
+	}
+	if found := c.redacting("notification"); found != nil {
+		logger = secretscan.Redact(logger, found)
+		m.Data = c.redactJSON(m.Data, "notification")
 	}
 	var data any = m.Data
 	if len(m.Data) == 0 {
@@ -169,6 +201,7 @@ func ask(r *roundtrip.Replay, req mcp.InputRequest) (json.RawMessage, error) {
 
 func (c *callState) CreateMessage(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
 	req := mcp.CreateMessageRequest{Request: mcp.Request{Method: string(mcp.MethodSamplingCreateMessage)}}
+	params = c.redactJSON(params, "request")
 	if err := json.Unmarshal(params, &req.CreateMessageParams); err != nil {
 		return nil, fmt.Errorf("invalid sampling request: %v", err)
 	}
@@ -192,6 +225,7 @@ func (c *callState) Elicit(ctx context.Context, params json.RawMessage) (json.Ra
 	}
 	// hyper-mcp's PDK writes the date-time format as date_time.
 	params = json.RawMessage(strings.ReplaceAll(string(params), `"format":"date_time"`, `"format":"date-time"`))
+	params = c.redactJSON(params, "request")
 	if err := json.Unmarshal(params, &in); err != nil {
 		return nil, fmt.Errorf("invalid elicitation request: %v", err)
 	}

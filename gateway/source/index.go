@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/wasmgate/wasmgate/internal/secretscan"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/wire"
 )
@@ -30,6 +31,12 @@ type Index struct {
 	// file's trust.on_change); what it withholds keeps its name claimed
 	// for its source but is neither listed nor callable.
 	Gate Gate
+
+	// Redacted, when set, counts each secret replaced in a definition of
+	// a source with redact_secrets (wasmgate_secrets_redacted_total,
+	// where "definition"). Such a source's definitions are published with
+	// their secrets replaced whether it is set or not.
+	Redacted func(src Source, k secretscan.Kind)
 }
 
 // Gate decides whether the index publishes a definition of src: a tool
@@ -157,7 +164,7 @@ func (x *Index) add(file string, src Source, d abi.Descriptor) []error {
 		var err error
 		if r.Template != nil {
 			if e.Match, err = abi.ParseURITemplate(uri); err == nil {
-				e.Template, err = templateDef(uri, r.Resource)
+				e.Template, err = templateDef(uri, x.redactResource(src, r.Resource))
 			}
 			if err == nil {
 				err = x.overlapsStatic(e)
@@ -180,7 +187,7 @@ func (x *Index) add(file string, src Source, d abi.Descriptor) []error {
 			errs = append(errs, fmt.Errorf("%s: %s: resource %q: invalid uri %q", file, where, r.Name, uri))
 			continue
 		}
-		if e.Resource, err = resourceDef(uri, r.Resource); err == nil {
+		if e.Resource, err = resourceDef(uri, x.redactResource(src, r.Resource)); err == nil {
 			err = x.insideTemplate(e)
 		}
 		if err != nil {
@@ -200,7 +207,7 @@ func (x *Index) add(file string, src Source, d abi.Descriptor) []error {
 			}
 			continue
 		}
-		def, err := promptDef(name, p)
+		def, err := promptDef(name, x.redactPrompt(src, p))
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %s: prompt %q: %w", file, where, p.Name, err))
 			continue
@@ -262,7 +269,7 @@ func (x *Index) addTools(file string, src Source, tools []wire.Tool) []error {
 			errs = append(errs, fmt.Errorf("%s: %s: tool %q: invalid inputSchema: %w", file, where, t.Name, err))
 			continue
 		}
-		def, err := toolDef(name, t)
+		def, err := toolDef(name, x.redactTool(src, t))
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %s: tool %q: %w", file, where, t.Name, err))
 			continue

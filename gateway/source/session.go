@@ -31,6 +31,7 @@ func (x *Index) SessionView(file string, src Source, d abi.Descriptor) (*Index, 
 		claimed:   without(x.claimed, src, func(r *Resource) Source { return r.Src }),
 		owner:     maps.Clone(x.owner),
 		Gate:      x.Gate, // what the lock file withholds, withheld in the view too
+		Redacted:  x.Redacted,
 	}
 	for key, c := range x.owner {
 		if c.source == src.Name() {

@@ -163,6 +163,7 @@ func (s *shared) onStreamNotification(ctx context.Context, c *conn, n mcp.JSONRP
 		s.drop(kindMessage)
 		return true
 	}
+	s.redactNotification(n.Params.AdditionalFields)
 	sendLog(ctx, s.h.MCP, n.Params.AdditionalFields)
 	return true
 }

@@ -149,7 +149,8 @@ func (c *Component) Stale() bool {
 	return false
 }
 
-// Apply makes the sources' prefixes current for resource updates.
+// Apply makes the sources' prefixes current for resource updates, and
+// their redact_secrets for what their servers send clients.
 func (c *Component) Apply(context.Context) {
 	for _, s := range c.sources {
 		s.srv.applyView(s.spec)

@@ -70,6 +70,7 @@ func (s *shared) onNotification(c *conn, n mcp.JSONRPCNotification) {
 			s.drop(kindMessage)
 			return
 		}
+		s.redactNotification(params)
 		if c.owner != "" {
 			_ = s.h.MCP.SendNotificationToSpecificClient(c.owner, "notifications/message", params)
 			return

@@ -62,6 +62,7 @@ func (s *shared) forwardProgress(c *conn, params map[string]any) {
 	for k, v := range params {
 		out[k] = v
 	}
+	s.redactNotification(out)
 	out["progressToken"] = pt.token
 	_ = s.h.MCP.SendNotificationToClient(pt.ctx, string(mcp.MethodNotificationProgress), out)
 }

@@ -66,9 +66,10 @@ type shared struct {
 	sem  chan struct{}
 	main *conn
 
-	desc   atomic.Pointer[abi.Descriptor]
-	gen    atomic.Uint64 // bumped when desc changes
-	prefix atomic.Pointer[string]
+	desc          atomic.Pointer[abi.Descriptor]
+	gen           atomic.Uint64 // bumped when desc changes
+	prefix        atomic.Pointer[string]
+	redactSecrets atomic.Bool // redact_secrets, from each snapshot's spec
 
 	mu      sync.Mutex
 	clients map[string]*conn // per_client: by downstream session id
@@ -143,6 +144,7 @@ func (s *shared) setView(spec loader.UpstreamSpec) {
 func (s *shared) applyView(spec loader.UpstreamSpec) {
 	p := spec.Prefix
 	s.prefix.Store(&p)
+	s.redactSecrets.Store(spec.RedactSecrets)
 }
 
 func (s *shared) name() string { return s.spec.Name }

@@ -554,16 +554,21 @@ func (f *forwarder) ctx(ctx context.Context, what string) (context.Context, erro
 }
 
 func (f *forwarder) CreateMessage(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	in, err := f.s.redactRequest(mcp.NewSamplingInputRequest(req.CreateMessageParams))
+	if err != nil {
+		return nil, err
+	}
+	req.CreateMessageParams = *in.Sampling
 	if p, err := f.parkedFor(ctx); err != nil {
 		return nil, err
 	} else if p != nil {
-		raw, err := p.ask(ctx, mcp.NewSamplingInputRequest(req.CreateMessageParams))
+		raw, err := p.ask(ctx, in)
 		if err != nil {
 			return nil, err
 		}
 		return decodeAnswer[mcp.CreateMessageResult]("sampling/createMessage", raw)
 	}
-	ctx, err := f.ctx(ctx, "sampling")
+	ctx, err = f.ctx(ctx, "sampling")
 	if err != nil {
 		return nil, err
 	}
@@ -571,16 +576,21 @@ func (f *forwarder) CreateMessage(ctx context.Context, req mcp.CreateMessageRequ
 }
 
 func (f *forwarder) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	in, err := f.s.redactRequest(mcp.NewElicitationInputRequest(req.Params))
+	if err != nil {
+		return nil, err
+	}
+	req.Params = *in.Elicitation
 	if p, err := f.parkedFor(ctx); err != nil {
 		return nil, err
 	} else if p != nil {
-		raw, err := p.ask(ctx, mcp.NewElicitationInputRequest(req.Params))
+		raw, err := p.ask(ctx, in)
 		if err != nil {
 			return nil, err
 		}
 		return decodeAnswer[mcp.ElicitationResult]("elicitation/create", raw)
 	}
-	ctx, err := f.ctx(ctx, "elicitation")
+	ctx, err = f.ctx(ctx, "elicitation")
 	if err != nil {
 		return nil, err
 	}

@@ -105,3 +105,23 @@ func hexDigit(c byte) (byte, bool) {
 	}
 	return 0, false
 }
+
+// Recoded is v with every string of its JSON encoding redacted (JSON):
+// when one was replaced, the redacted text decoded into a new T, which
+// is what the caller sends instead of v; else v itself. T must decode
+// what it encodes (mcp-go's request and result types do).
+func Recoded[T any](v T, found func(Kind)) (T, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v, fmt.Errorf("encoding to scan for secrets: %w", err)
+	}
+	b, changed, err := JSON(b, found)
+	if err != nil || !changed {
+		return v, err
+	}
+	var out T
+	if err := json.Unmarshal(b, &out); err != nil {
+		return v, fmt.Errorf("decoding with secrets replaced: %w", err)
+	}
+	return out, nil
+}

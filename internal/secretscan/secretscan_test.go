@@ -116,3 +116,20 @@ func TestJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestRecoded(t *testing.T) {
+	type msg struct {
+		Text string         `json:"text"`
+		Meta map[string]any `json:"_meta,omitempty"`
+	}
+	const tok = "ghp_0123456789abcdefghijABCDEFGHIJ012345"
+	n := 0
+	got, err := Recoded(msg{Text: "use " + tok, Meta: map[string]any{"k": tok}}, func(Kind) { n++ })
+	if err != nil || got.Text != "use [redacted github-token]" || got.Meta["k"] != "[redacted github-token]" || n != 2 {
+		t.Errorf("Recoded = %+v, %v (%d found)", got, err, n)
+	}
+	clean := msg{Text: "nothing here", Meta: map[string]any{"n": 1}}
+	if got, err := Recoded(clean, func(k Kind) { t.Errorf("found %s", k) }); err != nil || got.Meta["n"] != 1 {
+		t.Errorf("Recoded of a clean value = %+v, %v; want it as it was", got, err)
+	}
+}
