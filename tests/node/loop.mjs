@@ -50,6 +50,14 @@ function parseArgs(argv) {
   return opts;
 }
 
+// describe is an error's message with its causes (fetch's "fetch failed"
+// says nothing without them).
+function describe(err) {
+  let text = String(err?.message ?? err);
+  for (let c = err?.cause; c; c = c.cause) text += `: ${c.code ?? ''} ${c.message ?? c}`;
+  return text;
+}
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main() {
@@ -83,7 +91,7 @@ async function main() {
   for (let k = 1; k <= opts.clients; k++) {
     const transport = new StreamableHTTPClientTransport(opts.url);
     const client = new Client({ name: `wasmgate-loop-${k}`, version: '0.1.0' });
-    client.onerror = (err) => warnings.push(`client ${k}: ${err?.message ?? err}`);
+    client.onerror = (err) => warnings.push(`client ${k}: ${describe(err)}`);
     await client.connect(transport);
     clients.push({ k, client, transport });
   }
@@ -111,7 +119,7 @@ async function main() {
         await callOnce(c, i);
         calls++;
       } catch (err) {
-        failed.push(`client ${c.k}: call ${i}: ${err?.message ?? err}`);
+        failed.push(`client ${c.k}: call ${i}: ${describe(err)}`);
       }
       running--;
       reportPaused();
