@@ -7,7 +7,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state cluster fuzz validate conformance clean install dist
+.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state cluster cluster-restart fuzz validate conformance clean install dist
 
 all: build
 
@@ -104,6 +104,11 @@ bench-state: build
 ## machine (configs/cluster/); Ctrl-C stops them all
 cluster: build
 	@bash scripts/cluster.sh
+
+## cluster-restart: start replica R (1, 2 or 3) of the running make cluster
+## again, e.g. after it was killed: make cluster-restart R=2
+cluster-restart:
+	@bash scripts/cluster.sh restart $(R)
 
 ## bench-relay: tools/call through the browser relay to the demo page in headless Chromium
 bench-relay: build

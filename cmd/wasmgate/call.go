@@ -10,8 +10,11 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -64,28 +67,31 @@ func oneCallFlags(fs *flag.FlagSet) oneCall {
 }
 
 // connect returns an initialized client, and a func that closes it and
-// whatever it started.
-func (o oneCall) connect(ctx context.Context, stderr io.Writer) (*client.Client, func(), error) {
+// whatever it started. With --url, closing ends the MCP session the
+// client opened (DELETE), and its error says when the gateway did not
+// end it.
+func (o oneCall) connect(ctx context.Context, stderr io.Writer) (*client.Client, func() error, error) {
 	if *o.url != "" {
-		opts := []transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(&http.Client{Transport: o.last})}
 		tok := *o.token
 		if *o.tokenEnv != "" {
 			if tok = strings.TrimSpace(os.Getenv(*o.tokenEnv)); tok == "" {
 				return nil, nil, &cliError{what: "--token-env " + *o.tokenEnv, why: "the variable is not set or empty"}
 			}
 		}
-		if tok != "" {
-			opts = append(opts, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + tok}))
-		}
-		c, err := client.NewStreamableHttpClient(*o.url, opts...)
+		st := &sessionTransport{base: o.last, token: tok}
+		c, err := client.NewStreamableHttpClient(*o.url, transport.WithHTTPBasicClient(&http.Client{Transport: st}))
 		if err != nil {
 			return nil, nil, &cliError{what: "--url " + *o.url, why: cleanCause(err.Error())}
 		}
+		closeURL := func() error {
+			_ = c.Close() // sends the DELETE when the gateway issued a session id
+			return st.endError(*o.url)
+		}
 		if err := initialize(ctx, c); err != nil {
-			c.Close()
+			_ = closeURL() // an initialize answered before a later failure left a session
 			return nil, nil, urlError(*o.url, o.last, tok != "", err)
 		}
-		return c, func() { c.Close() }, nil
+		return c, closeURL, nil
 	}
 	path := *o.config
 	if path == "" {
@@ -113,7 +119,61 @@ func (o oneCall) connect(ctx context.Context, stderr io.Writer) (*client.Client,
 		closeAll()
 		return nil, nil, &cliError{what: "start the in-process gateway", why: err.Error()}
 	}
-	return c, func() { c.Close(); closeAll() }, nil
+	return c, func() error { c.Close(); closeAll(); return nil }, nil
+}
+
+// sessionTransport is the HTTP transport of --url: it sends the bearer
+// token on every request, the DELETE that ends the session included
+// (mcp-go's WithHTTPHeaders leaves that one without it, so a gateway with
+// authentication refused it and kept the session for its
+// session_idle_timeout), and records how the DELETE was answered.
+type sessionTransport struct {
+	base  http.RoundTripper
+	token string
+
+	mu      sync.Mutex
+	deleted bool  // a DELETE was sent
+	status  int   // its answer's status
+	err     error // or why it got none
+}
+
+func (s *sessionTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if s.token != "" {
+		req = req.Clone(req.Context())
+		req.Header.Set("Authorization", "Bearer "+s.token)
+	}
+	resp, err := s.base.RoundTrip(req)
+	if req.Method == http.MethodDelete {
+		s.mu.Lock()
+		s.deleted, s.err = true, err
+		if err == nil {
+			s.status = resp.StatusCode
+		}
+		s.mu.Unlock()
+	}
+	return resp, err
+}
+
+// endError says why the session at url was not ended, or nil: no DELETE
+// was needed (no session id was issued), or the gateway answered it with
+// a success, 404 (the session is gone already) or 405 (the server does
+// not let clients end sessions).
+func (s *sessionTransport) endError(url string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	why := ""
+	switch {
+	case !s.deleted:
+		return nil
+	case s.err != nil:
+		why = cleanCause(s.err.Error())
+	case s.status < 300, s.status == http.StatusNotFound, s.status == http.StatusMethodNotAllowed:
+		return nil
+	default:
+		why = fmt.Sprintf("DELETE answered HTTP %d", s.status)
+	}
+	return &cliError{what: "the MCP session at " + url + " was not ended",
+		why: why + "; it stays open until the gateway's transports.http.session_idle_timeout"}
 }
 
 func initialize(ctx context.Context, c *client.Client) error {
@@ -140,18 +200,29 @@ func runOne(name, argsUsage, summary string, nargs [2]int, args []string, stdout
 		fs.Usage()
 		return 2
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), *o.timeout)
+	// Ctrl-C or SIGTERM cancels the call, and the session still ends
+	// (closeAll runs on every path once connected).
+	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithTimeout(sigCtx, *o.timeout)
 	defer cancel()
 	c, closeAll, err := o.connect(ctx, stderr)
 	if err != nil {
 		printCmdErr(stderr, name, err)
 		return 1
 	}
-	defer closeAll()
+	defer func() {
+		stop() // a second Ctrl-C while the session ends stops the process
+		if err := closeAll(); err != nil {
+			fmt.Fprintf(stderr, "wasmgate %s: warning: %v\n", name, err)
+		}
+	}()
 	isErr, err := do(ctx, c, fs.Args(), *o.asJSON, stdout)
 	if err != nil {
 		var ce *cliError
-		if *o.url != "" && !errors.As(err, &ce) {
+		if sigCtx.Err() != nil {
+			err = &cliError{what: "interrupted", why: "the request was cancelled"}
+		} else if *o.url != "" && !errors.As(err, &ce) {
 			if status, _ := o.last.get(); status == http.StatusUnauthorized || status == http.StatusForbidden {
 				err = urlError(*o.url, o.last, *o.token != "" || *o.tokenEnv != "", err)
 			}
