@@ -404,10 +404,14 @@ func (c *conn) dialStdio(ctx context.Context) (*client.Client, chan struct{}, fu
 		outR.Close()
 		close(ended)
 	}()
+	tail := &stderrTail{} // for the error of a start that fails
+	errDone := make(chan struct{})
 	go func() { // stderr, line by line, to the log
 		defer c.s.wg.Done()
+		defer close(errDone)
 		defer errR.Close()
 		stderrLines(errR, maxStderrLine, func(line []byte, dropped int) {
+			tail.add(line)
 			if dropped > 0 {
 				c.s.stderrLog.Log(context.Background(), c.s.h.Logger, slog.LevelInfo, "upstream stderr", "source", c.s.name(), "line", string(line), "dropped_bytes", dropped)
 				return
@@ -485,6 +489,16 @@ func (c *conn) dialStdio(ctx context.Context) (*client.Client, chan struct{}, fu
 		}
 		if why := c.exitReason(); why != nil && exited {
 			err = fmt.Errorf("exited before it answered initialize (%v)", why)
+		}
+		select { // what it wrote to stderr up to its end
+		case <-errDone:
+		case <-time.After(500 * time.Millisecond):
+		}
+		if t := tail.String(); t != "" {
+			err = fmt.Errorf("%w; its last lines on stderr: %s", err, c.s.redact(t))
+		}
+		if spec.Sandbox != nil {
+			err = fmt.Errorf("%w (it runs in a sandbox: whatever it reads, writes or connects to must be granted; see docs/upstreams.md#sandbox-for-local-servers)", err)
 		}
 		c.mu.Lock()
 		c.why = nil
