@@ -8,10 +8,18 @@ package main
 // when the server runs in a sandbox, points at the sandbox notes.
 
 import (
+	"context"
+	"fmt"
+	"net"
 	"net/http"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wasmgate/wasmgate/internal/harness"
 )
@@ -59,4 +67,54 @@ func TestUpstreamStartTimeoutShowsStderr(t *testing.T) {
 		t.Errorf("reload of an unsandboxed upstream mentions the sandbox:\n%s", body)
 	}
 	harness.Calc(ctx, t, c, 20, 22)
+}
+
+// Issue 48, item 6: server-everything over Streamable HTTP asks for the
+// client's roots as soon as a client that declares roots connects,
+// outside any call. The gateway refuses it, as documented; that is a
+// WARN (rate limited, counted), never an ERROR.
+func TestUpstreamRootsRefusalIsNotAnError(t *testing.T) {
+	node, script := everything(t)
+	port := strings.TrimPrefix(harness.FreePort(t), "127.0.0.1:")
+	srv := exec.Command(node, script, "streamableHttp")
+	srv.Env = append(harness.CleanEnv(), "PORT="+port)
+	srv.Stderr = os.Stderr
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
+	if !harness.WaitFor(30*time.Second, func() bool {
+		conn, err := net.Dial("tcp", "127.0.0.1:"+port)
+		if err == nil {
+			conn.Close()
+		}
+		return err == nil
+	}) {
+		t.Fatal("server-everything did not start listening")
+	}
+	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
+    url: http://127.0.0.1:%s/mcp
+    prefix: ev
+`, port)))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, time.Minute)
+	c := listeningClient(t, g, client.WithRootsHandler(rootsLister{}))
+	if _, ok := g.WaitLog(0, `msg="upstream request refused" upstream=every request=roots`, 20*time.Second); !ok {
+		t.Fatalf("no WARN for the refused roots request:\n%s", g.Stderr())
+	}
+	harness.Calc(ctx, t, c, 2, 3)
+	time.Sleep(500 * time.Millisecond) // any later line about it
+	if log := g.Stderr(); strings.Contains(log, "level=ERROR") {
+		t.Errorf("an expected, documented refusal logged an ERROR:\n%s", log)
+	}
+	if v := g.Scrape(t).Sum("wasmgate_upstream_requests_refused_total", map[string]string{"upstream": "every", "reason": "no_call"}); v < 1 {
+		t.Errorf("wasmgate_upstream_requests_refused_total{reason=no_call} = %v, want >= 1", v)
+	}
+}
+
+// rootsLister is a client that declares roots and lists one.
+type rootsLister struct{}
+
+func (rootsLister) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: "file:///tmp", Name: "tmp"}}}, nil
 }

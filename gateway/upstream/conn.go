@@ -940,7 +940,25 @@ func (w warnOnly) Enabled(ctx context.Context, l slog.Level) bool {
 }
 
 func (w warnOnly) Handle(ctx context.Context, r slog.Record) error {
-	out := slog.NewRecord(r.Time, r.Level, w.creds.redact(r.Message), r.PC)
+	level := r.Level
+	if r.Message == "error handling request" {
+		// The transport answered a request of the upstream (sampling,
+		// elicitation, roots) with the error the gateway gave: that is
+		// an answer, not a fault of the gateway. A documented refusal
+		// was logged (rate limited) and counted where it was decided.
+		refused := false
+		r.Attrs(func(a slog.Attr) bool {
+			if err, ok := a.Value.Any().(error); ok && errors.As(err, new(refusedRequest)) {
+				refused = true
+			}
+			return !refused
+		})
+		if refused {
+			return nil
+		}
+		level = min(level, slog.LevelWarn)
+	}
+	out := slog.NewRecord(r.Time, level, w.creds.redact(r.Message), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		if k := a.Value.Kind(); k == slog.KindString || k == slog.KindAny {
 			a.Value = slog.StringValue(w.creds.redact(a.Value.String()))
