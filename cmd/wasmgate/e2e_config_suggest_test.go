@@ -1,0 +1,36 @@
+package main
+
+// Issue 48, item 7: a misspelt key gets the key its writer meant.
+// `validate`, and a reload of a running gateway (which keeps serving),
+// name the nearest known key of the section.
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wasmgate/wasmgate/internal/harness"
+)
+
+func TestUnknownKeySuggestsNearest(t *testing.T) {
+	item := func(extra string) string {
+		return "  - name: calculator\n    path: " + harness.Wasm(t, "examples/plugins/calculator") + "\n" + extra
+	}
+	bad := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: item("    limits: {timout: 5s}\n")}))
+	r := bins.Run(t, harness.RunOptions{}, "validate", "--config", bad)
+	if want := "plugins[0].limits.timout: unknown key (did you mean timeout?)"; r.Code == 0 || !strings.Contains(r.Stderr, want) {
+		t.Errorf("validate: exit %d, stderr does not say %q:\n%s", r.Code, want, r.Stderr)
+	}
+
+	base := bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: item("")})
+	cfg := harness.WriteConfig(t, base)
+	g := bins.Start(t, harness.Options{Config: cfg})
+	c := g.SessionClient(t)
+	harness.RenameOver(t, cfg, []byte(base+"upsteams: []\n"))
+	code, body := g.PostReload(t)
+	if want := "upsteams: unknown key (did you mean upstreams?)"; code != http.StatusInternalServerError || !strings.Contains(body, want) {
+		t.Errorf("reload (%d) does not say %q:\n%s", code, want, body)
+	}
+	harness.Calc(harness.Ctx(t, time.Minute), t, c, 20, 22)
+}
