@@ -118,3 +118,30 @@ type rootsLister struct{}
 func (rootsLister) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
 	return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: "file:///tmp", Name: "tmp"}}}, nil
 }
+
+// Issue 48, item 7: an upstream removed by a reload leaves no
+// wasmgate_upstream_up series behind (its process stopping after the
+// swap must not set it again).
+func TestUpstreamUpGoneAfterRemoval(t *testing.T) {
+	node, script := everything(t)
+	base := bins.YAML(harness.Parts{Server: harness.NoWatch,
+		Plugins: "  - name: calculator\n    path: " + harness.Wasm(t, "examples/plugins/calculator") + "\n"})
+	cfg := harness.WriteConfig(t, base+fmt.Sprintf(`upstreams:
+  - name: every
+    command: [%q, %q, stdio]
+    prefix: ev
+`, node, script))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	if v, ok := g.Scrape(t).Value("wasmgate_upstream_up", map[string]string{"upstream": "every"}); !ok || v != 1 {
+		t.Fatalf("wasmgate_upstream_up{upstream=every} = %v (exported %v), want 1", v, ok)
+	}
+	harness.RenameOver(t, cfg, []byte(base))
+	if code, body := g.PostReload(t); code != http.StatusOK {
+		t.Fatalf("reload without the upstream: %d %s", code, body)
+	}
+	time.Sleep(2 * time.Second) // the old process stops after the swap
+	if v, ok := g.Scrape(t).Value("wasmgate_upstream_up", map[string]string{"upstream": "every"}); ok {
+		t.Errorf("wasmgate_upstream_up{upstream=every} = %v is still exported after the upstream was removed", v)
+	}
+	harness.Calc(harness.Ctx(t, time.Minute), t, g.SessionClient(t), 2, 3)
+}

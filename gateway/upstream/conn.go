@@ -290,8 +290,12 @@ func (c *conn) teardown(ended *client.Client, why error) {
 		c.lastErr = c.s.redact(why.Error())
 	}
 	c.ready = make(chan struct{})
+	closing := c.closed
 	c.mu.Unlock()
-	if c == c.s.main {
+	if c == c.s.main && !closing {
+		// Not when it is closing: the upstream is gone from the serving
+		// snapshot (Retire deleted its series) or served by a new
+		// session of the same name, whose gauge this is.
 		c.s.h.Metrics.UpstreamUp.WithLabelValues(c.s.name()).Set(0)
 	}
 	if stop != nil {
