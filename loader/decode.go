@@ -90,6 +90,14 @@ func decodeErrors(file string, raw map[string]any, err error) error {
 			}
 			return
 		}
+		// mapstructure wraps several errors ("decoding failed due to the
+		// following error(s)"): every one of them is a leaf.
+		if _, ok := e.(*mapstructure.DecodeError); !ok {
+			if inner := errors.Unwrap(e); inner != nil {
+				walk(inner)
+				return
+			}
+		}
 		leaves = append(leaves, e)
 	}
 	walk(err)

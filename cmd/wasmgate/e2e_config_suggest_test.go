@@ -34,3 +34,16 @@ func TestUnknownKeySuggestsNearest(t *testing.T) {
 	}
 	harness.Calc(harness.Ctx(t, time.Minute), t, c, 20, 22)
 }
+
+// TestValidateReportsEveryBadDuration: bad durations in two sections are
+// both reported, as docs/operations.md says validate does.
+func TestValidateReportsEveryBadDuration(t *testing.T) {
+	cfg := harness.WriteConfig(t, "server:\n  shutdown_timeout: 5x\nplugins:\n  - name: calculator\n    path: "+
+		harness.Wasm(t, "examples/plugins/calculator")+"\n    limits: {timeout: 3q}\n")
+	r := bins.Run(t, harness.RunOptions{}, "validate", "--config", cfg)
+	for _, want := range []string{`server.shutdown_timeout: invalid duration "5x"`, `plugins[0].limits.timeout: invalid duration "3q"`} {
+		if r.Code == 0 || !strings.Contains(r.Stderr, want) {
+			t.Errorf("validate: exit %d, stderr does not say %q:\n%s", r.Code, want, r.Stderr)
+		}
+	}
+}
