@@ -47,3 +47,27 @@ func TestValidateReportsEveryBadDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestOverrideTitle (issue 48, item 7): overrides.<tool>.title sets the
+// tool's title (MCP's top-level title) that clients show, and a reload
+// that changes it is seen in tools/list.
+func TestOverrideTitle(t *testing.T) {
+	item := func(title string) string {
+		return "  - name: calculator\n    path: " + harness.Wasm(t, "examples/plugins/calculator") +
+			"\n    overrides:\n      calculate: {title: " + harness.Q(title) + "}\n"
+	}
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: item("Calculator")}))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, time.Minute)
+	c := g.SessionClient(t)
+	if got := listDefs(ctx, t, c)["calculate"].Title; got != "Calculator" {
+		t.Errorf("calculate's title = %q, want Calculator", got)
+	}
+	harness.RenameOver(t, cfg, []byte(bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: item("Arithmetic")})))
+	if code, body := g.PostReload(t); code != http.StatusOK {
+		t.Fatalf("reload: %d %s", code, body)
+	}
+	if got := listDefs(ctx, t, c)["calculate"].Title; got != "Arithmetic" {
+		t.Errorf("calculate's title after the reload = %q, want Arithmetic", got)
+	}
+}
