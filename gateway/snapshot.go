@@ -180,6 +180,11 @@ func (s *Snapshot) close(ctx context.Context) { s.parts.release(ctx) }
 // sources provide, without touching what is serving. It fails whole: on
 // error everything it provisioned is cleaned up.
 func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (*Snapshot, error) {
+	s, err := g.build(ctx, cfg)
+	return s, cfg.Locate(err)
+}
+
+func (g *Gateway) build(ctx context.Context, cfg *loader.Config) (*Snapshot, error) {
 	var prev *parts
 	var owners *source.Index // the serving snapshot's: its owners keep what they publish
 	if cur := g.cur.Load(); cur != nil {

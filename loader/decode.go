@@ -221,7 +221,7 @@ func withPositions(err error, data []byte, fromEnv map[string]string) error {
 	}
 	for _, e := range errs {
 		var ce *config.Error
-		if !errors.As(e, &ce) || ce.Key == "" || setByEnv(ce.Key, fromEnv) {
+		if !errors.As(e, &ce) || ce.Key == "" || setByEnv(ce.Key, fromEnv) || strings.Contains(ce.Msg, " (line ") {
 			continue
 		}
 		if n := findKey(root.Content[0], ce.Key); n != nil {

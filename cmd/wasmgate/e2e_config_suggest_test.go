@@ -5,7 +5,9 @@ package main
 // name the nearest known key of the section.
 
 import (
+	"fmt"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -70,4 +72,31 @@ func TestOverrideTitle(t *testing.T) {
 	if got := listDefs(ctx, t, c)["calculate"].Title; got != "Arithmetic" {
 		t.Errorf("calculate's title after the reload = %q, want Arithmetic", got)
 	}
+}
+
+// TestTokenFileErrorHasLine (issue 48, item 7): a token_file that cannot
+// be read is read after the file loaded (when auth is built), and its
+// error still has the key's line and column, from validate as from a
+// reload (which keeps serving).
+func TestTokenFileErrorHasLine(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "alice.token")
+	plugins := "  - name: calculator\n    path: " + harness.Wasm(t, "examples/plugins/calculator") + "\n"
+	text := "plugins:\n" + plugins + "auth:\n  principals:\n    - name: alice\n      token_file: " + harness.Q(missing) + "\n"
+	cfg := harness.WriteConfig(t, text)
+	r := bins.Run(t, harness.RunOptions{}, "validate", "--config", cfg)
+	want := fmt.Sprintf("auth.principals[0].token_file: %q: no such file or directory (line ", missing)
+	if r.Code == 0 || !strings.Contains(r.Stderr, want) {
+		t.Errorf("validate: exit %d, stderr does not say %q:\n%s", r.Code, want, r.Stderr)
+	}
+
+	base := bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: plugins})
+	gcfg := harness.WriteConfig(t, base)
+	g := bins.Start(t, harness.Options{Config: gcfg})
+	c := g.SessionClient(t)
+	harness.RenameOver(t, gcfg, []byte(base+"auth:\n  principals:\n    - name: alice\n      token_file: "+harness.Q(missing)+"\n"))
+	code, body := g.PostReload(t)
+	if code != http.StatusInternalServerError || !strings.Contains(body, "token_file") || !strings.Contains(body, "(line ") {
+		t.Errorf("reload (%d) does not give the token_file's line:\n%s", code, body)
+	}
+	harness.Calc(harness.Ctx(t, time.Minute), t, c, 20, 22)
 }
