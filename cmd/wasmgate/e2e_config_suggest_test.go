@@ -100,3 +100,23 @@ func TestTokenFileErrorHasLine(t *testing.T) {
 	}
 	harness.Calc(harness.Ctx(t, time.Minute), t, c, 20, 22)
 }
+
+// TestValidateCountsUpstreams (issue 48, item 7): the summary line counts
+// upstreams beside plugins (relay sites are in its relay: part), and validate prints a line
+// per upstream as it does per plugin.
+func TestValidateCountsUpstreams(t *testing.T) {
+	node, script := everything(t)
+	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
+    command: [%q, %q, stdio]
+    prefix: ev
+`, node, script)))
+	r := bins.Run(t, harness.RunOptions{}, "validate", "--config", cfg)
+	for _, want := range []string{
+		": ok: 1 plugin (calculator), 1 upstream (every), ",
+		"\n  upstream \"every\" (upstreams[0]): stdio, command " + filepath.Base(node) + "; ",
+	} {
+		if r.Code != 0 || !strings.Contains(r.Stdout, want) {
+			t.Errorf("validate: exit %d, stdout does not say %q:\n%s%s", r.Code, want, r.Stdout, r.Stderr)
+		}
+	}
+}
