@@ -6,6 +6,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -118,5 +119,35 @@ func TestValidateCountsUpstreams(t *testing.T) {
 		if r.Code != 0 || !strings.Contains(r.Stdout, want) {
 			t.Errorf("validate: exit %d, stdout does not say %q:\n%s%s", r.Code, want, r.Stdout, r.Stderr)
 		}
+	}
+}
+
+// TestStatusPageStateAndTracing (issue 48, item 7): the status page's
+// sections (state, trust) read as key and value, not a JSON dump, and
+// "In force" says whether calls are traced and where to.
+func TestStatusPageStateAndTracing(t *testing.T) {
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
+		Plugins:  "  - name: calculator\n    path: " + harness.Wasm(t, "examples/plugins/calculator") + "\n",
+		Sections: "tracing:\n  endpoint: http://127.0.0.1:4318\n  sample_ratio: 0.25\n",
+	}))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	resp, err := http.Get(g.AdminURL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	page := string(b)
+	for _, want := range []string{`id="in-force-tracing"`, "OTLP to <code>http://127.0.0.1:4318</code>", "sampling 0.25",
+		`<th>backend</th><td>memory</td>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the status page does not have %q", want)
+		}
+	}
+	if strings.Contains(page, `{&#34;backend`) || strings.Contains(page, `"backend":`) {
+		t.Errorf("the state section is a JSON dump")
+	}
+	if t.Failed() {
+		t.Log(page)
 	}
 }
