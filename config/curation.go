@@ -26,6 +26,7 @@ type ToolFilter struct {
 // source's own.
 type Override struct {
 	Name        string           `koanf:"name"`
+	Title       string           `koanf:"title"` // MCP's title, what clients show
 	Description string           `koanf:"description"`
 	Annotations *ToolAnnotations `koanf:"annotations"`
 }

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/wasmgate/wasmgate/gateway/ops"
@@ -9,7 +10,8 @@ import (
 	"github.com/wasmgate/wasmgate/loader"
 )
 
-// inForce is what guards a gateway serving cfg: auth, policy, audit.
+// inForce is what guards a gateway serving cfg: auth, policy, audit,
+// and where its calls are traced.
 func inForce(cfg *loader.Config) ops.InForce {
 	a, p := cfg.Auth, cfg.Policy
 	out := ops.InForce{
@@ -17,6 +19,12 @@ func inForce(cfg *loader.Config) ops.InForce {
 		Policy: ops.PolicyStatus{Enabled: p.Present(), Default: "allow", Rules: len(p.Rules),
 			RateLimit: p.RateLimit != nil},
 		Audit: ops.AuditStatus{File: cfg.Audit.File, Arguments: cfg.Audit.Arguments},
+	}
+	if t := cfg.Tracing; t.On() {
+		out.Tracing = ops.TracingStatus{Enabled: true, SampleRatio: t.Ratio()}
+		if u, err := url.Parse(t.Endpoint); err == nil {
+			out.Tracing.Endpoint = u.Scheme + "://" + u.Host
+		}
 	}
 	out.Auth.Enabled = out.Auth.Principals > 0 || out.Auth.JWT
 	if a.JWT != nil {

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/wasmgate/wasmgate/gateway/envelope"
@@ -59,7 +62,11 @@ func (s *Snapshot) Stdio() policy.Principal { return s.parts.id.stdio }
 // template, 1 prompt; auth: off; policy: off; audit: log".
 func (s *Snapshot) Summary() string {
 	x := s.index
-	return fmt.Sprintf("%s, %s, %s, %s, %s; %s", s.parts.plugins.Summary(), plural.N(len(x.Tools), "tool"),
+	sources := s.parts.plugins.Summary()
+	if names := s.upstreamNames(); len(names) > 0 { // relay sites are in sectionsSummary's "relay: …"
+		sources += fmt.Sprintf(", %s (%s)", plural.N(len(names), "upstream"), strings.Join(names, ", "))
+	}
+	return fmt.Sprintf("%s, %s, %s, %s, %s; %s", sources, plural.N(len(x.Tools), "tool"),
 		plural.N(len(x.Resources), "resource"), plural.N(len(x.Templates), "resource template"),
 		plural.N(len(x.Prompts), "prompt"), sectionsSummary(s.Config))
 }
@@ -68,6 +75,58 @@ func (s *Snapshot) Summary() string {
 // declared, the ABI it was detected as and what it provides, then its
 // warnings, if any.
 func (s *Snapshot) PluginReport() []string { return s.parts.plugins.Report() }
+
+func (s *Snapshot) upstreamNames() []string {
+	var names []string
+	for _, u := range s.Config.Upstreams {
+		names = append(names, u.Name)
+	}
+	return names
+}
+
+// UpstreamReport describes each upstream in a line, as PluginReport does
+// each plugin: its name, where it is declared, how it is reached (a
+// remote one by its scheme and host alone: a URL may carry a secret) and
+// what it publishes.
+func (s *Snapshot) UpstreamReport() []string {
+	var out []string
+	for _, u := range s.Config.Upstreams {
+		how := "stdio, command " + filepath.Base(u.Command[0])
+		if !u.Stdio() {
+			how = "remote"
+			if p, err := url.Parse(u.URL); err == nil {
+				how += ", " + p.Scheme + "://" + p.Host
+			}
+		}
+		if u.Sandbox != nil {
+			how += ", sandboxed"
+		}
+		var tools, resources, templates, prompts int
+		for _, t := range s.index.Tools {
+			if t.Src.Key() == u.Key {
+				tools++
+			}
+		}
+		for _, r := range s.index.Resources {
+			if r.Src.Key() == u.Key {
+				resources++
+			}
+		}
+		for _, r := range s.index.Templates {
+			if r.Src.Key() == u.Key {
+				templates++
+			}
+		}
+		for _, p := range s.index.Prompts {
+			if p.Src.Key() == u.Key {
+				prompts++
+			}
+		}
+		out = append(out, fmt.Sprintf("upstream %q (%s): %s; %s, %s, %s, %s", u.Name, u.Key, how, plural.N(tools, "tool"),
+			plural.N(resources, "resource"), plural.N(templates, "resource template"), plural.N(prompts, "prompt")))
+	}
+	return out
+}
 
 // ToolNames lists the exposed tool names, sorted.
 func (s *Snapshot) ToolNames() []string { return s.index.ToolNames() }
@@ -195,6 +254,11 @@ func (s *Snapshot) close(ctx context.Context) { s.parts.release(ctx) }
 // what their sources provide, without touching what is serving. It
 // fails whole: on error everything it provisioned is cleaned up.
 func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (*Snapshot, error) {
+	s, err := g.build(ctx, cfg)
+	return s, cfg.Locate(err)
+}
+
+func (g *Gateway) build(ctx context.Context, cfg *loader.Config) (*Snapshot, error) {
 	if err := g.approveBeforeRun(cfg); err != nil {
 		return nil, err
 	}

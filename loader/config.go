@@ -73,6 +73,21 @@ type Config struct {
 	environ []string
 	// readLockFile: normalize reads server.lock_file (LoadUnlocked: not).
 	readLockFile bool
+	// data is the file as read and fromEnv the keys set by variables, for
+	// Locate.
+	data    []byte
+	fromEnv map[string]string
+}
+
+// Locate adds the line and column of the key in the file to each
+// *config.Error of err that names a key of c's file and has none yet: for
+// the errors of what is built from c after it loaded (a token_file that
+// cannot be read, an upstream that does not start).
+func (c *Config) Locate(err error) error {
+	if err == nil || c == nil || len(c.data) == 0 {
+		return err
+	}
+	return withPositions(err, c.data, c.fromEnv)
 }
 
 // WatchFiles are the absolute files whose change should reload: plugin
@@ -144,6 +159,7 @@ func load(path string, environ []string, readLock bool) (*Config, error) {
 	}
 	cfg.File = abs
 	cfg.environ = environ
+	cfg.data, cfg.fromEnv = data, fromEnv
 	cfg.readLockFile = readLock
 	if err := cfg.normalize(); err != nil {
 		// The partial Config still says which files the user meant, so a

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	yamlv3 "go.yaml.in/yaml/v3"
 
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/internal/spell"
 )
 
 // blameEnv names the environment variable behind each error whose key an
@@ -88,6 +90,14 @@ func decodeErrors(file string, raw map[string]any, err error) error {
 			}
 			return
 		}
+		// mapstructure wraps several errors ("decoding failed due to the
+		// following error(s)"): every one of them is a leaf.
+		if _, ok := e.(*mapstructure.DecodeError); !ok {
+			if inner := errors.Unwrap(e); inner != nil {
+				walk(inner)
+				return
+			}
+		}
 		leaves = append(leaves, e)
 	}
 	walk(err)
@@ -104,7 +114,11 @@ func decodeErrors(file string, raw map[string]any, err error) error {
 					if key != "" {
 						full = key + "." + k
 					}
-					out = append(out, &config.Error{File: file, Key: full, Msg: "unknown key"})
+					msg := "unknown key"
+					if near := spell.Nearest(k, knownKeys(reflect.TypeFor[Config](), key)); near != "" {
+						msg += " (did you mean " + near + "?)"
+					}
+					out = append(out, &config.Error{File: file, Key: full, Msg: msg})
 				}
 				continue
 			}
@@ -207,7 +221,7 @@ func withPositions(err error, data []byte, fromEnv map[string]string) error {
 	}
 	for _, e := range errs {
 		var ce *config.Error
-		if !errors.As(e, &ce) || ce.Key == "" || setByEnv(ce.Key, fromEnv) {
+		if !errors.As(e, &ce) || ce.Key == "" || setByEnv(ce.Key, fromEnv) || strings.Contains(ce.Msg, " (line ") {
 			continue
 		}
 		if n := findKey(root.Content[0], ce.Key); n != nil {
@@ -266,4 +280,67 @@ func findKey(n *yamlv3.Node, key string) *yamlv3.Node {
 		}
 	}
 	return found
+}
+
+// knownKeys are the keys the struct at path (plugins[0].limits, "" for
+// the top) of t, a config type decoded by its koanf tags, accepts.
+func knownKeys(t reflect.Type, path string) []string {
+	for _, part := range strings.Split(path, ".") {
+		name, _, _ := strings.Cut(part, "[")
+		if name != "" {
+			if t = fieldType(t, name); t == nil {
+				return nil
+			}
+		}
+		for range strings.Count(part, "[") { // an element per index
+			for t.Kind() == reflect.Pointer {
+				t = t.Elem()
+			}
+			if k := t.Kind(); k != reflect.Slice && k != reflect.Array && k != reflect.Map {
+				return nil
+			}
+			t = t.Elem()
+		}
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	var keys []string
+	for f := range t.Fields() {
+		tag, opts, _ := strings.Cut(f.Tag.Get("koanf"), ",")
+		switch {
+		case tag == "-" || !f.IsExported():
+		case tag == "" && strings.Contains(opts, "squash"):
+			keys = append(keys, knownKeys(f.Type, "")...)
+		case tag != "":
+			keys = append(keys, tag)
+		}
+	}
+	return keys
+}
+
+// fieldType is the type of t's field tagged name (through squashed
+// structs), or nil.
+func fieldType(t reflect.Type, name string) reflect.Type {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	for f := range t.Fields() {
+		tag, opts, _ := strings.Cut(f.Tag.Get("koanf"), ",")
+		if tag == name {
+			return f.Type
+		}
+		if tag == "" && strings.Contains(opts, "squash") {
+			if ft := fieldType(f.Type, name); ft != nil {
+				return ft
+			}
+		}
+	}
+	return nil
 }

@@ -50,7 +50,7 @@ func TestYAMLErrorLines(t *testing.T) {
 		{"bad value", func(l []string) []string { l[74] = "      timeout: 5x"; return l },
 			nil, "plugins[17].limits.timeout: invalid duration \"5x\" (write e.g. 5s, 250ms, 1m) (line 75, column 7)"},
 		{"unknown key", func(l []string) []string { l[73] = "    limitz:"; return l },
-			nil, "plugins[17].limitz: unknown key (line 74, column 5)"},
+			nil, "plugins[17].limitz: unknown key (did you mean limits?) (line 74, column 5)"},
 		{"bad name (Normalize)", func(l []string) []string { l[71] = "  - name: \"bad name\""; return l },
 			nil, "plugins[17].name: \"bad name\": use letters, digits, '_', '-' or '.' (1-64 characters) (line 72, column 5)"},
 		{"a key only the environment sets has no line", func(l []string) []string { return l },

@@ -16,6 +16,8 @@ import (
 	"syscall"
 
 	"github.com/mark3labs/mcp-go/client/transport"
+
+	"github.com/wasmgate/wasmgate/internal/spell"
 )
 
 // cliError is a failure already worded for a person: what failed, and why.
@@ -136,32 +138,10 @@ func unknownName(kind, name string, have []string) error {
 	}
 	sorted := slices.Clone(have)
 	slices.SortStableFunc(sorted, func(a, b string) int {
-		if d := distance(name, a) - distance(name, b); d != 0 {
+		if d := spell.Distance(name, a) - spell.Distance(name, b); d != 0 {
 			return d
 		}
 		return strings.Compare(a, b)
 	})
 	return &cliError{what: fmt.Sprintf("no %s %q", kind, name), why: fmt.Sprintf("the %ss are: %s", kind, strings.Join(sorted, ", "))}
-}
-
-// distance is the Levenshtein distance between a and b (case-insensitive).
-func distance(a, b string) int {
-	ra, rb := []rune(strings.ToLower(a)), []rune(strings.ToLower(b))
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

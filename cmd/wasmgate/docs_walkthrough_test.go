@@ -378,3 +378,37 @@ func gitStatus(t *testing.T) string {
 	}
 	return string(out)
 }
+
+// TestUpstreamsWalkthrough runs docs/upstreams.md's first example ("Try
+// it") as pasted: a server installed once, run by name under the sandbox
+// with no network. Its `npm install` is the one step left out (the
+// walkthrough reaches nothing beyond loopback): the server is the copy
+// the tests install in tests/node, which stands for the document's
+// /opt/mcp; /srv/shared becomes a folder of the test's.
+func TestUpstreamsWalkthrough(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(harness.RepoRoot(), "tests", "node", "node_modules", ".bin", "mcp-server-filesystem")); err != nil {
+		t.Fatalf("@modelcontextprotocol/server-filesystem is not installed: run `make node-deps` (make test does): %v", err)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node is not installed: %v", err)
+	}
+	if node, _ = filepath.EvalSymlinks(node); !strings.HasPrefix(node, "/usr/bin/") {
+		t.Skipf("the example's PATH and sandbox name /usr/bin, and node is %s", node)
+	}
+	subs := map[string]string{
+		"/opt/mcp":    filepath.Join(harness.RepoRoot(), "tests", "node"),
+		"/srv/shared": filepath.Join(t.TempDir(), "shared"),
+	}
+	dir := docClone(t, nil)
+	var steps []docStep
+	for _, s := range docSteps(t, filepath.Join(harness.RepoRoot(), "docs", "upstreams.md"), func(h string) bool { return h == "Try it" }) {
+		if !strings.HasPrefix(s.cmd, "npm install ") {
+			steps = append(steps, s)
+		}
+	}
+	if len(steps) < 4 {
+		t.Fatalf("docs/upstreams.md: %d commands under \"Try it\", want 4 or more: %q", len(steps), steps)
+	}
+	docRun(t, dir, docEnv(dir), steps, subs, nil)
+}

@@ -283,7 +283,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	defer cancel()
 	_ = g.Close(cctx)
 	fmt.Fprintf(stdout, "%s: ok: %s; tools: %s\n", cfg.File, s.Summary(), strings.Join(s.ToolNames(), ", "))
-	for _, line := range s.PluginReport() {
+	for _, line := range append(s.PluginReport(), s.UpstreamReport()...) {
 		fmt.Fprintf(stdout, "  %s\n", line)
 	}
 	return 0

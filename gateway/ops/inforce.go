@@ -5,9 +5,19 @@ import "github.com/wasmgate/wasmgate/relay"
 // InForce says what guards the gateway, as the status page's "In force"
 // table and /api/status's in_force show it.
 type InForce struct {
-	Auth   AuthStatus   `json:"auth"`
-	Policy PolicyStatus `json:"policy"`
-	Audit  AuditStatus  `json:"audit"`
+	Auth    AuthStatus    `json:"auth"`
+	Policy  PolicyStatus  `json:"policy"`
+	Audit   AuditStatus   `json:"audit"`
+	Tracing TracingStatus `json:"tracing"`
+}
+
+// TracingStatus is where calls' spans go: Enabled with an OTLP collector
+// (Endpoint, its scheme and host: never a path or credentials), and the
+// share of new traces recorded.
+type TracingStatus struct {
+	Enabled     bool    `json:"enabled"`
+	Endpoint    string  `json:"endpoint,omitempty"`
+	SampleRatio float64 `json:"sample_ratio,omitempty"`
 }
 
 // AuthStatus is the auth section in force: Enabled when callers over

@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"maps"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/wasmgate/wasmgate/internal/plural"
@@ -32,6 +35,7 @@ var statusTmpl = template.Must(template.New("status").Funcs(template.FuncMap{
 		return string(b)
 	},
 	"plural": plural.N,
+	"fields": sectionFields,
 	// lines is a section's readable lines, when its data has them
 	// (Liner); nil otherwise (the page shows its JSON).
 	"lines": func(v any) []string {
@@ -90,4 +94,50 @@ func (a *admin) statusJSON(w http.ResponseWriter, r *http.Request) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(a.o.Status())
+}
+
+// field is one key of a status section and its value, as the page shows
+// it.
+type field struct{ Key, Value string }
+
+// sectionFields is a section's data as key and value, sorted by key, when
+// its JSON is an object (a section's usual shape: state's backend, trust's
+// lock file); nil otherwise (the page shows its JSON). Lists are joined
+// ("none" when empty), nested objects stay compact JSON.
+func sectionFields(v any) []field {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil || len(m) == 0 {
+		return nil
+	}
+	out := make([]field, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, field{k, fieldValue(m[k])})
+	}
+	return out
+}
+
+func fieldValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "–"
+	case string:
+		return x
+	case []any:
+		if len(x) == 0 {
+			return "none"
+		}
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = fieldValue(e)
+		}
+		return strings.Join(parts, ", ")
+	case map[string]any:
+		b, _ := json.Marshal(x)
+		return string(b)
+	}
+	return fmt.Sprint(v)
 }

@@ -30,7 +30,7 @@ func curationOf(src Source) *config.Curation {
 }
 
 // override applies c's override of the tool own, if any, to def: its
-// description replaced, its annotations merged (a field the override
+// title and description replaced, its annotations merged (a field the override
 // sets wins).
 func override(c *config.Curation, own string, def *mcp.Tool) {
 	if c == nil {
@@ -39,6 +39,9 @@ func override(c *config.Curation, own string, def *mcp.Tool) {
 	o, ok := c.Overrides[own]
 	if !ok {
 		return
+	}
+	if o.Title != "" {
+		def.Title = o.Title
 	}
 	if o.Description != "" {
 		def.Description = o.Description

@@ -146,7 +146,7 @@ func (f *forwarder) attribute(ctx context.Context, what string) (_ context.Conte
 		reason, inFlight = refusedNoCall, "no call in flight"
 	}
 	s.h.Metrics.UpstreamRequestsRefused.WithLabelValues(s.name(), reason).Inc()
-	err := fmt.Errorf("wasmgate: cannot tell which caller this %s request is for: %s on upstream %q (its session is shared; session: per_client gives each client its own)", what, inFlight, s.name())
+	err := refusedRequest{fmt.Errorf("wasmgate: cannot tell which caller this %s request is for: %s on upstream %q (its session is shared; session: per_client gives each client its own)", what, inFlight, s.name())}
 	s.refusals.Log(ctx, s.h.Logger, slog.LevelWarn, "upstream request refused", "upstream", s.name(), "request", what, "reason", reason, "error", err)
 	return nil, nil, err
 }
@@ -257,3 +257,10 @@ func (s *shared) relevel(cli *client.Client) {
 		s.sendLevel(s.ctx, cli)
 	}()
 }
+
+// refusedRequest is the gateway's answer to an upstream's request that it
+// refused as documented, and already logged (rate limited) and counted:
+// the transport that sends it does not log it again (warnOnly).
+type refusedRequest struct{ error }
+
+func (r refusedRequest) Unwrap() error { return r.error }

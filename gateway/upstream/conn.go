@@ -290,8 +290,12 @@ func (c *conn) teardown(ended *client.Client, why error) {
 		c.lastErr = c.s.redact(why.Error())
 	}
 	c.ready = make(chan struct{})
+	closing := c.closed
 	c.mu.Unlock()
-	if c == c.s.main {
+	if c == c.s.main && !closing {
+		// Not when it is closing: the upstream is gone from the serving
+		// snapshot (Retire deleted its series) or served by a new
+		// session of the same name, whose gauge this is.
 		c.s.h.Metrics.UpstreamUp.WithLabelValues(c.s.name()).Set(0)
 	}
 	if stop != nil {
@@ -404,10 +408,14 @@ func (c *conn) dialStdio(ctx context.Context) (*client.Client, chan struct{}, fu
 		outR.Close()
 		close(ended)
 	}()
+	tail := &stderrTail{} // for the error of a start that fails
+	errDone := make(chan struct{})
 	go func() { // stderr, line by line, to the log
 		defer c.s.wg.Done()
+		defer close(errDone)
 		defer errR.Close()
 		stderrLines(errR, maxStderrLine, func(line []byte, dropped int) {
+			tail.add(line)
 			if dropped > 0 {
 				c.s.stderrLog.Log(context.Background(), c.s.h.Logger, slog.LevelInfo, "upstream stderr", "source", c.s.name(), "line", string(line), "dropped_bytes", dropped)
 				return
@@ -485,6 +493,16 @@ func (c *conn) dialStdio(ctx context.Context) (*client.Client, chan struct{}, fu
 		}
 		if why := c.exitReason(); why != nil && exited {
 			err = fmt.Errorf("exited before it answered initialize (%v)", why)
+		}
+		select { // what it wrote to stderr up to its end
+		case <-errDone:
+		case <-time.After(500 * time.Millisecond):
+		}
+		if t := tail.String(); t != "" {
+			err = fmt.Errorf("%w; its last lines on stderr: %s", err, c.s.redact(t))
+		}
+		if spec.Sandbox != nil {
+			err = fmt.Errorf("%w (it runs in a sandbox: whatever it reads, writes or connects to must be granted; see docs/upstreams.md#sandbox-for-local-servers)", err)
 		}
 		c.mu.Lock()
 		c.why = nil
@@ -926,7 +944,25 @@ func (w warnOnly) Enabled(ctx context.Context, l slog.Level) bool {
 }
 
 func (w warnOnly) Handle(ctx context.Context, r slog.Record) error {
-	out := slog.NewRecord(r.Time, r.Level, w.creds.redact(r.Message), r.PC)
+	level := r.Level
+	if r.Message == "error handling request" {
+		// The transport answered a request of the upstream (sampling,
+		// elicitation, roots) with the error the gateway gave: that is
+		// an answer, not a fault of the gateway. A documented refusal
+		// was logged (rate limited) and counted where it was decided.
+		refused := false
+		r.Attrs(func(a slog.Attr) bool {
+			if err, ok := a.Value.Any().(error); ok && errors.As(err, new(refusedRequest)) {
+				refused = true
+			}
+			return !refused
+		})
+		if refused {
+			return nil
+		}
+		level = min(level, slog.LevelWarn)
+	}
+	out := slog.NewRecord(r.Time, level, w.creds.redact(r.Message), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		if k := a.Value.Kind(); k == slog.KindString || k == slog.KindAny {
 			a.Value = slog.StringValue(w.creds.redact(a.Value.String()))

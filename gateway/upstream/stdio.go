@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -234,4 +236,46 @@ func stderrLines(r io.Reader, max int, emit func(line []byte, dropped int)) {
 		}
 		line, dropped = line[:0], 0
 	}
+}
+
+// stderrTail keeps the last lines a stdio server wrote to stderr, so
+// that a start that failed can say what the server said (npx's
+// "ENOTFOUND", a missing module, a usage message).
+type stderrTail struct {
+	mu    sync.Mutex
+	lines [tailLines]string // a ring
+	next  int
+	n     int
+}
+
+const (
+	tailLines   = 8   // lines kept
+	tailLineMax = 240 // bytes kept of each
+)
+
+func (t *stderrTail) add(line []byte) {
+	s := strings.ToValidUTF8(string(line[:min(len(line), tailLineMax)]), "?")
+	if len(line) > tailLineMax {
+		s += "…"
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.lines[t.next] = s
+	t.next = (t.next + 1) % tailLines
+	t.n = min(t.n+1, tailLines)
+}
+
+// String is the lines kept, oldest first, quoted and joined; "" when the
+// server wrote nothing.
+func (t *stderrTail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.n == 0 {
+		return ""
+	}
+	q := make([]string, 0, t.n)
+	for i := range t.n {
+		q = append(q, strconv.Quote(t.lines[(t.next-t.n+i+tailLines)%tailLines]))
+	}
+	return strings.Join(q, ", ")
 }

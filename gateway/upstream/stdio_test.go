@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -98,5 +99,20 @@ func TestStdinWriterGivesUpWhole(t *testing.T) {
 	w.close()
 	if b := <-got; !bytes.Equal(b, append(first, "{}\n"...)) {
 		t.Fatalf("the pipe got %d bytes, want both messages whole (%d)", len(b), len(first)+3)
+	}
+}
+
+func TestStderrTail(t *testing.T) {
+	var tail stderrTail
+	if got := tail.String(); got != "" {
+		t.Fatalf("empty tail = %q", got)
+	}
+	for i := range tailLines + 3 {
+		tail.add([]byte(fmt.Sprintf("line %d", i)))
+	}
+	tail.add(bytes.Repeat([]byte("x"), tailLineMax+10))
+	got := tail.String()
+	if strings.Contains(got, `"line 3"`) || !strings.Contains(got, `"line 4", "line 5"`) || strings.Contains(got, strings.Repeat("x", tailLineMax+1)) || !strings.HasSuffix(got, `…"`) {
+		t.Fatalf("tail = %s", got)
 	}
 }
