@@ -38,8 +38,8 @@ const (
 // one call was in flight on it.
 const kindUnattributed = "message_unattributed"
 
-// inflight is the calls running on an upstream's shared session (parked
-// ones are the conn's), by a sequence number.
+// inflight is the downstream calls running on an upstream session (on a
+// shared session, parked ones are the conn's), by a sequence number.
 type inflight struct {
 	mu    sync.Mutex
 	seq   uint64
@@ -61,6 +61,20 @@ func (f *inflight) add(ctx context.Context) (done func()) {
 		delete(f.calls, id)
 		f.mu.Unlock()
 	}
+}
+
+// newest is the context of the call added last of those running, or nil.
+func (f *inflight) newest() context.Context {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var best uint64
+	var out context.Context
+	for id, ctx := range f.calls {
+		if id > best {
+			best, out = id, ctx
+		}
+	}
+	return out
 }
 
 // soleCall is the one call in flight on c, the shared session, either

@@ -49,11 +49,9 @@ type conn struct {
 	stopFn  func() // ends the current session (kills its process)
 	wakeup  chan struct{}
 
-	// The downstream calls running on a per_client session, by a
-	// sequence number: a request of the upstream goes out on the newest
-	// one's stream.
-	seq    uint64
-	active map[uint64]context.Context
+	// The downstream calls running on a per_client session: a request
+	// of the upstream goes out on the newest one's stream.
+	active inflight
 
 	calls  atomic.Int32             // calls running on c (not parked ones)
 	parked map[*parkedCall]struct{} // parked calls whose upstream request runs on c
@@ -64,34 +62,11 @@ func (c *conn) begin(ctx context.Context) func() {
 	if c.owner == "" {
 		return c.s.running.add(ctx) // the shared session's (attribute.go)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.active == nil {
-		c.active = map[uint64]context.Context{}
-	}
-	c.seq++
-	id := c.seq
-	c.active[id] = ctx
-	return func() {
-		c.mu.Lock()
-		delete(c.active, id)
-		c.mu.Unlock()
-	}
+	return c.active.add(ctx)
 }
 
 // callContext is the newest downstream call running on c, or nil.
-func (c *conn) callContext() context.Context {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var best uint64
-	var out context.Context
-	for id, ctx := range c.active {
-		if id > best {
-			best, out = id, ctx
-		}
-	}
-	return out
-}
+func (c *conn) callContext() context.Context { return c.active.newest() }
 
 func (s *shared) newConn(owner string, ds mcpserver.ClientSession) *conn {
 	return &conn{s: s, owner: owner, ds: ds, ready: make(chan struct{}), wakeup: make(chan struct{}, 1)}
