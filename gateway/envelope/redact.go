@@ -151,19 +151,12 @@ func (r *redactor) err(err error) error {
 // that what is sent is the redacted value. A result that cannot be
 // scanned is withheld.
 func redactValue[T any](r *redactor, v *T, parse func(*json.RawMessage) (*T, error)) (*T, error) {
-	b, err := json.Marshal(v)
+	red, err := secretscan.RecodedWith(v, r.found("result"), func(b []byte) (*T, error) {
+		raw := json.RawMessage(b)
+		return parse(&raw)
+	})
 	if err == nil {
-		var changed bool
-		if b, changed, err = secretscan.JSON(b, r.found("result")); err == nil {
-			if !changed {
-				return v, nil
-			}
-			raw := json.RawMessage(b)
-			var red *T
-			if red, err = parse(&raw); err == nil {
-				return red, nil
-			}
-		}
+		return red, nil
 	}
 	// Unreachable while mcp-go decodes what it encodes. What the error
 	// quotes of the result (a content type, a character) is of the

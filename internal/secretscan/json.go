@@ -111,6 +111,17 @@ func hexDigit(c byte) (byte, bool) {
 // is what the caller sends instead of v; else v itself. T must decode
 // what it encodes (mcp-go's request and result types do).
 func Recoded[T any](v T, found func(Kind)) (T, error) {
+	return RecodedWith(v, found, func(b []byte) (T, error) {
+		var out T
+		err := json.Unmarshal(b, &out)
+		return out, err
+	})
+}
+
+// RecodedWith is Recoded with the redacted text decoded by decode (for
+// types that json.Unmarshal cannot fill, such as mcp-go's results, whose
+// content items are interfaces).
+func RecodedWith[T any](v T, found func(Kind), decode func([]byte) (T, error)) (T, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return v, fmt.Errorf("encoding to scan for secrets: %w", err)
@@ -119,8 +130,8 @@ func Recoded[T any](v T, found func(Kind)) (T, error) {
 	if err != nil || !changed {
 		return v, err
 	}
-	var out T
-	if err := json.Unmarshal(b, &out); err != nil {
+	out, err := decode(b)
+	if err != nil {
 		return v, fmt.Errorf("decoding with secrets replaced: %w", err)
 	}
 	return out, nil
