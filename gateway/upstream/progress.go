@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"maps"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -58,10 +59,7 @@ func (s *shared) forwardProgress(c *conn, params map[string]any) {
 		return
 	}
 	pt := t.(progressTarget)
-	out := make(map[string]any, len(params))
-	for k, v := range params {
-		out[k] = v
-	}
+	out := maps.Clone(params)
 	s.redactNotification(out)
 	out["progressToken"] = pt.token
 	_ = s.h.MCP.SendNotificationToClient(pt.ctx, string(mcp.MethodNotificationProgress), out)
