@@ -61,6 +61,7 @@ type Config struct {
 	Relay      relayconfig.Config `koanf:"relay"`
 	Tracing    Tracing            `koanf:"tracing"`
 	Upstreams  Upstreams          `koanf:"upstreams"`
+	Endpoints  Endpoints          `koanf:"endpoints"`
 	State      stateconfig.Config `koanf:"state"`
 	Trust      Trust              `koanf:"trust"`
 

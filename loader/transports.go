@@ -77,6 +77,9 @@ type Stdio struct {
 	// (default "local"); groups come from auth.principals when it is
 	// named there.
 	Principal string `koanf:"principal"`
+	// Endpoint is the endpoint stdio serves (default: the first one,
+	// or the default endpoint without an endpoints section).
+	Endpoint string `koanf:"endpoint"`
 }
 
 // Normalize fills defaults and checks the transports section.
