@@ -65,6 +65,9 @@ func indexOf(ctx context.Context, st State) *source.Index {
 
 // Options are what an Envelope is made of.
 type Options struct {
+	// Endpoint names the endpoint whose calls this envelope runs: the
+	// endpoint label of metrics, audit lines and spans.
+	Endpoint string
 	// Begin holds the serving state for one call; done releases it.
 	Begin    func() (st State, done func(), err error)
 	Limiters *policy.Limiters // rate-limit state, kept across reloads
@@ -144,6 +147,7 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 	validate func() *refusal, fn func(context.Context) (T, error), after func(T) (outcome, errMsg string)) (v T, r *refusal) {
 	c.Start = time.Now()
 	c.Source = src.Name()
+	c.Endpoint = e.o.Endpoint
 	noun := c.Kind
 	if c.noun != "" {
 		noun = c.noun

@@ -13,17 +13,19 @@ import (
 
 // Call is one finished call as observers see it.
 type Call struct {
-	Caller  Caller
-	Kind    string // "tool", "resource", "prompt", "completion"
-	Name    string // what the client named: a tool, a URI, a prompt
-	Key     string // what the call resolved to: Name, or a resource template
-	Source  string // the source's name
-	Outcome string // a metrics.Outcome*
-	Start   time.Time
-	Took    time.Duration
-	Err     string         // what failed, for a call whose outcome is not ok
-	Args    map[string]any // the arguments, when the kind has them
-	TraceID string         // the call's trace, when it is recorded
+	Caller Caller
+	Kind   string // "tool", "resource", "prompt", "completion"
+	Name   string // what the client named: a tool, a URI, a prompt
+	Key    string // what the call resolved to: Name, or a resource template
+	Source string // the source's name
+	// Endpoint is the endpoint the call came through (loader.Endpoint).
+	Endpoint string
+	Outcome  string // a metrics.Outcome*
+	Start    time.Time
+	Took     time.Duration
+	Err      string         // what failed, for a call whose outcome is not ok
+	Args     map[string]any // the arguments, when the kind has them
+	TraceID  string         // the call's trace, when it is recorded
 
 	noun      string        // names the call in messages when Kind does not
 	timeout   time.Duration // bounds the call instead of the source's Timeout (a task)
