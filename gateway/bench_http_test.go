@@ -80,7 +80,7 @@ func BenchmarkHTTPCallTool(b *testing.B) {
 			h := slowHandler(g, tc.slow)
 			id := httpSessionAs(b, h, token)
 			if tc.upgraded {
-				if err := g.mcp.SendNotificationToSpecificClient(id, "notifications/message", map[string]any{"level": "info", "data": "x"}); err != nil {
+				if err := g.MCPServer().SendNotificationToSpecificClient(id, "notifications/message", map[string]any{"level": "info", "data": "x"}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -106,14 +106,14 @@ func BenchmarkHTTPCallTool(b *testing.B) {
 // transport's fast path for plain tools/call requests.
 func slowHandler(g *Gateway, slow bool) http.Handler {
 	o := transport.Options{
-		Path: "/mcp", IdleTTL: time.Minute, MCP: g.mcp, SlowPath: slow,
+		Path: "/mcp", IdleTTL: time.Minute, MCP: g.MCPServer(), SlowPath: slow,
 		Current: func() *transport.State {
 			if s := g.cur.Load(); s != nil {
 				return s.parts.id.http
 			}
 			return nil
 		},
-		Owns: g.views.owns, Shared: g.sharedSessions, Metrics: g.opts.Metrics, Logger: g.log,
+		Owns: g.Endpoint("default").Owns, Shared: g.sharedSessions, Metrics: g.opts.Metrics, Logger: g.log,
 	}
 	h, _ := transport.Handler(o)
 	return h

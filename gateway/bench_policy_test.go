@@ -58,7 +58,7 @@ audit:
 //	go test -run '^$' -bench 'CallToolSerial' -count 6 ./gateway
 func BenchmarkCallToolSerialPolicy(b *testing.B) {
 	g := newTestGatewayWith(b, benchPolicyYAML(b.TempDir()))
-	h := g.env.ToolHandler("calculate")
+	h := g.Endpoint("default").Envelope().ToolHandler("calculate")
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "calculate"
 	req.Params.Arguments = map[string]any{"operation": "add", "a": 5.0, "b": 3.0}
@@ -97,7 +97,7 @@ func BenchmarkPolicyOverhead(b *testing.B) {
 		}
 		start := time.Now()
 		cctx := envelope.WithCaller(ctx, c)
-		if _, msg := g.env.Authorize(cctx, s, policy.Tool, "calculate", args); msg != "" {
+		if _, msg := g.Endpoint("default").Envelope().Authorize(cctx, s, policy.Tool, "calculate", args); msg != "" {
 			b.Fatalf("refused: %s", msg)
 		}
 		g.audit.Observe(cctx, &envelope.Call{Caller: c, Kind: "tool", Name: "calculate", Outcome: "ok", Start: start, Took: time.Since(start), Args: args})
@@ -124,7 +124,7 @@ func BenchmarkPolicyOverheadParallel(b *testing.B) {
 			}
 			start := time.Now()
 			cctx := envelope.WithCaller(ctx, c)
-			if _, msg := g.env.Authorize(cctx, s, policy.Tool, "calculate", args); msg != "" {
+			if _, msg := g.Endpoint("default").Envelope().Authorize(cctx, s, policy.Tool, "calculate", args); msg != "" {
 				b.Fatalf("refused: %s", msg)
 			}
 			g.audit.Observe(cctx, &envelope.Call{Caller: c, Kind: "tool", Name: "calculate", Outcome: "ok", Start: start, Took: time.Since(start), Args: args})

@@ -62,7 +62,7 @@ func openTestGateway(tb testing.TB, yaml string) *Gateway {
 // validation, pool, the WebAssembly call, metrics.
 func BenchmarkCallTool(b *testing.B) {
 	g := newTestGateway(b)
-	h := g.env.ToolHandler("calculate")
+	h := g.Endpoint("default").Envelope().ToolHandler("calculate")
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "calculate"
 	req.Params.Arguments = map[string]any{"operation": "add", "a": 5.0, "b": 3.0}
@@ -81,7 +81,7 @@ func BenchmarkCallTool(b *testing.B) {
 // BenchmarkCallToolSerial is one caller at a time: the latency of a call.
 func BenchmarkCallToolSerial(b *testing.B) {
 	g := newTestGateway(b)
-	h := g.env.ToolHandler("calculate")
+	h := g.Endpoint("default").Envelope().ToolHandler("calculate")
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "calculate"
 	req.Params.Arguments = map[string]any{"operation": "add", "a": 5.0, "b": 3.0}
@@ -108,7 +108,7 @@ func BenchmarkCallToolTracing(b *testing.B) {
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			g := newTestGatewayWith(b, tc.yaml)
-			h := g.env.ToolHandler("calculate")
+			h := g.Endpoint("default").Envelope().ToolHandler("calculate")
 			req := mcp.CallToolRequest{}
 			req.Params.Name = "calculate"
 			req.Params.Arguments = map[string]any{"operation": "add", "a": 5.0, "b": 3.0}

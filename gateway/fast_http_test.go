@@ -232,7 +232,7 @@ func FuzzFastCall(f *testing.F) {
 // line or list_changed (a reload) on the slow path for good.
 func TestServeToolCallUpgradedSession(t *testing.T) {
 	g := calcConformanceGateway(t)
-	sh := server.NewStreamableHTTPServer(g.mcp, server.WithEndpointPath("/mcp"))
+	sh := server.NewStreamableHTTPServer(g.MCPServer(), server.WithEndpointPath("/mcp"))
 	serve := func(id, body string) *httptest.ResponseRecorder {
 		w := httptest.NewRecorder()
 		sh.ServeHTTP(w, benchRequest(body, id))

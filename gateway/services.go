@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -44,7 +45,6 @@ func (g *Gateway) listen(cfg *loader.Config, key, addr string) (net.Listener, er
 // lets running calls finish, then ends the sessions' GET streams.
 func (g *Gateway) httpService(lc *lifecycle, cfg *loader.Config) service {
 	var srv *http.Server
-	var streamable *server.StreamableHTTPServer
 	var ln net.Listener
 	var quiesced atomic.Bool
 	h := cfg.Transports.HTTP
@@ -57,12 +57,15 @@ func (g *Gateway) httpService(lc *lifecycle, cfg *loader.Config) service {
 				return err
 			}
 			g.relay.SetListener(relay.Listener{Addr: ln.Addr().String()})
-			var handler http.Handler
-			handler, streamable = g.HTTPHandler(h.Path, time.Duration(h.SessionIdleTimeout))
+			handler, _ := g.HTTPHandler(time.Duration(h.SessionIdleTimeout))
 			srv = transport.NewServer(h, handler, g.log)
 			ln = transport.LimitConns(ln, h.MaxConnections, g.log)
-			g.status.Listening("http", "http://"+ln.Addr().String()+h.Path)
-			g.log.Info("MCP Streamable HTTP listening", "addr", ln.Addr().String(), "path", h.Path, "url", "http://"+ln.Addr().String()+h.Path)
+			first := g.eps.all()[0].Config().Path
+			g.status.Listening("http", "http://"+ln.Addr().String()+first)
+			for _, e := range g.eps.all() {
+				url := "http://" + ln.Addr().String() + e.Config().Path
+				g.log.Info("MCP Streamable HTTP listening", "endpoint", e.Name(), "addr", ln.Addr().String(), "path", e.Config().Path, "url", url)
+			}
 			lc.goServe("http transport", func() error {
 				err := srv.Serve(ln)
 				if errors.Is(err, http.ErrServerClosed) || (quiesced.Load() && errors.Is(err, net.ErrClosed)) {
@@ -86,7 +89,7 @@ func (g *Gateway) httpService(lc *lifecycle, cfg *loader.Config) service {
 				_ = srv.Shutdown(ctx) // stop accepting; wait for requests
 			}()
 			g.drain(ctx)
-			streamable.CloseSessions(ctx) // ends GET streams so Shutdown can finish
+			g.eps.closeSessions(ctx) // ends GET streams so Shutdown can finish
 			select {
 			case <-done:
 			case <-ctx.Done():
@@ -152,10 +155,11 @@ func (g *Gateway) stdioService(lc *lifecycle, stdin io.Reader, stdout io.Writer,
 	return service{
 		name: "stdio transport",
 		start: func(context.Context) error {
-			ss := server.NewStdioServer(g.mcp)
+			e := g.eps.stdio()
+			ss := server.NewStdioServer(e.MCPServer())
 			ss.SetErrorLogger(transport.ErrorLog(g.log, "stdio"))
 			g.status.Listening("stdio", "stdin/stdout")
-			g.log.Info("MCP stdio transport on stdin/stdout")
+			g.log.Info("MCP stdio transport on stdin/stdout", "endpoint", e.Name())
 			lc.goServe("stdio transport", func() error {
 				defer close(done)
 				err := ss.Listen(ctx, eofReader{stdin, st}, stdout)
@@ -304,31 +308,28 @@ func (g *Gateway) relayService() service {
 	}
 }
 
-// HTTPHandler serves MCP Streamable HTTP at path (package transport),
-// with the browser relay beside it, following the serving snapshot.
-func (g *Gateway) HTTPHandler(path string, idleTTL time.Duration) (http.Handler, *server.StreamableHTTPServer) {
-	return g.httpHandler(path, idleTTL, nil)
+// HTTPHandler serves MCP Streamable HTTP on every endpoint's path
+// (package transport), with the browser relay beside them, following
+// the serving snapshot; the server returned is the first endpoint's.
+func (g *Gateway) HTTPHandler(idleTTL time.Duration) (http.Handler, *server.StreamableHTTPServer) {
+	return g.httpHandler(idleTTL, nil)
 }
 
-func (g *Gateway) httpHandler(path string, idleTTL time.Duration, ids *transport.SessionIDs) (http.Handler, *server.StreamableHTTPServer) {
-	o := transport.Options{
-		Path: path, IdleTTL: idleTTL, MCP: g.mcp, IDs: ids,
+func (g *Gateway) httpHandler(idleTTL time.Duration, ids *transport.SessionIDs) (http.Handler, *server.StreamableHTTPServer) {
+	rt := g.eps.serveHTTP(transport.Options{
+		IdleTTL: idleTTL, IDs: cmp.Or(ids, transport.NewSessionIDs()),
 		Current: func() *transport.State {
 			if s := g.cur.Load(); s != nil {
 				return s.parts.id.http
 			}
 			return nil
 		},
-		Owns:    g.views.owns,
 		Shared:  g.sharedSessions,
 		Metrics: g.opts.Metrics,
 		Logger:  g.log,
-	}
-	if s := g.cur.Load(); s != nil {
-		// The browser relay checks its own origins and tokens.
-		o.Mount = map[string]http.Handler{s.Config.Relay.Path + "/": g.relay.Handler()}
-	}
-	return transport.Handler(o)
+	})
+	first, _ := rt.Route(g.eps.all()[0].Config().Path)
+	return rt, first.Server
 }
 
 // adminHandler serves the status page (/ and /api/status), /metrics,

@@ -7,11 +7,11 @@ import (
 	"log/slog"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
-	"github.com/wasmgate/wasmgate/gateway/envelope"
-	"github.com/wasmgate/wasmgate/gateway/plugin"
+	"github.com/wasmgate/wasmgate/gateway/endpoint"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/internal/canon"
 	"github.com/wasmgate/wasmgate/internal/plural"
@@ -32,7 +32,7 @@ type Snapshot struct {
 	index    *source.Index       // what the sources provide, by exposed name
 	problems map[string][]string // by source: what a dynamic source could not publish
 	srcs     []indexed           // the sources as indexed, in component order
-	views    sync.Map            // session id -> *source.Index: its overlay (sessionview.go)
+	list     []source.Source     // srcs' sources
 	gate     *trustGate          // the lock file's, nil without one (trust.go)
 
 	mu      sync.Mutex
@@ -41,7 +41,7 @@ type Snapshot struct {
 	drained chan struct{}
 }
 
-var _ envelope.State = (*Snapshot)(nil)
+var _ endpoint.Catalog = (*Snapshot)(nil)
 
 func newSnapshot(cfg *loader.Config, p *parts) *Snapshot {
 	return &Snapshot{Config: cfg, parts: p, problems: map[string][]string{}, drained: make(chan struct{})}
@@ -49,6 +49,30 @@ func newSnapshot(cfg *loader.Config, p *parts) *Snapshot {
 
 // Index is what the snapshot's sources provide.
 func (s *Snapshot) Index() *source.Index { return s.index }
+
+// Conf is the config s was built from.
+func (s *Snapshot) Conf() *loader.Config { return s.Config }
+
+// Sources are the sources s indexed, in component order.
+func (s *Snapshot) Sources() []source.Source { return s.list }
+
+// Overlay is session's view of s (a plugin of instances: session whose
+// session's instance relisted), with what it refused; s.index when the
+// session sees the shared lists.
+func (s *Snapshot) Overlay(session string) (*source.Index, []error) {
+	x := s.index
+	var errs []error
+	for src := range s.sources {
+		if sl, ok := src.(source.SessionLister); ok {
+			if d, ok := sl.SessionLists(session); ok {
+				var e []error
+				x, e = x.SessionView(s.Config.File, src, d)
+				errs = append(errs, e...)
+			}
+		}
+	}
+	return x, errs
+}
 
 // Policy is the policy section compiled; nil allows everything.
 func (s *Snapshot) Policy() *policy.Policy { return s.parts.id.pol }
@@ -158,12 +182,13 @@ func (s *Snapshot) sources(yield func(src source.Source, dynamic bool) bool) {
 // error: in a build it is recorded and logged, and counted once the
 // snapshot serves (Apply).
 func (s *Snapshot) indexSources(log *slog.Logger, m *metrics.Metrics, strict bool, prev *source.Index) error {
-	s.srcs = nil
+	s.srcs, s.list = nil, nil
 	for _, c := range s.parts.list {
 		if sp, ok := c.(SourceProvider); ok {
 			_, dyn := c.(Dynamic)
 			for _, src := range sp.Sources() {
 				s.srcs = append(s.srcs, indexed{src, dyn})
+				s.list = append(s.list, src)
 			}
 		}
 	}
@@ -185,17 +210,11 @@ func (s *Snapshot) indexSources(log *slog.Logger, m *metrics.Metrics, strict boo
 	for src, dyn := range s.sources {
 		for _, err := range s.index.Add(s.Config.File, src) {
 			countDuplicateKey(m, err)
-			switch {
-			case strict && !dyn:
+			if strict && !dyn {
 				errs = append(errs, err)
 				continue
-			case dyn && source.KindOf(src) != "relay site":
-				log.Warn(source.KindOf(src)+": not published", "source", src.Name(), "problem", err)
-			case dyn:
-				log.Warn("relay: not published", "site", src.Name(), "problem", err)
-			default:
-				log.Warn("plugin lists: not published", "plugin", src.Name(), "problem", err)
 			}
+			log.Warn(source.KindOf(src)+": not published", "source", src.Name(), "problem", err)
 			s.problems[src.Name()] = append(s.problems[src.Name()], err.Error())
 			if !strict {
 				m.ClaimsRefused.WithLabelValues(src.Name()).Inc()
@@ -213,7 +232,8 @@ func countDuplicateKey(m *metrics.Metrics, err error) {
 	}
 }
 
-func (s *Snapshot) acquire() bool {
+// Acquire holds s for a call: false once it was retired.
+func (s *Snapshot) Acquire() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.retired {
@@ -223,7 +243,8 @@ func (s *Snapshot) acquire() bool {
 	return true
 }
 
-func (s *Snapshot) release() {
+// Release ends a hold of Acquire.
+func (s *Snapshot) Release() {
 	s.mu.Lock()
 	s.refs--
 	done := s.retired && s.refs == 0
@@ -292,31 +313,29 @@ func (g *Gateway) reindex(cur *Snapshot) *Snapshot {
 	return s
 }
 
-// relisted serves a new snapshot indexing p's lists afresh, if p still
-// serves. It is serialized with reloads, so it never undoes one.
-func (g *Gateway) relisted(p *plugin.Source) {
-	g.reloadMu.Lock()
-	defer g.reloadMu.Unlock()
+// Changed is the sources' word that the lists of the source named name
+// changed (source.Lists): if it serves, the serving snapshot is indexed
+// again and published (under applyMu only: a reload's build may wait
+// for the source that calls it). It returns what of the source could not
+// be published.
+func (g *Gateway) Changed(name string) []string {
 	g.applyMu.Lock()
 	defer g.applyMu.Unlock()
 	cur := g.cur.Load()
-	if cur == nil || !cur.parts.plugins.Serves(p) {
-		return
-	}
-	g.swap(g.reindex(cur))
-}
-
-// relayChanged is the relay's OnChange: a site's set changed, so the
-// serving snapshot is indexed again. It returns what of the site could
-// not be published.
-func (g *Gateway) relayChanged(site string) []string {
-	g.applyMu.Lock()
-	defer g.applyMu.Unlock()
-	cur := g.cur.Load()
-	if cur == nil {
+	if cur == nil || !slices.ContainsFunc(cur.list, func(src source.Source) bool { return src.Name() == name }) {
 		return nil
 	}
 	s := g.reindex(cur)
 	g.swap(s)
-	return s.problems[site]
+	return s.problems[name]
+}
+
+// SessionChanged is the word that one session's lists of the source
+// named name changed (source.Lists): the endpoint holding the session
+// tells it alone. It reports whether the session is live.
+func (g *Gateway) SessionChanged(name, session string) bool {
+	g.applyMu.Lock()
+	defer g.applyMu.Unlock()
+	e := g.eps.holding(session)
+	return e != nil && e.SessionChanged(name, session)
 }

@@ -35,15 +35,12 @@ func (g *Gateway) Status() ops.Status {
 		RelaySites:   g.relayStatus(),
 	}
 	g.status.Report(&out)
-	g.views.mu.Lock()
-	for _, v := range g.views.sessions {
-		if v.stdio {
-			out.Sessions[envelope.TransportStdio]++
-		} else {
-			out.Sessions[envelope.TransportHTTP]++
-		}
+	for _, e := range g.eps.all() {
+		h, st := e.Sessions()
+		out.Sessions[envelope.TransportHTTP] += h
+		out.Sessions[envelope.TransportStdio] += st
 	}
-	g.views.mu.Unlock()
+	out.Endpoints = g.eps.status()
 	if s := g.cur.Load(); s != nil {
 		out.ConfigFile = s.Config.File
 		out.Summary = s.Summary()
@@ -188,7 +185,7 @@ func (g *Gateway) healthy(ctx context.Context, d time.Duration) error {
 	defer cancel()
 	done := make(chan mcp.JSONRPCMessage, 1)
 	go func() {
-		done <- g.mcp.HandleMessage(ctx, json.RawMessage(`{"jsonrpc":"2.0","id":"watchdog","method":"ping"}`))
+		done <- g.MCPServer().HandleMessage(ctx, json.RawMessage(`{"jsonrpc":"2.0","id":"watchdog","method":"ping"}`))
 	}()
 	select {
 	case msg := <-done:

@@ -158,6 +158,7 @@ type Status struct {
 	Listeners    map[string]string `json:"listeners"`
 	Summary      string            `json:"summary"`
 	Sources      []SourceStatus    `json:"sources"`
+	Endpoints    []EndpointStatus  `json:"endpoints"`
 	InForce      InForce           `json:"in_force"`
 	RelaySites   []RelaySiteStatus `json:"relay_sites"`
 	LastReload   *ReloadStatus     `json:"last_reload"`

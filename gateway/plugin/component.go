@@ -13,7 +13,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/internal/plural"
@@ -28,7 +27,7 @@ import (
 // every snapshot.
 type Host struct {
 	Logger   *slog.Logger
-	MCP      *server.MCPServer // notifications and requests to the calling client
+	MCP      source.Clients // notifications and requests to the calling client
 	Compiler *loader.Compiler
 	Metrics  *metrics.Metrics
 	Slots    chan struct{} // one per WebAssembly call running, gateway-wide
@@ -37,12 +36,10 @@ type Host struct {
 	Store func(plugin string, quota int64) *host.Store
 	// ResourceUpdated tells the subscribers of an exposed URI it changed.
 	ResourceUpdated func(uri string)
-	// Relisted is told that p's lists changed (it said so during a call);
-	// the gateway publishes them if p still serves.
-	Relisted func(p *Source)
-	// SessionRelisted is told that the instance of session (instances:
-	// session) relisted p's tools: only that session's view changes.
-	SessionRelisted func(p *Source, session string)
+	// Lists is told that a plugin's lists changed (it said so during a
+	// call): for everyone, or for one session (instances: session, whose
+	// instance relisted), whose view alone changes.
+	Lists source.Lists
 	// Kept holds the compiled modules of plugins no snapshot serves, for
 	// a reload that restores one; nil keeps none.
 	Kept *Kept

@@ -270,13 +270,17 @@ func (p *Source) relist(inst *loader.Instance, session string) {
 		p.h.Logger.Warn("plugin said its lists changed, but listing them failed; serving the previous lists", "plugin", p.name, "error", err)
 		return
 	}
-	if p.pool.scope == loader.InstancesSession && session != "" && p.h.SessionRelisted != nil {
+	if p.pool.scope == loader.InstancesSession && session != "" && p.h.Lists != nil {
 		p.sh.setSession(session, info)
-		p.h.SessionRelisted(p, session) // which ends it again if the session ended meanwhile
+		if !p.h.Lists.SessionChanged(p.name, session) {
+			p.EndSession(context.Background(), session) // it ended while its call ran
+		}
 		return
 	}
 	p.sh.info.Store(&info)
-	p.h.Relisted(p)
+	if p.h.Lists != nil {
+		p.h.Lists.Changed(p.name)
+	}
 }
 
 // SessionLists is what the instance of session listed, when it relisted

@@ -51,10 +51,11 @@ func (sv *Service) Share(st *state.Store, replica string) {
 	sv.r.SetMesh(sv.mesh)
 }
 
-// NewService returns the relay; changed is called when a site's set
-// changes, and returns what of that site could not be published.
-func NewService(logger *slog.Logger, m *metrics.Metrics, changed func(site string) []string) *Service {
-	return &Service{r: relay.New(relay.Options{Logger: logger, Metrics: m, OnChange: changed})}
+// NewService returns the relay; lists is told when a site's set
+// changes (Changed, which returns what of that site could not be
+// published).
+func NewService(logger *slog.Logger, m *metrics.Metrics, lists source.Lists) *Service {
+	return &Service{r: relay.New(relay.Options{Logger: logger, Metrics: m, OnChange: lists.Changed})}
 }
 
 // Handler is the relay's WebSocket endpoint and bridge.js; it checks its

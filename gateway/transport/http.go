@@ -54,8 +54,14 @@ type Options struct {
 	// Mount are more handlers on the same listener, by pattern (the
 	// browser relay).
 	Mount map[string]http.Handler
-	// IDs issues and tracks session ids; nil: a new SessionIDs.
-	IDs *SessionIDs
+	// IDs issues and tracks session ids; nil: a new SessionIDs. One
+	// SessionIDs serves every endpoint of a listener (its caps count
+	// them all); Scope says whose ids this endpoint's are.
+	IDs   *SessionIDs
+	Scope string
+	// Allow, when set, says whether an authenticated caller may use the
+	// endpoint (endpoints[].access); a refused one gets 403.
+	Allow func(c envelope.Caller) bool
 	// Shared is the registry of session ids the replicas share, nil
 	// (or a nil func) while there is none (shared.go).
 	Shared func() SharedSessions
@@ -72,12 +78,37 @@ type Options struct {
 // what one client can hold: the body (max_body, read_timeout), sessions
 // (max_sessions) and GET streams (max_streams_per_session, max_streams),
 // and only session ids the gateway issued are accepted. All of it follows
-// the serving state, so a reload changes it.
+// the serving state, so a reload changes it. It is one endpoint's
+// Endpoint with its metadata and o.Mount on a mux of their own (the
+// gateway routes several endpoints with a Router).
 func Handler(o Options) (http.Handler, *server.StreamableHTTPServer) {
+	ep := Endpoint(o)
+	mux := http.NewServeMux()
+	mux.Handle(o.Path, ep.MCP)
+	mux.Handle(auth.MetadataPath, ep.Metadata)
+	mux.Handle(auth.MetadataPath+o.Path, ep.Metadata)
+	for pattern, h := range o.Mount {
+		mux.Handle(pattern, h)
+	}
+	return mux, ep.Server
+}
+
+// Served is one endpoint's HTTP side: its MCP path's handler, its RFC
+// 9728 protected-resource metadata, and mcp-go's server under them.
+type Served struct {
+	MCP      http.Handler
+	Metadata http.Handler
+	Server   *server.StreamableHTTPServer
+}
+
+// Endpoint is the MCP handler of one endpoint (o.Path, o.MCP, o.Scope)
+// behind Handler's checks, with o.Allow's access check after
+// authentication; o.Mount is not used.
+func Endpoint(o Options) Served {
 	if o.IDs == nil {
 		o.IDs = NewSessionIDs()
 	}
-	ids := idResolver{ids: o.IDs, shared: o.Shared, ttl: o.IdleTTL}
+	ids := idResolver{ids: o.IDs.Scope(o.Scope), shared: o.Shared, ttl: o.IdleTTL}
 	sh := server.NewStreamableHTTPServer(o.MCP,
 		server.WithEndpointPath(o.Path),
 		// Track sessions: unknown or ended ids get 404, DELETE ends one,
@@ -89,17 +120,13 @@ func Handler(o Options) (http.Handler, *server.StreamableHTTPServer) {
 	)
 	c := &checks{o: o, ids: ids, capWarn: &WarnEvery{Every: time.Minute},
 		refusals: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, func() { o.Metrics.LogSuppressed.WithLabelValues("http").Inc() })}
-	mux := http.NewServeMux()
-	mux.Handle(o.Path, chain(fastCall(sh, o.SlowPath), c.serving, c.origin, c.authenticate, c.ownSession, c.body, c.sessions, c.streams))
 	// RFC 9728 protected-resource metadata, at the root and under the
 	// endpoint's path, as OAuth clients look for it.
-	meta := c.metadataHandler()
-	mux.Handle(auth.MetadataPath, meta)
-	mux.Handle(auth.MetadataPath+o.Path, meta)
-	for pattern, h := range o.Mount {
-		mux.Handle(pattern, h)
+	return Served{
+		MCP:      chain(fastCall(sh, o.SlowPath), c.serving, c.origin, c.authenticate, c.access, c.ownSession, c.body, c.sessions, c.streams),
+		Metadata: c.metadataHandler(),
+		Server:   sh,
 	}
-	return mux, sh
 }
 
 // NewServer is the MCP listener's server: transports.http's timeouts
@@ -224,6 +251,25 @@ func (c *checks) authenticate(next http.Handler) http.Handler {
 		}
 		ctx := tracing.FromHeaders(envelope.WithCaller(r.Context(), caller), r.Header)
 		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// access answers 403 to a caller the endpoint's access leaves out,
+// naming nothing it may not see.
+func (c *checks) access(next http.Handler) http.Handler {
+	if c.o.Allow == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		caller, _ := envelope.CallerFrom(r.Context())
+		if !c.o.Allow(caller) {
+			c.reject("endpoint_access")
+			c.refusals.Warn(c.o.Logger, "refused a principal the endpoint's access leaves out", "path", c.o.Path,
+				"principal", caller.Principal.Name, "remote", r.RemoteAddr)
+			http.Error(w, "Forbidden: this endpoint is not open to you", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
 	})
 }
 

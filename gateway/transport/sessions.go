@@ -38,6 +38,7 @@ type SessionIDs struct {
 }
 
 type liveSession struct {
+	scope     string // the endpoint it was issued for (Scope)
 	streams   int    // GET streams open on this session
 	principal string // whose share it counts in ("": none)
 	owner     string // with a shared registry: who may use it (ownerKey)
@@ -87,13 +88,69 @@ func add(m map[string]int, who string, d int) {
 	}
 }
 
-// Generate returns a new live session id.
-func (s *SessionIDs) Generate() string {
+// Generate returns a new live session id (of the scope "").
+func (s *SessionIDs) Generate() string { return s.generate("") }
+
+func (s *SessionIDs) generate(scope string) string {
 	id := "mcp-session-" + rand.Text()
 	s.mu.Lock()
-	s.live[id] = &liveSession{}
+	s.live[id] = &liveSession{scope: scope}
 	s.mu.Unlock()
 	return id
+}
+
+// Scope is the session ids of one endpoint: the ids of the one
+// SessionIDs (its caps count every endpoint's sessions) that were
+// issued for it. An id issued for another endpoint is unknown here, as
+// if it did not exist.
+type Scope struct {
+	ids  *SessionIDs
+	name string
+}
+
+// Scope is the ids issued for the endpoint called name ("": the default
+// endpoint, the only one without an endpoints section).
+func (s *SessionIDs) Scope(name string) *Scope { return &Scope{ids: s, name: name} }
+
+// Generate returns a new live session id of the scope.
+func (c *Scope) Generate() string { return c.ids.generate(c.name) }
+
+// Validate reports whether id is live, ended, or unknown (an error):
+// live in another scope is unknown.
+func (c *Scope) Validate(id string) (isTerminated bool, err error) {
+	s := c.ids
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ls, ok := s.live[id]; ok && ls.scope != c.name {
+		return false, errUnknownSession
+	}
+	return s.lookup(id)
+}
+
+// Terminate ends a live session of the scope.
+func (c *Scope) Terminate(id string) (isNotAllowed bool, err error) {
+	if !c.mine(id) {
+		return false, errUnknownSession
+	}
+	return c.ids.Terminate(id)
+}
+
+// mine reports whether id is not live in another scope.
+func (c *Scope) mine(id string) bool {
+	c.ids.mu.Lock()
+	defer c.ids.mu.Unlock()
+	ls, ok := c.ids.live[id]
+	return !ok || ls.scope == c.name
+}
+
+// owner is the shared registry's owner of a session of the scope
+// opened by caller key k: the scope's name goes with it, so that
+// another replica serves the id on this endpoint only.
+func (c *Scope) owner(k string) string {
+	if c.name == "" {
+		return k
+	}
+	return c.name + "\x00" + k
 }
 
 // ownedBy reports whether live id may be used by owner: its recorded
@@ -121,13 +178,13 @@ func (s *SessionIDs) touched(id, owner string) {
 
 // adopt makes id, live in the shared registry, live here too (a session
 // another replica issued; ended here by the idle sweeper, used again).
-func (s *SessionIDs) adopt(id, owner string) {
+func (s *SessionIDs) adopt(id, owner, scope string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ls, ok := s.live[id]; ok {
 		ls.owner = owner
 	} else {
-		s.live[id] = &liveSession{owner: owner}
+		s.live[id] = &liveSession{owner: owner, scope: scope}
 		delete(s.ended, id) // its queue entry expires by itself
 	}
 	if s.touchedAt == nil {

@@ -43,7 +43,7 @@ func ownerKey(c envelope.Caller) string {
 // registry, one bound to the request's caller and context; without (and
 // for the sweeper and shutdown, which have no request), the SessionIDs.
 type idResolver struct {
-	ids    *SessionIDs
+	ids    *Scope
 	shared func() SharedSessions
 	ttl    time.Duration
 }
@@ -57,12 +57,12 @@ func (r idResolver) ResolveSessionIdManager(req *http.Request) server.SessionIdM
 		return r.ids
 	}
 	caller, _ := envelope.CallerFrom(req.Context())
-	return &boundIDs{ids: r.ids, sh: sh, ctx: req.Context(), owner: ownerKey(caller), ttl: r.ttl}
+	return &boundIDs{ids: r.ids, sh: sh, ctx: req.Context(), owner: r.ids.owner(ownerKey(caller)), ttl: r.ttl}
 }
 
 // boundIDs is the SessionIDs for one request, with the shared registry.
 type boundIDs struct {
-	ids   *SessionIDs
+	ids   *Scope
 	sh    SharedSessions
 	ctx   context.Context
 	owner string
@@ -74,7 +74,7 @@ type boundIDs struct {
 func (b *boundIDs) Generate() string {
 	id := b.ids.Generate()
 	_ = b.sh.CreateSession(b.ctx, id, b.owner, b.ttl)
-	b.ids.touched(id, b.owner)
+	b.ids.ids.touched(id, b.owner)
 	return id
 }
 
@@ -83,10 +83,10 @@ func (b *boundIDs) Generate() string {
 // registry has live for this caller, which becomes live here as well.
 func (b *boundIDs) Validate(id string) (isTerminated bool, err error) {
 	t, err := b.ids.Validate(id)
-	if err == nil && !t && !b.ids.ownedBy(id, b.owner) {
+	if err == nil && !t && !b.ids.ids.ownedBy(id, b.owner) {
 		return false, errUnknownSession // someone else's: as if it did not exist
 	}
-	if err == nil && !t && !b.ids.touchDue(id, b.ttl) {
+	if err == nil && !t && !b.ids.ids.touchDue(id, b.ttl) {
 		return false, nil
 	}
 	owner, live, ended, rerr := b.sh.LookupSession(b.ctx, id, b.ttl)
@@ -97,7 +97,10 @@ func (b *boundIDs) Validate(id string) (isTerminated bool, err error) {
 		}
 		return t, nil
 	case live && owner == b.owner:
-		b.ids.adopt(id, b.owner)
+		if !b.ids.mine(id) {
+			return false, errUnknownSession
+		}
+		b.ids.ids.adopt(id, b.owner, b.ids.name)
 		return false, nil
 	case live:
 		return false, errUnknownSession // someone else's: as if it did not exist

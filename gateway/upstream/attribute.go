@@ -10,8 +10,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
-	mcpserver "github.com/mark3labs/mcp-go/server"
 
+	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader"
 )
 
@@ -200,7 +200,7 @@ func (s *shared) forwardLog(c *conn, params map[string]any) {
 // sendLog sends a log notification to the caller of the call in ctx, if
 // it is at or above the level that caller set (the gateway filters: a
 // shared session has one level for every caller).
-func sendLog(ctx context.Context, srv *mcpserver.MCPServer, params map[string]any) {
+func sendLog(ctx context.Context, srv source.Clients, params map[string]any) {
 	level, _ := params["level"].(string)
 	logger, _ := params["logger"].(string)
 	_ = srv.SendLogMessageToClient(ctx, mcp.NewLoggingMessageNotification(mcp.LoggingLevel(level), logger, params["data"]))

@@ -29,7 +29,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/gateway/source"
@@ -42,12 +41,11 @@ import (
 // its own, so a new one may be made for every snapshot.
 type Host struct {
 	Logger  *slog.Logger
-	MCP     *server.MCPServer // notifications and requests to downstream clients
+	MCP     source.Clients // notifications and requests to downstream clients
 	Metrics *metrics.Metrics
-	// Changed is told that an upstream's lists changed: the gateway
-	// indexes the serving snapshot again if one of its components is
-	// stale.
-	Changed func()
+	// Lists is told that an upstream's lists changed (it said
+	// list_changed, or came back with other lists).
+	Lists source.Lists
 	// ResourceUpdated tells the subscribers of an exposed URI it changed.
 	ResourceUpdated func(uri string)
 	// Own are the gateway's listeners, which no upstream's HTTP client

@@ -203,8 +203,8 @@ func (s *shared) relist(ctx context.Context) error {
 	}
 	s.desc.Store(&d)
 	s.gen.Add(1)
-	if old != nil && s.h.Changed != nil {
-		s.h.Changed()
+	if old != nil && s.h.Lists != nil {
+		s.h.Lists.Changed(s.spec.Name)
 	}
 	return nil
 }

@@ -79,7 +79,7 @@ func (s *MCPServer) handleDiscover(
 	result := &mcp.DiscoverResult{
 		SupportedVersions: SupportedProtocolVersionsFromContext(ctx),
 		Capabilities:      s.serverCapabilitiesSnapshot(),
-		Instructions:      s.instructions,
+		Instructions:      s.serverInstructions(),
 	}
 
 	// Record the client's declared identity and capabilities on the session,

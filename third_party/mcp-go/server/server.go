@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -201,10 +202,12 @@ type MCPServer struct {
 	promptFiltersMu        sync.RWMutex
 	tasksMu                sync.RWMutex
 
-	name                       string
-	version                    string
-	implementation             mcp.Implementation
-	instructions               string
+	name           string
+	version        string
+	implementation mcp.Implementation
+	instructions   string
+	// wasmgate patch: identity set after construction (SetIdentity).
+	identity                   atomic.Pointer[serverIdentity]
 	resources                  map[string]resourceEntry
 	resourceTemplates          map[string]resourceTemplateEntry
 	prompts                    map[string]mcp.Prompt
@@ -1352,12 +1355,36 @@ func (s *MCPServer) serverCapabilitiesSnapshot() mcp.ServerCapabilities {
 	return capabilities
 }
 
+// serverIdentity is what SetIdentity sets.
+type serverIdentity struct{ title, instructions string }
+
+// SetIdentity (wasmgate patch) replaces the title of the server's
+// implementation and its instructions, for every initialize and
+// server/discover answered from now on: a server whose configuration is
+// reloaded while it serves.
+func (s *MCPServer) SetIdentity(title, instructions string) {
+	s.identity.Store(&serverIdentity{title: title, instructions: instructions})
+}
+
+// serverInstructions are the instructions initialize and server/discover
+// answer (wasmgate patch: SetIdentity's when set).
+func (s *MCPServer) serverInstructions() string {
+	if id := s.identity.Load(); id != nil {
+		return id.instructions
+	}
+	return s.instructions
+}
+
 // serverImplementation returns the identity this server reports to clients.
 func (s *MCPServer) serverImplementation() mcp.Implementation {
+	title := s.implementation.Title
+	if id := s.identity.Load(); id != nil {
+		title = id.title
+	}
 	return mcp.Implementation{
 		Name:        s.name,
 		Version:     s.version,
-		Title:       s.implementation.Title,
+		Title:       title,
 		Description: s.implementation.Description,
 		WebsiteURL:  s.implementation.WebsiteURL,
 		Icons:       s.implementation.Icons,
@@ -1375,7 +1402,7 @@ func (s *MCPServer) handleInitialize(
 		ProtocolVersion: s.protocolVersion(request.Params.ProtocolVersion),
 		ServerInfo:      s.serverImplementation(),
 		Capabilities:    capabilities,
-		Instructions:    s.instructions,
+		Instructions:    s.serverInstructions(),
 	}
 
 	if session := ClientSessionFromContext(ctx); session != nil {

@@ -1,0 +1,255 @@
+package endpoint
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/wasmgate/wasmgate/gateway/envelope"
+	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/policy"
+)
+
+// The lists an endpoint publishes: its selection of the catalog set in
+// its mcp-go server (whose Set* tells every session of the endpoint of
+// a list that changed), then, for each request, filtered by policy for
+// the caller (hooks, below), or replaced by the session's own view.
+
+var listChanged = [4]string{
+	mcp.MethodNotificationToolsListChanged,
+	mcp.MethodNotificationResourcesListChanged,
+	mcp.MethodNotificationResourcesListChanged,
+	mcp.MethodNotificationPromptsListChanged,
+}
+
+// syncRegistry updates mcp-go's lists where they differ between old
+// and p; each Set* call notifies every session of the endpoint of that
+// list's change. It reports which lists (tools, resources, templates,
+// prompts) it set.
+func (e *Endpoint) syncRegistry(old, p *published) (set [4]bool) {
+	prev := source.NewIndex()
+	if old != nil {
+		prev = old.index
+	}
+	x := p.index
+	if set[0] = changed(prev.Tools, x.Tools, func(t *source.Tool) any { return t.Def }); set[0] {
+		tools := make([]server.ServerTool, 0, len(x.Tools))
+		for _, name := range x.ToolNames() {
+			tools = append(tools, server.ServerTool{Tool: x.Tools[name].Def, Handler: e.env.ToolHandler(name)})
+		}
+		e.mcp.SetTools(tools...)
+	}
+	if set[1] = changed(prev.Resources, x.Resources, func(r *source.Resource) any { return r.Resource }); set[1] {
+		var rs []server.ServerResource
+		for _, uri := range slices.Sorted(maps.Keys(x.Resources)) {
+			rs = append(rs, server.ServerResource{Resource: x.Resources[uri].Resource, Handler: e.env.ResourceHandler(uri, false)})
+		}
+		e.mcp.SetResources(rs...)
+	}
+	if set[2] = changed(prev.Templates, x.Templates, func(r *source.Resource) any { return r.Template }); set[2] {
+		var ts []server.ServerResourceTemplate
+		for _, raw := range slices.Sorted(maps.Keys(x.Templates)) {
+			ts = append(ts, server.ServerResourceTemplate{Template: x.Templates[raw].Template, Handler: server.ResourceTemplateHandlerFunc(e.env.ResourceHandler(raw, true))})
+		}
+		e.mcp.SetResourceTemplates(ts...)
+	}
+	if set[3] = changed(prev.Prompts, x.Prompts, func(p *source.Prompt) any { return p.Def }); set[3] {
+		var ps []server.ServerPrompt
+		for _, name := range slices.Sorted(maps.Keys(x.Prompts)) {
+			ps = append(ps, server.ServerPrompt{Prompt: x.Prompts[name].Def, Handler: e.env.PromptHandler(name)})
+		}
+		e.mcp.SetPrompts(ps...)
+	}
+	return set
+}
+
+// changed reports whether two name->entry maps differ in what clients
+// see: the JSON form of each entry's definition.
+func changed[E any](a, b map[string]E, def func(E) any) bool {
+	if len(a) != len(b) {
+		return true
+	}
+	da := make(map[string]any, len(a))
+	for n, e := range a {
+		da[n] = def(e)
+	}
+	db := make(map[string]any, len(b))
+	for n, e := range b {
+		db[n] = def(e)
+	}
+	ja, err1 := json.Marshal(da)
+	jb, err2 := json.Marshal(db)
+	return err1 != nil || err2 != nil || string(ja) != string(jb)
+}
+
+// listsDiffer reports which of the four lists (tools, resources,
+// templates, prompts; listChanged's order) differ between a and b in
+// what clients see.
+func listsDiffer(a, b *source.Index) [4]bool {
+	return [4]bool{
+		changed(a.Tools, b.Tools, func(t *source.Tool) any { return t.Def }),
+		changed(a.Resources, b.Resources, func(r *source.Resource) any { return r.Resource }),
+		changed(a.Templates, b.Templates, func(r *source.Resource) any { return r.Template }),
+		changed(a.Prompts, b.Prompts, func(p *source.Prompt) any { return p.Def }),
+	}
+}
+
+// notifyViews sends list_changed to each session whose policy-filtered
+// view of a list differs between old and p, for the lists syncRegistry
+// did not already announce to everyone (sent).
+func (e *Endpoint) notifyViews(old, p *published, sent [4]bool) {
+	if old == nil || (old.Policy() == nil && p.Policy() == nil) {
+		return
+	}
+	for id, v := range e.sessions.all() {
+		before, after := old.visible(v.caller(old).Principal), p.visible(v.caller(p).Principal)
+		done := map[string]bool{}
+		for i := range before {
+			m := listChanged[i]
+			if sent[i] || before[i] == after[i] || done[m] {
+				continue
+			}
+			done[m] = true
+			e.send(id, m, nil)
+		}
+	}
+}
+
+// send sends a notification to one session of the endpoint.
+func (e *Endpoint) send(session, method string, params map[string]any) {
+	if err := e.mcp.SendNotificationToSpecificClient(session, method, params); err != nil {
+		e.log.Debug("notification not delivered", "session", session, "method", method, "error", err)
+	}
+}
+
+// visible is what principal p sees of the endpoint's lists, for telling
+// a session list_changed when a reload changes its view. The four lists
+// are tools, resources, resource templates and prompts.
+func (pb *published) visible(p policy.Principal) [4]string {
+	var v [4]string
+	pol := pb.Policy()
+	add := func(i int, names []string, ok func(string) bool) {
+		for _, n := range names {
+			if ok(n) {
+				v[i] += n + "\x00"
+			}
+		}
+	}
+	x := pb.index
+	add(0, slices.Sorted(maps.Keys(x.Tools)), func(n string) bool { return pol.Visible(p, policy.Tool, n) })
+	add(1, slices.Sorted(maps.Keys(x.Resources)), func(n string) bool { return pol.Visible(p, policy.Resource, n) })
+	add(2, slices.Sorted(maps.Keys(x.Templates)), func(n string) bool { return pol.VisibleTemplate(p, n) })
+	add(3, slices.Sorted(maps.Keys(x.Prompts)), func(n string) bool { return pol.Visible(p, policy.Prompt, n) })
+	return v
+}
+
+// Visibility of lists: each caller sees only what it may use. The lists
+// are filtered after mcp-go builds them (hooks), not with mcp-go's tool
+// and prompt filters: those also refuse a call of a hidden tool as "not
+// found" before the gateway sees it, and a call must reach authorize to
+// be denied by policy, counted and audited.
+
+func (e *Endpoint) filterTools(ctx context.Context, _ any, _ *mcp.ListToolsRequest, res *mcp.ListToolsResult) {
+	p := e.cur.Load()
+	if p == nil || res == nil {
+		return
+	}
+	if own := p.sessionLists(ctx); own != nil && res.NextCursor == "" {
+		res.Tools = ownList(own.Tools, func(t *source.Tool) mcp.Tool { return t.Def }, func(t mcp.Tool) string { return t.Name })
+	}
+	pol := p.Policy()
+	if pol == nil {
+		return
+	}
+	who := envelope.CallerOf(ctx, p).Principal
+	out := make([]mcp.Tool, 0, len(res.Tools)) // never nil: a list is a required array
+	for _, t := range res.Tools {
+		if pol.Visible(who, policy.Tool, t.Name) {
+			out = append(out, t)
+		}
+	}
+	res.Tools = out
+}
+
+func (e *Endpoint) filterPrompts(ctx context.Context, _ any, _ *mcp.ListPromptsRequest, res *mcp.ListPromptsResult) {
+	p := e.cur.Load()
+	if p == nil || res == nil {
+		return
+	}
+	if own := p.sessionLists(ctx); own != nil && res.NextCursor == "" {
+		res.Prompts = ownList(own.Prompts, func(p *source.Prompt) mcp.Prompt { return p.Def }, func(p mcp.Prompt) string { return p.Name })
+	}
+	pol := p.Policy()
+	if pol == nil {
+		return
+	}
+	who := envelope.CallerOf(ctx, p).Principal
+	out := make([]mcp.Prompt, 0, len(res.Prompts))
+	for _, x := range res.Prompts {
+		if pol.Visible(who, policy.Prompt, x.Name) {
+			out = append(out, x)
+		}
+	}
+	res.Prompts = out
+}
+
+func (e *Endpoint) filterResources(ctx context.Context, _ any, _ *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
+	p := e.cur.Load()
+	if p == nil || res == nil {
+		return
+	}
+	if own := p.sessionLists(ctx); own != nil && res.NextCursor == "" {
+		res.Resources = ownList(own.Resources, func(r *source.Resource) mcp.Resource { return r.Resource }, func(r mcp.Resource) string { return r.Name })
+	}
+	pol := p.Policy()
+	if pol == nil {
+		return
+	}
+	who := envelope.CallerOf(ctx, p).Principal
+	out := make([]mcp.Resource, 0, len(res.Resources))
+	for _, r := range res.Resources {
+		if pol.Visible(who, policy.Resource, r.URI) {
+			out = append(out, r)
+		}
+	}
+	res.Resources = out
+}
+
+func (e *Endpoint) filterTemplates(ctx context.Context, _ any, _ *mcp.ListResourceTemplatesRequest, res *mcp.ListResourceTemplatesResult) {
+	p := e.cur.Load()
+	if p == nil || res == nil {
+		return
+	}
+	if own := p.sessionLists(ctx); own != nil && res.NextCursor == "" {
+		res.ResourceTemplates = ownList(own.Templates, func(r *source.Resource) mcp.ResourceTemplate { return r.Template }, func(t mcp.ResourceTemplate) string { return t.Name })
+	}
+	pol := p.Policy()
+	if pol == nil {
+		return
+	}
+	who := envelope.CallerOf(ctx, p).Principal
+	out := make([]mcp.ResourceTemplate, 0, len(res.ResourceTemplates))
+	for _, t := range res.ResourceTemplates {
+		if t.URITemplate != nil && pol.VisibleTemplate(who, t.URITemplate.Raw()) {
+			out = append(out, t)
+		}
+	}
+	res.ResourceTemplates = out
+}
+
+// ownList is a session's own list (sessions.go) of entries m, sorted by
+// name as mcp-go sorts its lists; never nil (a list is a required
+// array).
+func ownList[E, D any](m map[string]E, def func(E) D, name func(D) string) []D {
+	out := make([]D, 0, len(m))
+	for _, e := range m {
+		out = append(out, def(e))
+	}
+	slices.SortFunc(out, func(a, b D) int { return strings.Compare(name(a), name(b)) })
+	return out
+}

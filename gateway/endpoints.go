@@ -1,0 +1,299 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/wasmgate/wasmgate/gateway/endpoint"
+	"github.com/wasmgate/wasmgate/gateway/envelope"
+	"github.com/wasmgate/wasmgate/gateway/ops"
+	"github.com/wasmgate/wasmgate/gateway/transport"
+	"github.com/wasmgate/wasmgate/internal/plural"
+	"github.com/wasmgate/wasmgate/loader"
+)
+
+// endpoints are the endpoints the gateway publishes (package endpoint),
+// in config order: created, changed and removed as the serving config's
+// endpoints section says, each given every snapshot the gateway serves,
+// and routed on the MCP listener (router) once it serves one.
+type endpoints struct {
+	g *Gateway
+
+	mu     sync.RWMutex
+	list   []*endpoint.Endpoint
+	byName map[string]*endpoint.Endpoint
+	http   map[*endpoint.Endpoint]transport.Served // once the listener runs
+
+	router   *transport.Router // nil until the MCP listener starts
+	listener transport.Options // the listener's options, for each endpoint's handler
+	removing sync.WaitGroup    // endpoints removed, ending their sessions
+}
+
+func newEndpoints(g *Gateway) *endpoints {
+	return &endpoints{g: g, byName: map[string]*endpoint.Endpoint{}, http: map[*endpoint.Endpoint]transport.Served{}}
+}
+
+// publish makes the endpoints those of s's config and gives each s;
+// an endpoint new to the config serves s before it is routed, one gone
+// from it is unrouted, then ended. Call with applyMu.
+func (es *endpoints) publish(s *Snapshot) {
+	cfgs := s.Config.EndpointList()
+	custom := len(s.Config.Endpoints) > 0
+	es.mu.Lock()
+	var gone []*endpoint.Endpoint
+	next := make([]*endpoint.Endpoint, 0, len(cfgs))
+	byName := make(map[string]*endpoint.Endpoint, len(cfgs))
+	for _, c := range cfgs {
+		e := es.byName[c.Name]
+		if e != nil && (e.Replaces(c) || es.custom(e) != custom) {
+			gone, e = append(gone, e), nil
+		}
+		if e == nil {
+			e = es.newEndpoint(c, custom)
+		}
+		next = append(next, e)
+		byName[c.Name] = e
+	}
+	for name, e := range es.byName {
+		if byName[name] != e && !slices.Contains(gone, e) {
+			gone = append(gone, e)
+		}
+	}
+	es.list, es.byName = next, byName
+	es.mu.Unlock()
+	for i, e := range next {
+		e.Publish(s, cfgs[i])
+	}
+	es.route()
+	for _, e := range gone {
+		es.remove(e)
+	}
+}
+
+// custom reports whether e was made for an endpoints section.
+func (es *endpoints) custom(e *endpoint.Endpoint) bool {
+	return e.Config().Key != "transports.http.path"
+}
+
+func (es *endpoints) newEndpoint(c loader.Endpoint, custom bool) *endpoint.Endpoint {
+	g := es.g
+	return endpoint.New(endpoint.Options{
+		Config: c, Name: g.opts.Name, Version: g.opts.Version, Custom: custom,
+		Logger: g.log, Metrics: g.opts.Metrics, Calls: &g.calls,
+		Envelope: envelope.Options{
+			Limiters: g.limiters,
+			Metrics:  g.opts.Metrics,
+			Observer: envelope.Observers{envelope.NewMetrics(g.opts.Metrics), g.audit, g.status},
+			Logger:   g.log,
+			Tracer:   g.tracer.TracerFor,
+			Signer:   g.signer,
+		},
+	})
+}
+
+// remove takes e off the listener and ends it once its calls have
+// finished (within server.shutdown_timeout).
+func (es *endpoints) remove(e *endpoint.Endpoint) {
+	es.mu.Lock()
+	served := es.http[e]
+	delete(es.http, e)
+	es.mu.Unlock()
+	timeout := 30 * time.Second
+	if s := es.g.cur.Load(); s != nil {
+		timeout = time.Duration(s.Config.Server.ShutdownTimeout)
+	}
+	es.removing.Add(1)
+	go func() {
+		defer es.removing.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		e.Remove(ctx, served.Server)
+	}()
+}
+
+// serveHTTP routes the endpoints on the MCP listener with o (path,
+// MCP, Scope, Owns and Allow are each endpoint's).
+func (es *endpoints) serveHTTP(o transport.Options) *transport.Router {
+	es.mu.Lock()
+	es.router, es.listener = transport.NewRouter(), o
+	es.mu.Unlock()
+	es.route()
+	return es.router
+}
+
+// route gives each endpoint a handler on the listener (once) and routes
+// the serving ones, with the relay's pages beside them.
+func (es *endpoints) route() {
+	es.mu.Lock()
+	defer es.mu.Unlock()
+	if es.router == nil || len(es.list) == 0 {
+		return
+	}
+	routes := map[string]transport.Served{}
+	for _, e := range es.list {
+		served, ok := es.http[e]
+		if !ok {
+			o := es.listener
+			o.Path, o.MCP, o.Owns = e.Config().Path, e.MCPServer(), e.Owns
+			if es.custom(e) {
+				o.Scope, o.Allow = e.Name(), e.Allowed
+			}
+			served = transport.Endpoint(o)
+			es.http[e] = served
+		}
+		routes[e.Config().Path] = served
+	}
+	mounts := map[string]http.Handler{}
+	if s := es.g.cur.Load(); s != nil {
+		// The browser relay checks its own origins and tokens.
+		mounts[s.Config.Relay.Path+"/"] = es.g.relay.Handler()
+	}
+	es.router.Set(es.list[0].Config().Path, routes, mounts)
+}
+
+// stdio is the endpoint the stdio transport serves.
+func (es *endpoints) stdio() *endpoint.Endpoint {
+	s := es.g.cur.Load()
+	es.mu.RLock()
+	defer es.mu.RUnlock()
+	if s != nil {
+		if e := es.byName[s.Config.StdioEndpoint()]; e != nil {
+			return e
+		}
+	}
+	return es.list[0]
+}
+
+// all are the serving endpoints.
+func (es *endpoints) all() []*endpoint.Endpoint {
+	es.mu.RLock()
+	defer es.mu.RUnlock()
+	return slices.Clone(es.list)
+}
+
+// holding is the endpoint session is one of, nil if none.
+func (es *endpoints) holding(session string) *endpoint.Endpoint {
+	for _, e := range es.all() {
+		if e.Has(session) {
+			return e
+		}
+	}
+	return nil
+}
+
+// closeSessions ends the GET streams of every endpoint's sessions
+// (shutdown).
+func (es *endpoints) closeSessions(ctx context.Context) {
+	es.mu.RLock()
+	served := slices.Collect(maps.Values(es.http))
+	es.mu.RUnlock()
+	for _, s := range served {
+		s.Server.CloseSessions(ctx)
+	}
+}
+
+// status is the status page's endpoints section.
+func (es *endpoints) status() []ops.EndpointStatus {
+	out := []ops.EndpointStatus{}
+	for _, e := range es.all() {
+		c := e.Config()
+		st := ops.EndpointStatus{Name: e.Name(), Path: c.Path, Sources: c.Sources, Title: c.Title}
+		if x := e.Index(); x != nil {
+			st.Tools, st.Resources, st.Prompts = len(x.Tools), len(x.Resources)+len(x.Templates), len(x.Prompts)
+		}
+		st.Sessions, st.StdioSessions = e.Sessions()
+		if !c.Access.Open() {
+			st.Access = append(slices.Clone(c.Access.Principals), prefixAll("group:", c.Access.Groups)...)
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+func prefixAll(p string, ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = p + s
+	}
+	return out
+}
+
+// summary names the endpoints in a few words, for Summary: "" without
+// an endpoints section.
+func endpointsSummary(cfg *loader.Config) string {
+	if len(cfg.Endpoints) == 0 {
+		return ""
+	}
+	names := make([]string, len(cfg.Endpoints))
+	for i, e := range cfg.Endpoints {
+		names[i] = e.Name
+	}
+	return plural.N(len(names), "endpoint") + " (" + joinNames(names) + ")"
+}
+
+func joinNames(n []string) string {
+	out := ""
+	for i, s := range n {
+		if i > 0 {
+			out += ", "
+		}
+		out += s
+	}
+	return out
+}
+
+// clients routes what sources send to MCP clients to the endpoint the
+// client is on: by the call's context (mcp-go's server of the request),
+// or by session id.
+type clients struct{ es *endpoints }
+
+// of is the server of the request of ctx, else the stdio endpoint's.
+func (c clients) of(ctx context.Context) *server.MCPServer {
+	if s := server.ServerFromContext(ctx); s != nil {
+		return s
+	}
+	return c.es.stdio().MCPServer()
+}
+
+func (c clients) SendNotificationToClient(ctx context.Context, method string, params map[string]any) error {
+	return c.of(ctx).SendNotificationToClient(ctx, method, params)
+}
+
+func (c clients) SendNotificationToSpecificClient(session, method string, params map[string]any) error {
+	e := c.es.holding(session)
+	if e == nil {
+		return errors.New("no endpoint holds the session " + session)
+	}
+	return e.MCPServer().SendNotificationToSpecificClient(session, method, params)
+}
+
+func (c clients) SendLogMessageToClient(ctx context.Context, n mcp.LoggingMessageNotification) error {
+	return c.of(ctx).SendLogMessageToClient(ctx, n)
+}
+
+func (c clients) RequestSampling(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	return c.of(ctx).RequestSampling(ctx, req)
+}
+
+func (c clients) RequestElicitation(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	return c.of(ctx).RequestElicitation(ctx, req)
+}
+
+func (c clients) RequestRoots(ctx context.Context, req mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	return c.of(ctx).RequestRoots(ctx, req)
+}
+
+func (c clients) WithContext(ctx context.Context, session server.ClientSession) context.Context {
+	if e := c.es.holding(session.SessionID()); e != nil {
+		return e.MCPServer().WithContext(ctx, session)
+	}
+	return c.of(ctx).WithContext(ctx, session)
+}
