@@ -2,15 +2,12 @@ package gateway
 
 import (
 	"context"
-	"errors"
 	"maps"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"time"
-
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wasmgate/wasmgate/gateway/endpoint"
 	"github.com/wasmgate/wasmgate/gateway/envelope"
@@ -159,8 +156,8 @@ func (es *endpoints) route() {
 	es.router.Set(es.list[0].Config().Path, routes, mounts)
 }
 
-// stdio is the endpoint the stdio transport serves.
-func (es *endpoints) stdio() *endpoint.Endpoint {
+// Stdio is the endpoint the stdio transport serves.
+func (es *endpoints) Stdio() *endpoint.Endpoint {
 	s := es.g.cur.Load()
 	es.mu.RLock()
 	defer es.mu.RUnlock()
@@ -179,8 +176,8 @@ func (es *endpoints) all() []*endpoint.Endpoint {
 	return slices.Clone(es.list)
 }
 
-// holding is the endpoint session is one of, nil if none.
-func (es *endpoints) holding(session string) *endpoint.Endpoint {
+// Holding is the endpoint session is one of, nil if none.
+func (es *endpoints) Holding(session string) *endpoint.Endpoint {
 	for _, e := range es.all() {
 		if e.Has(session) {
 			return e
@@ -236,64 +233,5 @@ func endpointsSummary(cfg *loader.Config) string {
 	for i, e := range cfg.Endpoints {
 		names[i] = e.Name
 	}
-	return plural.N(len(names), "endpoint") + " (" + joinNames(names) + ")"
-}
-
-func joinNames(n []string) string {
-	out := ""
-	for i, s := range n {
-		if i > 0 {
-			out += ", "
-		}
-		out += s
-	}
-	return out
-}
-
-// clients routes what sources send to MCP clients to the endpoint the
-// client is on: by the call's context (mcp-go's server of the request),
-// or by session id.
-type clients struct{ es *endpoints }
-
-// of is the server of the request of ctx, else the stdio endpoint's.
-func (c clients) of(ctx context.Context) *server.MCPServer {
-	if s := server.ServerFromContext(ctx); s != nil {
-		return s
-	}
-	return c.es.stdio().MCPServer()
-}
-
-func (c clients) SendNotificationToClient(ctx context.Context, method string, params map[string]any) error {
-	return c.of(ctx).SendNotificationToClient(ctx, method, params)
-}
-
-func (c clients) SendNotificationToSpecificClient(session, method string, params map[string]any) error {
-	e := c.es.holding(session)
-	if e == nil {
-		return errors.New("no endpoint holds the session " + session)
-	}
-	return e.MCPServer().SendNotificationToSpecificClient(session, method, params)
-}
-
-func (c clients) SendLogMessageToClient(ctx context.Context, n mcp.LoggingMessageNotification) error {
-	return c.of(ctx).SendLogMessageToClient(ctx, n)
-}
-
-func (c clients) RequestSampling(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	return c.of(ctx).RequestSampling(ctx, req)
-}
-
-func (c clients) RequestElicitation(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
-	return c.of(ctx).RequestElicitation(ctx, req)
-}
-
-func (c clients) RequestRoots(ctx context.Context, req mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
-	return c.of(ctx).RequestRoots(ctx, req)
-}
-
-func (c clients) WithContext(ctx context.Context, session server.ClientSession) context.Context {
-	if e := c.es.holding(session.SessionID()); e != nil {
-		return e.MCPServer().WithContext(ctx, session)
-	}
-	return c.of(ctx).WithContext(ctx, session)
+	return plural.N(len(names), "endpoint") + " (" + strings.Join(names, ", ") + ")"
 }

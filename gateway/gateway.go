@@ -30,6 +30,7 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/relaysite"
 	"github.com/wasmgate/wasmgate/gateway/roundtrip"
 	"github.com/wasmgate/wasmgate/gateway/tracing"
+	"github.com/wasmgate/wasmgate/gateway/trust"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/host"
 	"github.com/wasmgate/wasmgate/metrics"
@@ -89,6 +90,7 @@ type Gateway struct {
 	notify   *ops.Notifier // systemd notifications
 	status   *ops.Tracker  // for the status page
 	tracer   *tracing.Holder
+	trust    *trust.Checker
 	signer   *roundtrip.Signer // requestState of input_required, across reloads
 
 	calls    atomic.Int64   // calls running now, for shutdown
@@ -115,16 +117,17 @@ func New(opts Options) *Gateway {
 		started:   time.Now(),
 	}
 	g.eps = newEndpoints(g)
+	g.trust = &trust.Checker{Log: g.log, Metrics: opts.Metrics}
 	g.status.AddSection("state", g.stateStatus)
 	g.status.AddSection("trust", g.trustStatus)
 	g.relay = relaysite.NewService(g.log, opts.Metrics, g)
 	g.plugins = &plugin.Host{
-		Logger: g.log, MCP: clients{g.eps}, Compiler: opts.Compiler, Metrics: opts.Metrics, Slots: g.slots,
+		Logger: g.log, MCP: endpoint.Clients{Endpoints: g.eps}, Compiler: opts.Compiler, Metrics: opts.Metrics, Slots: g.slots,
 		Store:           g.store,
 		ResourceUpdated: g.updated,
 		Lists:           g,
 		Kept:            plugin.NewKept(plugin.KeptLimits{}, g.log),
-		Approve:         g.approveModules,
+		Approve:         g.trust.Modules,
 	}
 	return g
 }
@@ -135,7 +138,7 @@ func (g *Gateway) MCPServer() *server.MCPServer {
 	if len(g.eps.all()) == 0 {
 		return nil
 	}
-	return g.eps.stdio().MCPServer()
+	return g.eps.Stdio().MCPServer()
 }
 
 // Endpoint is the endpoint called name, nil if none serves.
@@ -204,8 +207,12 @@ func (g *Gateway) swap(s *Snapshot) *Snapshot {
 	m := g.opts.Metrics
 	m.Plugins.Set(float64(s.parts.plugins.Count()))
 	m.Tools.Set(float64(len(s.index.Tools)))
-	g.trustMetrics(s)
-	g.logHeld(old, s)
+	g.trust.SetMetrics(s.gate)
+	var was *trust.Gate
+	if old != nil {
+		was = old.gate
+	}
+	g.trust.LogHeld(was, s.gate)
 	if old == nil {
 		return nil
 	}

@@ -155,7 +155,7 @@ func (g *Gateway) stdioService(lc *lifecycle, stdin io.Reader, stdout io.Writer,
 	return service{
 		name: "stdio transport",
 		start: func(context.Context) error {
-			e := g.eps.stdio()
+			e := g.eps.Stdio()
 			ss := server.NewStdioServer(e.MCPServer())
 			ss.SetErrorLogger(transport.ErrorLog(g.log, "stdio"))
 			g.status.Listening("stdio", "stdin/stdout")

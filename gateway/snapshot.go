@@ -12,7 +12,9 @@ import (
 	"sync"
 
 	"github.com/wasmgate/wasmgate/gateway/endpoint"
+	"github.com/wasmgate/wasmgate/gateway/ops"
 	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/gateway/trust"
 	"github.com/wasmgate/wasmgate/internal/canon"
 	"github.com/wasmgate/wasmgate/internal/plural"
 	"github.com/wasmgate/wasmgate/internal/secretscan"
@@ -33,7 +35,7 @@ type Snapshot struct {
 	problems map[string][]string // by source: what a dynamic source could not publish
 	srcs     []indexed           // the sources as indexed, in component order
 	list     []source.Source     // srcs' sources
-	gate     *trustGate          // the lock file's, nil without one (trust.go)
+	gate     *trust.Gate         // the lock file's, nil without one
 
 	mu      sync.Mutex
 	refs    int
@@ -87,12 +89,12 @@ func (s *Snapshot) Stdio() policy.Principal { return s.parts.id.stdio }
 func (s *Snapshot) Summary() string {
 	x := s.index
 	sources := s.parts.plugins.Summary()
-	if names := s.upstreamNames(); len(names) > 0 { // relay sites are in sectionsSummary's "relay: …"
+	if names := s.upstreamNames(); len(names) > 0 { // relay sites are in ops.SectionsSummary's "relay: …"
 		sources += fmt.Sprintf(", %s (%s)", plural.N(len(names), "upstream"), strings.Join(names, ", "))
 	}
 	return fmt.Sprintf("%s, %s, %s, %s, %s; %s", sources, plural.N(len(x.Tools), "tool"),
 		plural.N(len(x.Resources), "resource"), plural.N(len(x.Templates), "resource template"),
-		plural.N(len(x.Prompts), "prompt"), sectionsSummary(s.Config))
+		plural.N(len(x.Prompts), "prompt"), ops.SectionsSummary(s.Config))
 }
 
 // PluginReport describes each plugin in a line: its name, where it is
@@ -196,7 +198,7 @@ func (s *Snapshot) indexSources(log *slog.Logger, m *metrics.Metrics, strict boo
 	s.index.Redacted = func(src source.Source, k secretscan.Kind) {
 		m.SecretsRedacted.WithLabelValues(src.Name(), string(k), source.WhereDefinition).Inc()
 	}
-	if s.gate = newTrustGate(s.Config); s.gate != nil {
+	if s.gate = trust.NewGate(s.Config); s.gate != nil {
 		s.index.Gate = s.gate
 	}
 	if prev != nil {
@@ -270,7 +272,7 @@ func (s *Snapshot) retire() {
 func (s *Snapshot) close(ctx context.Context) { s.parts.release(ctx) }
 
 // Build holds cfg to its lock file before anything of it runs
-// (approveBeforeRun), provisions every component of cfg (reusing what
+// (trust.Checker.BeforeRun), provisions every component of cfg (reusing what
 // the serving snapshot has where cfg leaves it unchanged) and indexes
 // what their sources provide, without touching what is serving. It
 // fails whole: on error everything it provisioned is cleaned up.
@@ -280,7 +282,7 @@ func (g *Gateway) Build(ctx context.Context, cfg *loader.Config) (*Snapshot, err
 }
 
 func (g *Gateway) build(ctx context.Context, cfg *loader.Config) (*Snapshot, error) {
-	if err := g.approveBeforeRun(cfg); err != nil {
+	if err := g.trust.BeforeRun(cfg); err != nil {
 		return nil, err
 	}
 	var prev *parts
@@ -297,7 +299,7 @@ func (g *Gateway) build(ctx context.Context, cfg *loader.Config) (*Snapshot, err
 		s.close(context.WithoutCancel(ctx))
 		return nil, err
 	}
-	if err := g.checkPins(s); err != nil {
+	if err := g.trust.CheckPins(s.Config, s.list); err != nil {
 		s.close(context.WithoutCancel(ctx))
 		return nil, err
 	}
@@ -336,6 +338,6 @@ func (g *Gateway) Changed(name string) []string {
 func (g *Gateway) SessionChanged(name, session string) bool {
 	g.applyMu.Lock()
 	defer g.applyMu.Unlock()
-	e := g.eps.holding(session)
+	e := g.eps.Holding(session)
 	return e != nil && e.SessionChanged(name, session)
 }

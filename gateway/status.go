@@ -45,67 +45,18 @@ func (g *Gateway) Status() ops.Status {
 		out.ConfigFile = s.Config.File
 		out.Summary = s.Summary()
 		out.Sources = s.sourceStatus()
-		out.InForce = inForce(s.Config)
+		out.InForce = ops.InForceOf(s.Config)
 	}
 	return out
 }
 
 // sourceStatus lists every source of s with what it provides.
 func (s *Snapshot) sourceStatus() []ops.SourceStatus {
-	byName := map[string]*ops.SourceStatus{}
-	var order []string
-	get := func(src source.Source) *ops.SourceStatus {
-		if ss, ok := byName[src.Name()]; ok {
-			return ss
-		}
-		ss := &ops.SourceStatus{Name: src.Name(), Kind: source.KindOf(src), Declared: src.Key(), Tools: []string{}, Resources: []string{}, Templates: []string{}, Prompts: []string{}}
-		if r, ok := src.(source.StatusReporter); ok {
-			ss.Status = r.Status()
-		}
-		byName[src.Name()] = ss
-		order = append(order, src.Name())
-		return ss
+	dynamic := map[string]bool{}
+	for src, dyn := range s.sources {
+		dynamic[src.Name()] = dyn
 	}
-	for src, dyn := range s.sources { // static sources in config order, even those providing nothing
-		if _, health := src.(source.StatusReporter); !dyn || health { // an upstream not connected yet too
-			get(src)
-		}
-	}
-	x := s.index
-	for _, n := range slices.Sorted(maps.Keys(x.Tools)) {
-		ss := get(x.Tools[n].Src)
-		ss.Tools = append(ss.Tools, n)
-	}
-	for _, n := range slices.Sorted(maps.Keys(x.Resources)) {
-		ss := get(x.Resources[n].Src)
-		ss.Resources = append(ss.Resources, n)
-	}
-	for _, n := range slices.Sorted(maps.Keys(x.Templates)) {
-		ss := get(x.Templates[n].Src)
-		ss.Templates = append(ss.Templates, n)
-	}
-	for _, n := range slices.Sorted(maps.Keys(x.Prompts)) {
-		ss := get(x.Prompts[n].Src)
-		ss.Prompts = append(ss.Prompts, n)
-	}
-	for name, problems := range s.problems {
-		if ss, ok := byName[name]; ok {
-			ss.Problems = problems
-		}
-	}
-	for src := range s.sources { // what a source refused itself (a page's resource outside its namespace)
-		if pr, ok := src.(source.ProblemReporter); ok {
-			if p := pr.Problems(); len(p) > 0 {
-				ss := get(src)
-				ss.Problems = append(slices.Clone(p), ss.Problems...)
-			}
-		}
-	}
-	out := make([]ops.SourceStatus, 0, len(order))
-	for _, n := range order {
-		out = append(out, *byName[n])
-	}
-	return out
+	return ops.SourcesOf(s.list, func(src source.Source) bool { return dynamic[src.Name()] }, s.index, s.problems)
 }
 
 // changes says what a reload from a to b changed, one line per change:
@@ -196,4 +147,13 @@ func (g *Gateway) healthy(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return fmt.Errorf("the MCP server did not answer a ping within %s", d)
 	}
+}
+
+// relayStatus is every configured relay site, connected or not.
+func (g *Gateway) relayStatus() []ops.RelaySiteStatus {
+	out := []ops.RelaySiteStatus{}
+	if g.relay == nil {
+		return out
+	}
+	return append(out, g.relay.SiteStatus()...)
 }

@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 
+	"github.com/wasmgate/wasmgate/gateway/endpoint"
 	"github.com/wasmgate/wasmgate/gateway/envelope"
 	"github.com/wasmgate/wasmgate/gateway/upstream"
 )
@@ -10,7 +11,7 @@ import (
 // upstreamHost is what upstream servers use of the gateway; it holds no
 // state, so each snapshot's upstreams component gets a new one.
 func (g *Gateway) upstreamHost() *upstream.Host {
-	h := &upstream.Host{Logger: g.log, MCP: clients{g.eps}, Metrics: g.opts.Metrics, Lists: g, ResourceUpdated: g.updated,
+	h := &upstream.Host{Logger: g.log, MCP: endpoint.Clients{Endpoints: g.eps}, Metrics: g.opts.Metrics, Lists: g, ResourceUpdated: g.updated,
 		ParkTTL: g.signer.TTL, Principal: g.principalName}
 	if g.opts.Compiler != nil {
 		h.Own = g.opts.Compiler.Listeners()

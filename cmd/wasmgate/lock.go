@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/wasmgate/wasmgate/gateway"
+	"github.com/wasmgate/wasmgate/gateway/trust"
 	"github.com/wasmgate/wasmgate/internal/netutil"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/lockfile"
@@ -162,7 +163,7 @@ func lockInProcess(ctx context.Context, cfg *loader.Config, write bool, stderr i
 		defer cancel()
 		_ = g.Close(cctx)
 	}()
-	old, _ := gateway.ReadLock(res.File) // unreadable or garbage: replaced
+	old, _ := trust.ReadLock(res.File) // unreadable or garbage: replaced
 	l, err := g.LockOf(old)
 	if err != nil {
 		return res, err

@@ -19,8 +19,10 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
+	"github.com/wasmgate/wasmgate/loader/lockfile"
 	"github.com/wasmgate/wasmgate/metrics"
 	"github.com/wasmgate/wasmgate/relay"
+	"github.com/wasmgate/wasmgate/relay/relayconfig"
 	"github.com/wasmgate/wasmgate/state"
 )
 
@@ -74,9 +76,10 @@ func (sv *Service) Component() *Component { return &Component{sv: sv} }
 // Component is the relay section of one snapshot: the plan its sites come
 // from (tokens read, nothing changed until Apply).
 type Component struct {
-	sv   *Service
-	plan *relay.Plan
-	gen  atomic.Uint64 // the relay generation Sources last saw
+	sv    *Service
+	plan  *relay.Plan
+	specs map[string]relayconfig.SiteConfig // by site name, for Pins
+	gen   atomic.Uint64                     // the relay generation Sources last saw
 }
 
 func (c *Component) Name() string { return "relay" }
@@ -89,6 +92,10 @@ func (c *Component) Provision(_ context.Context, cfg *loader.Config) error {
 		return err
 	}
 	c.plan = plan
+	c.specs = map[string]relayconfig.SiteConfig{}
+	for _, sc := range cfg.Relay.Sites {
+		c.specs[sc.Name] = sc
+	}
 	return nil
 }
 
@@ -101,7 +108,7 @@ func (c *Component) Sources() []source.Source {
 	sites := c.plan.Sites()
 	out := make([]source.Source, len(sites))
 	for i, s := range sites {
-		out[i] = site{s}
+		out[i] = site{s, c.specs[s.Name()]}
 	}
 	return out
 }
@@ -121,12 +128,43 @@ func (c *Component) Stale() bool { return c.sv.r.Generation() != c.gen.Load() }
 func (c *Component) Cleanup(context.Context) {}
 
 // site is a relay site as a Source: its failures become source.Failures.
-type site struct{ *relay.Site }
+type site struct {
+	*relay.Site
+	spec relayconfig.SiteConfig
+}
 
 var (
 	_ source.Kinded  = site{}
 	_ source.Curated = site{}
+	_ source.Pinner  = site{}
 )
+
+// Pins is what the lock file pins of the site: its grants, from its
+// config (what its pages publish is in the lock's lists).
+func (s site) Pins() (*lockfile.Source, error) {
+	ls := &lockfile.Source{Kind: s.Kind(), Declared: s.Key()}
+	for _, g := range []struct {
+		k string
+		v any
+	}{
+		{"allowed_origins", orEmpty(s.spec.AllowedOrigins)},
+		{"resource_schemes", orEmpty(s.spec.ResourceSchemes)},
+		{"protocol", s.spec.Protocol},
+		{"insecure", s.spec.Insecure},
+	} {
+		if err := ls.Grant(g.k, g.v); err != nil {
+			return nil, err
+		}
+	}
+	return ls, nil
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
 
 func (s site) Kind() string { return "relay site" }
 

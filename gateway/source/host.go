@@ -5,6 +5,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/wasmgate/wasmgate/loader/lockfile"
 )
 
 // Lists is how a source tells the gateway that what it publishes
@@ -40,3 +42,11 @@ type Clients interface {
 }
 
 var _ Clients = (*server.MCPServer)(nil)
+
+// Pinner is a source that says what the lock file (gateway.lock,
+// docs/trust.md) pins of it beyond its lists: its kind and declaration,
+// its module digest or upstream command/URL, and its grants, as its
+// config and (a plugin) its fetched module give them.
+type Pinner interface {
+	Pins() (*lockfile.Source, error)
+}

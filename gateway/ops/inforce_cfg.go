@@ -1,27 +1,26 @@
-package gateway
+package ops
 
 import (
 	"fmt"
 	"net/url"
 	"strings"
 
-	"github.com/wasmgate/wasmgate/gateway/ops"
 	"github.com/wasmgate/wasmgate/internal/plural"
 	"github.com/wasmgate/wasmgate/loader"
 )
 
-// inForce is what guards a gateway serving cfg: auth, policy, audit,
+// InForceOf is what guards a gateway serving cfg: auth, policy, audit,
 // and where its calls are traced.
-func inForce(cfg *loader.Config) ops.InForce {
+func InForceOf(cfg *loader.Config) InForce {
 	a, p := cfg.Auth, cfg.Policy
-	out := ops.InForce{
-		Auth: ops.AuthStatus{Principals: len(a.Principals), JWT: a.JWT != nil, AllowAnonymous: a.AllowAnonymous},
-		Policy: ops.PolicyStatus{Enabled: p.Present(), Default: "allow", Rules: len(p.Rules),
+	out := InForce{
+		Auth: AuthStatus{Principals: len(a.Principals), JWT: a.JWT != nil, AllowAnonymous: a.AllowAnonymous},
+		Policy: PolicyStatus{Enabled: p.Present(), Default: "allow", Rules: len(p.Rules),
 			RateLimit: p.RateLimit != nil},
-		Audit: ops.AuditStatus{File: cfg.Audit.File, Arguments: cfg.Audit.Arguments},
+		Audit: AuditStatus{File: cfg.Audit.File, Arguments: cfg.Audit.Arguments},
 	}
 	if t := cfg.Tracing; t.On() {
-		out.Tracing = ops.TracingStatus{Enabled: true, SampleRatio: t.Ratio()}
+		out.Tracing = TracingStatus{Enabled: true, SampleRatio: t.Ratio()}
 		if u, err := url.Parse(t.Endpoint); err == nil {
 			out.Tracing.Endpoint = u.Scheme + "://" + u.Host
 		}
@@ -36,12 +35,12 @@ func inForce(cfg *loader.Config) ops.InForce {
 	return out
 }
 
-// sectionsSummary describes in a few words every section in force
+// SectionsSummary describes in a few words every section in force
 // beyond what the sources provide: auth, policy, relay sites, audit.
 // "auth: 2 principals, jwt; policy: 3 rules, default deny; relay: 1
 // site (demo); audit: log".
-func sectionsSummary(cfg *loader.Config) string {
-	f := inForce(cfg)
+func SectionsSummary(cfg *loader.Config) string {
+	f := InForceOf(cfg)
 	var parts []string
 	switch a := f.Auth; {
 	case !a.Enabled:
@@ -80,13 +79,4 @@ func sectionsSummary(cfg *loader.Config) string {
 		audit += ", with arguments"
 	}
 	return strings.Join(append(parts, audit), "; ")
-}
-
-// relayStatus is every configured relay site, connected or not.
-func (g *Gateway) relayStatus() []ops.RelaySiteStatus {
-	out := []ops.RelaySiteStatus{}
-	if g.relay == nil {
-		return out
-	}
-	return append(out, g.relay.SiteStatus()...)
 }

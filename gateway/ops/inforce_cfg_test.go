@@ -1,4 +1,4 @@
-package gateway
+package ops
 
 import (
 	"os"
@@ -25,7 +25,7 @@ func TestSectionsSummary(t *testing.T) {
 		}
 		return cfg
 	}
-	if got, want := sectionsSummary(load("server: {name: x}\n")), "auth: off; policy: off; audit: log"; got != want {
+	if got, want := SectionsSummary(load("server: {name: x}\n")), "auth: off; policy: off; audit: log"; got != want {
 		t.Errorf("empty config: %q, want %q", got, want)
 	}
 	cfg := load(`auth:
@@ -45,12 +45,12 @@ audit:
   file: audit.jsonl
   arguments: true
 `)
-	got := sectionsSummary(cfg)
+	got := SectionsSummary(cfg)
 	want := "auth: 2 principals; policy: 1 rule, default allow, rate limit; relay: 1 site (demo); audit: " + filepath.Join(dir, "audit.jsonl") + ", with arguments"
 	if got != want {
 		t.Errorf("summary:\n got %q\nwant %q", got, want)
 	}
-	f := inForce(cfg)
+	f := InForceOf(cfg)
 	if !f.Auth.Enabled || f.Auth.Principals != 2 || f.Auth.JWT || !f.Policy.Enabled || f.Policy.Default != "allow" || f.Policy.Rules != 1 || !f.Policy.RateLimit || !f.Audit.Arguments {
 		t.Errorf("inForce = %+v", f)
 	}
