@@ -2,12 +2,12 @@ package gateway
 
 import (
 	"context"
-	"sync/atomic"
 
 	"github.com/wasmgate/wasmgate/gateway/ops"
 	"github.com/wasmgate/wasmgate/gateway/plugin"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/gateway/upstream"
+	"github.com/wasmgate/wasmgate/internal/refcount"
 	"github.com/wasmgate/wasmgate/loader"
 )
 
@@ -88,7 +88,7 @@ func (g *Gateway) newParts() *parts {
 		g.signer.Component(),
 		upstream.New(g.upstreamHost()),
 	}
-	p.refs.Store(1)
+	p.refs.Init()
 	return p
 }
 
@@ -97,20 +97,22 @@ func (g *Gateway) newParts() *parts {
 // and cleaned up, in reverse order, when the last of them closes.
 type parts struct {
 	list []Component
-	refs atomic.Int32
+	refs refcount.Count
 
 	// The core's own handles on two of them.
 	id      *identity
 	plugins *plugin.Component
 }
 
+// retain holds p for one more snapshot (one indexed again from the
+// serving snapshot, which holds p: it always succeeds).
 func (p *parts) retain() *parts {
-	p.refs.Add(1)
+	p.refs.Retain()
 	return p
 }
 
 func (p *parts) release(ctx context.Context) {
-	if p.refs.Add(-1) != 0 {
+	if !p.refs.Release() {
 		return
 	}
 	for i := len(p.list) - 1; i >= 0; i-- {

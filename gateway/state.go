@@ -43,8 +43,9 @@ func (c *stateComponent) Provision(ctx context.Context, cfg *loader.Config) erro
 		return err
 	}
 	if p := c.prev; p != nil && p.store != nil && p.store.Same(cfg.State, pw.Value()) {
-		c.store = p.store.Retain()
-		return nil
+		if c.store = p.store.Retain(); c.store != nil {
+			return nil
+		}
 	}
 	var st *state.Store
 	st, err = state.Open(ctx, cfg.State, pw.Value(), state.Options{

@@ -25,6 +25,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/internal/refcount"
 	"github.com/wasmgate/wasmgate/state/stateconfig"
 )
 
@@ -67,7 +68,7 @@ type Store struct {
 	upSince atomic.Int64 // unix ns of the last change to up (the relay mesh)
 	lastErr atomic.Pointer[string]
 
-	refs   atomic.Int32
+	refs   refcount.Count
 	ctx    context.Context // ends at the last Release
 	closed chan struct{}   // closed by the last Release
 	cancel context.CancelFunc
@@ -131,7 +132,7 @@ func Open(ctx context.Context, cfg stateconfig.Config, password string, opts Opt
 	} else {
 		s.log.Info("connected to Redis for the shared state", "mode", cfg.Redis.Mode())
 	}
-	s.refs.Store(1)
+	s.refs.Init()
 	s.closed = make(chan struct{})
 	mctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	s.ctx, s.cancel = mctx, stop
@@ -217,16 +218,19 @@ func (s *Store) Same(cfg stateconfig.Config, password string) bool {
 	return s.cfg == cfg && s.password == password
 }
 
-// Retain holds s once more.
+// Retain holds s once more: nil when its last holder has released it
+// (it is closing).
 func (s *Store) Retain() *Store {
-	s.refs.Add(1)
+	if !s.refs.Retain() {
+		return nil
+	}
 	return s
 }
 
 // Release lets go of s; the last release closes it: the monitor stops,
 // this replica leaves the list and the connections close.
 func (s *Store) Release() {
-	if s.refs.Add(-1) != 0 {
+	if !s.refs.Release() {
 		return
 	}
 	close(s.closed)

@@ -13,9 +13,9 @@ import (
 	"sync"
 	"sync/atomic"
 
-
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/internal/plural"
+	"github.com/wasmgate/wasmgate/internal/refcount"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/loader/fetch"
@@ -110,12 +110,10 @@ func (c *Component) Provision(ctx context.Context, cfg *loader.Config) error {
 		}
 		mod := mods[i]
 		key := reuseKey(spec, mod.SHA256)
-		store := c.h.Store(spec.Name, int64(spec.Limits.KVQuota)) // its quota follows in Apply
-		if sh := c.prev[spec.Name]; sh != nil && sh.key == key && sh.refs.Add(1) > 1 {
+		store := c.h.Store(spec.Name, int64(spec.Limits.KVQuota))                    // its quota follows in Apply
+		if sh := c.prev[spec.Name]; sh != nil && sh.key == key && sh.refs.Retain() { // else it is closing: take it back from Kept or compile afresh
 			results[i].sh = sh
 			continue
-		} else if sh != nil && sh.key == key {
-			sh.refs.Add(-1) // it was closing; take it back from Kept or compile afresh
 		}
 		if p, info, ok := c.h.Kept.take(keepKey(spec.Name, key)); ok {
 			c.h.Logger.Debug("plugin restored from memory, not compiled", "plugin", spec.Name)
@@ -154,7 +152,7 @@ func (c *Component) Provision(ctx context.Context, cfg *loader.Config) error {
 func (c *Component) share(name, key string, p *loader.Plugin, first *loader.Instance, info *abi.Descriptor) *shared {
 	sh := &shared{key: key, name: name, kept: c.h.Kept, plugin: p,
 		pool: newPool(p, first, c.h.Metrics.PluginInstances.WithLabelValues(name), c.h.Slots)}
-	sh.refs.Store(1)
+	sh.refs.Init()
 	sh.info.Store(info)
 	return sh
 }
@@ -281,7 +279,7 @@ type shared struct {
 	kept   *Kept // where the compiled module goes once no snapshot holds it
 	plugin *loader.Plugin
 	pool   *pool
-	refs   atomic.Int32
+	refs   refcount.Count
 	// info is what the plugin provides: plugin.Info, until the plugin
 	// says a list changed and is read again (hostcalls.go).
 	info atomic.Pointer[abi.Descriptor]
@@ -314,7 +312,7 @@ func (sh *shared) forgetSession(session string) {
 }
 
 func (sh *shared) release(ctx context.Context) {
-	if sh.refs.Add(-1) == 0 {
+	if sh.refs.Release() {
 		sh.pool.close(ctx)
 		sh.kept.put(ctx, keepKey(sh.name, sh.key), sh.plugin, sh.info.Load())
 	}

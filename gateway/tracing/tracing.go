@@ -35,6 +35,7 @@ import (
 	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/wasmgate/wasmgate/internal/lograte"
+	"github.com/wasmgate/wasmgate/internal/refcount"
 	"github.com/wasmgate/wasmgate/loader"
 )
 
@@ -106,11 +107,11 @@ type provider struct {
 	cfg    loader.Tracing
 	tp     *sdktrace.TracerProvider
 	tracer trace.Tracer
-	refs   atomic.Int32
+	refs   refcount.Count
 }
 
 func (p *provider) release(ctx context.Context, log *slog.Logger) {
-	if p == nil || p.refs.Add(-1) != 0 {
+	if p == nil || !p.refs.Release() {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -149,8 +150,7 @@ func (c *Component) Provision(_ context.Context, cfg *loader.Config) error {
 	if !t.On() {
 		return nil
 	}
-	if c.prev != nil && same(c.prev.cfg, t) {
-		c.prev.refs.Add(1)
+	if c.prev != nil && same(c.prev.cfg, t) && c.prev.refs.Retain() {
 		c.p = c.prev
 		return nil
 	}
@@ -179,7 +179,7 @@ func (c *Component) Provision(_ context.Context, cfg *loader.Config) error {
 		sdktrace.WithSpanProcessor(newBounded(exp, c.h.exported, maxQueued)),
 	)
 	c.p = &provider{cfg: t, tp: tp, tracer: tp.Tracer(Name)}
-	c.p.refs.Store(1)
+	c.p.refs.Init()
 	return nil
 }
 

@@ -88,8 +88,8 @@ func TestReuse(t *testing.T) {
 	}
 	b.Apply(t.Context())
 	a.Cleanup(t.Context())
-	if b.p.refs.Load() != 1 {
-		t.Errorf("refs after the old snapshot's cleanup = %d, want 1", b.p.refs.Load())
+	if b.p.refs.Holders() != 1 {
+		t.Errorf("refs after the old snapshot's cleanup = %d, want 1", b.p.refs.Holders())
 	}
 	if got := b.Changes(a); got != nil {
 		t.Errorf("Changes of an unchanged section = %q", got)

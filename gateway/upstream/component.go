@@ -29,7 +29,6 @@ import (
 	"sync/atomic"
 	"time"
 
-
 	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader"
@@ -97,13 +96,11 @@ func (c *Component) Provision(ctx context.Context, cfg *loader.Config) error {
 			errs = append(errs, err)
 			continue
 		}
-		if s := c.prev[spec.Name]; s != nil && s.key == key && s.refs.Add(1) > 1 {
+		if s := c.prev[spec.Name]; s != nil && s.key == key && s.refs.Retain() { // else it is stopping: start it anew
 			c.h.Logger.Debug("upstream unchanged: its process and sessions are kept", "upstream", spec.Name)
 			c.sources = append(c.sources, &Source{spec: spec, srv: s})
 			s.setView(spec)
 			continue
-		} else if s != nil && s.key == key {
-			s.refs.Add(-1) // it was stopping; start it anew
 		}
 		s, err := startServer(ctx, c.h, cfg.File, spec, key, secrets)
 		if err != nil {

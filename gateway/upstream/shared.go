@@ -14,6 +14,7 @@ import (
 
 	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/internal/lograte"
+	"github.com/wasmgate/wasmgate/internal/refcount"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
 )
@@ -57,7 +58,7 @@ type shared struct {
 	spec    loader.UpstreamSpec // as started; prefix and timeout come from each snapshot's Source
 	key     string
 	secrets secrets
-	refs    atomic.Int32
+	refs    refcount.Count
 
 	ctx    context.Context // ends when the server stops
 	cancel context.CancelFunc
@@ -113,7 +114,7 @@ func startServer(ctx context.Context, h *Host, file string, spec loader.Upstream
 		sem: make(chan struct{}, spec.Limits.Concurrency), clients: map[string]*conn{}, parked: map[string]*parkedCall{},
 		stderrLog: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, nil), notes: newNotifier(),
 		refusals: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, nil)}
-	s.refs.Store(1)
+	s.refs.Init()
 	s.setView(spec)
 	h.Metrics.UpstreamUp.WithLabelValues(spec.Name).Set(0)
 	s.main = s.newConn("", nil)
@@ -151,7 +152,7 @@ func (s *shared) name() string { return s.spec.Name }
 
 // release drops one snapshot's hold; the last one stops the server.
 func (s *shared) release(ctx context.Context) {
-	if s.refs.Add(-1) == 0 {
+	if s.refs.Release() {
 		s.stop(ctx)
 	}
 }
