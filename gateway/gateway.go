@@ -24,6 +24,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/wasmgate/wasmgate/gateway/component"
 	"github.com/wasmgate/wasmgate/gateway/endpoint"
 	"github.com/wasmgate/wasmgate/gateway/ops"
 	"github.com/wasmgate/wasmgate/gateway/plugin"
@@ -185,10 +186,10 @@ func (g *Gateway) Apply(s *Snapshot) {
 	ctx := context.Background()
 	stale := false
 	for _, c := range s.parts.list {
-		if a, ok := c.(Applier); ok {
+		if a, ok := c.Component.(component.Applier); ok {
 			a.Apply(ctx)
 		}
-		if st, ok := c.(Staler); ok && st.Stale() {
+		if st, ok := c.Component.(component.Staler); ok && st.Stale() {
 			stale = true
 		}
 	}

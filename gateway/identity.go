@@ -9,6 +9,7 @@ import (
 
 	"github.com/wasmgate/wasmgate/auth"
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/gateway/component"
 	"github.com/wasmgate/wasmgate/gateway/transport"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/policy"
@@ -34,6 +35,8 @@ type identity struct {
 }
 
 func (id *identity) Name() string { return "identity" }
+
+var _ component.Applier = (*identity)(nil)
 
 // Provision reads the tokens, sets up the authenticator (JWKS included),
 // compiles the policy. transports.http.auth's token is one more

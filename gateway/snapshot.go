@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wasmgate/wasmgate/gateway/component"
 	"github.com/wasmgate/wasmgate/gateway/endpoint"
 	"github.com/wasmgate/wasmgate/gateway/ops"
 	"github.com/wasmgate/wasmgate/gateway/source"
@@ -186,8 +187,8 @@ func (s *Snapshot) sources(yield func(src source.Source, dynamic bool) bool) {
 func (s *Snapshot) indexSources(log *slog.Logger, m *metrics.Metrics, strict bool, prev *source.Index) error {
 	s.srcs, s.list = nil, nil
 	for _, c := range s.parts.list {
-		if sp, ok := c.(SourceProvider); ok {
-			_, dyn := c.(Dynamic)
+		if sp, ok := c.Component.(component.SourceProvider); ok {
+			_, dyn := c.Component.(component.Dynamic)
 			for _, src := range sp.Sources() {
 				s.srcs = append(s.srcs, indexed{src, dyn})
 				s.list = append(s.list, src)

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"os"
 
+	"github.com/wasmgate/wasmgate/gateway/component"
 	"github.com/wasmgate/wasmgate/gateway/transport"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/host"
@@ -30,7 +31,13 @@ type stateComponent struct {
 
 func (c *stateComponent) Name() string { return "state" }
 
-func (c *stateComponent) Reuse(prev any) { c.prev, _ = prev.(*stateComponent) }
+var (
+	_ component.Reuser[*stateComponent] = (*stateComponent)(nil)
+	_ component.Differ[*stateComponent] = (*stateComponent)(nil)
+	_ component.Applier                 = (*stateComponent)(nil)
+)
+
+func (c *stateComponent) Reuse(prev *stateComponent) { c.prev = prev }
 
 func (c *stateComponent) Provision(ctx context.Context, cfg *loader.Config) error {
 	c.cfg = cfg
@@ -94,9 +101,8 @@ func (c *stateComponent) Cleanup(context.Context) {
 }
 
 // Changes names a change of backend, for the status page.
-func (c *stateComponent) Changes(prev any) []string {
-	p, ok := prev.(*stateComponent)
-	if !ok || p.cfg == nil || c.cfg == nil || p.cfg.State == c.cfg.State {
+func (c *stateComponent) Changes(p *stateComponent) []string {
+	if p == nil || p.cfg == nil || c.cfg == nil || p.cfg.State == c.cfg.State {
 		return nil
 	}
 	return []string{"state: backend " + p.cfg.State.Backend + " -> " + c.cfg.State.Backend}

@@ -66,18 +66,9 @@ func changes(a, b *Snapshot) []string {
 		return nil
 	}
 	var out []string
-	prev := map[string]Component{}
-	for _, c := range a.parts.list {
-		prev[c.Name()] = c
-	}
+	prev := a.parts.byName()
 	for _, c := range b.parts.list {
-		if d, ok := c.(Differ); ok {
-			var p any
-			if pc, ok := prev[c.Name()]; ok {
-				p = pc
-			}
-			out = append(out, d.Changes(p)...)
-		}
+		out = append(out, c.Changes(prev[c.Name()])...)
 	}
 	diffNames := func(kind string, x, y []string) {
 		for _, n := range y {

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/wasmgate/wasmgate/gateway/component"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/internal/plural"
 	"github.com/wasmgate/wasmgate/internal/refcount"
@@ -65,12 +66,17 @@ func New(h *Host) *Component { return &Component{h: h} }
 
 func (c *Component) Name() string { return "plugins" }
 
+var (
+	_ component.Component           = (*Component)(nil)
+	_ component.Reuser[*Component]  = (*Component)(nil)
+	_ component.Retirer[*Component] = (*Component)(nil)
+	_ component.Differ[*Component]  = (*Component)(nil)
+	_ component.SourceProvider      = (*Component)(nil)
+	_ component.Applier             = (*Component)(nil)
+)
+
 // Reuse remembers what the serving snapshot compiled, for Provision.
-func (c *Component) Reuse(prev any) {
-	p, ok := prev.(*Component)
-	if !ok {
-		return
-	}
+func (c *Component) Reuse(p *Component) {
 	c.prev = map[string]*shared{}
 	for _, rt := range p.plugins {
 		c.prev[rt.name] = rt.sh
@@ -174,8 +180,7 @@ func (c *Component) Apply(context.Context) {
 }
 
 // Retire forgets the metrics of plugins that c serves and next does not.
-func (c *Component) Retire(next any) {
-	n, _ := next.(*Component)
+func (c *Component) Retire(n *Component) {
 	for _, p := range c.plugins {
 		if n == nil || !slices.ContainsFunc(n.plugins, func(q *Source) bool { return q.name == p.name }) {
 			c.h.Metrics.PluginInstances.DeleteLabelValues(p.name)
@@ -240,9 +245,9 @@ func (c *Component) Report() []string {
 
 // Changes says what changed from the plugins of prev to c's, one line
 // per change, for the status page.
-func (c *Component) Changes(prev any) []string {
+func (c *Component) Changes(p *Component) []string {
 	old := map[string]*Source{}
-	if p, ok := prev.(*Component); ok {
+	if p != nil {
 		for _, rt := range p.plugins {
 			old[rt.name] = rt
 		}

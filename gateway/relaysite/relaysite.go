@@ -16,6 +16,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/wasmgate/wasmgate/gateway/component"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
@@ -83,6 +84,14 @@ type Component struct {
 }
 
 func (c *Component) Name() string { return "relay" }
+
+var (
+	_ component.Component      = (*Component)(nil)
+	_ component.SourceProvider = (*Component)(nil)
+	_ component.Dynamic        = (*Component)(nil)
+	_ component.Staler         = (*Component)(nil)
+	_ component.Applier        = (*Component)(nil)
+)
 
 // Provision plans cfg's relay section; what serves changes in Apply.
 func (c *Component) Provision(_ context.Context, cfg *loader.Config) error {

@@ -34,6 +34,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
 
+	"github.com/wasmgate/wasmgate/gateway/component"
 	"github.com/wasmgate/wasmgate/internal/lograte"
 	"github.com/wasmgate/wasmgate/internal/refcount"
 	"github.com/wasmgate/wasmgate/loader"
@@ -135,12 +136,15 @@ func (h *Holder) Component(log *slog.Logger) *Component { return &Component{h: h
 
 func (c *Component) Name() string { return "tracing" }
 
+var (
+	_ component.Component          = (*Component)(nil)
+	_ component.Reuser[*Component] = (*Component)(nil)
+	_ component.Differ[*Component] = (*Component)(nil)
+	_ component.Applier            = (*Component)(nil)
+)
+
 // Reuse keeps the serving exporter when the section is unchanged.
-func (c *Component) Reuse(prev any) {
-	if p, ok := prev.(*Component); ok {
-		c.prev = p.p
-	}
-}
+func (c *Component) Reuse(p *Component) { c.prev = p.p }
 
 // Provision builds the exporter of cfg's tracing section (none when it
 // has no endpoint); nothing is sent until spans end.
@@ -204,9 +208,9 @@ func (c *Component) Cleanup(ctx context.Context) {
 }
 
 // Changes says what a reload changed of tracing, for the status page.
-func (c *Component) Changes(prev any) []string {
+func (c *Component) Changes(p *Component) []string {
 	var was loader.Tracing
-	if p, ok := prev.(*Component); ok {
+	if p != nil {
 		was = p.cfg
 	}
 	now := c.cfg

@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/gateway/component"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/egress"
@@ -73,12 +74,19 @@ func New(h *Host) *Component { return &Component{h: h} }
 
 func (c *Component) Name() string { return "upstreams" }
 
+var (
+	_ component.Component           = (*Component)(nil)
+	_ component.Reuser[*Component]  = (*Component)(nil)
+	_ component.Retirer[*Component] = (*Component)(nil)
+	_ component.Differ[*Component]  = (*Component)(nil)
+	_ component.SourceProvider      = (*Component)(nil)
+	_ component.Dynamic             = (*Component)(nil)
+	_ component.Staler              = (*Component)(nil)
+	_ component.Applier             = (*Component)(nil)
+)
+
 // Reuse remembers the serving snapshot's servers, for Provision.
-func (c *Component) Reuse(prev any) {
-	p, ok := prev.(*Component)
-	if !ok {
-		return
-	}
+func (c *Component) Reuse(p *Component) {
 	c.prev = map[string]*shared{}
 	for _, s := range p.sources {
 		c.prev[s.spec.Name] = s.srv
@@ -153,8 +161,7 @@ func (c *Component) Apply(context.Context) {
 }
 
 // Retire forgets the metrics of upstreams that next does not serve.
-func (c *Component) Retire(next any) {
-	n, _ := next.(*Component)
+func (c *Component) Retire(n *Component) {
 	for _, s := range c.sources {
 		if n == nil || !slices.ContainsFunc(n.sources, func(q *Source) bool { return q.spec.Name == s.spec.Name }) {
 			c.h.Metrics.UpstreamUp.DeleteLabelValues(s.spec.Name)
@@ -174,9 +181,9 @@ func (c *Component) Cleanup(ctx context.Context) {
 }
 
 // Changes says what changed from prev's upstreams, for the status page.
-func (c *Component) Changes(prev any) []string {
+func (c *Component) Changes(p *Component) []string {
 	old := map[string]*Source{}
-	if p, ok := prev.(*Component); ok {
+	if p != nil {
 		for _, s := range p.sources {
 			old[s.spec.Name] = s
 		}
