@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -21,8 +23,9 @@ import (
 // updating them fails here instead of leaving a blank panel or an alert that
 // can never fire.
 const (
-	dashboardFile = "../examples/grafana/wasmgate.json"
-	alertsFile    = "../configs/prometheus/alerts.yml"
+	dashboardFile  = "../examples/grafana/wasmgate.json"
+	alertsFile     = "../configs/prometheus/alerts.yml"
+	alertTestsFile = "../configs/prometheus/alerts_test.yml"
 )
 
 var metricName = regexp.MustCompile(`wasmgate_[a-z_]+`)
@@ -444,5 +447,22 @@ func TestPrometheusAlerts(t *testing.T) {
 	}
 	if len(unknown) == 0 {
 		t.Logf("%s: %d alerts, %d wasmgate metrics, all registered", alertsFile, len(alerts), len(found))
+	}
+}
+
+// TestPrometheusAlertRules runs promtool's unit tests of the alerts
+// (alerts_test.yml): the per-tool alerts fire once per source and tool,
+// summed over endpoints, and their text names the source.
+func TestPrometheusAlertRules(t *testing.T) {
+	promtool, err := exec.LookPath("promtool")
+	if err != nil {
+		t.Skipf("promtool is not installed (apt-get install -y prometheus): %s is not run", alertTestsFile)
+	}
+	dir, file := filepath.Split(alertTestsFile)
+	cmd := exec.Command(promtool, "test", "rules", file)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("promtool test rules %s: %v\n%s", alertTestsFile, err, out)
 	}
 }

@@ -25,8 +25,8 @@ func sleeperConfig(t *testing.T) string {
 }
 
 // inFlight is wasmgate_tool_calls_in_flight{source}.
-func inFlight(t *testing.T, g *harness.Gateway, plugin string) float64 {
-	v, _ := g.Scrape(t).Value("wasmgate_tool_calls_in_flight", map[string]string{"source": plugin})
+func inFlight(t *testing.T, g *harness.Gateway, source string) float64 {
+	v, _ := g.Scrape(t).Value("wasmgate_tool_calls_in_flight", map[string]string{"source": source})
 	return v
 }
 
