@@ -1,6 +1,12 @@
 // Package metrics holds wasmgate's Prometheus registry and the collectors
 // every other package reports to. Label values come from configuration
-// (tool, plugin names), never from clients, so cardinality stays bounded.
+// (tool, source and endpoint names), never from clients, so cardinality
+// stays bounded.
+//
+// The call metrics name a call's source (a plugin, an upstream server, a
+// relay site) in the label source, and the endpoint it came through in the
+// label endpoint; metrics of a plugin module itself (its instances, its
+// host calls' notifications) keep the label plugin.
 package metrics
 
 import (
@@ -32,6 +38,7 @@ const (
 type Metrics struct {
 	reg *prometheus.Registry
 
+	// The call metrics, labelled by source and endpoint.
 	ToolCalls     *prometheus.CounterVec
 	ToolDuration  *prometheus.HistogramVec
 	ToolsInFlight *prometheus.GaugeVec
@@ -66,7 +73,9 @@ type Metrics struct {
 	RelayRefused         *prometheus.CounterVec
 	// LogSuppressed counts log lines of refusals left out by a rate limit.
 	LogSuppressed *prometheus.CounterVec
-	// Identity and policy.
+	// Identity and policy, by principal and kind: not by endpoint (a
+	// refusal's endpoint is in the call metrics, outcome denied or
+	// rate_limited), and counted outside calls too (a task's result).
 	PolicyDenials *prometheus.CounterVec
 	RateLimited   *prometheus.CounterVec
 	// Per-caller and per-call caps.
@@ -122,25 +131,25 @@ func New(version, revision string) *Metrics {
 		reg: reg,
 		ToolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_tool_calls_total",
-			Help: "Tool calls by tool, plugin and outcome (ok, error, invalid_args, timeout, crash, rejected). A result with isError true is not ok.",
-		}, []string{"tool", "plugin", "outcome"}),
+			Help: "Tool calls by tool, source (plugin, upstream or relay site), endpoint and outcome (ok, error, invalid_args, timeout, crash, denied, rate_limited, rejected, input_required). A result with isError true is not ok.",
+		}, []string{"tool", "source", "endpoint", "outcome"}),
 		ToolDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "wasmgate_tool_call_duration_seconds",
-			Help:    "Time from a tool call's arrival at the gateway to its result, by tool.",
+			Help:    "Time from a tool call's arrival at the gateway to its result, by tool, source and endpoint.",
 			Buckets: ToolDurationBuckets(),
-		}, []string{"tool", "plugin"}),
+		}, []string{"tool", "source", "endpoint"}),
 		ToolsInFlight: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "wasmgate_tool_calls_in_flight",
-			Help: "Tool calls running now, by plugin.",
-		}, []string{"plugin"}),
+			Help: "Tool calls running now, by source and endpoint.",
+		}, []string{"source", "endpoint"}),
 		ResourceReads: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_resource_reads_total",
-			Help: "resources/read requests by plugin and outcome.",
-		}, []string{"plugin", "outcome"}),
+			Help: "resources/read requests by source, endpoint and outcome.",
+		}, []string{"source", "endpoint", "outcome"}),
 		PromptGets: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_prompt_gets_total",
-			Help: "prompts/get requests by plugin and outcome.",
-		}, []string{"plugin", "outcome"}),
+			Help: "prompts/get requests by source, endpoint and outcome.",
+		}, []string{"source", "endpoint", "outcome"}),
 		Plugins: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "wasmgate_plugins",
 			Help: "Plugins loaded in the serving configuration.",
@@ -220,7 +229,7 @@ func New(version, revision string) *Metrics {
 		SecretsRedacted: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_secrets_redacted_total",
 			Help: "Credential-shaped strings replaced in what sources with redact_secrets are sent or send (tool arguments; results, errors, notifications, requests toward the client, list definitions), by source, kind (aws-access-key, github-token, ...) and where (arguments, result, error, notification, request, definition).",
-		}, []string{"plugin", "kind", "where"}),
+		}, []string{"source", "kind", "where"}),
 		SubscriptionsRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_subscriptions_refused_total",
 			Help: "resources/subscribe refused, by reason (uri_too_long, too_many, not_served, denied).",

@@ -92,7 +92,7 @@ func waitAuditFile(t *testing.T, path string, n int) []auditRecord {
 
 // checkAudit checks that got are the audit lines of the calls in want
 // (principal, transport, kind, name, outcome), in order, each with a
-// session and a duration.
+// session, a duration and the endpoint (default: no endpoints section).
 func checkAudit(t *testing.T, where string, got []auditRecord, want [][5]string, session map[string]string) {
 	t.Helper()
 	if len(got) != len(want) {
@@ -105,6 +105,9 @@ func checkAudit(t *testing.T, where string, got []auditRecord, want [][5]string,
 			if r[key] != w[j] {
 				t.Errorf("%s: audit line %d: %s=%q, want %q (%v)", where, i, key, r[key], w[j], r)
 			}
+		}
+		if r["endpoint"] != "default" {
+			t.Errorf("%s: audit line %d: endpoint=%q, want default (%v)", where, i, r["endpoint"], r)
 		}
 		if s := session[w[1]]; r["session"] == "" || (s != "" && r["session"] != s) {
 			t.Errorf("%s: audit line %d: session=%q, want %q", where, i, r["session"], s)

@@ -133,7 +133,7 @@ func TestBrowserDemo(t *testing.T) {
 	if v := m.ToolCalls("demo_calculate", "error"); v != 2 {
 		t.Errorf("demo_calculate error = %v, want 2 (division by zero)", v)
 	}
-	if v, _ := m.Value("wasmgate_resource_reads_total", map[string]string{"plugin": "demo", "outcome": "ok"}); v != 5 {
+	if v, _ := m.Value("wasmgate_resource_reads_total", map[string]string{"source": "demo", "outcome": "ok"}); v != 5 {
 		t.Errorf("resource reads of demo = %v, want 5", v)
 	}
 

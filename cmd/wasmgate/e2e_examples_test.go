@@ -513,8 +513,8 @@ func TestConcurrentSessions(t *testing.T) {
 	if d := durCount(after) - durCount(before); d != 4*workers {
 		t.Errorf("wasmgate_tool_call_duration_seconds_count{tool=calculate} grew by %v, want %d", d, 4*workers)
 	}
-	if v, ok := after.Value("wasmgate_tool_calls_in_flight", map[string]string{"plugin": "calculator"}); !ok || v != 0 {
-		t.Errorf("wasmgate_tool_calls_in_flight{plugin=calculator} = %v (present %v) after every call returned, want 0", v, ok)
+	if v, ok := after.Value("wasmgate_tool_calls_in_flight", map[string]string{"source": "calculator"}); !ok || v != 0 {
+		t.Errorf("wasmgate_tool_calls_in_flight{source=calculator} = %v (present %v) after every call returned, want 0", v, ok)
 	}
 }
 

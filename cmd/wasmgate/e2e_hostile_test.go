@@ -240,8 +240,8 @@ func TestHostilePlugins(t *testing.T) {
 		if v, ok := after.Value("wasmgate_plugin_instances", map[string]string{"plugin": p}); !ok || v < 0 || v > 2 {
 			t.Errorf("wasmgate_plugin_instances{plugin=%s} = %v (present %v), want 0..2 (limits.concurrency)", p, v, ok)
 		}
-		if v, ok := after.Value("wasmgate_tool_calls_in_flight", map[string]string{"plugin": p}); !ok || v != 0 {
-			t.Errorf("wasmgate_tool_calls_in_flight{plugin=%s} = %v (present %v), want 0", p, v, ok)
+		if v, ok := after.Value("wasmgate_tool_calls_in_flight", map[string]string{"source": p}); !ok || v != 0 {
+			t.Errorf("wasmgate_tool_calls_in_flight{source=%s} = %v (present %v), want 0", p, v, ok)
 		}
 	}
 }

@@ -200,8 +200,8 @@ func TestRedactSecretsNotificationsRequestsDefinitions(t *testing.T) {
 	}
 	m := g.Scrape(t)
 	for _, where := range []string{"notification", "request", "definition"} {
-		if n := m.Sum("wasmgate_secrets_redacted_total", map[string]string{"plugin": "leakyout", "kind": "github-token", "where": where}); n == 0 {
-			t.Errorf("wasmgate_secrets_redacted_total{plugin=leakyout,where=%s} = 0", where)
+		if n := m.Sum("wasmgate_secrets_redacted_total", map[string]string{"source": "leakyout", "kind": "github-token", "where": where}); n == 0 {
+			t.Errorf("wasmgate_secrets_redacted_total{source=leakyout,where=%s} = 0", where)
 		}
 	}
 	for _, place := range outboundPlaces {
@@ -280,8 +280,8 @@ func TestRedactSecretsPluginNotificationsRequests(t *testing.T) {
 	}
 	m := g.Scrape(t)
 	for _, where := range []string{"notification", "request", "definition"} {
-		if n := m.Sum("wasmgate_secrets_redacted_total", map[string]string{"plugin": "leaky", "kind": "github-token", "where": where}); n == 0 {
-			t.Errorf("wasmgate_secrets_redacted_total{plugin=leaky,where=%s} = 0", where)
+		if n := m.Sum("wasmgate_secrets_redacted_total", map[string]string{"source": "leaky", "kind": "github-token", "where": where}); n == 0 {
+			t.Errorf("wasmgate_secrets_redacted_total{source=leaky,where=%s} = 0", where)
 		}
 	}
 }

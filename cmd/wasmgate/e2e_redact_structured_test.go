@@ -207,8 +207,8 @@ func TestRedactSecretsStructuredResults(t *testing.T) {
 	// requests), and the error twice.
 	m := g.Scrape(t)
 	for where, want := range map[string]int{"result": 2 * (len(leakPlaces) - 1), "error": 2} {
-		if n := m.Sum("wasmgate_secrets_redacted_total", map[string]string{"plugin": "leaky", "kind": "github-token", "where": where}); n != float64(want) {
-			t.Errorf("wasmgate_secrets_redacted_total{plugin=leaky,where=%s} = %v, want %d", where, n, want)
+		if n := m.Sum("wasmgate_secrets_redacted_total", map[string]string{"source": "leaky", "kind": "github-token", "where": where}); n != float64(want) {
+			t.Errorf("wasmgate_secrets_redacted_total{source=leaky,where=%s} = %v, want %d", where, n, want)
 		}
 	}
 	for _, place := range leakPlaces {

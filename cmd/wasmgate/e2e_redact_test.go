@@ -55,7 +55,7 @@ func TestRedactSecrets(t *testing.T) {
 		var got float64
 		for _, p := range []string{"fetch", "greeter", "every"} {
 			for _, k := range []string{"aws-access-key", "github-token"} {
-				v, _ := g.Metric(t, "wasmgate_secrets_redacted_total", map[string]string{"plugin": p, "kind": k, "where": where})
+				v, _ := g.Metric(t, "wasmgate_secrets_redacted_total", map[string]string{"source": p, "kind": k, "where": where})
 				got += v
 			}
 		}

@@ -81,7 +81,7 @@ func TestRelayEndToEnd(t *testing.T) {
 	if m.ToolCalls("demo_calculate", "ok") != 1 || m.ToolCalls("demo_calculate", "invalid_args") != 1 {
 		t.Errorf("tool calls: ok %v, invalid_args %v", m.ToolCalls("demo_calculate", "ok"), m.ToolCalls("demo_calculate", "invalid_args"))
 	}
-	if v, _ := m.Value("wasmgate_tool_calls_total", map[string]string{"tool": "demo_calculate", "plugin": "demo"}); v == 0 {
+	if v, _ := m.Value("wasmgate_tool_calls_total", map[string]string{"tool": "demo_calculate", "source": "demo"}); v == 0 {
 		t.Error("relay calls are not labelled with the site as plugin")
 	}
 	if v, _ := m.Value("wasmgate_relay_bridges", map[string]string{"site": "demo"}); v != 1 {

@@ -24,9 +24,9 @@ func sleeperConfig(t *testing.T) string {
 `, harness.Wasm(t, "examples/plugins/calculator"), harness.Wasm(t, "testdata/plugins/hostile"))}))
 }
 
-// inFlight is wasmgate_tool_calls_in_flight{plugin}.
-func inFlight(t *testing.T, g *harness.Gateway, plugin string) float64 {
-	v, _ := g.Scrape(t).Value("wasmgate_tool_calls_in_flight", map[string]string{"plugin": plugin})
+// inFlight is wasmgate_tool_calls_in_flight{source}.
+func inFlight(t *testing.T, g *harness.Gateway, source string) float64 {
+	v, _ := g.Scrape(t).Value("wasmgate_tool_calls_in_flight", map[string]string{"source": source})
 	return v
 }
 

@@ -150,7 +150,7 @@ func TestTasks(t *testing.T) {
 	}
 	spin := res.Task.TaskID
 	if !harness.WaitFor(10*time.Second, func() bool {
-		v, _ := g.Metric(t, "wasmgate_tool_calls_in_flight", map[string]string{"plugin": "hostile"})
+		v, _ := g.Metric(t, "wasmgate_tool_calls_in_flight", map[string]string{"source": "hostile"})
 		return v == 1
 	}) {
 		t.Fatal("the spin task is not running")
@@ -159,7 +159,7 @@ func TestTasks(t *testing.T) {
 		t.Errorf("tasks/cancel: %v %+v", err, got)
 	}
 	if !harness.WaitFor(10*time.Second, func() bool {
-		v, _ := g.Metric(t, "wasmgate_tool_calls_in_flight", map[string]string{"plugin": "hostile"})
+		v, _ := g.Metric(t, "wasmgate_tool_calls_in_flight", map[string]string{"source": "hostile"})
 		return v == 0
 	}) {
 		t.Error("the cancelled task's WASM call still runs")

@@ -190,7 +190,7 @@ func TestTracing(t *testing.T) {
 		sleeping <- err
 	}()
 	if !harness.WaitFor(30*time.Second, func() bool {
-		n, _ := g.Metric(t, "wasmgate_tool_calls_in_flight", map[string]string{"plugin": "hostile"})
+		n, _ := g.Metric(t, "wasmgate_tool_calls_in_flight", map[string]string{"source": "hostile"})
 		return n >= 1
 	}) {
 		t.Fatal("the sleeping call never ran")
@@ -208,7 +208,7 @@ func TestTracing(t *testing.T) {
 		t.Errorf("instance wait span has parent %q and wasm call %q, want the call's %q", sp["instance wait"].parent, sp["wasm call"].parent, call)
 	}
 	for k, want := range map[string]string{"mcp.method.name": "tools/call", "gen_ai.tool.name": "calculate",
-		"wasmgate.source": "calculator", "wasmgate.source.kind": "plugin", "wasmgate.outcome": "ok",
+		"wasmgate.source": "calculator", "wasmgate.source.kind": "plugin", "wasmgate.endpoint": "default", "wasmgate.outcome": "ok",
 		"wasmgate.principal": "anonymous", "resource.service.name": "wasmgate"} {
 		if got := root.attrs[k]; got != want {
 			t.Errorf("call span attribute %s = %q, want %q", k, got, want)
@@ -284,8 +284,15 @@ func TestTracing(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if !strings.Contains(string(body), `trace_id="`+trace2+`"`) || !strings.Contains(string(body), "wasmgate_tool_call_duration_seconds_bucket") {
-		t.Errorf("no exemplar with trace_id %s on the latency histogram in OpenMetrics output", trace2)
+	exemplar := false // on a bucket of fetch's series, labelled with its endpoint
+	for _, line := range strings.Split(string(body), "\n") {
+		if strings.HasPrefix(line, "wasmgate_tool_call_duration_seconds_bucket{") && strings.Contains(line, `tool="fetch"`) &&
+			strings.Contains(line, `endpoint="default"`) && strings.Contains(line, `# {trace_id="`+trace2+`"}`) {
+			exemplar = true
+		}
+	}
+	if !exemplar {
+		t.Errorf("no exemplar with trace_id %s on the latency histogram of fetch, endpoint default, in OpenMetrics output", trace2)
 	}
 
 	// A caller without a traceparent is not recorded (sample_ratio tiny).

@@ -217,7 +217,7 @@ func TestUpstreamSharedGETStream(t *testing.T) {
 		held <- harness.ResultText(res)
 	}()
 	if !harness.WaitFor(10*time.Second, func() bool {
-		v, _ := g.Metric(t, "wasmgate_tool_calls_in_flight", map[string]string{"plugin": "gs"})
+		v, _ := g.Metric(t, "wasmgate_tool_calls_in_flight", map[string]string{"source": "gs"})
 		return v == 1
 	}) {
 		t.Fatal("gs_hold did not start")

@@ -552,8 +552,8 @@ upstreams:
 	if !strings.Contains(back.Stderr(), "principal=front") || strings.Contains(back.Stderr(), "principal=anonymous") {
 		t.Fatalf("the backend's audit lines do not name the front gateway alone as the caller:\n%s", back.Stderr())
 	}
-	if v := front.Scrape(t).Sum("wasmgate_tool_calls_total", map[string]string{"plugin": "back", "outcome": "ok"}); v < 2 {
-		t.Fatalf("wasmgate_tool_calls_total{plugin=back,outcome=ok} = %v, want >= 2", v)
+	if v := front.Scrape(t).Sum("wasmgate_tool_calls_total", map[string]string{"source": "back", "outcome": "ok"}); v < 2 {
+		t.Fatalf("wasmgate_tool_calls_total{source=back,outcome=ok} = %v, want >= 2", v)
 	}
 }
 
@@ -837,8 +837,8 @@ func TestUpstreamTimeout(t *testing.T) {
 	if text, isErr := harness.CallTool(ctx, t, c, "echo", map[string]any{"message": "next"}); isErr || !strings.Contains(text, "next") {
 		t.Fatalf("the call after a timeout = %q (isError %v)", text, isErr)
 	}
-	if v := g.Scrape(t).Sum("wasmgate_tool_calls_total", map[string]string{"plugin": "every", "outcome": "timeout"}); v != 1 {
-		t.Fatalf("wasmgate_tool_calls_total{plugin=every,outcome=timeout} = %v, want 1", v)
+	if v := g.Scrape(t).Sum("wasmgate_tool_calls_total", map[string]string{"source": "every", "outcome": "timeout"}); v != 1 {
+		t.Fatalf("wasmgate_tool_calls_total{source=every,outcome=timeout} = %v, want 1", v)
 	}
 }
 
@@ -933,7 +933,7 @@ func TestUpstreamClientCancelForwarded(t *testing.T) {
 		text, _ := harness.CallTool(ctx, t, c, "cancels", nil)
 		t.Fatalf("the upstream received %s notifications/cancelled, want 1", text)
 	}
-	if v := g.Scrape(t).Sum("wasmgate_tool_calls_total", map[string]string{"plugin": "hostile", "tool": "slow"}); v != 1 {
+	if v := g.Scrape(t).Sum("wasmgate_tool_calls_total", map[string]string{"source": "hostile", "tool": "slow"}); v != 1 {
 		t.Errorf("wasmgate_tool_calls_total{tool=slow} = %v, want the cancelled call counted once", v)
 	}
 }

@@ -81,7 +81,7 @@ func dashboardQueries(t *testing.T) map[string][]string {
 	if err := json.Unmarshal(raw, &dash); err != nil {
 		t.Fatal(err)
 	}
-	fill := strings.NewReplacer(`"$job"`, `"wasmgate"`, `"$instance"`, `".*"`, `"$plugin"`, `".*"`, "$__rate_interval", "1m", "$__interval", "15s")
+	fill := strings.NewReplacer(`"$job"`, `"wasmgate"`, `"$instance"`, `".*"`, `"$source"`, `".*"`, `"$endpoint"`, `".*"`, "$__rate_interval", "1m", "$__interval", "15s")
 	out := map[string][]string{}
 	for _, p := range dash.Panels {
 		for _, tg := range p.Targets {
@@ -92,6 +92,15 @@ func dashboardQueries(t *testing.T) map[string][]string {
 	for _, v := range dash.Templating.List {
 		if m := labelValues.FindStringSubmatch(v.Definition); m != nil {
 			out["variable "+v.Name] = []string{fill.Replace(m[1])}
+		}
+	}
+	// A variable fill does not know would leave "$name" in the query, which
+	// Prometheus matches against no series at all.
+	for title, exprs := range out {
+		for _, q := range exprs {
+			if strings.Contains(q, `"$`) {
+				t.Errorf("%s: a dashboard variable is not filled in: %s", title, q)
+			}
 		}
 	}
 	return out

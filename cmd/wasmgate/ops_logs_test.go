@@ -45,12 +45,12 @@ func TestDebugLinePerCall(t *testing.T) {
 	if !ok {
 		t.Fatalf("no debug line for a call:\n%s", g.StderrSince(off))
 	}
-	for _, want := range []string{"level=DEBUG", "principal=anonymous", "transport=http", "tool=calculate", "plugin=calculator", "outcome=ok", "duration="} {
+	for _, want := range []string{"level=DEBUG", "principal=anonymous", "transport=http", "endpoint=default", "tool=calculate", "source=calculator", "outcome=ok", "duration="} {
 		if !strings.Contains(line, want) {
 			t.Errorf("call line %q lacks %q", line, want)
 		}
 	}
-	line, ok = g.WaitLog(off, `msg="call finished" principal=anonymous transport=http tool=calculate plugin=calculator outcome=error`, 10*time.Second)
+	line, ok = g.WaitLog(off, `msg="call finished" principal=anonymous transport=http endpoint=default tool=calculate source=calculator outcome=error`, 10*time.Second)
 	if !ok || !strings.Contains(line, `error="Division by zero"`) {
 		t.Errorf("the isError call's line %q should carry its outcome and error", line)
 	}

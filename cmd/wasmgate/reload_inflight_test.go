@@ -35,7 +35,7 @@ func TestReloadInFlightCallFinishes(t *testing.T) {
 			done <- result{res, err}
 		}()
 		if !harness.WaitFor(10*time.Second, func() bool {
-			v, _ := g.Scrape(t).Value("wasmgate_tool_calls_in_flight", map[string]string{"plugin": "hostile"})
+			v, _ := g.Scrape(t).Value("wasmgate_tool_calls_in_flight", map[string]string{"source": "hostile"})
 			return v == 1
 		}) {
 			t.Fatal("the sleep call never showed in wasmgate_tool_calls_in_flight")
@@ -102,8 +102,8 @@ func TestReloadInFlightCallFinishes(t *testing.T) {
 			v, _ := instances()
 			t.Errorf("wasmgate_plugin_instances{plugin=\"hostile\"} = %v after removal and drain, want the series gone", v)
 		}
-		if v, _ := g.Scrape(t).Value("wasmgate_tool_calls_in_flight", map[string]string{"plugin": "hostile"}); v != 0 {
-			t.Errorf("wasmgate_tool_calls_in_flight{plugin=\"hostile\"} = %v at the end", v)
+		if v, _ := g.Scrape(t).Value("wasmgate_tool_calls_in_flight", map[string]string{"source": "hostile"}); v != 0 {
+			t.Errorf("wasmgate_tool_calls_in_flight{source=\"hostile\"} = %v at the end", v)
 		}
 		harness.Calc(ctx, t, c, 1, 1)
 	})

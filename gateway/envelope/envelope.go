@@ -25,6 +25,7 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/gateway/tracing"
 	"github.com/wasmgate/wasmgate/internal/deadline"
+	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/metrics"
 	"github.com/wasmgate/wasmgate/policy"
@@ -66,7 +67,9 @@ func indexOf(ctx context.Context, st State) *source.Index {
 // Options are what an Envelope is made of.
 type Options struct {
 	// Endpoint names the endpoint whose calls this envelope runs: the
-	// endpoint label of metrics, audit lines and spans.
+	// endpoint label of metrics, audit lines and spans. Empty is
+	// loader.DefaultEndpoint, the one endpoint of a config without an
+	// endpoints section.
 	Endpoint string
 	// Begin holds the serving state for one call; done releases it.
 	Begin    func() (st State, done func(), err error)
@@ -93,6 +96,9 @@ type Envelope struct {
 
 // New returns an Envelope.
 func New(o Options) *Envelope {
+	if o.Endpoint == "" {
+		o.Endpoint = loader.DefaultEndpoint
+	}
 	if o.Tracer == nil {
 		nt := noop.NewTracerProvider().Tracer(tracing.Name)
 		o.Tracer = func(context.Context) trace.Tracer { return nt }
@@ -199,6 +205,7 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 				attribute.String("wasmgate.principal", c.Caller.Label()),
 				attribute.String("wasmgate.source", c.Source),
 				attribute.String("wasmgate.source.kind", source.KindOf(src)),
+				attribute.String("wasmgate.endpoint", c.Endpoint),
 				attribute.String("wasmgate.outcome", c.Outcome))
 			if c.Outcome != metrics.OutcomeOK {
 				tracing.Fail(span, c.Err)
@@ -240,7 +247,7 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 		f = &source.Failure{Kind: source.FailError, Msg: err.Error()}
 	}
 	if f.Kind == source.FailCrash || f.Kind == source.FailTimeout {
-		e.o.Logger.Warn(c.Kind+" call failed", c.Kind, c.Name, "plugin", c.Source, "outcome", f.Kind.Outcome(), "error", f.Msg, "trace_id", c.TraceID)
+		e.o.Logger.Warn(c.Kind+" call failed", c.Kind, c.Name, "source", c.Source, "endpoint", c.Endpoint, "outcome", f.Kind.Outcome(), "error", f.Msg, "trace_id", c.TraceID)
 	}
 	return v, &refusal{outcome: f.Kind.Outcome(), msg: source.Message(noun, c.Name, f)}
 }

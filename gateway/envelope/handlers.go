@@ -35,7 +35,7 @@ func (e *Envelope) ToolHandler(name string) server.ToolHandlerFunc {
 }
 
 func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	inflight := e.o.Metrics.ToolsInFlight.WithLabelValues(t.Src.Name())
+	inflight := e.o.Metrics.ToolsInFlight.WithLabelValues(t.Src.Name(), e.o.Endpoint)
 	inflight.Inc()
 	defer inflight.Dec()
 	// The arguments as the client sent them, when they came over a

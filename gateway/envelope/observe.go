@@ -18,7 +18,8 @@ type Call struct {
 	Name   string // what the client named: a tool, a URI, a prompt
 	Key    string // what the call resolved to: Name, or a resource template
 	Source string // the source's name
-	// Endpoint is the endpoint the call came through (loader.Endpoint).
+	// Endpoint is the endpoint the call came through (loader.Endpoint):
+	// Options.Endpoint, loader.DefaultEndpoint when that is empty.
 	Endpoint string
 	Outcome  string // a metrics.Outcome*
 	Start    time.Time
@@ -61,19 +62,19 @@ func NewMetrics(m *metrics.Metrics) Metrics {
 func (m Metrics) Observe(_ context.Context, c *Call) {
 	switch c.Kind {
 	case kindTool:
-		m.M.ToolCalls.WithLabelValues(c.Name, c.Source, c.Outcome).Inc()
-		h := m.M.ToolDuration.WithLabelValues(c.Name, c.Source)
+		m.M.ToolCalls.WithLabelValues(c.Name, c.Source, c.Endpoint, c.Outcome).Inc()
+		h := m.M.ToolDuration.WithLabelValues(c.Name, c.Source, c.Endpoint)
 		secs := c.Took.Seconds()
-		if eo, ok := h.(prometheus.ExemplarObserver); ok && c.TraceID != "" && m.ex.take(c.Name, c.Source, secs) {
+		if eo, ok := h.(prometheus.ExemplarObserver); ok && c.TraceID != "" && m.ex.take(c.Name, c.Source, c.Endpoint, secs) {
 			// The latency panel links to the trace (OpenMetrics exemplars).
 			eo.ObserveWithExemplar(secs, prometheus.Labels{"trace_id": c.TraceID})
 		} else {
 			h.Observe(secs)
 		}
 	case kindResource:
-		m.M.ResourceReads.WithLabelValues(c.Source, c.Outcome).Inc()
+		m.M.ResourceReads.WithLabelValues(c.Source, c.Endpoint, c.Outcome).Inc()
 	case kindPrompt:
-		m.M.PromptGets.WithLabelValues(c.Source, c.Outcome).Inc()
+		m.M.PromptGets.WithLabelValues(c.Source, c.Endpoint, c.Outcome).Inc()
 	}
 }
 
@@ -86,8 +87,8 @@ func (m Metrics) Observe(_ context.Context, c *Call) {
 const exemplarEvery = time.Second
 
 type exemplarKey struct {
-	tool, source string
-	bucket       int
+	tool, source, endpoint string
+	bucket                 int
 }
 
 type exemplars struct {
@@ -96,13 +97,13 @@ type exemplars struct {
 	bounds []float64
 }
 
-// take reports whether a traced call of tool from source that took secs
-// gives its bucket an exemplar now.
-func (e *exemplars) take(tool, source string, secs float64) bool {
+// take reports whether a traced call of tool from source through endpoint
+// that took secs gives its bucket an exemplar now.
+func (e *exemplars) take(tool, source, endpoint string, secs float64) bool {
 	if e == nil {
 		return true
 	}
-	k := exemplarKey{tool, source, sort.SearchFloat64s(e.bounds, secs)}
+	k := exemplarKey{tool, source, endpoint, sort.SearchFloat64s(e.bounds, secs)}
 	now := time.Now()
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -161,7 +161,7 @@ func redactValue[T any](r *redactor, v *T, parse func(*json.RawMessage) (*T, err
 	// Unreachable while mcp-go decodes what it encodes. What the error
 	// quotes of the result (a content type, a character) is of the
 	// redacted text.
-	r.log.Warn("result withheld: it could not be checked for secrets (redact_secrets)", "plugin", r.source, "error", err)
+	r.log.Warn("result withheld: it could not be checked for secrets (redact_secrets)", "source", r.source, "error", err)
 	return nil, &source.Failure{Kind: source.FailRejected,
 		Msg: fmt.Sprintf("returned a result that could not be checked for secrets (redact_secrets): %v", err)}
 }

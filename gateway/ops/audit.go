@@ -94,7 +94,7 @@ func (a *Audit) Observe(ctx context.Context, call *envelope.Call) {
 		}
 	}
 	if a.lines == nil {
-		attrs, n := auditAttrs(c.Principal.Name, c.Transport, session, kind, name, outcome, call.Took, call.TraceID, argJSON)
+		attrs, n := auditAttrs(c.Principal.Name, c.Transport, session, call.Endpoint, kind, name, outcome, call.Took, call.TraceID, argJSON)
 		a.out.LogAttrs(ctx, slog.LevelInfo, "call", attrs[:n]...)
 		return
 	}
@@ -105,17 +105,17 @@ func (a *Audit) Observe(ctx context.Context, call *envelope.Call) {
 		at = time.Now()
 	}
 	a.lines.write(auditRec{
-		t: at, principal: c.Principal.Name, transport: c.Transport, session: session,
+		t: at, principal: c.Principal.Name, transport: c.Transport, session: session, endpoint: call.Endpoint,
 		kind: kind, name: name, outcome: outcome, took: call.Took, traceID: call.TraceID, args: argJSON,
 	})
 }
 
 // auditAttrs are the attributes of an audit line, typed, in a fixed
 // array: no boxing, no parsing of key-value pairs, no slice growth.
-func auditAttrs(principal, transport, session, kind, name, outcome string, took time.Duration, traceID, args string) (attrs [9]slog.Attr, n int) {
+func auditAttrs(principal, transport, session, endpoint, kind, name, outcome string, took time.Duration, traceID, args string) (attrs [10]slog.Attr, n int) {
 	n = copy(attrs[:], []slog.Attr{
 		slog.String("principal", principal), slog.String("transport", transport), slog.String("session", session),
-		slog.String("kind", kind), slog.String("name", name), slog.String("outcome", outcome),
+		slog.String("endpoint", endpoint), slog.String("kind", kind), slog.String("name", name), slog.String("outcome", outcome),
 		slog.Float64("duration_ms", float64(took.Microseconds())/1000),
 	})
 	if traceID != "" {
@@ -132,23 +132,23 @@ func auditAttrs(principal, transport, session, kind, name, outcome string, took 
 // auditRec is one call's audit line for audit.file, before formatting:
 // its time (the call's end) and fields.
 type auditRec struct {
-	t                                                  time.Time
-	principal, transport, session, kind, name, outcome string
-	took                                               time.Duration
-	traceID, args                                      string
+	t                                                            time.Time
+	principal, transport, session, endpoint, kind, name, outcome string
+	took                                                         time.Duration
+	traceID, args                                                string
 }
 
 // size is about how many bytes r's line takes: what the queue's bounds
 // count.
 func (r *auditRec) size() int {
-	return 160 + len(r.principal) + len(r.transport) + len(r.session) + len(r.kind) + len(r.name) + len(r.outcome) + len(r.traceID) + len(r.args)
+	return 160 + len(r.principal) + len(r.transport) + len(r.session) + len(r.endpoint) + len(r.kind) + len(r.name) + len(r.outcome) + len(r.traceID) + len(r.args)
 }
 
 // appendTo appends r's line as slog's JSON handler writes it
 // (appendLine), falling back to the handler itself for what appendLine
 // does not format.
 func (r *auditRec) appendTo(b []byte, slow *lineBuf) []byte {
-	attrs, n := auditAttrs(r.principal, r.transport, r.session, r.kind, r.name, r.outcome, r.took, r.traceID, r.args)
+	attrs, n := auditAttrs(r.principal, r.transport, r.session, r.endpoint, r.kind, r.name, r.outcome, r.took, r.traceID, r.args)
 	if out, ok := appendLine(b, r.t, attrs[:n]); ok {
 		return out
 	}

@@ -78,7 +78,7 @@ func TestAppendLineDeclines(t *testing.T) {
 func BenchmarkAuditLine(b *testing.B) {
 	attrs := []slog.Attr{
 		slog.String("principal", "bench"), slog.String("transport", "http"), slog.String("session", "mcp-session-4d0a3c1e-8b51-4a43-9d7e-0f5e6f1c2b3a"),
-		slog.String("kind", "tool"), slog.String("name", "calculate"), slog.String("outcome", "ok"),
+		slog.String("endpoint", "default"), slog.String("kind", "tool"), slog.String("name", "calculate"), slog.String("outcome", "ok"),
 		slog.Float64("duration_ms", 0.187), slog.String("trace_id", "4bf92f3577b34da6a3ce929d0e0e4736"),
 	}
 	b.Run("appendLine", func(b *testing.B) {

@@ -49,11 +49,11 @@ func TestTrackerQuantiles(t *testing.T) {
 	now := time.Now()
 	old := now.Add(-10 * time.Minute)
 	for range 100 {
-		s.record("tool", "slow", "p", "ok", 2*time.Second, "", old) // outside the window
+		s.record("default", "tool", "slow", "p", "ok", 2*time.Second, "", old) // outside the window
 	}
 	for i := range 100 {
-		s.record("tool", "slow", "p", "ok", time.Duration(i+1)*time.Millisecond, "", now)
-		s.record("tool", "fast", "p", "ok", 50*time.Microsecond, "", now)
+		s.record("default", "tool", "slow", "p", "ok", time.Duration(i+1)*time.Millisecond, "", now)
+		s.record("default", "tool", "fast", "p", "ok", 50*time.Microsecond, "", now)
 	}
 	byName := map[string]CallStats{}
 	for _, c := range s.snapshotCalls(now) {

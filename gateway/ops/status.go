@@ -31,13 +31,13 @@ type Tracker struct {
 	listeners map[string]string // "http", "admin", "stdio" -> where
 	last      *ReloadStatus     // the last reload, nil before any
 	lastOK    time.Time         // when a configuration was last applied
-	calls     map[string]*CallStats
+	calls     map[callKey]*CallStats
 	sections  []statusSection
 }
 
 // NewTracker is a tracker that logs each finished call at debug level.
 func NewTracker(log *slog.Logger) *Tracker {
-	return &Tracker{log: log, started: time.Now(), listeners: map[string]string{}, calls: map[string]*CallStats{}}
+	return &Tracker{log: log, started: time.Now(), listeners: map[string]string{}, calls: map[callKey]*CallStats{}}
 }
 
 // statusSection is more state shown on the page, registered by a part of
@@ -134,9 +134,9 @@ func (s *Tracker) Report(out *Status) {
 // debug level: who called what, the outcome and how long it took.
 func (s *Tracker) Observe(ctx context.Context, c *envelope.Call) {
 	now := time.Now()
-	s.record(c.Kind, c.Key, c.Source, c.Outcome, c.Took, c.Err, now)
+	s.record(c.Endpoint, c.Kind, c.Key, c.Source, c.Outcome, c.Took, c.Err, now)
 	if s.log.Enabled(ctx, slog.LevelDebug) {
-		attrs := []any{"principal", c.Caller.Principal.Name, "transport", c.Caller.Transport, c.Kind, c.Key, "plugin", c.Source, "outcome", c.Outcome, "duration", c.Took}
+		attrs := []any{"principal", c.Caller.Principal.Name, "transport", c.Caller.Transport, "endpoint", c.Endpoint, c.Kind, c.Key, "source", c.Source, "outcome", c.Outcome, "duration", c.Took}
 		if c.Err != "" && c.Outcome != "ok" {
 			attrs = append(attrs, "error", OneLine(c.Err))
 		}
@@ -192,8 +192,10 @@ type SectionStatus struct {
 	Data any    `json:"data"`
 }
 
-// CallStats counts the calls of one tool, resource or prompt.
+// CallStats counts the calls of one tool, resource or prompt through one
+// endpoint.
 type CallStats struct {
+	Endpoint   string           `json:"endpoint"`
 	Kind       string           `json:"kind"`
 	Name       string           `json:"name"`
 	Source     string           `json:"source"`
@@ -215,6 +217,9 @@ type CallStats struct {
 	minutes [6]minuteCount // a ring by minute, for Recent
 }
 
+// callKey is what the tracker counts calls by.
+type callKey struct{ endpoint, kind, name string }
+
 type minuteCount struct {
 	minute        int64 // unix minute
 	calls, errors int64
@@ -222,13 +227,13 @@ type minuteCount struct {
 }
 
 // record counts one call.
-func (s *Tracker) record(kind, name, source, outcome string, took time.Duration, errMsg string, now time.Time) {
+func (s *Tracker) record(endpoint, kind, name, source, outcome string, took time.Duration, errMsg string, now time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	key := kind + " " + name
+	key := callKey{endpoint, kind, name}
 	c := s.calls[key]
 	if c == nil {
-		c = &CallStats{Kind: kind, Name: name, Outcomes: map[string]int64{}}
+		c = &CallStats{Endpoint: endpoint, Kind: kind, Name: name, Outcomes: map[string]int64{}}
 		s.calls[key] = c
 	}
 	c.Source = source
@@ -281,7 +286,7 @@ func (s *Tracker) snapshotCalls(now time.Time) []CallStats {
 		out = append(out, cp)
 	}
 	slices.SortFunc(out, func(a, b CallStats) int {
-		return cmp.Or(cmp.Compare(b.Recent, a.Recent), cmp.Compare(b.Total, a.Total), cmp.Compare(a.Kind+a.Name, b.Kind+b.Name))
+		return cmp.Or(cmp.Compare(b.Recent, a.Recent), cmp.Compare(b.Total, a.Total), cmp.Compare(a.Kind+a.Name, b.Kind+b.Name), cmp.Compare(a.Endpoint, b.Endpoint))
 	})
 	return out
 }

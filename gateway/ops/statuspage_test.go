@@ -8,8 +8,8 @@ import (
 )
 
 // TestStatusPageRenders: the page shows what is in force, every relay
-// site (connected or not, with the last refusal) and the latency
-// quantiles, with plurals right.
+// site (connected or not, with the last refusal), the calls by endpoint
+// and their latency quantiles, with plurals right.
 func TestStatusPageRenders(t *testing.T) {
 	now := time.Now()
 	s := Status{
@@ -24,7 +24,7 @@ func TestStatusPageRenders(t *testing.T) {
 				LastRefusal: &RelayRefusal{Outcome: "bad_proof", At: now, Origin: "http://127.0.0.1:5173", Error: "wrong proof"}},
 			{Name: "shop", Declared: "relay.sites[1]", Protocol: "wasmgate/1", Connected: true, Origin: "https://shop.example", Since: now},
 		},
-		Calls: []CallStats{{Kind: "tool", Name: "calculate", Total: 3, Recent: 3, AvgMS: 1, P50MS: 0.25, P95MS: 2.5, P99MS: 3.75}},
+		Calls: []CallStats{{Endpoint: "dev", Kind: "tool", Name: "calculate", Source: "calc", Total: 3, Recent: 3, AvgMS: 1, P50MS: 0.25, P95MS: 2.5, P99MS: 3.75}},
 	}
 	page, err := renderStatus(s)
 	if err != nil {
@@ -40,6 +40,7 @@ func TestStatusPageRenders(t *testing.T) {
 		"bad_proof at", "from http://127.0.0.1:5173", "wrong proof",
 		"shop relay.sites[1] · wasmgate/1 connected https://shop.example",
 		"0.25 / 2.5 / 3.8",
+		"dev tool calculate calc 3", // the endpoint the calls came through, then the call
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the page does not say %q:\n%s", want, text)

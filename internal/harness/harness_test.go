@@ -13,8 +13,8 @@ import (
 func TestMetrics(t *testing.T) {
 	m := Metrics(`# HELP wasmgate_tool_calls_total Tool calls.
 # TYPE wasmgate_tool_calls_total counter
-wasmgate_tool_calls_total{outcome="ok",plugin="calculator",tool="calculate"} 12
-wasmgate_tool_calls_total{outcome="timeout",plugin="hostile",tool="spin"} 1
+wasmgate_tool_calls_total{endpoint="default",outcome="ok",source="calculator",tool="calculate"} 12
+wasmgate_tool_calls_total{endpoint="default",outcome="timeout",source="hostile",tool="spin"} 1
 wasmgate_plugin_instances{plugin="a"} 2
 wasmgate_plugin_instances{plugin="b \"quoted\""} 3
 go_goroutines 42
