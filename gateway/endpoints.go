@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"net/http"
 	"slices"
@@ -28,6 +29,7 @@ type endpoints struct {
 	list   []*endpoint.Endpoint
 	byName map[string]*endpoint.Endpoint
 	http   map[*endpoint.Endpoint]transport.Served // once the listener runs
+	empty  map[*endpoint.Endpoint]bool             // published nothing (warned once)
 
 	router   *transport.Router // nil until the MCP listener starts
 	listener transport.Options // the listener's options, for each endpoint's handler
@@ -35,7 +37,8 @@ type endpoints struct {
 }
 
 func newEndpoints(g *Gateway) *endpoints {
-	return &endpoints{g: g, byName: map[string]*endpoint.Endpoint{}, http: map[*endpoint.Endpoint]transport.Served{}}
+	return &endpoints{g: g, byName: map[string]*endpoint.Endpoint{}, http: map[*endpoint.Endpoint]transport.Served{},
+		empty: map[*endpoint.Endpoint]bool{}}
 }
 
 // publish makes the endpoints those of s's config and gives each s;
@@ -68,9 +71,17 @@ func (es *endpoints) publish(s *Snapshot) {
 	es.mu.Unlock()
 	for i, e := range next {
 		e.Publish(s, cfgs[i])
+		x := e.Index()
+		empty := len(x.Tools)+len(x.Resources)+len(x.Templates)+len(x.Prompts) == 0
+		if empty && custom && !es.empty[e] {
+			es.g.log.Warn("endpoint publishes nothing: its selection matches no tool, resource or prompt of its sources",
+				"endpoint", e.Name(), "key", cfgs[i].Key, "sources", strings.Join(cfgs[i].Sources, ","))
+		}
+		es.empty[e] = empty
 	}
 	es.route()
 	for _, e := range gone {
+		delete(es.empty, e)
 		es.remove(e)
 	}
 }
@@ -223,15 +234,26 @@ func prefixAll(p string, ss []string) []string {
 	return out
 }
 
-// summary names the endpoints in a few words, for Summary: "" without
-// an endpoints section.
-func endpointsSummary(cfg *loader.Config) string {
-	if len(cfg.Endpoints) == 0 {
-		return ""
+// EndpointReport describes each endpoint in a line, as `wasmgate
+// validate` prints it: its name, path, who may use it and its catalog.
+func (g *Gateway) EndpointReport() []string {
+	var out []string
+	for _, e := range g.eps.all() {
+		c, x := e.Config(), e.Index()
+		if x == nil {
+			continue
+		}
+		who := "everyone policy lets in"
+		if !c.Access.Open() {
+			who = strings.Join(append(slices.Clone(c.Access.Principals), prefixAll("group:", c.Access.Groups)...), ", ")
+		}
+		tools := x.ToolNames()
+		if len(tools) == 0 {
+			tools = []string{"none"}
+		}
+		out = append(out, fmt.Sprintf("endpoint %q (%s, %s): for %s; %s (%s), %s, %s", c.Name, c.Path, c.Key, who,
+			plural.N(len(x.Tools), "tool"), strings.Join(tools, ", "), plural.N(len(x.Resources)+len(x.Templates), "resource"),
+			plural.N(len(x.Prompts), "prompt")))
 	}
-	names := make([]string, len(cfg.Endpoints))
-	for i, e := range cfg.Endpoints {
-		names[i] = e.Name
-	}
-	return plural.N(len(names), "endpoint") + " (" + strings.Join(names, ", ") + ")"
+	return out
 }

@@ -93,6 +93,13 @@ func (s *Snapshot) Summary() string {
 	if names := s.upstreamNames(); len(names) > 0 { // relay sites are in ops.SectionsSummary's "relay: …"
 		sources += fmt.Sprintf(", %s (%s)", plural.N(len(names), "upstream"), strings.Join(names, ", "))
 	}
+	if es := s.Config.Endpoints; len(es) > 0 {
+		names := make([]string, len(es))
+		for i, e := range es {
+			names[i] = e.Name
+		}
+		sources += fmt.Sprintf(", %s (%s)", plural.N(len(es), "endpoint"), strings.Join(names, ", "))
+	}
 	return fmt.Sprintf("%s, %s, %s, %s, %s; %s", sources, plural.N(len(x.Tools), "tool"),
 		plural.N(len(x.Resources), "resource"), plural.N(len(x.Templates), "resource template"),
 		plural.N(len(x.Prompts), "prompt"), ops.SectionsSummary(s.Config))

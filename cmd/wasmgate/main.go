@@ -16,8 +16,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/wasmgate/wasmgate/gateway/tracing"
 	"go.opentelemetry.io/otel"
+
+	"github.com/wasmgate/wasmgate/gateway/tracing"
 
 	"github.com/wasmgate/wasmgate/internal/childproc"
 
@@ -279,11 +280,12 @@ func validate(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	s := g.Current()
+	endpoints := g.EndpointReport()
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	_ = g.Close(cctx)
 	fmt.Fprintf(stdout, "%s: ok: %s; tools: %s\n", cfg.File, s.Summary(), strings.Join(s.ToolNames(), ", "))
-	for _, line := range append(s.PluginReport(), s.UpstreamReport()...) {
+	for _, line := range append(append(s.PluginReport(), s.UpstreamReport()...), endpoints...) {
 		fmt.Fprintf(stdout, "  %s\n", line)
 	}
 	return 0

@@ -30,7 +30,7 @@ import (
 // What only some sources can do is an optional interface: Completer,
 // Kinded, StatusReporter.
 type Source interface {
-	// Name labels the source in metrics ("plugin") and messages.
+	// Name labels the source in metrics ("source") and messages.
 	Name() string
 	// Key says where the source is declared, e.g. "plugins[2]".
 	Key() string
