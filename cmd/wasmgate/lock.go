@@ -124,7 +124,9 @@ func confirm(in io.Reader, out io.Writer, question string) (bool, error) {
 	}
 	fmt.Fprint(out, question)
 	answer, err := bufio.NewReader(in).ReadString('\n')
-	if err != nil && !errors.Is(err, io.EOF) {
+	if errors.Is(err, io.EOF) {
+		fmt.Fprintln(out) // Ctrl-D: end the question's line
+	} else if err != nil {
 		return false, fmt.Errorf("read the answer: %w", err)
 	}
 	switch strings.ToLower(strings.TrimSpace(answer)) {
