@@ -76,6 +76,9 @@ func (g *Gateway) Lock(ctx context.Context, write bool, digest string) (LockResu
 		return res, fmt.Errorf("%w: %s not written: what the sources publish changed after it was shown (sha256 %s, now %s); review it again (`wasmgate lock --check`), then run `wasmgate lock`; it differs from the lock file in:\n%s",
 			ops.ErrLockChanged, res.File, digest, res.Digest, strings.Join(res.Diff, "\n"))
 	}
+	if g.watcher != nil {
+		g.watcher.Expect(res.File, data) // the reload below applies it: the watcher's would be a second
+	}
 	if err := trust.WriteFileAtomic(res.File, data); err != nil {
 		return res, err
 	}

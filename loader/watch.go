@@ -2,6 +2,7 @@ package loader
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -40,6 +41,16 @@ type Watcher struct {
 	watched  map[string]bool
 	missing  map[string]bool // folders wanted but absent, watched from a parent
 	kick     chan struct{}   // a missing folder appeared: reload once more
+	expected map[string]expectation
+}
+
+// expectTTL is how long an Expect waits for the write it announced.
+const expectTTL = time.Minute
+
+// expectation is content announced by Expect for a file.
+type expectation struct {
+	sum   [sha256.Size]byte
+	until time.Time
 }
 
 // NewWatcher starts an fsnotify watcher; Close stops it.
@@ -48,7 +59,8 @@ func NewWatcher(logger *slog.Logger) (*Watcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start file watcher: %w", err)
 	}
-	return &Watcher{fs: fw, logger: logger, watched: map[string]bool{}, missing: map[string]bool{}, kick: make(chan struct{}, 1)}, nil
+	return &Watcher{fs: fw, logger: logger, watched: map[string]bool{}, missing: map[string]bool{}, kick: make(chan struct{}, 1),
+		expected: map[string]expectation{}}, nil
 }
 
 // Close stops watching.
@@ -133,6 +145,51 @@ func (w *Watcher) Track(configPath string, cfg *Config) {
 	}
 }
 
+// Expect says that the caller is about to write content to path and
+// applies it itself (`wasmgate lock` writes server.lock_file, then
+// reloads): a burst of changes made of path alone, holding content once
+// it has settled, reloads nothing. Anything else reloads as usual: a
+// burst that also changed another file, or path holding other content
+// (a later write). The first burst naming path uses the expectation up;
+// one that no burst names lapses after expectTTL.
+func (w *Watcher) Expect(path string, content []byte) {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.expected[path] = expectation{sum: sha256.Sum256(content), until: time.Now().Add(expectTTL)}
+}
+
+// expectedOnly reports whether the burst that changed paths is only
+// what Expect announced; it uses up the expectations of paths.
+func (w *Watcher) expectedOnly(paths []string) bool {
+	w.mu.Lock()
+	now := time.Now()
+	maps.DeleteFunc(w.expected, func(_ string, e expectation) bool { return now.After(e.until) })
+	want := make(map[string]expectation, len(paths))
+	for _, p := range paths {
+		if e, ok := w.expected[p]; ok {
+			want[p] = e
+			delete(w.expected, p)
+		}
+	}
+	w.mu.Unlock()
+	if len(paths) == 0 || len(want) != len(paths) {
+		return false
+	}
+	for p, e := range want {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return false
+		}
+		if sha256.Sum256(data) != e.sum {
+			return false
+		}
+	}
+	return true
+}
+
 // existingAncestor returns dir if it is an existing folder, else its
 // nearest parent that is.
 func existingAncestor(dir string) string {
@@ -178,7 +235,8 @@ func (w *Watcher) relevant(ev fsnotify.Event) bool {
 // Run calls reload after each burst of relevant changes has been quiet for
 // debounce, until ctx ends, with the absolute paths that changed in the
 // burst, sorted (none when a folder the config waited for appeared and
-// only needs one more look). Changes during a reload cause one more.
+// only needs one more look). Changes during a reload cause one more. A
+// burst that is only what Expect announced does not reload.
 func (w *Watcher) Run(ctx context.Context, debounce time.Duration, reload func(ctx context.Context, changed []string)) {
 	var timer *time.Timer
 	var fire <-chan time.Time
@@ -223,6 +281,10 @@ func (w *Watcher) Run(ctx context.Context, debounce time.Duration, reload func(c
 			fire = nil
 			paths := slices.Sorted(maps.Keys(changed))
 			clear(changed)
+			if w.expectedOnly(paths) {
+				w.logger.Debug("changed as announced; no reload", "paths", paths)
+				continue
+			}
 			reload(ctx, paths)
 		}
 	}

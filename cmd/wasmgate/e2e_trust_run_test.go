@@ -199,11 +199,12 @@ func TestLockRefusesAnotherModuleBeforeItRuns(t *testing.T) {
 }
 
 // TestLockRefusesWhatChangedAfterItWasShown: `wasmgate lock` writes
-// exactly the state it showed. A proxy in front of the admin listener
-// saves a wider grant into gateway.yaml just before it forwards the
-// write: the gateway refuses it (409), the lock file is not touched, the
-// refusal is counted and logged; `wasmgate lock` run again shows the
-// change and approves it.
+// exactly the state it showed. It is shown one change (instances:
+// single); a proxy in front of the admin listener saves a wider grant
+// into gateway.yaml just before it forwards the write: the gateway
+// refuses it (409), the lock file is not touched, the refusal is
+// counted and logged; `wasmgate lock` run again shows both changes and
+// approves them.
 func TestLockRefusesWhatChangedAfterItWasShown(t *testing.T) {
 	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
 	yaml := func(extra ...string) string {
@@ -220,6 +221,7 @@ func TestLockRefusesWhatChangedAfterItWasShown(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	harness.RenameOver(t, cfg, []byte(yaml("instances: single"))) // what `wasmgate lock` is shown
 	target, err := url.Parse(g.AdminURL)
 	if err != nil {
 		t.Fatal(err)
@@ -230,15 +232,18 @@ func TestLockRefusesWhatChangedAfterItWasShown(t *testing.T) {
 		if r.Method == http.MethodPost && r.URL.Path == "/-/lock" && !raced.Swap(true) {
 			// The change lands after `wasmgate lock` showed what it
 			// approves, before the gateway writes it.
-			harness.RenameOver(t, cfg, []byte(yaml("allowed_hosts: [api.example.com]")))
+			harness.RenameOver(t, cfg, []byte(yaml("instances: single", "allowed_hosts: [api.example.com]")))
 		}
 		rp.ServeHTTP(w, r)
 	}))
 	defer proxy.Close()
 
-	r := bins.Run(t, harness.RunOptions{Timeout: 2 * time.Minute}, "lock", "--config", cfg, "--admin", proxy.URL)
+	r := bins.Run(t, harness.RunOptions{Timeout: 2 * time.Minute}, "lock", "--config", cfg, "--admin", proxy.URL, "--yes")
 	if !raced.Load() {
 		t.Fatalf("wasmgate lock never wrote through the proxy: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	if !strings.Contains(r.Stdout, "grants.instances") || strings.Contains(r.Stdout, "grants.allowed_hosts") {
+		t.Errorf("wasmgate lock did not show the one change saved before it ran:\n%s", r.Stdout)
 	}
 	if r.Code == 0 || !strings.Contains(r.Stderr, "changed after it was shown") || !strings.Contains(r.Stderr, "grants.allowed_hosts") {
 		t.Errorf("wasmgate lock whose sources changed after it showed them: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
@@ -254,9 +259,9 @@ func TestLockRefusesWhatChangedAfterItWasShown(t *testing.T) {
 	}
 	harness.Calc(ctx, t, c, 2, 2)
 
-	// Run again, it shows the change before it approves it.
+	// Run again, it shows both changes before it approves them.
 	out := mustLock(t, g, cfg)
-	if !strings.Contains(out, `grants.allowed_hosts: [] -> ["api.example.com"]`) {
+	if !strings.Contains(out, `grants.allowed_hosts: [] -> ["api.example.com"]`) || !strings.Contains(out, "grants.instances") || !strings.Contains(out, "2 changes approved") {
 		t.Errorf("wasmgate lock after the refusal: %s", out)
 	}
 }

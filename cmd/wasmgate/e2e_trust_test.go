@@ -30,10 +30,11 @@ func lockRun(t *testing.T, g *harness.Gateway, cfg string, args ...string) harne
 	return bins.Run(t, harness.RunOptions{Timeout: 2 * time.Minute}, append([]string{"lock", "--config", cfg, "--admin", g.AdminURL}, args...)...)
 }
 
-// mustLock runs `wasmgate lock` and fails unless it wrote the lock.
+// mustLock runs `wasmgate lock --yes` and fails unless it wrote the
+// lock.
 func mustLock(t *testing.T, g *harness.Gateway, cfg string) string {
 	t.Helper()
-	r := lockRun(t, g, cfg)
+	r := lockRun(t, g, cfg, "--yes")
 	if r.Code != 0 || !strings.Contains(r.Stdout, "written") {
 		t.Fatalf("wasmgate lock: exit %d\n%s\n%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -165,7 +166,7 @@ func TestLockRefusesAWiderGrant(t *testing.T) {
 	}
 	before := g.ReloadCount(t)
 	out = mustLock(t, g, cfg)
-	if !strings.Contains(out, "1 changes approved") {
+	if !strings.Contains(out, "1 change approved") {
 		t.Errorf("wasmgate lock: %s", out)
 	}
 	g.WaitReload(t, before, "wasmgate lock")
@@ -329,7 +330,16 @@ func TestLockWithoutAGateway(t *testing.T) {
 		return bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.Item(append([]string{"name: calculator", "path: " + calc}, extra...)...)})
 	}
 	cfg := harness.WriteConfig(t, yaml())
+	// Stdin not a terminal, no --yes: it shows what it would approve and
+	// writes nothing.
 	r := bins.Run(t, harness.RunOptions{Timeout: 2 * time.Minute}, "lock", "--config", cfg)
+	if r.Code != 1 || !strings.Contains(r.Stdout, `plugin "calculator": tool "calculate": new, not in the lock`) || !strings.Contains(r.Stderr, "pass --yes") {
+		t.Errorf("wasmgate lock without a gateway nor --yes: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(cfg), "gateway.lock")); err == nil {
+		t.Error("wasmgate lock without --yes, stdin not a terminal, wrote gateway.lock")
+	}
+	r = bins.Run(t, harness.RunOptions{Timeout: 2 * time.Minute}, "lock", "--config", cfg, "--yes")
 	if r.Code != 0 || !strings.Contains(r.Stdout, `plugin "calculator": tool "calculate": new, not in the lock`) || !strings.Contains(r.Stdout, "written") {
 		t.Fatalf("wasmgate lock without a gateway: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}

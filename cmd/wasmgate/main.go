@@ -49,8 +49,10 @@ Usage:
   wasmgate read     [--config PATH | --url URL] URI    read one resource
   wasmgate prompt   [--config PATH | --url URL] NAME ['JSON']
                                                 get one prompt
-  wasmgate lock     [--config PATH] [--check]   approve what the sources publish
-                                                (server.lock_file; docs/trust.md)
+  wasmgate lock     [--config PATH] [--check | --yes]
+                                                approve what the sources publish: shows
+                                                what differs, asks, writes server.lock_file
+                                                (docs/trust.md)
   wasmgate plugin new NAME                      create a Go plugin project
   wasmgate version                              print the version and commit
 
@@ -87,7 +89,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "plugin":
 		return pluginCmd(args[1:], stdout, stderr)
 	case "lock":
-		return lockCmd(args[1:], stdout, stderr)
+		return lockCmd(args[1:], stdin, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "wasmgate %s (%s)\n", version, revision())
 		return 0
