@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cenkalti/backoff/v5"
 	"github.com/mark3labs/mcp-go/client"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 )
@@ -127,13 +128,30 @@ func (c *conn) connect(ctx context.Context) error {
 	return nil
 }
 
+// reconnectBackoff is the delay before each start of a session but the
+// first: minBackoff, doubling up to maxBackoff, without jitter (the
+// delays the supervisor always had; docs/upstreams.md gives them).
+//
+// Only the library's policy is used, not its Retry: the supervisor waits
+// before a start after a session ended as well as after a failed start,
+// starts over once a session lived longer than maxBackoff (Reset), and
+// its wait also ends when the conn is closed (wakeup), which Retry cannot
+// be told; Retry also gives up after 15 minutes by default, and an
+// upstream is retried for as long as it is configured.
+func reconnectBackoff() *backoff.ExponentialBackOff {
+	b := &backoff.ExponentialBackOff{InitialInterval: minBackoff, RandomizationFactor: 0, Multiplier: 2, MaxInterval: maxBackoff}
+	b.Reset()
+	return b
+}
+
 // supervise keeps c's session up until c is closed: when it ends, it is
 // started again after a backoff that doubles up to maxBackoff and starts
-// over once a session lived longer than maxBackoff.
+// over once a session lived longer than maxBackoff (reconnectBackoff).
 func (c *conn) supervise() {
 	defer c.s.wg.Done()
 	ctx := c.s.ctx
-	backoff := minBackoff
+	policy := reconnectBackoff() // this goroutine's alone: not safe for concurrent use
+	var delay time.Duration      // before the next start
 	first := true
 	reason := "" // why the next start is a restart (restartReason)
 	for ctx.Err() == nil {
@@ -146,12 +164,11 @@ func (c *conn) supervise() {
 		if cli == nil {
 			if !first {
 				select {
-				case <-time.After(backoff):
+				case <-time.After(delay):
 				case <-ctx.Done():
 					return
 				case <-c.wakeup:
 				}
-				backoff = min(2*backoff, maxBackoff)
 				c.s.restarts.Add(1)
 				c.s.h.Metrics.UpstreamRestarts.WithLabelValues(c.s.name(), reason).Inc()
 			}
@@ -161,8 +178,9 @@ func (c *conn) supervise() {
 			cancel()
 			if err != nil {
 				reason = restartReason(nil)
+				delay = policy.NextBackOff()
 				if ctx.Err() == nil {
-					c.s.h.Logger.Warn("upstream could not be started; retrying", "upstream", c.s.name(), "error", c.s.redact(err.Error()), "retry_in", backoff)
+					c.s.h.Logger.Warn("upstream could not be started; retrying", "upstream", c.s.name(), "error", c.s.redact(err.Error()), "retry_in", delay)
 				}
 				continue
 			}
@@ -203,10 +221,11 @@ func (c *conn) supervise() {
 		c.mu.Unlock()
 		reason = restartReason(why)
 		if time.Since(started) > maxBackoff {
-			backoff = minBackoff
+			policy.Reset()
 		}
+		delay = policy.NextBackOff()
 		if ctx.Err() == nil {
-			c.s.h.Logger.Warn("upstream session ended; restarting", "upstream", c.s.name(), "session", c.ownerLabel(), "error", c.s.redactErr(why), "retry_in", backoff)
+			c.s.h.Logger.Warn("upstream session ended; restarting", "upstream", c.s.name(), "session", c.ownerLabel(), "error", c.s.redactErr(why), "retry_in", delay)
 		}
 		c.teardown(cli, why)
 	}
