@@ -169,6 +169,12 @@ func (c *conn) supervise() {
 					return
 				case <-c.wakeup:
 				}
+				c.mu.Lock()
+				closed := c.closed
+				c.mu.Unlock()
+				if closed {
+					return // closed during the wait (close's wakeup): nothing to start
+				}
 				c.s.restarts.Add(1)
 				c.s.h.Metrics.UpstreamRestarts.WithLabelValues(c.s.name(), reason).Inc()
 			}

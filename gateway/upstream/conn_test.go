@@ -96,6 +96,53 @@ func TestSuperviseFailedStarts(t *testing.T) {
 	}
 }
 
+// TestSuperviseClosedDuringBackoff: a session closed while its
+// supervisor waits to start it again (a per_client session whose
+// downstream session ended, closed without the upstream stopping) is not
+// started again: no further attempt reaches the server, no restart is
+// counted, and the supervisor returns.
+func TestSuperviseClosedDuringBackoff(t *testing.T) {
+	var mu sync.Mutex
+	posts := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			mu.Lock()
+			posts++
+			mu.Unlock()
+		}
+		http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	attempts := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return posts
+	}
+	c, rec := supervised(t, fmt.Sprintf("  - name: down\n    url: %s/mcp\n    start: background\n", srv.URL))
+	defer c.Cleanup(context.Background())
+	// The fourth failed start is followed by a wait of 800 ms.
+	if !harness.WaitFor(20*time.Second, func() bool { return len(rec.find("upstream could not be started; retrying")) >= 4 }) {
+		t.Fatalf("fewer than 4 failed starts in 20 s:\n%s", rec)
+	}
+	s := c.sources[0].srv
+	restarts := testutil.ToFloat64(c.h.Metrics.UpstreamRestarts.WithLabelValues("down", "start_failed"))
+	before := attempts()
+	s.main.close() // as endSession closes a per_client session: the upstream's context lives on
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+		t.Fatalf("the supervisor of the closed session is still running 3 s later:\n%s", rec)
+	}
+	if n := attempts(); n != before {
+		t.Errorf("%d attempts reached the server after the session was closed, want none", n-before)
+	}
+	if v := testutil.ToFloat64(c.h.Metrics.UpstreamRestarts.WithLabelValues("down", "start_failed")); v != restarts {
+		t.Errorf("wasmgate_upstream_restarts_total{upstream=down,reason=start_failed} went from %v to %v after the session was closed, want no change", restarts, v)
+	}
+}
+
 // TestSuperviseEndedSessions: a stdio server that exits right after
 // initialize is started again after 100, 200, 400 and 800 ms (a session
 // that lived less than 30 s does not start the backoff over); each
