@@ -201,10 +201,10 @@ func (c *conn) supervise() {
 		first = false
 		started := time.Now()
 		var ping <-chan time.Time
+		stopPing := func() {}
 		if c.kind != "stdio" && c == c.s.main {
 			t := time.NewTicker(pingEvery)
-			ping = t.C
-			defer t.Stop()
+			ping, stopPing = t.C, t.Stop
 		}
 	alive:
 		for {
@@ -212,6 +212,7 @@ func (c *conn) supervise() {
 			case <-ended:
 				break alive
 			case <-ctx.Done():
+				stopPing()
 				return
 			case <-ping:
 				pctx, cancel := context.WithTimeout(ctx, time.Duration(c.s.spec.Limits.Timeout))
@@ -222,6 +223,7 @@ func (c *conn) supervise() {
 				}
 			}
 		}
+		stopPing() // this session's: the next one has its own
 		c.mu.Lock()
 		why := c.why
 		c.mu.Unlock()
