@@ -252,3 +252,27 @@ func (t issuedTokens) Token() (*oauth2.Token, error) {
 	}
 	return tok, err
 }
+
+// credentials are what the upstream's errors never show (outbound.go).
+func (s *shared) credentials() *credentials {
+	s.credsOnce.Do(func() {
+		id := ""
+		if o := s.spec.Auth.OAuth; o != nil {
+			id = o.ClientID
+		}
+		s.creds = newCredentials(s.secrets, id)
+	})
+	return s.creds
+}
+
+// redact replaces the upstream's credentials in msg by [secret].
+func (s *shared) redact(msg string) string { return s.credentials().redact(msg) }
+
+// redactErr is err's message without the upstream's credentials ("" for
+// nil).
+func (s *shared) redactErr(err error) string {
+	if err == nil {
+		return ""
+	}
+	return s.redact(err.Error())
+}
