@@ -15,7 +15,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -87,8 +86,9 @@ func Handler(o Options) (http.Handler, *server.StreamableHTTPServer) {
 		server.WithSessionIdleTTL(o.IdleTTL),
 		server.WithStreamableHTTPLogger(o.Logger.With("component", "mcp-http")),
 	)
-	c := &checks{o: o, ids: ids, capWarn: &WarnEvery{Every: time.Minute},
-		refusals: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, func() { o.Metrics.LogSuppressed.WithLabelValues("http").Inc() })}
+	suppressed := func() { o.Metrics.LogSuppressed.WithLabelValues("http").Inc() }
+	c := &checks{o: o, ids: ids, capWarn: lograte.New(1, time.Minute, suppressed),
+		refusals: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, suppressed)}
 	mux := http.NewServeMux()
 	mux.Handle(o.Path, chain(fastCall(sh, o.SlowPath), c.serving, c.origin, c.authenticate, c.ownSession, c.body, c.sessions, c.streams))
 	// RFC 9728 protected-resource metadata, at the root and under the
@@ -160,7 +160,7 @@ func stateOf(r *http.Request) *State { return r.Context().Value(stateKey{}).(*St
 type checks struct {
 	o        Options
 	ids      idResolver // the session ids, with the shared registry if any
-	capWarn  *WarnEvery
+	capWarn  *lograte.Limiter // a full cap is logged at most once a minute
 	refusals *lograte.Limiter // unauthenticated refusals are logged at a bounded rate
 }
 
@@ -173,8 +173,8 @@ func (c *checks) refuse(w http.ResponseWriter, reason string, code int, msg stri
 	if code == http.StatusServiceUnavailable {
 		w.Header().Set("Retry-After", retryAfter)
 	}
-	if reason != "timeout" && c.capWarn.OK() {
-		c.o.Logger.Warn("transports.http cap reached; refusing requests", "status", code, "error", msg,
+	if reason != "timeout" {
+		c.capWarn.Warn(c.o.Logger, "transports.http cap reached; refusing requests", "status", code, "error", msg,
 			"hint", "raise the cap in gateway.yaml if the load is legitimate (logged at most once a minute)")
 	}
 	http.Error(w, msg, code)
@@ -294,16 +294,4 @@ func cors(w http.ResponseWriter, r *http.Request, origin string) bool {
 	}
 	h.Set("Access-Control-Expose-Headers", "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate")
 	return false
-}
-
-// WarnEvery lets one log line through per period.
-type WarnEvery struct {
-	Every time.Duration
-	last  atomic.Int64 // unix nanoseconds
-}
-
-// OK reports whether a line may be logged now.
-func (w *WarnEvery) OK() bool {
-	now, last := time.Now().UnixNano(), w.last.Load()
-	return now-last >= int64(w.Every) && w.last.CompareAndSwap(last, now)
 }
