@@ -160,7 +160,7 @@ func stateOf(r *http.Request) *State { return r.Context().Value(stateKey{}).(*St
 type checks struct {
 	o        Options
 	ids      idResolver // the session ids, with the shared registry if any
-	capWarn  *lograte.Limiter // a full cap is logged at most once a minute
+	capWarn  *lograte.Limiter
 	refusals *lograte.Limiter // unauthenticated refusals are logged at a bounded rate
 }
 
