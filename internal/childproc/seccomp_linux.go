@@ -51,7 +51,8 @@ const (
 // Every other system call is allowed. The kernel logs the refusals to
 // its audit log (SECCOMP_FILTER_FLAG_LOG) when auditing is on and the
 // seccomp system call may be used (else the filter is installed with
-// prctl, unlogged).
+// prctl, unlogged: go-seccomp-bpf's LoadFilter has no such fallback, so
+// the filter is installed here).
 func installFilter(restrictNet bool) error {
 	prog, err := filterProgram(restrictNet)
 	if err != nil {
