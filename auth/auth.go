@@ -69,7 +69,7 @@ type Options struct {
 
 // Authenticator checks the bearer tokens of HTTP requests against one
 // auth config. It is safe for concurrent use. With jwks_url it owns a
-// goroutine that refreshes the key set; Close stops it.
+// refresher (httprc's goroutines) that refreshes the key set; Close stops it.
 type Authenticator struct {
 	principals []staticPrincipal
 	jwt        *jwtVerifier // nil without auth.jwt

@@ -102,7 +102,7 @@ func (v *jwtVerifier) check(ctx context.Context, token string) (Principal, time.
 	keys, named := v.candidates(alg, kid, hasKid)
 	if hasKid && !named {
 		// Perhaps the authorization server rotated its keys.
-		v.keys.refresh(ctx, false)
+		v.keys.refresh(ctx)
 		keys, named = v.candidates(alg, kid, hasKid)
 	}
 	switch {

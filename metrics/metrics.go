@@ -212,7 +212,7 @@ func New(version, revision string) *Metrics {
 		}, []string{"site", "reason"}),
 		LogSuppressed: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_log_lines_suppressed_total",
-			Help: "Log lines about refused unauthenticated requests left out by the log rate limit, by component (relay, http).",
+			Help: "Log lines about refused requests (unauthenticated, a foreign origin, a full transports.http cap) left out by the log rate limit, by component (relay, http).",
 		}, []string{"component"}),
 		PolicyDenials: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_policy_denials_total",

@@ -16,6 +16,7 @@ import (
 
 	"github.com/wasmgate/wasmgate/auth"
 	"github.com/wasmgate/wasmgate/gateway/transport"
+	"github.com/wasmgate/wasmgate/internal/lograte"
 	"github.com/wasmgate/wasmgate/internal/netutil"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/metrics"
@@ -46,8 +47,8 @@ var ErrLockChanged = errors.New("lock refused")
 
 type admin struct {
 	o          AdminOptions
-	warn       *transport.WarnEvery // cross-site refusals
-	warnHeader *transport.WarnEvery // refusals without the admin header
+	warn       *lograte.Limiter // cross-site refusals, logged at most once a minute
+	warnHeader *lograte.Limiter // refusals without the admin header, likewise
 }
 
 // NewAdminServer is the admin listener's server: short timeouts and a
@@ -76,7 +77,7 @@ func NewAdminServer(a loader.Admin, handler http.Handler, logger *slog.Logger) *
 // no admin token, what the gateway's own outbound clients could be made
 // to send (see deliberate).
 func AdminHandler(o AdminOptions) http.Handler {
-	a := &admin{o: o, warn: &transport.WarnEvery{Every: time.Minute}, warnHeader: &transport.WarnEvery{Every: time.Minute}}
+	a := &admin{o: o, warn: lograte.New(1, time.Minute, nil), warnHeader: lograte.New(1, time.Minute, nil)}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", a.adminAuth(o.Metrics.Handler()))
 	mux.Handle("POST /-/reload", a.sameOrigin(a.adminAuth(a.deliberate(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -175,10 +176,8 @@ func (a *admin) deliberate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if _, token, _ := a.o.Current(); token == "" && r.Header.Get(netutil.AdminHeader) == "" {
 			a.o.Metrics.HTTPRejected.WithLabelValues("admin_header").Inc()
-			if a.warnHeader.OK() {
-				a.o.Logger.Warn("refused an admin request without the "+netutil.AdminHeader+" header (logged at most once a minute)",
-					"path", r.URL.Path, "remote", r.RemoteAddr, "user_agent", quote(r.UserAgent()))
-			}
+			a.warnHeader.Warn(a.o.Logger, "refused an admin request without the "+netutil.AdminHeader+" header (logged at most once a minute)",
+				"path", r.URL.Path, "remote", r.RemoteAddr, "user_agent", quote(r.UserAgent()))
 			http.Error(w, "Forbidden: "+r.Method+" "+r.URL.Path+" needs the header "+netutil.AdminHeader+": 1 (curl -X POST -H '"+netutil.AdminHeader+": 1' ...), or the admin bearer token when admin.auth sets one", http.StatusForbidden)
 			return
 		}
@@ -208,10 +207,8 @@ func (a *admin) sameOrigin(next http.Handler) http.Handler {
 		}
 		if msg := crossSite(r, netutil.LoopbackListen(cfg.Listen)); msg != "" {
 			a.o.Metrics.HTTPRejected.WithLabelValues("admin_cross_site").Inc()
-			if a.warn.OK() {
-				a.o.Logger.Warn("refused an admin request a browser could have been made to send (logged at most once a minute)",
-					"path", r.URL.Path, "remote", r.RemoteAddr, "reason", msg)
-			}
+			a.warn.Warn(a.o.Logger, "refused an admin request a browser could have been made to send (logged at most once a minute)",
+				"path", r.URL.Path, "remote", r.RemoteAddr, "reason", msg)
 			http.Error(w, "Forbidden: "+msg, http.StatusForbidden)
 			return
 		}

@@ -15,7 +15,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -118,8 +117,9 @@ func Endpoint(o Options) Served {
 		server.WithSessionIdleTTL(o.IdleTTL),
 		server.WithStreamableHTTPLogger(o.Logger.With("component", "mcp-http")),
 	)
-	c := &checks{o: o, ids: ids, capWarn: &WarnEvery{Every: time.Minute},
-		refusals: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, func() { o.Metrics.LogSuppressed.WithLabelValues("http").Inc() })}
+	suppressed := func() { o.Metrics.LogSuppressed.WithLabelValues("http").Inc() }
+	c := &checks{o: o, ids: ids, capWarn: lograte.New(1, time.Minute, suppressed),
+		refusals: lograte.New(lograte.DefaultBurst, lograte.DefaultEvery, suppressed)}
 	// RFC 9728 protected-resource metadata, at the root and under the
 	// endpoint's path, as OAuth clients look for it.
 	return Served{
@@ -187,7 +187,7 @@ func stateOf(r *http.Request) *State { return r.Context().Value(stateKey{}).(*St
 type checks struct {
 	o        Options
 	ids      idResolver // the session ids, with the shared registry if any
-	capWarn  *WarnEvery
+	capWarn  *lograte.Limiter
 	refusals *lograte.Limiter // unauthenticated refusals are logged at a bounded rate
 }
 
@@ -200,8 +200,8 @@ func (c *checks) refuse(w http.ResponseWriter, reason string, code int, msg stri
 	if code == http.StatusServiceUnavailable {
 		w.Header().Set("Retry-After", retryAfter)
 	}
-	if reason != "timeout" && c.capWarn.OK() {
-		c.o.Logger.Warn("transports.http cap reached; refusing requests", "status", code, "error", msg,
+	if reason != "timeout" {
+		c.capWarn.Warn(c.o.Logger, "transports.http cap reached; refusing requests", "status", code, "error", msg,
 			"hint", "raise the cap in gateway.yaml if the load is legitimate (logged at most once a minute)")
 	}
 	http.Error(w, msg, code)
@@ -340,16 +340,4 @@ func cors(w http.ResponseWriter, r *http.Request, origin string) bool {
 	}
 	h.Set("Access-Control-Expose-Headers", "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate")
 	return false
-}
-
-// WarnEvery lets one log line through per period.
-type WarnEvery struct {
-	Every time.Duration
-	last  atomic.Int64 // unix nanoseconds
-}
-
-// OK reports whether a line may be logged now.
-func (w *WarnEvery) OK() bool {
-	now, last := time.Now().UnixNano(), w.last.Load()
-	return now-last >= int64(w.Every) && w.last.CompareAndSwap(last, now)
 }

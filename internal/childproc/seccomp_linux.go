@@ -3,10 +3,11 @@
 package childproc
 
 import (
-	"errors"
 	"fmt"
 	"unsafe"
 
+	seccomp "github.com/elastic/go-seccomp-bpf"
+	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 )
 
@@ -28,8 +29,6 @@ const seccompSupported = true
 const (
 	fsIocSetflags    = unix.FS_IOC_SETFLAGS
 	fsIocFssetxattr  = 0x401c5820 // FS_IOC_FSSETXATTR: _IOW('X', 32, struct fsxattr)
-	setxattrat       = 463        // the same number on every architecture (Linux 6.13)
-	removexattrat    = 466
 	seccompFilterLog = unix.SECCOMP_FILTER_FLAG_LOG
 )
 
@@ -52,7 +51,8 @@ const (
 // Every other system call is allowed. The kernel logs the refusals to
 // its audit log (SECCOMP_FILTER_FLAG_LOG) when auditing is on and the
 // seccomp system call may be used (else the filter is installed with
-// prctl, unlogged).
+// prctl, unlogged: go-seccomp-bpf's LoadFilter has no such fallback, so
+// the filter is installed here).
 func installFilter(restrictNet bool) error {
 	prog, err := filterProgram(restrictNet)
 	if err != nil {
@@ -72,105 +72,90 @@ func installFilter(restrictNet bool) error {
 	return nil
 }
 
-// filterProgram is the BPF program of installFilter.
+// filterProgram is the BPF program of installFilter. The system calls
+// refused by number alone are a go-seccomp-bpf policy; the library
+// assembles them with its own checks of the architecture and of x32.
+// Three parts are ours, in front of the library's program, because the
+// library cannot express them:
+//
+//   - another architecture's system calls: the library lets them
+//     through to the policy's default action (allow, here), where ours
+//     refuse them with ENOSYS;
+//   - numbers with the x32 bit on arm64 (the library checks x32 on
+//     amd64 only), which we refuse the same on both;
+//   - the arguments of ioctl and socket: the kernel reads them as an
+//     unsigned int and an int, their low 32 bits, while the library's
+//     argument conditions compare all 64, so FS_IOC_SETFLAGS with a high
+//     bit set would slip past them.
+//
+// Our part is a list of "unless A <cond> K, return R" pairs (a jump of
+// one instruction) and two blocks skipped as a whole for any other
+// system call: no jump offset is counted by hand.
 func filterProgram(restrictNet bool) ([]unix.SockFilter, error) {
 	const (
 		archOff = 4  // offsetof(struct seccomp_data, arch)
 		nrOff   = 0  // offsetof(struct seccomp_data, nr)
-		argOff  = 16 // offsetof(struct seccomp_data, args); each 8 bytes, low half first
+		argOff  = 16 // offsetof(struct seccomp_data, args): 8 bytes each, the low half first (little-endian)
 	)
-	var a bpf
-	a.ld(archOff)
-	a.jeq(auditArch, "", "nosys")
-	a.ld(nrOff)
-	a.jge(x32SyscallBit, "nosys", "")
-	for _, nr := range metadataSyscalls() {
-		a.jeq(nr, "eperm", "")
-	}
-	a.jeq(unix.SYS_IO_URING_SETUP, "nosys", "")
+	var (
+		allow  = bpf.RetConstant{Val: unix.SECCOMP_RET_ALLOW}
+		eperm  = errno(unix.EPERM)
+		eacces = errno(unix.EACCES)
+		enosys = errno(unix.ENOSYS)
+	)
+	load := func(off uint32) bpf.Instruction { return bpf.LoadAbsolute{Off: off, Size: 4} }
+	prog := []bpf.Instruction{load(archOff)}
+	prog = append(prog, returnUnless(bpf.JumpEqual, auditArch, enosys)...)
+	prog = append(prog, load(nrOff))
+	prog = append(prog, returnUnless(bpf.JumpLessThan, x32SyscallBit, enosys)...)
+	ioctl := []bpf.Instruction{load(argOff + 1*8)}
+	ioctl = append(ioctl, returnUnless(bpf.JumpNotEqual, fsIocSetflags, eperm)...)
+	ioctl = append(ioctl, returnUnless(bpf.JumpNotEqual, fsIocFssetxattr, eperm)...)
+	prog = append(prog, only(unix.SYS_IOCTL, append(ioctl, allow))...)
 	if restrictNet {
-		a.jeq(unix.SYS_LISTEN, "eacces", "")
+		socket := append([]bpf.Instruction{load(argOff + 2*8)}, returnUnless(bpf.JumpNotEqual, ipprotoMPTCP, eacces)...)
+		prog = append(prog, only(unix.SYS_SOCKET, append(socket, allow))...)
 	}
-	a.jeq(unix.SYS_IOCTL, "", "not-ioctl")
-	a.ld(argOff + 1*8)
-	a.jeq(fsIocSetflags, "eperm", "")
-	a.jeq(fsIocFssetxattr, "eperm", "allow")
-	a.label("not-ioctl")
+
+	policy := seccomp.Policy{
+		DefaultAction: seccomp.ActionAllow,
+		Syscalls: []seccomp.SyscallGroup{
+			{Names: metadataSyscalls(), Action: seccomp.ActionErrno | seccomp.Action(unix.EPERM)},
+			{Names: []string{"io_uring_setup"}, Action: seccomp.ActionErrno | seccomp.Action(unix.ENOSYS)},
+		},
+	}
 	if restrictNet {
-		a.jeq(unix.SYS_SOCKET, "", "allow")
-		a.ld(argOff + 2*8)
-		a.jeq(ipprotoMPTCP, "eacces", "allow")
+		policy.Syscalls = append(policy.Syscalls, seccomp.SyscallGroup{Names: []string{"listen"}, Action: seccomp.ActionErrno | seccomp.Action(unix.EACCES)})
 	}
-	a.label("allow")
-	a.ret(unix.SECCOMP_RET_ALLOW)
-	a.label("eperm")
-	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM))
-	a.label("eacces")
-	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES))
-	a.label("nosys")
-	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS))
-	return a.assemble()
-}
-
-// bpf assembles a classic BPF program whose conditional jumps name
-// labels ("" is the next instruction).
-type bpf struct {
-	prog   []unix.SockFilter
-	labels map[string]int
-	jumps  []jump
-}
-
-type jump struct {
-	at     int
-	jt, jf string
-}
-
-func (a *bpf) ld(off uint32) {
-	a.prog = append(a.prog, unix.SockFilter{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: off})
-}
-
-func (a *bpf) jeq(k uint32, jt, jf string) { a.jmp(unix.BPF_JEQ, k, jt, jf) }
-func (a *bpf) jge(k uint32, jt, jf string) { a.jmp(unix.BPF_JGE, k, jt, jf) }
-
-func (a *bpf) jmp(op uint16, k uint32, jt, jf string) {
-	a.jumps = append(a.jumps, jump{len(a.prog), jt, jf})
-	a.prog = append(a.prog, unix.SockFilter{Code: unix.BPF_JMP | op | unix.BPF_K, K: k})
-}
-
-func (a *bpf) ret(k uint32) {
-	a.prog = append(a.prog, unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: k})
-}
-
-func (a *bpf) label(name string) {
-	if a.labels == nil {
-		a.labels = map[string]int{}
+	byNumber, err := policy.Assemble()
+	if err != nil {
+		return nil, fmt.Errorf("seccomp filter: %w", err)
 	}
-	a.labels[name] = len(a.prog)
+	raw, err := bpf.Assemble(append(prog, byNumber...))
+	if err != nil {
+		return nil, fmt.Errorf("seccomp filter: %w", err)
+	}
+	if len(raw) > unix.BPF_MAXINSNS {
+		return nil, fmt.Errorf("seccomp filter: %d instructions", len(raw))
+	}
+	filter := make([]unix.SockFilter, len(raw))
+	for i, r := range raw {
+		filter[i] = unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
+	}
+	return filter, nil
 }
 
-func (a *bpf) assemble() ([]unix.SockFilter, error) {
-	off := func(from int, name string) (uint8, error) {
-		if name == "" {
-			return 0, nil
-		}
-		to, ok := a.labels[name]
-		if !ok || to <= from || to-from-1 > 255 {
-			return 0, fmt.Errorf("seccomp filter: jump from %d to %q (%d) out of range", from, name, to)
-		}
-		return uint8(to - from - 1), nil
-	}
-	var errs []error
-	for _, j := range a.jumps {
-		jt, err1 := off(j.at, j.jt)
-		jf, err2 := off(j.at, j.jf)
-		errs = append(errs, err1, err2)
-		a.prog[j.at].Jt, a.prog[j.at].Jf = jt, jf
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	if len(a.prog) > unix.BPF_MAXINSNS {
-		return nil, fmt.Errorf("seccomp filter: %d instructions", len(a.prog))
-	}
-	return a.prog, nil
+func errno(e unix.Errno) bpf.RetConstant {
+	return bpf.RetConstant{Val: unix.SECCOMP_RET_ERRNO | uint32(e)}
+}
+
+// returnUnless returns ret unless the accumulator compares to k by cond.
+func returnUnless(cond bpf.JumpTest, k uint32, ret bpf.RetConstant) []bpf.Instruction {
+	return []bpf.Instruction{bpf.JumpIf{Cond: cond, Val: k, SkipTrue: 1}, ret}
+}
+
+// only runs block (which must end in a return) for system call nr and
+// skips it for any other; the accumulator holds the system call number.
+func only(nr uint32, block []bpf.Instruction) []bpf.Instruction {
+	return append([]bpf.Instruction{bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: nr, SkipTrue: uint8(len(block))}}, block...)
 }

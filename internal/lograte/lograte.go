@@ -1,40 +1,43 @@
 // Package lograte bounds how many lines a source of refusals writes: a
 // client that sends 600 bad tokens gets a few lines in the log and a
-// counter for the rest, not 600 lines. It imports nothing of wasmgate's.
+// counter for the rest, not 600 lines. It is the one log limiter of the
+// gateway: x/time/rate's Sometimes decides which lines go through, and
+// this package adds what Sometimes does not have, the count of the lines
+// it left out (a metric, and "suppressed" on the next line written). It
+// imports nothing of wasmgate's.
 package lograte
 
 import (
 	"context"
 	"log/slog"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/time/rate"
 )
 
-// Defaults of New's arguments as the gateway uses them: ten lines at
-// once, then one a second.
+// Defaults of New's arguments as the gateway uses them: the first ten
+// lines, then one a second.
 const (
 	DefaultBurst = 10
 	DefaultEvery = time.Second
 )
 
-// Limiter lets through at most burst lines at once and one line per every
-// afterwards; the lines in excess are dropped, counted by onDrop (a
-// metric), and the next line let through says how many were dropped
-// before it ("suppressed"). It is safe for concurrent use; its zero value
-// is not usable, a nil *Limiter lets every line through.
+// Limiter lets through the first burst lines, then one line per every
+// (rate.Sometimes{First: burst, Interval: every}); the lines in excess
+// are dropped, counted by onDrop (a metric), and the next line let
+// through says how many were dropped before it ("suppressed"). It is
+// safe for concurrent use; a nil *Limiter lets every line through.
 type Limiter struct {
-	lim    *rate.Limiter
-	onDrop func()
-
-	mu      sync.Mutex
-	dropped uint64 // since the last line let through
+	s       rate.Sometimes
+	onDrop  func()
+	dropped atomic.Uint64 // since the last line let through
 }
 
 // New returns a Limiter; onDrop (may be nil) runs once per dropped line.
+// New(1, time.Minute, nil) writes at most one line a minute.
 func New(burst int, every time.Duration, onDrop func()) *Limiter {
-	return &Limiter{lim: rate.NewLimiter(rate.Every(every), burst), onDrop: onDrop}
+	return &Limiter{s: rate.Sometimes{First: burst, Interval: every}, onDrop: onDrop}
 }
 
 // Log writes msg with args to log at level, unless the rate is used up;
@@ -43,25 +46,19 @@ func (l *Limiter) Log(ctx context.Context, log *slog.Logger, level slog.Level, m
 	if !log.Enabled(ctx, level) {
 		return false
 	}
-	if l == nil {
-		log.Log(ctx, level, msg, args...)
-		return true
-	}
-	if !l.lim.Allow() {
-		l.mu.Lock()
-		l.dropped++
-		l.mu.Unlock()
-		if l.onDrop != nil {
-			l.onDrop()
+	if l != nil {
+		allowed := false
+		l.s.Do(func() { allowed = true }) // Do runs it under Sometimes' lock: keep it this small
+		if !allowed {
+			l.dropped.Add(1)
+			if l.onDrop != nil {
+				l.onDrop()
+			}
+			return false
 		}
-		return false
-	}
-	l.mu.Lock()
-	n := l.dropped
-	l.dropped = 0
-	l.mu.Unlock()
-	if n > 0 {
-		args = append(args, "suppressed", n)
+		if n := l.dropped.Swap(0); n > 0 {
+			args = append(args, "suppressed", n)
+		}
 	}
 	log.Log(ctx, level, msg, args...)
 	return true

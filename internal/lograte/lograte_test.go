@@ -56,6 +56,32 @@ func TestLimiter(t *testing.T) {
 	}
 }
 
+// TestOnePerInterval: New(1, every) is what the once-a-minute warnings
+// use: the first line, none within every, then one that counts the
+// lines left out.
+func TestOnePerInterval(t *testing.T) {
+	var buf bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&buf, nil))
+	var drops int
+	l := New(1, 100*time.Millisecond, func() { drops++ })
+	if !l.Warn(log, "cap reached") {
+		t.Fatal("the first line was dropped")
+	}
+	for range 3 {
+		if l.Warn(log, "cap reached") {
+			t.Fatal("a second line within the interval was written")
+		}
+	}
+	time.Sleep(110 * time.Millisecond)
+	if !l.Warn(log, "cap reached") {
+		t.Fatal("no line after the interval")
+	}
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 2 || drops != 3 || !strings.HasSuffix(lines[1], "suppressed=3") {
+		t.Fatalf("drops %d, lines %q: want 2 lines, the second with suppressed=3", drops, lines)
+	}
+}
+
 type lockedWriter struct {
 	b  *bytes.Buffer
 	mu *sync.Mutex
