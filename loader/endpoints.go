@@ -254,7 +254,7 @@ func checkEndpointPath(p string) error {
 	case strings.HasSuffix(p, "/"):
 		return fmt.Errorf("must not end with /")
 	case strings.ContainsAny(p, "{}?#*% \t\r\n"):
-		return fmt.Errorf("want letters, digits and '/', '-', '_', '.', '~' (no {}?#*%% or spaces)")
+		return fmt.Errorf("may not hold {, }, ?, #, *, %% or spaces (it is matched exactly, as written)")
 	case path.Clean(p) != p:
 		return fmt.Errorf("not a clean path (no //, . or .. segments): clients would be redirected to %s", path.Clean(p))
 	}
@@ -402,12 +402,12 @@ func (c *Config) checkEndpointAccess(env *config.Env) {
 	}
 }
 
-// list names what there is, for an error: "plugins: a, b" or "there are
-// no plugins"; at most 10 names.
+// list names what there is, for an error: "plugins: a, b" or "plugins:
+// none"; at most 10 names.
 func list(what string, names []string) string {
 	switch {
 	case len(names) == 0:
-		return "there are no " + what
+		return what + ": none"
 	case len(names) > 10:
 		return fmt.Sprintf("%s: %s, … (%d in all)", what, strings.Join(names[:10], ", "), len(names))
 	}

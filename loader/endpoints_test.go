@@ -2,6 +2,8 @@ package loader
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -231,7 +233,7 @@ endpoints: [{name: e, access: {principals: [desk]}}]`, ""},
 endpoints: [{name: e, access: {principals: [local]}}]`, `"local" is no principal`},
 		{"a group of a principal", `auth: {principals: [{name: alice, token_env: E2E_ALICE, groups: [dev]}]}
 endpoints: [{name: e, access: {groups: [dev], principals: [alice]}}]`, ""},
-		{"no groups at all", "endpoints: [{name: e, access: {groups: [dev]}}]", `"dev" is the group of no principal (there are no groups of auth.principals;`},
+		{"no groups at all", "endpoints: [{name: e, access: {groups: [dev]}}]", `"dev" is the group of no principal (groups of auth.principals: none;`},
 		{"everyone", `endpoints: [{name: e, access: {principals: ["*"]}}]`, "leave access out to let everyone in"},
 		{"jwt: names and groups from tokens", `auth: {jwt: {issuer: "https://id.example.com", audience: mcp, jwks_url: "https://id.example.com/jwks"}}
 endpoints: [{name: e, access: {principals: [someone@example.com], groups: [from-token]}}]`, ""},
@@ -274,9 +276,9 @@ func TestEndpointPaths(t *testing.T) {
 		"/mcp/":                                 "must not end with /",
 		"/mcp/./x":                              "not a clean path",
 		"/mcp/../x":                             "not a clean path",
-		"/mcp dev":                              "no {}?#*% or spaces",
-		"/mcp/*":                                "no {}?#*% or spaces",
-		"/mcp%2Fx":                              "no {}?#*% or spaces",
+		"/mcp dev":                              "may not hold {, }, ?, #, *, % or spaces",
+		"/mcp/*":                                "may not hold {, }, ?, #, *, % or spaces",
+		"/mcp%2Fx":                              "may not hold {, }, ?, #, *, % or spaces",
 		"/.well-known/oauth-protected-resource": "OAuth protected-resource metadata",
 	} {
 		_, err := Load(writeFiles(t, fmt.Sprintf("endpoints: [{name: e, path: %q}]\n", path)), nil)
@@ -369,4 +371,89 @@ func FuzzSelection(f *testing.F) {
 			t.Fatalf(`"*" does not match %q`, a)
 		}
 	})
+}
+
+// TestEndpointsDocExample loads the example of docs/endpoints.md as
+// written (its module files and the upstream's program stand-ins), and
+// checks what the page says of it.
+func TestEndpointsDocExample(t *testing.T) {
+	doc, err := os.ReadFile("../docs/endpoints.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(doc), "## An example: dev, support and agent-x")
+	_, rest, _ = strings.Cut(rest, "```yaml\n")
+	yaml, _, ok := strings.Cut(rest, "```")
+	if !ok {
+		t.Fatal("no yaml block in the example of docs/endpoints.md")
+	}
+	bin := filepath.Join(t.TempDir(), "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "mcp-server-filesystem"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	yaml = strings.ReplaceAll(yaml, "/opt/mcp/node_modules/.bin", bin)
+	cfg, err := Load(writeFiles(t, yaml, "plugins/calculator.wasm", "plugins/storage.wasm"), []string{
+		"ALICE_TOKEN=0123456789abcdef0123456789abcdef", "BOB_TOKEN=0123456789abcdef0123456789abcde0",
+		"AGENT_X_TOKEN=0123456789abcdef0123456789abcde1", "TICKETS_TOKEN=t",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, e := range cfg.EndpointList() {
+		paths = append(paths, e.Path)
+	}
+	if want := []string{"/mcp/dev", "/mcp/support", "/mcp/agent-x"}; !reflect.DeepEqual(paths, want) {
+		t.Errorf("paths = %q, want %q", paths, want)
+	}
+	if got := cfg.StdioEndpoint(); got != "dev" {
+		t.Errorf("stdio serves %q, want dev", got)
+	}
+	dev, support, agent := cfg.Endpoints[0], cfg.Endpoints[1], cfg.Endpoints[2]
+	for _, c := range []struct {
+		e      Endpoint
+		source string
+		want   bool
+	}{
+		{dev, "files", true}, {dev, "calculator", true}, {dev, "storage", false},
+		{support, "tickets", true}, {support, "storage", true}, {support, "files", false},
+		{agent, "calculator", true}, {agent, "storage", false},
+	} {
+		if got := c.e.SourceMatch(c.source); got != c.want {
+			t.Errorf("%s.SourceMatch(%q) = %v, want %v", c.e.Name, c.source, got, c.want)
+		}
+	}
+	if dev.Tools.Match("tickets_delete") || !dev.Tools.Match("tickets_find_ticket") || !dev.Tools.Match("files_read_text_file") {
+		t.Error("dev: want every tool but those that delete")
+	}
+	if !support.Resources.Match("storage://notes/{key}") || support.Resources.Match("storage://{key}") {
+		t.Error("support: want the notes template only")
+	}
+	n := 0
+	for _, tool := range []string{"files_read_text_file", "files_list_directory", "tickets_find_ticket", "tickets_comment", "calculate",
+		"files_write_file", "tickets_delete", "notes_set-storage"} {
+		if agent.Tools.Match(tool) {
+			n++
+		}
+	}
+	if n != 5 || agent.Resources.Match("storage://notes/{key}") || agent.Prompts.Match("greeting_prompt") {
+		t.Errorf("agent-x: %d of the tools, want its five and no resource or prompt", n)
+	}
+	for _, c := range []struct {
+		e      Endpoint
+		who    string
+		groups []string
+		want   bool
+	}{
+		{dev, "alice", []string{"dev"}, true}, {dev, "bob", []string{"support"}, false},
+		{support, "alice", []string{"dev"}, true}, {support, "bob", []string{"support"}, true},
+		{agent, "agent-x", nil, true}, {agent, "alice", []string{"dev"}, false},
+	} {
+		if got := c.e.Access.Allows(c.who, c.groups); got != c.want {
+			t.Errorf("%s lets %s in: %v, want %v", c.e.Name, c.who, got, c.want)
+		}
+	}
 }
