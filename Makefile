@@ -131,6 +131,7 @@ bench-storm: build
 FUZZTIME ?= 30s
 fuzz:
 	$(GO) test ./loader -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./loader -run '^$$' -fuzz '^FuzzSelection$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./loader/abi -run '^$$' -fuzz '^FuzzURITemplate$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./gateway -run '^$$' -fuzz '^FuzzValidateArgs$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./relay -run '^$$' -fuzz '^FuzzDecodeFrame$$' -fuzztime $(FUZZTIME)

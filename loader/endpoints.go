@@ -236,8 +236,8 @@ func (es Endpoints) Normalize(key string, env *config.Env) {
 			}
 		}
 		for j, g := range e.Access.Groups {
-			if !config.ValidName(g) {
-				env.Bad(fmt.Sprintf("%s.access.groups[%d]", e.Key, j), "%q is not a valid group name (1-64 letters, digits, '_', '-' or '.')", g)
+			if g == "" || strings.TrimSpace(g) != g {
+				env.Bad(fmt.Sprintf("%s.access.groups[%d]", e.Key, j), "%q: want a group's name", g)
 			}
 		}
 	}
@@ -393,7 +393,7 @@ func (c *Config) checkEndpointAccess(env *config.Env) {
 				p, list("principals", principals), hint)
 		}
 		for j, g := range e.Access.Groups {
-			if !config.ValidName(g) || slices.Contains(groups, g) {
+			if g == "" || strings.TrimSpace(g) != g || slices.Contains(groups, g) {
 				continue
 			}
 			env.Bad(fmt.Sprintf("%s.access.groups[%d]", e.Key, j), "%q is the group of no principal (%s; without auth.jwt no other group can call)%s",

@@ -237,8 +237,10 @@ endpoints: [{name: e, access: {groups: [dev], principals: [alice]}}]`, ""},
 		{"everyone", `endpoints: [{name: e, access: {principals: ["*"]}}]`, "leave access out to let everyone in"},
 		{"jwt: names and groups from tokens", `auth: {jwt: {issuer: "https://id.example.com", audience: mcp, jwks_url: "https://id.example.com/jwks"}}
 endpoints: [{name: e, access: {principals: [someone@example.com], groups: [from-token]}}]`, ""},
-		{"jwt: still a valid group name", `auth: {jwt: {issuer: "https://id.example.com", audience: mcp, jwks_url: "https://id.example.com/jwks"}}
-endpoints: [{name: e, access: {groups: ["a group"]}}]`, `endpoints[0].access.groups[0]: "a group" is not a valid group name`},
+		{"jwt: a group from a scope claim", `auth: {jwt: {issuer: "https://id.example.com", audience: mcp, jwks_url: "https://id.example.com/jwks", groups_claim: scope}}
+endpoints: [{name: e, access: {groups: ["mcp:tools"]}}]`, ""},
+		{"jwt: still a group's name", `auth: {jwt: {issuer: "https://id.example.com", audience: mcp, jwks_url: "https://id.example.com/jwks"}}
+endpoints: [{name: e, access: {groups: [" dev"]}}]`, `endpoints[0].access.groups[0]: " dev": want a group's name`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Load(writeFiles(t, c.yaml+"\n"), env)
