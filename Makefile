@@ -131,10 +131,11 @@ bench-storm: build
 FUZZTIME ?= 30s
 fuzz:
 	$(GO) test ./loader -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./loader -run '^$$' -fuzz '^FuzzSelection$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./loader/abi -run '^$$' -fuzz '^FuzzURITemplate$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./gateway -run '^$$' -fuzz '^FuzzValidateArgs$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./relay -run '^$$' -fuzz '^FuzzDecodeFrame$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./policy -run '^$$' -fuzz '^FuzzGlob$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/glob -run '^$$' -fuzz '^FuzzGlob$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./policy -run '^$$' -fuzz '^FuzzPolicy$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./gateway -run '^$$' -fuzz '^FuzzHTTPRequest$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./gateway/roundtrip -run '^$$' -fuzz '^FuzzOpen$$' -fuzztime $(FUZZTIME)

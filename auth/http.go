@@ -8,12 +8,15 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/wasmgate/wasmgate/auth/authconfig"
 )
 
 // MetadataPath is where RFC 9728 puts the protected-resource metadata of
 // a resource at the root of its host. For a resource with a path (the MCP
-// endpoint, /mcp), MetadataURL inserts it before the path.
-const MetadataPath = "/.well-known/oauth-protected-resource"
+// endpoint, /mcp), MetadataURL inserts it before the path. (The loader
+// keeps endpoints' paths out of it: authconfig.MetadataPath.)
+const MetadataPath = authconfig.MetadataPath
 
 // Challenge returns the value of the WWW-Authenticate header of a 401
 // answer (RFC 6750): `Bearer realm="wasmgate"`, with

@@ -1,6 +1,10 @@
 package loader
 
-import "github.com/wasmgate/wasmgate/config"
+import (
+	"strings"
+
+	"github.com/wasmgate/wasmgate/config"
+)
 
 // DefaultAdminListen is where /metrics and the health checks listen.
 const DefaultAdminListen = "127.0.0.1:9090"
@@ -36,4 +40,15 @@ func (a *Admin) RestartOnly(key string, prev any, diff config.Diff) {
 	p := prev.(*Admin)
 	diff(key+".enabled", p.On(), a.On())
 	diff(key+".listen", p.Listen, a.Listen)
+}
+
+// AdminPath reports whether the admin listener serves p (its own paths,
+// and everything under /-/ and /debug/pprof/): an endpoint may not take
+// one, so that a path means one thing on either listener.
+func AdminPath(p string) bool {
+	switch p {
+	case "/metrics", "/healthz", "/readyz", "/api/status", "/-", "/debug/pprof":
+		return true
+	}
+	return strings.HasPrefix(p, "/-/") || strings.HasPrefix(p, "/debug/pprof/")
 }

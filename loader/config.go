@@ -252,6 +252,7 @@ func (c *Config) normalize() error {
 	}
 	c.checkRelay(env)
 	c.checkUpstreams(env)
+	c.checkEndpoints(env)
 	if h := c.Transports.HTTP; h.On() && !h.Auth.Set() && config.CheckListen(h.Listen) == nil {
 		if err := authconfig.CheckExposure(c.Auth, h.Listen); err != nil {
 			env.Bad("transports.http.listen", "%v", err)
@@ -339,5 +340,29 @@ func (c *Config) RestartOnly(prev *Config, howToRestart string) error {
 			r.RestartOnly(key, old[key], diff)
 		}
 	})
+	c.stdioEndpointRestartOnly(prev, diff)
 	return errors.Join(errs...)
+}
+
+// stdioEndpointRestartOnly refuses a change of the endpoint stdio
+// serves: its session lives on one endpoint for the process's life.
+// Without transports.stdio.endpoint that is the first endpoint, which a
+// reload may change; that is compared when the file enables stdio (a
+// stdio turned on by serve --stdio is its caller's to compare, with
+// StdioEndpoint), the key itself whenever it is set.
+func (c *Config) stdioEndpointRestartOnly(prev *Config, diff config.Diff) {
+	p, n := prev.Transports.Stdio, c.Transports.Stdio
+	if p.Endpoint == "" && n.Endpoint == "" && !(p.Enabled && n.Enabled) {
+		return
+	}
+	if prev.StdioEndpoint() == c.StdioEndpoint() {
+		return
+	}
+	shown := func(c *Config) string {
+		if c.Transports.Stdio.Endpoint == "" {
+			return c.StdioEndpoint() + " (not set: the first endpoint)"
+		}
+		return c.StdioEndpoint()
+	}
+	diff("transports.stdio.endpoint", shown(prev), shown(c))
 }

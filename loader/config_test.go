@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wasmgate/wasmgate/auth/authconfig"
+	"github.com/wasmgate/wasmgate/config"
 )
 
 // writeFiles creates a config dir with gateway.yaml and empty module files.
@@ -181,6 +184,8 @@ func FuzzLoad(f *testing.F) {
 		"{}", "plugins: [{path: m.wasm}]", "transports: {http: {listen: 127.0.0.1:0, allowed_origins: [http://a.b]}}",
 		"plugins: [{path: m.wasm, limits: {timeout: 1s, memory: 8MiB, concurrency: 2, max_output: 2KiB}}]",
 		"server: {shutdown_timeout: 1s, log: {level: debug}}", "plugins: [{dir: .}]", "- a\n- b", "a: [", "\t",
+		"plugins: [{path: m.wasm}]\nendpoints: [{name: dev, sources: [\"m*\"], tools: {exclude: [\"*delete*\"]}}, {name: s, path: /s}]",
+		"transports: {stdio: {endpoint: b}}\nendpoints: [{name: a, path: /relay/a}, {name: b, path: /-/b, access: {principals: [local]}}]",
 	} {
 		f.Add([]byte(s))
 	}
@@ -210,6 +215,7 @@ func FuzzLoad(f *testing.F) {
 				t.Fatalf("accepted bad limits %+v", pl.Limits)
 			}
 		}
+		checkEndpointsAccepted(t, cfg)
 	})
 }
 
@@ -255,5 +261,47 @@ func TestUnreadableConfigFile(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "YAML") {
 			t.Errorf("%s: Load(%s) = %v, want %q", name, c.path, err, c.want)
 		}
+	}
+}
+
+// checkEndpointsAccepted fails t unless cfg's endpoints hold what
+// checkEndpoints promises the gateway: names valid and unique, paths
+// clean, unique and clear of the relay, the metadata and the admin
+// listener, every source entry matching a source, stdio on an endpoint.
+func checkEndpointsAccepted(t *testing.T, cfg *Config) {
+	t.Helper()
+	list := cfg.EndpointList()
+	names, paths := map[string]bool{}, map[string]bool{}
+	for _, e := range list {
+		if !config.ValidName(e.Name) || names[e.Name] || paths[e.Path] {
+			t.Fatalf("accepted endpoint %q at %q twice or invalid", e.Name, e.Path)
+		}
+		names[e.Name], paths[e.Path] = true, true
+		if len(cfg.Endpoints) == 0 {
+			continue
+		}
+		p := e.Path
+		if checkEndpointPath(p) != nil || AdminPath(p) || p == cfg.Relay.Path || strings.HasPrefix(p, cfg.Relay.Path+"/") ||
+			strings.HasPrefix(p, authconfig.MetadataPath) {
+			t.Fatalf("accepted endpoint %q at %q", e.Name, p)
+		}
+		for _, s := range e.Sources {
+			found := false
+			for _, pl := range cfg.Plugins {
+				found = found || (&Endpoint{Sources: []string{s}}).SourceMatch(pl.Name)
+			}
+			for _, u := range cfg.Upstreams {
+				found = found || (&Endpoint{Sources: []string{s}}).SourceMatch(u.Name)
+			}
+			for _, r := range cfg.Relay.Sites {
+				found = found || (&Endpoint{Sources: []string{s}}).SourceMatch(r.Name)
+			}
+			if !found {
+				t.Fatalf("accepted endpoint %q's source %q, which matches no source", e.Name, s)
+			}
+		}
+	}
+	if !names[cfg.StdioEndpoint()] {
+		t.Fatalf("accepted transports.stdio.endpoint %q, no endpoint of %v", cfg.StdioEndpoint(), names)
 	}
 }

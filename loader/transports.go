@@ -145,4 +145,5 @@ func (t *Transports) RestartOnly(key string, prev any, diff config.Diff) {
 	diff(key+".http.max_header_bytes", p.HTTP.MaxHeaderBytes, t.HTTP.MaxHeaderBytes)
 	diff(key+".http.max_connections", p.HTTP.MaxConnections, t.HTTP.MaxConnections)
 	diff(key+".stdio.enabled", p.Stdio.Enabled, t.Stdio.Enabled)
+	// stdio.endpoint depends on the endpoints section: Config.RestartOnly.
 }

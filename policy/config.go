@@ -13,6 +13,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/internal/glob"
 )
 
 // Config is the policy section of gateway.yaml:
@@ -270,7 +271,7 @@ func compileMatch(m Match, key string, bad config.Bad) matcher {
 	}{Tool: {"tools", m.Tools}, Resource: {"resources", m.Resources}, Prompt: {"prompts", m.Prompts}}
 	for kind, l := range lists {
 		for j, s := range l.globs {
-			g, err := compileGlob(s)
+			g, err := glob.Compile(s)
 			if err != nil {
 				bad(fmt.Sprintf("%s.%s[%d]", key, l.name, j), "%q: %v", s, err)
 				continue

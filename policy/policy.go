@@ -18,7 +18,11 @@
 // limited.
 package policy
 
-import "golang.org/x/time/rate"
+import (
+	"golang.org/x/time/rate"
+
+	"github.com/wasmgate/wasmgate/internal/glob"
+)
 
 // Kind is what a request names: a tool, a resource or a prompt.
 type Kind int
@@ -145,16 +149,9 @@ func (w *principals) has(p *Principal) bool {
 }
 
 // matcher holds a rule's globs by Kind.
-type matcher [numKinds][]glob
+type matcher [numKinds]glob.Set
 
-func (m *matcher) match(k Kind, name string) bool {
-	for i := range m[k] {
-		if m[k][i].match(name) {
-			return true
-		}
-	}
-	return false
-}
+func (m *matcher) match(k Kind, name string) bool { return m[k].Match(name) }
 
 // Default reports whether what no rule allows is allowed (default: allow).
 func (p *Policy) Default() bool { return p == nil || p.allowByDefault }
@@ -260,9 +257,8 @@ func (p *Policy) VisibleTemplate(pr Principal, tmpl string) bool {
 	if p == nil {
 		return true
 	}
-	toks := templateTokens(tmpl)
 	req := Request{Principal: pr, Kind: Resource, Name: tmpl}
-	return p.visible(req, probe{template: true, toks: toks}, modeTemplate)
+	return p.visible(req, probe{template: true, tmpl: glob.Template(tmpl)}, modeTemplate)
 }
 
 // probe is what a list entry is matched as: a name, or the pattern of a
@@ -270,23 +266,23 @@ func (p *Policy) VisibleTemplate(pr Principal, tmpl string) bool {
 type probe struct {
 	name     string
 	template bool
-	toks     []token
+	tmpl     glob.Pattern
 }
 
 // denied reports whether g surely matches every request for the entry.
-func (e *probe) denied(g *glob) bool {
+func (e *probe) denied(g *glob.Pattern) bool {
 	if e.template {
-		return covers(g.toks, e.toks)
+		return glob.Covers(g, &e.tmpl)
 	}
-	return g.match(e.name)
+	return g.Match(e.name)
 }
 
 // allowed reports whether g could match some request for the entry.
-func (e *probe) allowed(g *glob) bool {
+func (e *probe) allowed(g *glob.Pattern) bool {
 	if e.template {
-		return overlaps(g.toks, e.toks)
+		return glob.Overlaps(g, &e.tmpl)
 	}
-	return g.match(e.name)
+	return g.Match(e.name)
 }
 
 // visible is Visible for an entry, with what a list in mode m knows.
@@ -331,7 +327,7 @@ func (p *Policy) visible(req Request, e probe, m mode) bool {
 	return false
 }
 
-func anyGlob(gs []glob, f func(*glob) bool) bool {
+func anyGlob(gs glob.Set, f func(*glob.Pattern) bool) bool {
 	for i := range gs {
 		if f(&gs[i]) {
 			return true

@@ -27,6 +27,11 @@ const (
 	DefaultGroupsClaim    = "groups"
 )
 
+// MetadataPath is where RFC 9728 puts the protected-resource metadata
+// (auth.MetadataPath): the MCP listener serves it there and under it, so
+// no endpoint's path may be either.
+const MetadataPath = "/.well-known/oauth-protected-resource"
+
 // DefaultAlgorithms are the JWS algorithms accepted when jwt.algorithms is
 // not set: every asymmetric signature algorithm this package supports.
 var DefaultAlgorithms = []string{

@@ -1,4 +1,4 @@
-package policy
+package glob
 
 import (
 	"regexp"
@@ -47,11 +47,11 @@ func TestGlobMatch(t *testing.T) {
 		{"*/*", "abc", false},
 	}
 	for _, c := range cases {
-		g, err := compileGlob(c.glob)
+		g, err := Compile(c.glob)
 		if err != nil {
-			t.Fatalf("compileGlob(%q): %v", c.glob, err)
+			t.Fatalf("Compile(%q): %v", c.glob, err)
 		}
-		if got := g.match(c.s); got != c.want {
+		if got := g.Match(c.s); got != c.want {
 			t.Errorf("glob %q match %q = %v, want %v", c.glob, c.s, got, c.want)
 		}
 		if got := matchTokens(g.toks, c.s); got != c.want {
@@ -65,25 +65,25 @@ func TestGlobMatch(t *testing.T) {
 
 func TestGlobErrors(t *testing.T) {
 	for glob, want := range map[string]string{
-		"":                                "empty pattern",
-		`a\`:                              `ends with a lone '\'`,
-		"a\xff":                           "not valid UTF-8",
-		strings.Repeat("a", MaxGlobLen+1): "longer than 1024 bytes",
+		"":                            "empty pattern",
+		`a\`:                          `ends with a lone '\'`,
+		"a\xff":                       "not valid UTF-8",
+		strings.Repeat("a", MaxLen+1): "longer than 1024 bytes",
 	} {
-		_, err := compileGlob(glob)
+		_, err := Compile(glob)
 		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("compileGlob(%q) = %v, want an error with %q", glob, err, want)
+			t.Errorf("Compile(%q) = %v, want an error with %q", glob, err, want)
 		}
 	}
 }
 
 // TestGlobNotExponential would take years with a backtracking matcher.
 func TestGlobNotExponential(t *testing.T) {
-	g, err := compileGlob(strings.Repeat("*a", 30) + "b")
+	g, err := Compile(strings.Repeat("*a", 30) + "b")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.match(strings.Repeat("a", 20000)) {
+	if g.Match(strings.Repeat("a", 20000)) {
 		t.Error("matched a string without b")
 	}
 	if !overlaps(g.toks, templateTokens(strings.Repeat("{x}a", 30)+"c{y}")) {
@@ -146,7 +146,7 @@ func TestOverlapsAndCovers(t *testing.T) {
 		{"db://t/*", "db://t/{a}/x", true, true},
 	}
 	for _, c := range cases {
-		g, err := compileGlob(c.glob)
+		g, err := Compile(c.glob)
 		if err != nil {
 			t.Fatal(err)
 		}

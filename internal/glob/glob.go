@@ -1,4 +1,7 @@
-package policy
+// Package glob is the one pattern language of gateway.yaml for names
+// and URIs: policy rules and endpoint selections (tools, resources,
+// prompts, source names) match with it.
+package glob
 
 import (
 	"errors"
@@ -7,17 +10,19 @@ import (
 	"unicode/utf8"
 )
 
-// MaxGlobLen bounds a glob in the policy section, in bytes.
-const MaxGlobLen = 1024
+// MaxLen bounds a pattern, in bytes.
+const MaxLen = 1024
 
-// A glob matches names and URIs: '*' matches any run of characters,
+// A Pattern matches names and URIs: '*' matches any run of characters,
 // including '/' and the empty run; '?' matches exactly one character;
 // '\' makes the next character literal (\*, \?, \\). Everything else
 // matches itself, case-sensitively. Characters are Unicode code points.
 //
-// Matching is O(len(glob)·len(name)) at worst (no backtracking beyond the
-// last '*'), never exponential.
-type glob struct {
+// Matching is O(len(pattern)·len(name)) at worst (no backtracking beyond
+// the last '*'), never exponential. The zero Pattern matches nothing
+// but the empty string; a Pattern is immutable once compiled and safe
+// for concurrent use.
+type Pattern struct {
 	raw  string
 	toks []token
 	// Fast paths, decided at compile time.
@@ -49,17 +54,19 @@ const (
 	opStar        // '*'
 )
 
-// compileGlob parses s. Consecutive stars collapse into one.
-func compileGlob(s string) (glob, error) {
+// Compile parses s. Consecutive stars collapse into one. The error says
+// what is wrong with s without quoting it (the caller names the key and
+// the value).
+func Compile(s string) (Pattern, error) {
 	switch {
 	case s == "":
-		return glob{}, errors.New("empty pattern")
-	case len(s) > MaxGlobLen:
-		return glob{}, fmt.Errorf("longer than %d bytes", MaxGlobLen)
+		return Pattern{}, errors.New("empty pattern")
+	case len(s) > MaxLen:
+		return Pattern{}, fmt.Errorf("longer than %d bytes", MaxLen)
 	case !utf8.ValidString(s):
-		return glob{}, errors.New("not valid UTF-8")
+		return Pattern{}, errors.New("not valid UTF-8")
 	}
-	g := glob{raw: s}
+	g := Pattern{raw: s}
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
@@ -73,7 +80,7 @@ func compileGlob(s string) (glob, error) {
 			g.toks = append(g.toks, token{op: opOne})
 		case '\\':
 			if i == len(s) {
-				return glob{}, errors.New(`ends with a lone '\' (write \\ for a backslash)`)
+				return Pattern{}, errors.New(`ends with a lone '\' (write \\ for a backslash)`)
 			}
 			r, size = utf8.DecodeRuneInString(s[i:])
 			i += size
@@ -120,8 +127,24 @@ func classify(toks []token) (globForm, string) {
 	return formGeneral, ""
 }
 
-// match reports whether g matches all of s.
-func (g *glob) match(s string) bool {
+// String is the pattern as written.
+func (g *Pattern) String() string { return g.raw }
+
+// Set is a list of patterns; it matches what any of them matches.
+type Set []Pattern
+
+// Match reports whether some pattern of s matches all of name.
+func (s Set) Match(name string) bool {
+	for i := range s {
+		if s[i].Match(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// Match reports whether g matches all of s.
+func (g *Pattern) Match(s string) bool {
 	switch g.form {
 	case formExact:
 		return s == g.lit
@@ -168,12 +191,19 @@ func matchTokens(p []token, s string) bool {
 	return pi == len(p)
 }
 
-// templateTokens turns an RFC 6570 URI template into a pattern matching
-// every expansion: each {expression} becomes '*', the rest is literal.
-// An unclosed '{' is taken literally. This over-approximates (a simple
+// Template turns an RFC 6570 URI template into a pattern matching every
+// expansion: each {expression} becomes '*', the rest is literal. An
+// unclosed '{' is taken literally. This over-approximates (a simple
 // {var} expansion never contains '/', '*' does), which only ever makes
 // a template look usable, never a read allowed: reads are decided on the
 // concrete URI.
+func Template(tmpl string) Pattern {
+	toks := templateTokens(tmpl)
+	g := Pattern{raw: tmpl, toks: toks}
+	g.form, g.lit = classify(toks)
+	return g
+}
+
 func templateTokens(tmpl string) []token {
 	var toks []token
 	for i := 0; i < len(tmpl); {
@@ -193,9 +223,11 @@ func templateTokens(tmpl string) []token {
 	return toks
 }
 
-// overlaps reports whether some string matches both patterns a and b. It
-// explores the product of the two automata, states (i, j) = positions in
-// a and b, so it costs O(len(a)·len(b)).
+// Overlaps reports whether some string matches both patterns a and b.
+// It explores the product of the two automata, states (i, j) = positions
+// in a and b, so it costs O(len(a)·len(b)).
+func Overlaps(a, b *Pattern) bool { return overlaps(a.toks, b.toks) }
+
 func overlaps(a, b []token) bool {
 	w := len(b) + 1
 	seen := make([]bool, (len(a)+1)*w)
@@ -241,10 +273,12 @@ func overlaps(a, b []token) bool {
 	return false
 }
 
-// covers reports whether every string matched by t is matched by g. It is
-// sound but not complete: true means covered; false may also mean "could
-// not tell". It matches g against t's tokens, where a star of t may only
-// be taken by a star of g and '?' of g takes one literal of t.
+// Covers reports whether every string matched by t is matched by g. It
+// is sound but not complete: true means covered; false may also mean
+// "could not tell". It matches g against t's tokens, where a star of t
+// may only be taken by a star of g and '?' of g takes one literal of t.
+func Covers(g, t *Pattern) bool { return covers(g.toks, t.toks) }
+
 func covers(g, t []token) bool {
 	pi, ti := 0, 0
 	starP, starT := -1, 0
