@@ -94,9 +94,12 @@ type Gateway struct {
 	trust    *trust.Checker
 	signer   *roundtrip.Signer // requestState of input_required, across reloads
 
-	calls    atomic.Int64   // calls running now, for shutdown
-	retiring sync.WaitGroup // goroutines closing retired snapshots
-	ready    atomic.Bool
+	calls atomic.Int64 // calls running now, for shutdown
+	// stdioEndpoint names the endpoint the stdio transport serves, once
+	// it runs (it cannot change while the process lives).
+	stdioEndpoint atomic.Pointer[string]
+	retiring      sync.WaitGroup // goroutines closing retired snapshots
+	ready         atomic.Bool
 }
 
 // New returns a Gateway with no snapshot; Apply one before serving.

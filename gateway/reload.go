@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -124,6 +125,10 @@ func (g *Gateway) reload(ctx context.Context) ([]string, error) {
 	if cur != nil {
 		if err := cfg.RestartOnly(cur.Config, RestartHint(g.opts.Environ)); err != nil {
 			return nil, err
+		}
+		if e := g.stdioEndpoint.Load(); e != nil && cfg.StdioEndpoint() != *e {
+			return nil, fmt.Errorf("%s: transports.stdio.endpoint: the stdio client is served by the endpoint %q for the life of the process; this change would serve it %q: %s to apply it",
+				cfg.File, *e, cfg.StdioEndpoint(), RestartHint(g.opts.Environ))
 		}
 	}
 	s, err := g.Build(ctx, cfg)

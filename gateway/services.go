@@ -156,6 +156,8 @@ func (g *Gateway) stdioService(lc *lifecycle, stdin io.Reader, stdout io.Writer,
 		name: "stdio transport",
 		start: func(context.Context) error {
 			e := g.eps.Stdio()
+			name := e.Name()
+			g.stdioEndpoint.Store(&name)
 			ss := server.NewStdioServer(e.MCPServer())
 			ss.SetErrorLogger(transport.ErrorLog(g.log, "stdio"))
 			g.status.Listening("stdio", "stdin/stdout")

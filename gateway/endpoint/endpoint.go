@@ -17,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -269,19 +268,7 @@ func (e *Endpoint) begin() (envelope.State, func(), error) {
 // Allowed reports whether caller c may use the endpoint: its access
 // section names c's principal or one of its groups, or is empty.
 func (e *Endpoint) Allowed(c envelope.Caller) bool {
-	a := e.cfg.Load().Access
-	if a.Open() {
-		return true
-	}
-	if slices.Contains(a.Principals, c.Principal.Name) {
-		return true
-	}
-	for _, g := range c.Principal.Groups {
-		if slices.Contains(a.Groups, g) {
-			return true
-		}
-	}
-	return false
+	return e.cfg.Load().Access.Allows(c.Principal.Name, c.Principal.Groups)
 }
 
 // Sessions counts the endpoint's live sessions by transport.

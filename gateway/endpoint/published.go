@@ -2,8 +2,6 @@ package endpoint
 
 import (
 	"context"
-	"path"
-	"strings"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -79,9 +77,10 @@ func (p *published) sessionLists(ctx context.Context) *source.Index {
 	return nil
 }
 
-// selector is an endpoint's selection (loader.Endpoint): its sources,
-// then tools, resources and prompts by exposed name or URI.
-type selector struct{ cfg loader.Endpoint }
+// selector is an endpoint's selection (loader.Endpoint, its patterns
+// compiled by Load): its sources, then tools, resources and prompts by
+// exposed name or URI.
+type selector struct{ cfg *loader.Endpoint }
 
 // newSelector is cfg's selection; nil (everything) for the default
 // endpoint.
@@ -89,40 +88,10 @@ func newSelector(cfg loader.Endpoint, custom bool) source.Selector {
 	if !custom {
 		return nil
 	}
-	return selector{cfg}
+	return selector{&cfg}
 }
 
-func (s selector) Source(name string) bool {
-	return len(s.cfg.Sources) == 0 || matchAny(s.cfg.Sources, name)
-}
-func (s selector) Tool(name string) bool    { return selected(s.cfg.Tools, name) }
-func (s selector) Resource(uri string) bool { return selected(s.cfg.Resources, uri) }
-func (s selector) Prompt(name string) bool  { return selected(s.cfg.Prompts, name) }
-
-func selected(sel loader.Selection, name string) bool {
-	return matchAny(sel.Include, name) && !matchAny(sel.Exclude, name)
-}
-
-func matchAny(patterns []string, name string) bool {
-	for _, p := range patterns {
-		if glob(p, name) {
-			return true
-		}
-	}
-	return false
-}
-
-// glob matches name against pattern: '*' any run of characters, '/'
-// included; otherwise path.Match's syntax.
-func glob(pattern, name string) bool {
-	if !strings.ContainsAny(pattern, "*?[\\") {
-		return pattern == name
-	}
-	if pattern == "*" {
-		return true
-	}
-	// path.Match's '*' stops at '/': match each '/'-free piece of the
-	// pattern's stars against any run.
-	ok, err := path.Match(strings.ReplaceAll(pattern, "/", "\x00"), strings.ReplaceAll(name, "/", "\x00"))
-	return err == nil && ok
-}
+func (s selector) Source(name string) bool  { return s.cfg.SourceMatch(name) }
+func (s selector) Tool(name string) bool    { return s.cfg.Tools.Match(name) }
+func (s selector) Resource(uri string) bool { return s.cfg.Resources.Match(uri) }
+func (s selector) Prompt(name string) bool  { return s.cfg.Prompts.Match(name) }
