@@ -236,7 +236,12 @@ func prefixAll(p string, ss []string) []string {
 
 // EndpointReport describes each endpoint in a line, as `wasmgate
 // validate` prints it: its name, path, who may use it and its catalog.
+// Without an endpoints section it says nothing (the one endpoint is
+// everything the summary says).
 func (g *Gateway) EndpointReport() []string {
+	if s := g.cur.Load(); s == nil || len(s.Config.Endpoints) == 0 {
+		return nil
+	}
 	var out []string
 	for _, e := range g.eps.all() {
 		c, x := e.Config(), e.Index()
