@@ -26,6 +26,17 @@ type service struct {
 // lifecycle starts services in order and stops them in reverse. A start
 // that fails stops what already started. It owns the goroutines the
 // services serve on and collects their errors.
+//
+// It is ours rather than github.com/oklog/run's Group (Prometheus's) or
+// errgroup: a run.Group starts its actors together and, when one
+// returns, interrupts all of them at once and concurrently. A gateway's
+// shutdown is an order: the MCP listener stops accepting first
+// (quiesce), then running calls drain, then stdio, then the relay's
+// pages, then the plugins close, and the admin listener (health,
+// metrics) answers until the end; and a start is an order too (a
+// listener is bound before the next service starts, and one that fails
+// stops only those before it). Neither library expresses that order;
+// the goroutines themselves are a sync.WaitGroup and one error channel.
 type lifecycle struct {
 	log     *slog.Logger
 	started []service
