@@ -224,13 +224,14 @@ func (e *Endpoint) Remove(ctx context.Context, sh *server.StreamableHTTPServer) 
 	e.mu.Unlock()
 	t := time.NewTicker(5 * time.Millisecond)
 	defer t.Stop()
+wait:
 	for e.running.Load() > 0 {
 		select {
 		case <-t.C:
-			continue
 		case <-ctx.Done():
+			e.log.Warn("endpoint removed with calls still running; ending its sessions", "running", e.running.Load())
+			break wait
 		}
-		break
 	}
 	if sh != nil {
 		sh.CloseSessions(ctx)
