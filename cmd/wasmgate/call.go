@@ -47,6 +47,7 @@ func flagCode(err error) int {
 // served in-process, or a running gateway's URL) and how to print.
 type oneCall struct {
 	config, url, token, tokenEnv *string
+	endpoint                     *string
 	asJSON                       *bool
 	timeout                      *time.Duration
 	// last is the last failed HTTP answer (with --url), for the wording
@@ -58,6 +59,7 @@ func oneCallFlags(fs *flag.FlagSet) oneCall {
 	return oneCall{
 		config:   fs.String("config", "", "serve this gateway.yaml in-process for the call (default $WASMGATE_CONFIG, else ./gateway.yaml)"),
 		url:      fs.String("url", "", "call a running gateway's Streamable HTTP endpoint instead, e.g. http://127.0.0.1:8080/mcp"),
+		endpoint: fs.String("endpoint", "", "with the in-process gateway: the endpoint to call (endpoints[].name; default the one stdio serves: the first)"),
 		token:    fs.String("token", "", "with --url: a bearer token (visible to other users in the process list; prefer --token-env)"),
 		tokenEnv: fs.String("token-env", "", "with --url: the environment variable holding a bearer token"),
 		asJSON:   fs.Bool("json", false, "print the whole MCP result as JSON"),
@@ -111,7 +113,16 @@ func (o oneCall) connect(ctx context.Context, stderr io.Writer) (*client.Client,
 		defer cancel()
 		_ = g.Close(cctx)
 	}
-	c, err := client.NewInProcessClient(g.MCPServer())
+	srv := g.MCPServer()
+	if *o.endpoint != "" {
+		e := g.Endpoint(*o.endpoint)
+		if e == nil {
+			closeAll()
+			return nil, nil, &cliError{what: "--endpoint " + *o.endpoint, why: "no such endpoint in " + cfg.File + " (endpoints[].name)"}
+		}
+		srv = e.MCPServer()
+	}
+	c, err := client.NewInProcessClient(srv)
 	if err == nil {
 		err = initialize(ctx, c)
 	}
