@@ -72,25 +72,11 @@ func runEndpointClient(t *testing.T, args ...string) endpointView {
 	return v
 }
 
-// twoEndpointsYAML is the example plugins published as two endpoints:
-// math (the calculator) and people (the greeter and storage without
-// set-storage), each with its title and instructions; transports is
-// YAML under transports: (2 spaces) after http, sections more at the top
-// level.
+// twoEndpointsYAML serves the example plugins as endpointsSection's two
+// endpoints; transports is YAML under transports: (2 spaces) after http,
+// sections more at the top level.
 func twoEndpointsYAML(t *testing.T, transports, sections string) string {
-	return bins.YAML(harness.Parts{Plugins: harness.ExamplePlugins(t), HTTP: transports, Sections: `endpoints:
-  - name: math
-    path: /mcp/math
-    title: Math tools
-    instructions: Arithmetic only.
-    sources: [calculator]
-  - name: people
-    path: /mcp/people
-    title: People tools
-    instructions: Greetings and notes.
-    sources: [greeter, "stor*"]
-    tools: {exclude: ["set-*"]}
-` + sections})
+	return bins.YAML(harness.Parts{Plugins: harness.ExamplePlugins(t), HTTP: transports, Sections: endpointsSection + sections})
 }
 
 // endpointBase is the scheme and host of g's MCP listener.
