@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // benchEndpoints is an endpoints section of n endpoints over the three
@@ -81,6 +82,73 @@ func BenchmarkReloadEndpoints(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkReloadEndpointsTurns reloads three gateways (no endpoints
+// section, one endpoint, ten) in turns, the order rotating each
+// iteration, so that a machine whose speed drifts slows all three alike
+// (a reload reads and hashes every module, ~10 MB here: its time moves
+// with the machine's load far more than endpoints move it). It reports
+// each one's median ms per reload and the median over the iterations of
+// ten's reload time over one's and over default's in the same iteration.
+func BenchmarkReloadEndpointsTurns(b *testing.B) {
+	plugins := examplePluginsYAML(b)
+	counts := []int{0, 1, 10}
+	gs := make([]*Gateway, len(counts))
+	for i, n := range counts {
+		gs[i] = openTestGateway(b, plugins+benchEndpoints(n))
+	}
+	ctx := context.Background()
+	took := make([][]float64, len(gs))
+	var ratio1, ratioDefault []float64
+	round := 0
+	for b.Loop() {
+		d := make([]float64, len(gs))
+		for k := range gs {
+			i := (k + round) % len(gs)
+			start := time.Now()
+			if err := gs[i].Reload(ctx); err != nil {
+				b.Fatal(err)
+			}
+			d[i] = float64(time.Since(start))
+			took[i] = append(took[i], d[i])
+		}
+		ratio1, ratioDefault = append(ratio1, d[2]/d[1]), append(ratioDefault, d[2]/d[0])
+		round++
+	}
+	for i, name := range []string{"default", "1", "10"} {
+		b.ReportMetric(median(took[i])/1e6, "ms/reload-"+name)
+	}
+	b.ReportMetric(median(ratio1), "10/1")
+	b.ReportMetric(median(ratioDefault), "10/default")
+}
+
+// BenchmarkPublishEndpoints is what the endpoints add to a reload: the
+// serving snapshot published to every endpoint again (each selects its
+// index and syncs its lists), with no endpoints section, one and ten.
+func BenchmarkPublishEndpoints(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		n    int
+	}{{"default", 0}, {"1", 1}, {"10", 10}} {
+		b.Run(tc.name, func(b *testing.B) {
+			g := openTestGateway(b, examplePluginsYAML(b)+benchEndpoints(tc.n))
+			b.ReportAllocs()
+			for b.Loop() {
+				g.applyMu.Lock()
+				g.eps.publish(g.cur.Load())
+				g.applyMu.Unlock()
+			}
+		})
+	}
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Sorted(slices.Values(xs))
+	return s[len(s)/2]
 }
 
 // TestReloadEndpointsBench runs each of BenchmarkReloadEndpoints' cases
