@@ -7,7 +7,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state cluster cluster-restart fuzz validate conformance clean install dist
+.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state bench-endpoints cluster cluster-restart fuzz validate conformance clean install dist
 
 all: build
 
@@ -71,8 +71,8 @@ conformance: build
 	@bash scripts/conformance.sh --proxied
 
 ## bench: tools/call throughput and latency over Streamable HTTP, then
-## the policy, upstream, tracing and shared-state figures (each also alone
-## below)
+## the policy, upstream, tracing, shared-state and endpoints figures (each
+## also alone below)
 bench: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
 	cd bench/stock && $(GO) build -o ../../bin/mcpstock .
@@ -81,6 +81,7 @@ bench: build
 	@bash scripts/bench-upstream.sh $(BENCH_DURATION)
 	@bash scripts/bench-tracing.sh $(BENCH_DURATION)
 	@bash scripts/bench-state.sh $(BENCH_DURATION)
+	@bash scripts/bench-endpoints.sh $(BENCH_DURATION)
 
 ## bench-upstream: tools/call proxied to an upstream MCP server (mcp-go's
 ## own, native handler) over HTTP and stdio, against calling it directly
@@ -99,6 +100,13 @@ bench-tracing: build
 bench-state: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
 	@bash scripts/bench-state.sh $(BENCH_DURATION)
+
+## bench-endpoints: calls on one of ten endpoints against a gateway with
+## one, in turns (ROUNDS, default 3) at 16 clients; then a reload with ten
+## endpoints against one (go test -bench BenchmarkReloadEndpoints ./gateway)
+bench-endpoints: build
+	$(GO) build -o bin/mcpbench ./cmd/mcpbench
+	@bash scripts/bench-endpoints.sh $(BENCH_DURATION)
 
 ## cluster: three replicas behind HAProxy (round robin) with Redis, on this
 ## machine (configs/cluster/); Ctrl-C stops them all
