@@ -296,7 +296,7 @@ func TestREADMEWalkthrough(t *testing.T) {
 	}
 	ports := docPorts(t, "8080", "9090")
 	dir := docClone(t, ports)
-	tour := map[string]bool{"A five-minute tour": true, "Decide who may call what": true, "Put an MCP server you already run behind it": true, "Write a plugin": true}
+	tour := map[string]bool{"A five-minute tour": true, "Decide who may call what": true, "Put an MCP server you already run behind it": true, "Publish a second endpoint": true, "Write a plugin": true}
 	steps := docSteps(t, filepath.Join(harness.RepoRoot(), "README.md"), func(h string) bool { return tour[h] })
 	if len(steps) < 12 {
 		t.Fatalf("README.md: %d commands in the tour, want 12 or more: %q", len(steps), steps)

@@ -45,8 +45,8 @@ type Options struct {
 	MCP     *server.MCPServer
 	// Current is the serving state, nil before the first snapshot.
 	Current func() *State
-	// Owns reports whether caller c may use session id (see
-	// views.owns in package gateway).
+	// Owns reports whether caller c may use session id (the
+	// endpoint's Owns, package endpoint).
 	Owns    func(id string, c envelope.Caller) bool
 	Metrics *metrics.Metrics
 	Logger  *slog.Logger

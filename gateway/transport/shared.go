@@ -34,7 +34,7 @@ type SharedSessions interface {
 	EndSession(ctx context.Context, id string) error
 }
 
-// ownerKey is whose a session is, as views.owns compares callers.
+// ownerKey is whose a session is, as endpoint.Endpoint.Owns compares callers.
 func ownerKey(c envelope.Caller) string {
 	return strconv.FormatBool(c.JWT) + "|" + c.Principal.Name
 }

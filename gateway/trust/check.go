@@ -88,7 +88,7 @@ func (c *Checker) Modules(cfg *loader.Config, modules map[string]string) error {
 		}
 		now := &lockfile.Source{Kind: "plugin", Declared: p.Key, Module: sum}
 		if old := t.Lock.Sources[p.Name]; old != nil {
-			now.Grants = old.Grants // approveBeforeRun checked them
+			now.Grants = old.Grants // BeforeRun checked them
 		}
 		lines = append(lines, c.unapproved(t, p.Key, p.Name, now)...)
 	}
