@@ -1,7 +1,7 @@
 // Package gateway is the running core of wasmgate: the serving Snapshot
 // (the catalog) behind an atomic pointer, built from components
 // (identity and policy, audit, plugins, relay sites, upstreams, state,
-// tracing) that each provision, reuse, apply and clean up their part of
+// tracing, the request-state signer) that each provision, reuse, apply and clean up their part of
 // a config; swapped on reload and published to every endpoint; and Run,
 // the one composition of the listeners and tasks.
 //
