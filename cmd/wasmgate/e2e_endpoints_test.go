@@ -23,6 +23,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wasmgate/wasmgate/internal/harness"
+	"github.com/wasmgate/wasmgate/internal/mcphttp"
 )
 
 // epURL is the URL of the endpoint at path on g's MCP listener.
@@ -179,6 +180,26 @@ func TestEndpointCatalogsHTTP(t *testing.T) {
 	if code := harness.PostInitialize(t, epURL(t, g, "/mcp"), nil); code != http.StatusNotFound {
 		t.Errorf("initialize at /mcp, which no endpoint serves: %d, want 404", code)
 	}
+	// A session is its endpoint's alone: its id at another endpoint's
+	// path is an unknown session there (404), and still works at home.
+	s := harness.OpenSession(t, epURL(t, g, "/mcp/math"))
+	if code := postInSession(t, epURL(t, g, "/mcp/people"), s.ID); code != http.StatusNotFound {
+		t.Errorf("math's session id at /mcp/people: tools/list got %d, want 404", code)
+	}
+	if code := postInSession(t, epURL(t, g, "/mcp/math"), s.ID); code != http.StatusOK {
+		t.Errorf("math's session id at /mcp/math: tools/list got %d, want 200", code)
+	}
+}
+
+// postInSession POSTs a tools/list within session id at u and returns
+// the status.
+func postInSession(t *testing.T, u, id string) int {
+	t.Helper()
+	s := mcphttp.Attach(u, id, mcphttp.Options{ProtocolVersion: harness.ProtoSessions})
+	resp := harness.Send(t, s, http.MethodPost, `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`, nil)
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
 }
 
 // TestEndpointStdio: stdio serves the endpoint transports.stdio.endpoint
@@ -444,10 +465,8 @@ func TestEndpointRemoved(t *testing.T) {
 		}
 	}
 	// The idle session of the removed endpoint: 404 at once.
-	resp := harness.Send(t, idle, http.MethodPost, `{"jsonrpc":"2.0","id":5,"method":"tools/list"}`, nil)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusNotFound {
-		t.Errorf("the removed endpoint's idle session: tools/list got %d, want 404", resp.StatusCode)
+	if code := postInSession(t, idle.URL, idle.ID); code != http.StatusNotFound {
+		t.Errorf("the removed endpoint's idle session: tools/list got %d, want 404", code)
 	}
 	// keep still serves while both calls run.
 	harness.Calc(ctx, t, keep, 2, 3)
@@ -477,6 +496,22 @@ func TestEndpointRemoved(t *testing.T) {
 	if _, ok := g.WaitLog(0, "endpoint removed", 10*time.Second); !ok {
 		t.Error("no log line about the removed endpoint")
 	}
+
+	// The same endpoint added back is a new server: the sessions of the
+	// removed one ended with it (404), new ones are served.
+	n = g.ReloadCount(t)
+	harness.RenameOver(t, cfg, []byte(render(true)))
+	if _, f := g.WaitReload(t, n, "add the endpoint gone back"); f != 0 {
+		t.Fatalf("the reload failed:\n%s", g.Stderr())
+	}
+	for what, id := range map[string]string{"idle": idle.ID, "busy": busy.GetSessionId()} {
+		if code := postInSession(t, idle.URL, id); code != http.StatusNotFound {
+			t.Errorf("the removed endpoint's %s session at the endpoint added back: tools/list got %d, want 404", what, code)
+		}
+	}
+	again, _ := epSession(t, g, "/mcp/gone")
+	harness.Calc(ctx, t, again, 6, 7)
+	harness.Calc(ctx, t, keep, 7, 8)
 }
 
 // TestEndpointUpstreamAndRelay: an upstream server and a relay page
