@@ -6,6 +6,7 @@ package main
 // reloads that move tools between them or remove one while it is used.
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -303,36 +304,46 @@ endpoints:
 
 	t.Run("stdio", func(t *testing.T) {
 		// The stdio principal (local) is not bob: the support endpoint
-		// refuses it with a JSON-RPC error naming nothing of its catalog.
+		// refuses each of its requests with a JSON-RPC error naming
+		// nothing of its catalog.
 		cfg := harness.WriteConfig(t, epYAML(t, "  stdio:\n    endpoint: support\n", sections))
 		s := bins.Start(t, harness.Options{Config: cfg, Stdio: true})
-		c := client.NewClient(transport.NewIO(s.Stdout, s.Stdin, nil))
-		if err := c.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		req := mcp.InitializeRequest{}
-		req.Params.ProtocolVersion = harness.ProtoSessions
-		req.Params.ClientInfo = mcp.Implementation{Name: "refused", Version: "1"}
-		_, err := c.Initialize(ctx, req)
-		if err == nil {
-			// Refused at the first request past initialize, then.
-			_, err = harness.ToolsErr(ctx, c)
-		}
-		if err == nil {
-			t.Fatal("the stdio principal the endpoint's access leaves out was served")
-		}
-		for _, sec := range []string{"say_hello", "greeter", "greeting", "about://"} {
-			if strings.Contains(err.Error(), sec) {
-				t.Errorf("the refusal over stdio names %q: %v", sec, err)
+		out := bufio.NewScanner(s.Stdout)
+		out.Buffer(nil, 1<<20)
+		for i, req := range []string{harness.InitializeBody,
+			`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+			`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"x"}}}`} {
+			if _, err := io.WriteString(s.Stdin, req+"\n"); err != nil {
+				t.Fatal(err)
+			}
+			if !out.Scan() {
+				t.Fatalf("no answer over stdio to %s: %v", req, out.Err())
+			}
+			var resp struct {
+				ID     int             `json:"id"`
+				Result json.RawMessage `json:"result"`
+				Error  *struct {
+					Code    int    `json:"code"`
+					Message string `json:"message"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal(out.Bytes(), &resp); err != nil || resp.ID != i+1 || resp.Result != nil || resp.Error == nil {
+				t.Fatalf("a refused stdio principal's request %s was answered %s, want a JSON-RPC error", req, out.Bytes())
+			}
+			if !strings.Contains(resp.Error.Message, "access denied") || !strings.Contains(resp.Error.Message, `"local"`) {
+				t.Errorf("the refusal over stdio does not say whose access it denies: %s", out.Bytes())
+			}
+			for _, sec := range []string{"say_hello", "greeter", "greeting", "about"} {
+				if strings.Contains(resp.Error.Message, sec) {
+					t.Errorf("the refusal over stdio names %q: %s", sec, out.Bytes())
+				}
 			}
 		}
-		if !strings.Contains(err.Error(), "access") {
-			t.Errorf("the refusal over stdio does not say it is about access: %v", err)
-		}
-		if res, err := harness.CallToolErr(ctx, c, "say_hello", map[string]any{"name": "x"}); err == nil {
-			t.Errorf("a refused stdio principal called say_hello: %q", harness.ResultText(res))
-		}
+
+		// The same endpoint over stdio with bob as the stdio principal.
+		cfg = harness.WriteConfig(t, epYAML(t, "  stdio:\n    endpoint: support\n    principal: bob\n", sections))
+		b := bins.Start(t, harness.Options{Config: cfg, Stdio: true})
+		harness.WaitTools(ctx, t, b.StdioClient(t), 5*time.Second, "say_hello")
 	})
 }
 
