@@ -383,7 +383,7 @@ func TestEndpointReloadMovesTool(t *testing.T) {
 	va, vb, vc := listView(ctx, t, ca), listView(ctx, t, cb), listView(ctx, t, cc)
 	// The GET streams are open before the reload (a notification sent
 	// before would be lost, and the test would pass on nothing).
-	time.Sleep(300 * time.Millisecond)
+	time.Sleep(500 * time.Millisecond)
 
 	n := g.ReloadCount(t)
 	harness.RenameOver(t, cfg, []byte(render("say_hello", "say_hello, calculate")))
@@ -432,7 +432,9 @@ func TestEndpointRemoved(t *testing.T) {
     sources: [hostile, calculator]
 `
 		}
-		return bins.YAML(harness.Parts{Plugins: plugins, Sections: eps})
+		// Two sleeps run while calculate is called: more WebAssembly
+		// calls at once than this machine's CPUs (the default).
+		return bins.YAML(harness.Parts{Server: "  max_concurrent_calls: 8\n", Plugins: plugins, Sections: eps})
 	}
 	cfg := harness.WriteConfig(t, render(true))
 	g := bins.Start(t, harness.Options{Config: cfg})
@@ -447,7 +449,7 @@ func TestEndpointRemoved(t *testing.T) {
 		res *mcp.CallToolResult
 		err error
 	}
-	const ms = 5000
+	const ms = 8000 // long enough that the reload is applied while the calls run
 	sleep := func(c *client.Client) <-chan result {
 		done := make(chan result, 1)
 		go func() {
