@@ -8,6 +8,7 @@ CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
 .PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state bench-endpoints cluster cluster-restart fuzz validate conformance clean install dist
+.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state cluster cluster-restart fuzz validate conformance conformance-endpoint clean install dist
 
 all: build
 
@@ -63,12 +64,19 @@ check-dashboard: plugins
 
 ## conformance: the official MCP conformance suite (@modelcontextprotocol/conformance,
 ## tests/conformance) against the gateway serving testdata/plugins/conformance;
-## every active server scenario must pass, directly and through a second
-## gateway that has the first as a shared HTTP upstream (--proxied). Needs
-## npm; fetches Node 22 when the system's node is older.
+## every active server scenario must pass, directly, through a second
+## gateway that has the first as a shared HTTP upstream (--proxied), and
+## against a non-default endpoint (conformance-endpoint). Needs npm;
+## fetches Node 22 when the system's node is older.
 conformance: build
 	@bash scripts/conformance.sh
 	@bash scripts/conformance.sh --proxied
+	@bash scripts/conformance.sh --endpoint /mcp/all
+
+## conformance-endpoint: the conformance suite against the second of two
+## endpoints (/mcp/all, selecting every source; the first serves one tool)
+conformance-endpoint: build
+	@bash scripts/conformance.sh --endpoint /mcp/all
 
 ## bench: tools/call throughput and latency over Streamable HTTP, then
 ## the policy, upstream, tracing, shared-state and endpoints figures (each

@@ -8,23 +8,41 @@
 # gateway that has the first as a session: shared HTTP upstream (no
 # prefix): the same scenarios, through the gateway's upstream client, its
 # attribution of the upstream's requests and log notifications to their
-# caller, and its per-caller logging level. make conformance runs both.
+# caller, and its per-caller logging level.
+#
+# With --endpoint PATH the gateway has an endpoints section (issue 40,
+# docs/endpoints.md) of two endpoints: the first at /mcp selecting one
+# tool of the fixture and nothing else, the second at PATH selecting
+# every source; the suite runs against PATH, a non-default endpoint,
+# which must pass exactly as the default does. make conformance runs all
+# three.
 #
 # The suite needs Node.js 22 or later. When the system's node is older, the
 # script installs Node 22 from the npm package node-linux-<arch>@22 next to
 # the suite (tests/conformance/node_modules, scripts/node.sh) and runs the
 # suite with it.
 #
-# Usage: scripts/conformance.sh [--proxied] [extra arguments for `conformance server`]
+# Usage: scripts/conformance.sh [--proxied | --endpoint PATH] [extra arguments for `conformance server`]
 #        (make conformance; e.g. --scenario tools-call-sampling --verbose)
 # Expects bin/wasmgate and the plugins built (make build).
 set -euo pipefail
 
 proxied=
-if [[ ${1:-} == --proxied ]]; then
-  proxied=1
-  shift
-fi
+endpoint=
+case ${1:-} in
+  --proxied)
+    proxied=1
+    shift
+    ;;
+  --endpoint)
+    endpoint=${2:-}
+    if [[ $endpoint != /* || $endpoint == /mcp ]]; then
+      echo "conformance: --endpoint needs a path starting with / other than /mcp (e.g. --endpoint /mcp/all)" >&2
+      exit 2
+    fi
+    shift 2
+    ;;
+esac
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
@@ -91,8 +109,27 @@ plugins:
     limits:
       timeout: 30s
 EOF
+if [[ -n $endpoint ]]; then
+  cat >>"$work/gateway.yaml" <<EOF
+endpoints:
+  - name: first
+    path: /mcp
+    sources: [conformance]
+    tools: {include: [test_simple_text]}
+    resources: {exclude: ["*"]}
+    prompts: {exclude: ["*"]}
+  - name: all
+    path: $endpoint
+EOF
+fi
 
 serve gateway
+if [[ -n $endpoint ]]; then
+  # The ready file names the first endpoint's URL; the suite gets the
+  # second's.
+  url=$("$node" -p 'new URL(process.argv[2], process.argv[1]).href' "$url" "$endpoint")
+  echo "conformance: against the endpoint $endpoint (the second of two; the first, /mcp, serves one tool)"
+fi
 logs=("$work/gateway.log")
 if [[ -n $proxied ]]; then
   cat >"$work/proxy.yaml" <<EOF
