@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -105,7 +106,7 @@ func New(o Options) *Endpoint {
 	e.env = envelope.New(eo)
 	resources, prompts := true, true
 	if o.Custom {
-		resources, prompts = len(cfg.Resources.Include) > 0, len(cfg.Prompts.Include) > 0
+		resources, prompts = admits(cfg.Resources), admits(cfg.Prompts)
 	}
 	opts := []server.ServerOption{server.WithToolCapabilities(true)}
 	if resources {
@@ -164,10 +165,15 @@ func (e *Endpoint) Replaces(cfg loader.Endpoint) bool {
 	if !e.o.Custom {
 		return false // the default endpoint follows transports.http.path in the listener
 	}
-	kinds := func(c *loader.Endpoint) [2]bool {
-		return [2]bool{len(c.Resources.Include) > 0, len(c.Prompts.Include) > 0}
-	}
+	kinds := func(c *loader.Endpoint) [2]bool { return [2]bool{admits(c.Resources), admits(c.Prompts)} }
 	return old.Path != cfg.Path || kinds(old) != kinds(&cfg)
+}
+
+// admits reports whether sel can select anything at all: an include,
+// and no exclude of everything. An endpoint announces the resources or
+// prompts capability only if its selection of them admits something.
+func admits(sel loader.Selection) bool {
+	return len(sel.Include) > 0 && !slices.Contains(sel.Exclude, "*")
 }
 
 // Current is what the endpoint serves now, as the envelope's state; nil
