@@ -49,6 +49,14 @@ test: plugins node-deps
 test-wazero:
 	@bash scripts/test-wazero.sh
 
+## test-wazero-arm64: the patched wazero's arm64 backend and engine tests,
+## cross-compiled and run under qemu-user (qemu-aarch64; apt-get install
+## qemu-user), also with termination checks forced on (.ci/run runs its
+## --quick part: the backend and the compiler engine)
+.PHONY: test-wazero-arm64
+test-wazero-arm64:
+	@bash scripts/test-wazero-arm64.sh
+
 ## test-packaging: make dist and make install checked, the .deb installed
 ## on this machine (root) and its unit checked with systemd-analyze
 test-packaging: plugins

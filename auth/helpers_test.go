@@ -1,7 +1,6 @@
 package auth_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -16,33 +15,15 @@ import (
 
 	"github.com/wasmgate/wasmgate/auth"
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
-
-// syncBuffer is a bytes.Buffer safe for the refresher goroutine and the
-// test writing at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // secrets captures the log of an Authenticator and every error a test
 // produces, and checks at the end of the test that no registered token
 // (or JWT signature) appears in any of them.
 type secrets struct {
 	t      *testing.T
-	log    syncBuffer
+	log    harness.SyncBuffer // the refresher goroutine and the test write at once
 	logger *slog.Logger
 
 	mu     sync.Mutex

@@ -17,6 +17,7 @@ import (
 
 	"github.com/wasmgate/wasmgate/auth"
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/internal/harness"
 	"github.com/wasmgate/wasmgate/internal/jwttest"
 )
 
@@ -363,14 +364,12 @@ func TestJWKSPeriodicRefresh(t *testing.T) {
 	}
 }
 
+// waitFor is harness.WaitFor for 20 s that fails the test, naming what
+// it waited for.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
+	if !harness.WaitFor(20*time.Second, cond) {
+		t.Fatalf("gave up waiting for %s", what)
 	}
 }
 

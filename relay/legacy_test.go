@@ -9,10 +9,12 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
 func wuSite() SiteConfig { return SiteConfig{Name: "wu", Protocol: ProtocolWULegacy} }
@@ -132,7 +134,7 @@ func TestLegacyBridge(t *testing.T) {
 			if code, _ := p.closed(); code != closeAuthFailed {
 				t.Errorf("closed with %d", code)
 			}
-			if !waitFor(func() bool { return f.handshakes("wu", c.outcome) >= 1 }) {
+			if !harness.WaitFor(5*time.Second, func() bool { return f.handshakes("wu", c.outcome) >= 1 }) {
 				t.Errorf("handshakes %s not counted", c.outcome)
 			}
 			if site.Connected() {
@@ -145,7 +147,7 @@ func TestLegacyBridge(t *testing.T) {
 	if r := p.legacyAuth(testToken); r["type"] != "auth_result" || r["success"] != true {
 		t.Fatalf("auth_result %v", r)
 	}
-	if !waitFor(site.Connected) {
+	if !harness.WaitFor(5*time.Second, site.Connected) {
 		t.Fatal("the WU page is not connected")
 	}
 	answer := func(reply func(cmd map[string]any) map[string]any) {
@@ -194,7 +196,7 @@ func TestLegacyBridge(t *testing.T) {
 	if !strings.Contains(resultText(t, res), `"app_conectada":true`) {
 		t.Errorf("wu_conexion with a page: %s", resultText(t, res))
 	}
-	if !waitFor(func() bool { return f.rejected("wu", "unexpected") == 1 && f.rejected("wu", "unknown_id") == 1 }) {
+	if !harness.WaitFor(5*time.Second, func() bool { return f.rejected("wu", "unexpected") == 1 && f.rejected("wu", "unknown_id") == 1 }) {
 		t.Errorf("rejected unexpected=%v unknown_id=%v", f.rejected("wu", "unexpected"), f.rejected("wu", "unknown_id"))
 	}
 	// A second WU page is refused while this one serves.

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/internal/harness"
 	"github.com/wasmgate/wasmgate/internal/relaytest"
 )
 
@@ -32,7 +33,7 @@ func TestPreAuthReadLimit(t *testing.T) {
 	if code, reason := p.closed(); code != websocket.StatusMessageTooBig {
 		t.Fatalf("closed with %d %q, want 1009", code, reason)
 	}
-	if !waitFor(func() bool { return f.handshakes("big", "too_large") == 1 }) {
+	if !harness.WaitFor(5*time.Second, func() bool { return f.handshakes("big", "too_large") == 1 }) {
 		t.Errorf("handshakes too_large = %v", f.handshakes("big", "too_large"))
 	}
 
@@ -81,11 +82,11 @@ func TestUnauthenticatedCaps(t *testing.T) {
 	}
 	// At auth_timeout every slot comes back; a page then authenticates
 	// and gives its slot back too.
-	if !waitFor(func() bool { return f.unauthenticated("a") == 0 && f.unauthenticated("b") == 0 }) {
+	if !harness.WaitFor(5*time.Second, func() bool { return f.unauthenticated("a") == 0 && f.unauthenticated("b") == 0 }) {
 		t.Fatalf("slots not back after auth_timeout: a %v, b %v (timeouts %v, closed %v, malformed %v)", f.unauthenticated("a"), f.unauthenticated("b"), f.handshakes("a", "timeout"), f.handshakes("a", "closed"), f.handshakes("a", "malformed"))
 	}
 	f.connect("a")
-	if !waitFor(func() bool { return f.unauthenticated("a") == 0 }) {
+	if !harness.WaitFor(5*time.Second, func() bool { return f.unauthenticated("a") == 0 }) {
 		t.Errorf("an authenticated page holds a slot: %v", f.unauthenticated("a"))
 	}
 	f.r.mu.Lock()
@@ -124,7 +125,7 @@ func TestFailedAuthThrottle(t *testing.T) {
 		}
 		return 0
 	}
-	if !waitFor(func() bool { return f.handshakes("wu", "bad_proof") == 3 && failures() == 3 }) {
+	if !harness.WaitFor(5*time.Second, func() bool { return f.handshakes("wu", "bad_proof") == 3 && failures() == 3 }) {
 		t.Fatalf("bad_proof = %v, failures recorded = %d", f.handshakes("wu", "bad_proof"), failures())
 	}
 	_, resp, err := dial(t, f.url("wu"), testOrigin)

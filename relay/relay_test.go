@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/internal/harness"
 	"github.com/wasmgate/wasmgate/internal/relaytest"
 )
 
@@ -172,7 +173,7 @@ func TestAttacks(t *testing.T) {
 	nothingServed := func(t *testing.T) {
 		t.Helper()
 		// The page reads its close frame before the relay has let it go.
-		waitFor(func() bool { return !site.Connected() })
+		harness.WaitFor(5*time.Second, func() bool { return !site.Connected() })
 		if site.Connected() || len(site.Descriptor().Tools) != 0 {
 			t.Errorf("the site serves after an attack: connected=%v tools=%v", site.Connected(), site.Descriptor().Tools)
 		}
@@ -214,7 +215,7 @@ func TestAttacks(t *testing.T) {
 		if reason := refusedAt(t, p, closeAuthFailed); reason != "authentication failed" {
 			t.Errorf("reason %q", reason)
 		}
-		if !waitFor(func() bool { return f.handshakes("demo", "bad_proof") == 1 }) {
+		if !harness.WaitFor(5*time.Second, func() bool { return f.handshakes("demo", "bad_proof") == 1 }) {
 			got := f.handshakes("demo", "bad_proof")
 			t.Errorf("handshakes bad_proof = %v", got)
 		}
@@ -225,7 +226,7 @@ func TestAttacks(t *testing.T) {
 		p.read()
 		p.send(map[string]any{"type": "auth", "nonce": relaytest.Nonce(), "proof": relaytest.Nonce()})
 		refusedAt(t, p, closeAuthFailed)
-		if !waitFor(func() bool { return f.handshakes("demo", "bad_proof") == 2 }) {
+		if !harness.WaitFor(5*time.Second, func() bool { return f.handshakes("demo", "bad_proof") == 2 }) {
 			got := f.handshakes("demo", "bad_proof")
 			t.Errorf("handshakes bad_proof = %v, want 2", got)
 		}
@@ -241,14 +242,14 @@ func TestAttacks(t *testing.T) {
 			t.Fatalf("good handshake: %v", w)
 		}
 		p.c.Close(websocket.StatusNormalClosure, "")
-		if !waitFor(func() bool { return !site.Connected() }) {
+		if !harness.WaitFor(5*time.Second, func() bool { return !site.Connected() }) {
 			t.Fatal("the first page did not leave")
 		}
 		q := mustDial(t, f.url("demo"))
 		q.read()
 		q.send(auth)
 		refusedAt(t, q, closeAuthFailed)
-		if !waitFor(func() bool { return f.handshakes("demo", "replay") == 1 }) {
+		if !harness.WaitFor(5*time.Second, func() bool { return f.handshakes("demo", "replay") == 1 }) {
 			got := f.handshakes("demo", "replay")
 			t.Errorf("handshakes replay = %v", got)
 		}
@@ -276,7 +277,7 @@ func TestAttacks(t *testing.T) {
 		if d := time.Since(start); d > 5*time.Second {
 			t.Errorf("closed after %v", d)
 		}
-		if !waitFor(func() bool { return f.handshakes("demo", "timeout") == 1 }) {
+		if !harness.WaitFor(5*time.Second, func() bool { return f.handshakes("demo", "timeout") == 1 }) {
 			t.Errorf("handshakes timeout = %v", f.handshakes("demo", "timeout"))
 		}
 		nothingServed(t)
@@ -286,7 +287,7 @@ func TestAttacks(t *testing.T) {
 		p.read()
 		p.sendRaw([]byte(`{"type":"auth","nonce":"` + strings.Repeat("A", 2000) + `"}`))
 		refusedAt(t, p, websocket.StatusMessageTooBig)
-		if !waitFor(func() bool { return f.handshakes("demo", "too_large") == 1 && f.rejected("demo", "too_large") == 1 }) {
+		if !harness.WaitFor(5*time.Second, func() bool { return f.handshakes("demo", "too_large") == 1 && f.rejected("demo", "too_large") == 1 }) {
 			t.Errorf("handshakes too_large = %v, frames too_large = %v", f.handshakes("demo", "too_large"), f.rejected("demo", "too_large"))
 		}
 		nothingServed(t)
@@ -302,7 +303,7 @@ func TestAttacks(t *testing.T) {
 			p.read()
 			p.sendRaw([]byte(c.frame))
 			refusedAt(t, p, closeProtocol)
-			if !waitFor(func() bool { return f.handshakes("demo", "malformed") == before+1 }) {
+			if !harness.WaitFor(5*time.Second, func() bool { return f.handshakes("demo", "malformed") == before+1 }) {
 				t.Errorf("handshakes malformed = %v", f.handshakes("demo", "malformed"))
 			}
 			nothingServed(t)
@@ -320,7 +321,7 @@ func TestAttacks(t *testing.T) {
 		if _, reason := q.closed(); !strings.Contains(reason, "already has a connected page") {
 			t.Errorf("second page closed with %q", reason)
 		}
-		if !waitFor(func() bool { return f.handshakes("demo", "busy") == 1 }) {
+		if !harness.WaitFor(5*time.Second, func() bool { return f.handshakes("demo", "busy") == 1 }) {
 			got := f.handshakes("demo", "busy")
 			t.Errorf("handshakes busy = %v", got)
 		}
@@ -398,17 +399,6 @@ func TestAttacks(t *testing.T) {
 	})
 }
 
-func waitFor(cond func() bool) bool {
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return true
-}
-
 func TestCallEndings(t *testing.T) {
 	short := demo()
 	short.CallTimeout = config.Duration(200 * time.Millisecond)
@@ -444,7 +434,7 @@ func TestCallEndings(t *testing.T) {
 		}
 		// The late answer is ignored and counted.
 		p.send(map[string]any{"type": "result", "id": call["id"], "result": map[string]any{"content": []any{}}})
-		if !waitFor(func() bool { return f.rejected("demo", "late") == 1 }) {
+		if !harness.WaitFor(5*time.Second, func() bool { return f.rejected("demo", "late") == 1 }) {
 			t.Errorf("frames rejected late = %v", f.rejected("demo", "late"))
 		}
 	})

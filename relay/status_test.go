@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmgate/wasmgate/internal/harness"
 	"github.com/wasmgate/wasmgate/internal/relaytest"
 )
 
@@ -29,7 +30,7 @@ func TestSiteStatus(t *testing.T) {
 		t.Errorf("closed with %d, want %d", code, closeAuthFailed)
 	}
 	var demo SiteStatus
-	if !waitFor(func() bool { demo = f.r.SiteStatus()[0]; return demo.LastRefusal != nil }) {
+	if !harness.WaitFor(5*time.Second, func() bool { demo = f.r.SiteStatus()[0]; return demo.LastRefusal != nil }) {
 		t.Fatal("no refusal recorded after a wrong proof")
 	}
 	if r := demo.LastRefusal; r.Outcome != "bad_proof" || r.Origin != testOrigin || r.At.IsZero() || r.Error == "" || demo.Connected {
@@ -47,7 +48,7 @@ func TestSiteStatus(t *testing.T) {
 	}
 	page.c.CloseNow()
 	left := time.Now()
-	if !waitFor(func() bool { demo = f.r.SiteStatus()[0]; return !demo.Connected }) {
+	if !harness.WaitFor(5*time.Second, func() bool { demo = f.r.SiteStatus()[0]; return !demo.Connected }) {
 		t.Fatal("still connected after the page left")
 	}
 	if demo.Origin != "" || demo.Since.Before(left.Add(-time.Second)) || demo.LastRefusal == nil || demo.LastRefusal.Outcome != "bad_proof" {

@@ -7,14 +7,10 @@ package main
 // of the calls are shown, with plurals right.
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
 	"github.com/mark3labs/mcp-go/client/transport"
 
 	"github.com/wasmgate/wasmgate/internal/harness"
@@ -45,24 +41,7 @@ policy:
 	}
 
 	tb := b.Open(t, g.AdminURL+"/")
-	pctx := tb.Ctx()
-	shot := func(name string) {
-		sctx, cancel := context.WithTimeout(pctx, 30*time.Second)
-		defer cancel()
-		png, err := chromedp.Run(sctx, chromedp.FullScreenshot(90))
-		if err != nil {
-			t.Errorf("screenshot: %v", err)
-			return
-		}
-		p := filepath.Join(t.ArtifactDir(), name)
-		if err := os.WriteFile(p, png, 0o644); err != nil {
-			t.Error(err)
-		}
-		t.Logf("screenshot: %s", p)
-	}
-	if err := tb.Do(chromedp.WaitVisible(chromedp.CSS("#relay-sites"))); err != nil {
-		t.Fatalf("the status page has no relay sites table: %v", err)
-	}
+	tb.WaitVisible("#relay-sites", 30*time.Second, "the status page's relay sites table")
 	// waitRow waits until the page (refreshing itself) shows site's
 	// state ("connected" or "no page connected") and, in its row, every
 	// one of want.
@@ -71,11 +50,11 @@ policy:
 		var row string
 		sel := `tr.relay-site[data-name="` + site + `"]`
 		if !harness.WaitFor(45*time.Second, func() bool {
-			st, ok := tryText(pctx, sel+" td.relay-state")
+			st, ok := tb.TryText(sel + " td.relay-state")
 			if !ok || strings.TrimSpace(st) != state {
 				return false
 			}
-			if row, ok = tryText(pctx, sel); !ok {
+			if row, ok = tb.TryText(sel); !ok {
 				return false
 			}
 			cells := strings.SplitN(row, "\t", 3)
@@ -89,22 +68,22 @@ policy:
 			}
 			return true
 		}) {
-			shot("status-relay-timeout.png")
+			tb.Screenshot("status-relay-timeout.png")
 			t.Fatalf("site %s's row does not show %s and %q:\n%s", site, state, want, row)
 		}
 		return row
 	}
 
-	// read is text, retried while the page replaces its content.
+	// read is tb.Text, retried while the page replaces its content.
 	read := func(sel string) string {
 		t.Helper()
 		for range 20 {
-			if s, ok := tryText(pctx, sel); ok {
+			if s, ok := tb.TryText(sel); ok {
 				return s
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		return text(t, pctx, sel)
+		return tb.Text(sel)
 	}
 
 	// No page: both sites are listed, not connected.
@@ -135,7 +114,7 @@ policy:
 			t.Errorf("/api/status calculate: p50 %v p95 %v p99 %v", cs.P50MS, cs.P95MS, cs.P99MS)
 		}
 	}
-	shot("status-relay-disconnected.png")
+	tb.Screenshot("status-relay-disconnected.png")
 
 	// A page that does not know the token: the site's last refusal.
 	demoURL := relayURL(g.MCPURL, "demo")
@@ -161,7 +140,7 @@ policy:
 	row = waitRow("demo", "connected", "http://127.0.0.1:3000", "bad_proof")
 	t.Logf("connected: %s", row)
 	waitRow("other", "no page connected")
-	shot("status-relay-connected.png")
+	tb.Screenshot("status-relay-connected.png")
 	s = apiStatus(t, g)
 	d := s.RelaySites[0]
 	if !d.Connected || d.Origin != "http://127.0.0.1:3000" || d.Since.Before(connected.Add(-time.Second)) || d.LastRefusal == nil || d.LastRefusal.Outcome != "bad_proof" {
@@ -170,13 +149,4 @@ policy:
 	if len(s.Sections) != 0 {
 		t.Logf("sections: %+v", s.Sections)
 	}
-}
-
-// tryText is the rendered text of the element matching sel, false when
-// it cannot be read now (the page replaced its content meanwhile).
-func tryText(ctx context.Context, sel string) (string, bool) {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
-	return s, err == nil
 }

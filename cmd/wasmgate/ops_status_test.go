@@ -1,39 +1,23 @@
 package main
 
 // The status page on the admin listener, in a real browser (headless
-// Debian chromium driven by chromedp): it shows what is loaded and, after
+// Debian chromium, internal/harness's browser): it shows what is loaded and, after
 // a broken save, the failed reload's error, refreshing itself; its JSON
 // twin /api/status says the same.
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"github.com/wasmgate/wasmgate/gateway"
 	"github.com/wasmgate/wasmgate/gateway/ops"
 	"github.com/wasmgate/wasmgate/internal/harness"
 )
-
-// text is the rendered text of the element matching the CSS selector sel.
-func text(t *testing.T, ctx context.Context, sel string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
-	if err != nil {
-		t.Fatalf("read %s on the page: %v", sel, err)
-	}
-	return s
-}
 
 func apiStatus(t *testing.T, g *harness.Gateway) ops.Status {
 	t.Helper()
@@ -70,34 +54,10 @@ func TestStatusPage(t *testing.T) {
 	}
 
 	tb := b.Open(t, g.AdminURL+"/")
-	ctx := tb.Ctx()
-	out := t.ArtifactDir()
-	shot := func(name string) {
-		sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		png, err := chromedp.Run(sctx, chromedp.FullScreenshot(90))
-		if err != nil {
-			t.Errorf("screenshot: %v", err)
-			return
-		}
-		p := filepath.Join(out, name)
-		if err := os.WriteFile(p, png, 0o644); err != nil {
-			t.Error(err)
-		}
-		t.Logf("screenshot: %s", p)
-	}
-
-	if err := tb.Do(chromedp.WaitVisible(chromedp.CSS("#plugins"))); err != nil {
-		t.Fatalf("load the status page: %v", err)
-	}
-	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	title, err := chromedp.Run(tctx, chromedp.Title())
-	if err != nil {
-		t.Fatal(err)
-	}
-	plugins, calls, reload := text(t, ctx, "#plugins"), text(t, ctx, "#calls"), text(t, ctx, "#last-reload")
-	shot("status-loaded.png")
+	tb.WaitVisible("#plugins", 30*time.Second, "load the status page")
+	title := tb.Title()
+	plugins, calls, reload := tb.Text("#plugins"), tb.Text("#calls"), tb.Text("#last-reload")
+	tb.Screenshot("status-loaded.png")
 	if !strings.Contains(title, testVersion) {
 		t.Errorf("title %q does not name the version %s", title, testVersion)
 	}
@@ -144,19 +104,19 @@ func TestStatusPage(t *testing.T) {
 	var errText string
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		reload = text(t, ctx, "#last-reload")
+		reload = tb.Text("#last-reload")
 		if strings.Contains(reload, "FAILED") {
-			errText = text(t, ctx, "#reload-error")
+			errText = tb.Text("#reload-error")
 			break
 		}
 		if time.Now().After(deadline) {
-			shot("status-timeout.png")
+			tb.Screenshot("status-timeout.png")
 			t.Fatalf("the page did not show the failed reload within 60s; last reload shows:\n%s", reload)
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
-	plugins = text(t, ctx, "#plugins")
-	shot("status-failed-reload.png")
+	plugins = tb.Text("#plugins")
+	tb.Screenshot("status-failed-reload.png")
 	if !strings.Contains(errText, "missing.wasm") {
 		t.Errorf("the reload error on the page does not name the missing module: %q", errText)
 	}
@@ -176,13 +136,9 @@ func TestStatusPage(t *testing.T) {
 		t.Errorf("stop: %v", err)
 	}
 	// The banner shows after three refreshes without an answer (15 s).
-	wctx, wcancel := context.WithTimeout(ctx, 90*time.Second)
-	defer wcancel()
-	if err := chromedp.Do(wctx, chromedp.WaitVisible(chromedp.CSS("#stale"))); err != nil {
-		t.Fatalf("wait for the stale banner: %v", err)
-	}
-	stale := text(t, ctx, "#stale")
-	shot("status-stale.png")
+	tb.WaitVisible("#stale", 90*time.Second, "wait for the stale banner")
+	stale := tb.Text("#stale")
+	tb.Screenshot("status-stale.png")
 	if !strings.Contains(stale, "Stale") {
 		t.Errorf("stale banner %q", stale)
 	}

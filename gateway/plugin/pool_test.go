@@ -12,6 +12,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/wasmgate/wasmgate/internal/harness"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/host"
 )
@@ -102,7 +103,7 @@ func TestPoolSessionScope(t *testing.T) {
 	if a2 == a1 {
 		t.Error("a call of an ended session ran on the instance closed with it")
 	}
-	if !waitFor(func() bool { return p.live.Load() == 1 }) {
+	if !harness.WaitFor(5*time.Second, func() bool { return p.live.Load() == 1 }) {
 		t.Errorf("%d instances after session a ended, want 1 (b's)", p.live.Load())
 	}
 	p.endSession(ctx, "b")
@@ -150,17 +151,6 @@ func TestPoolSingleScope(t *testing.T) {
 	if n := p.live.Load(); n != 1 {
 		t.Errorf("%d instances, want 1", n)
 	}
-}
-
-func waitFor(cond func() bool) bool {
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return true
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return cond()
 }
 
 // instances: pool hands a call the instance that was given back last, so

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
 // listener is a TCP listener on loopback that accepts (and closes)
@@ -221,7 +223,7 @@ func TestSandboxMissingLibraries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr syncBuffer
+	var stderr harness.SyncBuffer
 	cmd.Stderr = &stderr
 	err = cmd.Run()
 	var ee *exec.ExitError
@@ -411,7 +413,7 @@ func TestNoOrphansAfterKill9(t *testing.T) {
 			b, _ := json.Marshal(spec)
 			parent := exec.Command(os.Args[0])
 			parent.Env = append(os.Environ(), parentVar+"="+string(b))
-			var stderr syncBuffer
+			var stderr harness.SyncBuffer
 			parent.Stderr = &stderr
 			out, err := parent.StdoutPipe()
 			if err != nil {

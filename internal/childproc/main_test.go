@@ -14,7 +14,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unsafe"
@@ -23,6 +22,8 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"golang.org/x/sys/unix"
+
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
 // fixtures are the binaries TestMain builds for the tests.
@@ -72,36 +73,18 @@ func repoRoot() string {
 	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
 }
 
-// syncBuffer collects a child's stderr.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // server is one command started by Command and driven by mcp-go's
 // stdio client.
 type server struct {
 	c      *client.Client
 	cmd    *exec.Cmd
-	stderr *syncBuffer
+	stderr *harness.SyncBuffer
 }
 
 // start starts spec through Command under ctx, with an initialized
 // mcp-go client on its stdio.
 func start(ctx context.Context, spec Spec) (*server, error) {
-	s := &server{stderr: &syncBuffer{}}
+	s := &server{stderr: &harness.SyncBuffer{}}
 	tr := transport.NewStdioWithOptions(spec.Argv[0], nil, spec.Argv[1:], transport.WithCommandFunc(
 		func(ctx context.Context, _ string, _ []string, _ []string) (*exec.Cmd, error) {
 			cmd, err := Command(ctx, spec)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -215,4 +216,73 @@ func (b *Browser) Eval(t testing.TB, url, script string, out any) (console []str
 		t.Fatalf("the script on %s returned %s: %v\nconsole: %q", url, raw, err, tb.Settle())
 	}
 	return tb.Settle()
+}
+
+// Text is the rendered text of the element matching the CSS selector
+// sel (waiting up to 30 s for it to exist); failing to read it fails the
+// test.
+func (tb *Tab) Text(sel string) string {
+	tb.t.Helper()
+	s, err := tb.text(sel, 30*time.Second)
+	if err != nil {
+		tb.t.Fatalf("read %s on the page: %v", sel, err)
+	}
+	return s
+}
+
+// TryText is Text for a page that replaces its content as it refreshes:
+// false when sel cannot be read within 5 s.
+func (tb *Tab) TryText(sel string) (string, bool) {
+	s, err := tb.text(sel, 5*time.Second)
+	return s, err == nil
+}
+
+func (tb *Tab) text(sel string, d time.Duration) (string, error) {
+	ctx, cancel := context.WithTimeout(tb.ctx, d)
+	defer cancel()
+	return chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+}
+
+// Title is the page's title.
+func (tb *Tab) Title() string {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, 30*time.Second)
+	defer cancel()
+	title, err := chromedp.Run(ctx, chromedp.Title())
+	if err != nil {
+		tb.t.Fatalf("read the page's title: %v", err)
+	}
+	return title
+}
+
+// WaitVisible waits up to d for an element matching the CSS selector sel
+// to be visible; when none is, the test fails, naming what it waited for
+// (what).
+func (tb *Tab) WaitVisible(sel string, d time.Duration, what string) {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, d)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(sel))); err != nil {
+		tb.t.Fatalf("%s: %s is not visible after %v: %v", what, sel, d, err)
+	}
+}
+
+// Screenshot saves a PNG of the whole page as name in the test's
+// artifact directory (go test -artifacts keeps it) and logs where. A
+// screenshot that fails is an error of the test, not the end of it.
+func (tb *Tab) Screenshot(name string) {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, 30*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+	if err != nil {
+		tb.t.Errorf("screenshot %s: %v", name, err)
+		return
+	}
+	p := filepath.Join(tb.t.ArtifactDir(), name)
+	if err := os.WriteFile(p, png, 0o644); err != nil {
+		tb.t.Errorf("screenshot %s: %v", name, err)
+		return
+	}
+	tb.t.Logf("screenshot: %s", p)
 }

@@ -175,7 +175,7 @@ func (b *Binaries) warm(rels []string) error {
 	cmd := exec.Command(b.Plain, "serve", "--config", cfg, "--ready-file", readyFile)
 	cmd.SysProcAttr = dieWithTest()
 	cmd.Env = CleanEnv()
-	var log syncBuilder
+	var log SyncBuffer
 	cmd.Stderr = &log
 	if err := cmd.Start(); err != nil {
 		return err
@@ -192,24 +192,6 @@ func (b *Binaries) warm(rels []string) error {
 		return fmt.Errorf("warm-up gateway never got ready (%v):\n%s", err, log.String())
 	}
 	return nil
-}
-
-// syncBuilder is a strings.Builder safe for concurrent use.
-type syncBuilder struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuilder) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuilder) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // WarmCache compiles a module Build did not warm (relative to the

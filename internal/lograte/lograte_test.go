@@ -8,14 +8,15 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
 // TestLimiter: 600 refusals in a burst write the burst's lines; the rest
 // are counted, and the next line let through says how many it follows.
 func TestLimiter(t *testing.T) {
-	var buf bytes.Buffer
-	var mu sync.Mutex
-	log := slog.New(slog.NewTextHandler(lockedWriter{&buf, &mu}, nil))
+	var buf harness.SyncBuffer
+	log := slog.New(slog.NewTextHandler(&buf, nil))
 	var drops atomic.Int64
 	l := New(5, 50*time.Millisecond, func() { drops.Add(1) })
 	var wg sync.WaitGroup
@@ -35,9 +36,7 @@ func TestLimiter(t *testing.T) {
 	if !l.Warn(log, "refused again") {
 		t.Fatal("no line after the interval")
 	}
-	mu.Lock()
 	out := buf.String()
-	mu.Unlock()
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	last := lines[len(lines)-1]
 	if want := "suppressed=" + itoa(drops.Load()); !strings.Contains(last, want) {
@@ -80,17 +79,6 @@ func TestOnePerInterval(t *testing.T) {
 	if len(lines) != 2 || drops != 3 || !strings.HasSuffix(lines[1], "suppressed=3") {
 		t.Fatalf("drops %d, lines %q: want 2 lines, the second with suppressed=3", drops, lines)
 	}
-}
-
-type lockedWriter struct {
-	b  *bytes.Buffer
-	mu *sync.Mutex
-}
-
-func (w lockedWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
 }
 
 func itoa(n int64) string {
