@@ -152,27 +152,12 @@ var (
 // config (what its pages publish is in the lock's lists).
 func (s site) Pins() (*lockfile.Source, error) {
 	ls := &lockfile.Source{Kind: s.Kind(), Declared: s.Key()}
-	for _, g := range []struct {
-		k string
-		v any
-	}{
-		{"allowed_origins", orEmpty(s.spec.AllowedOrigins)},
-		{"resource_schemes", orEmpty(s.spec.ResourceSchemes)},
-		{"protocol", s.spec.Protocol},
-		{"insecure", s.spec.Insecure},
-	} {
-		if err := ls.Grant(g.k, g.v); err != nil {
-			return nil, err
-		}
-	}
-	return ls, nil
-}
-
-func orEmpty(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
+	return ls, ls.GrantAll(map[string]any{
+		"allowed_origins":  lockfile.List(s.spec.AllowedOrigins),
+		"resource_schemes": lockfile.List(s.spec.ResourceSchemes),
+		"protocol":         s.spec.Protocol,
+		"insecure":         s.spec.Insecure,
+	})
 }
 
 func (s site) Kind() string { return "relay site" }

@@ -55,10 +55,8 @@ func (c *Checker) BeforeRun(cfg *loader.Config) error {
 	}
 	for _, p := range cfg.Plugins {
 		now := &lockfile.Source{Kind: "plugin", Declared: p.Key}
-		for k, v := range plugin.SpecGrants(p) {
-			if err := now.Grant(k, v); err != nil {
-				return fmt.Errorf("%s: %w", p.Key, err)
-			}
+		if err := now.GrantAll(plugin.SpecGrants(p)); err != nil {
+			return fmt.Errorf("%s: %w", p.Key, err)
 		}
 		if old := t.Lock.Sources[p.Name]; old != nil { // checked once fetched
 			now.Module = old.Module

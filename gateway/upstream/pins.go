@@ -27,29 +27,16 @@ func Pins(u loader.UpstreamSpec) (*lockfile.Source, error) {
 	}
 	var sandbox any // none: null
 	if sb := u.Sandbox; sb != nil {
-		sandbox = map[string]any{"read": orEmpty(sb.Read), "write": orEmpty(sb.Write), "network": sb.Network}
+		sandbox = map[string]any{"read": lockfile.List(sb.Read), "write": lockfile.List(sb.Write), "network": sb.Network}
 	}
-	grants := []struct {
-		k string
-		v any
-	}{
-		{"sandbox", sandbox},
-		{"env", orEmpty(slices.Sorted(maps.Keys(u.Env)))}, // names only: values may be secrets
-		{"env_from", orEmpty(u.EnvFrom)},
-		{"cwd", u.Cwd},
-		{"session", u.Session},
-	}
-	for _, g := range grants {
-		if err := ls.Grant(g.k, g.v); err != nil {
-			return nil, err
-		}
+	if err := ls.GrantAll(map[string]any{
+		"sandbox":  sandbox,
+		"env":      lockfile.List(slices.Sorted(maps.Keys(u.Env))), // names only: values may be secrets
+		"env_from": lockfile.List(u.EnvFrom),
+		"cwd":      u.Cwd,
+		"session":  u.Session,
+	}); err != nil {
+		return nil, err
 	}
 	return ls, nil
-}
-
-func orEmpty(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

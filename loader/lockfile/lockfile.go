@@ -107,6 +107,26 @@ func (s *Source) Grant(key string, v any) error {
 	return nil
 }
 
+// GrantAll records every grant of grants (Grant), in key order; the
+// first that cannot be recorded is the error.
+func (s *Source) GrantAll(grants map[string]any) error {
+	for _, k := range slices.Sorted(maps.Keys(grants)) {
+		if err := s.Grant(k, grants[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// List is l for a grant: a list the config leaves out is recorded as
+// empty, never null, so that leaving it out and writing [] lock the same.
+func List(l []string) []string {
+	if l == nil {
+		return []string{}
+	}
+	return l
+}
+
 // NewEntry is def's entry.
 func NewEntry(def any) (Entry, error) {
 	b, err := Canonical(def)
