@@ -218,18 +218,19 @@ func (es *endpoints) status() []ops.EndpointStatus {
 			st.Tools, st.Resources, st.Prompts = len(x.Tools), len(x.Resources)+len(x.Templates), len(x.Prompts)
 		}
 		st.Sessions, st.StdioSessions = e.Sessions()
-		if !c.Access.Open() {
-			st.Access = append(slices.Clone(c.Access.Principals), prefixAll("group:", c.Access.Groups)...)
-		}
+		st.Access = accessNames(c.Access)
 		out = append(out, st)
 	}
 	return out
 }
 
-func prefixAll(p string, ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = p + s
+// accessNames is who access lets in, as the status page and validate
+// show it: its principals, then its groups as "group:<name>"; none when
+// it lets everyone in.
+func accessNames(a loader.Access) []string {
+	out := slices.Clone(a.Principals)
+	for _, g := range a.Groups {
+		out = append(out, "group:"+g)
 	}
 	return out
 }
@@ -250,7 +251,7 @@ func (g *Gateway) EndpointReport() []string {
 		}
 		who := "everyone policy lets in"
 		if !c.Access.Open() {
-			who = strings.Join(append(slices.Clone(c.Access.Principals), prefixAll("group:", c.Access.Groups)...), ", ")
+			who = strings.Join(accessNames(c.Access), ", ")
 		}
 		tools := x.ToolNames()
 		if len(tools) == 0 {

@@ -35,7 +35,6 @@ type Snapshot struct {
 	index    *source.Index       // what the sources provide, by exposed name
 	problems map[string][]string // by source: what a dynamic source could not publish
 	srcs     []indexed           // the sources as indexed, in component order
-	list     []source.Source     // srcs' sources
 	gate     *trust.Gate         // the lock file's, nil without one
 
 	mu      sync.Mutex
@@ -57,7 +56,13 @@ func (s *Snapshot) Index() *source.Index { return s.index }
 func (s *Snapshot) Conf() *loader.Config { return s.Config }
 
 // Sources are the sources s indexed, in component order.
-func (s *Snapshot) Sources() []source.Source { return s.list }
+func (s *Snapshot) Sources() []source.Source {
+	out := make([]source.Source, len(s.srcs))
+	for i, x := range s.srcs {
+		out[i] = x.src
+	}
+	return out
+}
 
 // Overlay is session's view of s (a plugin of instances: session whose
 // session's instance relisted), with what it refused; s.index when the
@@ -192,13 +197,12 @@ func (s *Snapshot) sources(yield func(src source.Source, dynamic bool) bool) {
 // error: in a build it is recorded and logged, and counted once the
 // snapshot serves (Apply).
 func (s *Snapshot) indexSources(log *slog.Logger, m *metrics.Metrics, strict bool, prev *source.Index) error {
-	s.srcs, s.list = nil, nil
+	s.srcs = nil
 	for _, c := range s.parts.list {
 		if sp, ok := c.Component.(component.SourceProvider); ok {
 			_, dyn := c.Component.(component.Dynamic)
 			for _, src := range sp.Sources() {
 				s.srcs = append(s.srcs, indexed{src, dyn})
-				s.list = append(s.list, src)
 			}
 		}
 	}
@@ -307,7 +311,7 @@ func (g *Gateway) build(ctx context.Context, cfg *loader.Config) (*Snapshot, err
 		s.close(context.WithoutCancel(ctx))
 		return nil, err
 	}
-	if err := g.trust.CheckPins(s.Config, s.list); err != nil {
+	if err := g.trust.CheckPins(s.Config, s.Sources()); err != nil {
 		s.close(context.WithoutCancel(ctx))
 		return nil, err
 	}
@@ -332,7 +336,7 @@ func (g *Gateway) Changed(name string) []string {
 	g.applyMu.Lock()
 	defer g.applyMu.Unlock()
 	cur := g.cur.Load()
-	if cur == nil || !slices.ContainsFunc(cur.list, func(src source.Source) bool { return src.Name() == name }) {
+	if cur == nil || !slices.ContainsFunc(cur.srcs, func(x indexed) bool { return x.src.Name() == name }) {
 		return nil
 	}
 	s := g.reindex(cur)

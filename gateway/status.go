@@ -56,7 +56,7 @@ func (s *Snapshot) sourceStatus() []ops.SourceStatus {
 	for src, dyn := range s.sources {
 		dynamic[src.Name()] = dyn
 	}
-	return ops.SourcesOf(s.list, func(src source.Source) bool { return dynamic[src.Name()] }, s.index, s.problems)
+	return ops.SourcesOf(s.Sources(), func(src source.Source) bool { return dynamic[src.Name()] }, s.index, s.problems)
 }
 
 // changes says what a reload from a to b changed, one line per change:

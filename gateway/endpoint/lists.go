@@ -155,91 +155,75 @@ func (pb *published) visible(p policy.Principal) [4]string {
 // be denied by policy, counted and audited.
 
 func (e *Endpoint) filterTools(ctx context.Context, _ any, _ *mcp.ListToolsRequest, res *mcp.ListToolsResult) {
-	p := e.cur.Load()
-	if p == nil || res == nil {
-		return
+	if p := e.cur.Load(); p != nil && res != nil {
+		res.Tools = visibleList(ctx, p, res.Tools, res.NextCursor,
+			func(x *source.Index) []mcp.Tool {
+				return ownList(x.Tools, func(t *source.Tool) mcp.Tool { return t.Def }, func(t mcp.Tool) string { return t.Name })
+			},
+			func(pol *policy.Policy, who policy.Principal, t mcp.Tool) bool {
+				return pol.Visible(who, policy.Tool, t.Name)
+			})
 	}
-	if own := p.sessionLists(ctx); own != nil && res.NextCursor == "" {
-		res.Tools = ownList(own.Tools, func(t *source.Tool) mcp.Tool { return t.Def }, func(t mcp.Tool) string { return t.Name })
-	}
-	pol := p.Policy()
-	if pol == nil {
-		return
-	}
-	who := envelope.CallerOf(ctx, p).Principal
-	out := make([]mcp.Tool, 0, len(res.Tools)) // never nil: a list is a required array
-	for _, t := range res.Tools {
-		if pol.Visible(who, policy.Tool, t.Name) {
-			out = append(out, t)
-		}
-	}
-	res.Tools = out
 }
 
 func (e *Endpoint) filterPrompts(ctx context.Context, _ any, _ *mcp.ListPromptsRequest, res *mcp.ListPromptsResult) {
-	p := e.cur.Load()
-	if p == nil || res == nil {
-		return
+	if p := e.cur.Load(); p != nil && res != nil {
+		res.Prompts = visibleList(ctx, p, res.Prompts, res.NextCursor,
+			func(x *source.Index) []mcp.Prompt {
+				return ownList(x.Prompts, func(p *source.Prompt) mcp.Prompt { return p.Def }, func(p mcp.Prompt) string { return p.Name })
+			},
+			func(pol *policy.Policy, who policy.Principal, x mcp.Prompt) bool {
+				return pol.Visible(who, policy.Prompt, x.Name)
+			})
 	}
-	if own := p.sessionLists(ctx); own != nil && res.NextCursor == "" {
-		res.Prompts = ownList(own.Prompts, func(p *source.Prompt) mcp.Prompt { return p.Def }, func(p mcp.Prompt) string { return p.Name })
-	}
-	pol := p.Policy()
-	if pol == nil {
-		return
-	}
-	who := envelope.CallerOf(ctx, p).Principal
-	out := make([]mcp.Prompt, 0, len(res.Prompts))
-	for _, x := range res.Prompts {
-		if pol.Visible(who, policy.Prompt, x.Name) {
-			out = append(out, x)
-		}
-	}
-	res.Prompts = out
 }
 
 func (e *Endpoint) filterResources(ctx context.Context, _ any, _ *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
-	p := e.cur.Load()
-	if p == nil || res == nil {
-		return
+	if p := e.cur.Load(); p != nil && res != nil {
+		res.Resources = visibleList(ctx, p, res.Resources, res.NextCursor,
+			func(x *source.Index) []mcp.Resource {
+				return ownList(x.Resources, func(r *source.Resource) mcp.Resource { return r.Resource }, func(r mcp.Resource) string { return r.Name })
+			},
+			func(pol *policy.Policy, who policy.Principal, r mcp.Resource) bool {
+				return pol.Visible(who, policy.Resource, r.URI)
+			})
 	}
-	if own := p.sessionLists(ctx); own != nil && res.NextCursor == "" {
-		res.Resources = ownList(own.Resources, func(r *source.Resource) mcp.Resource { return r.Resource }, func(r mcp.Resource) string { return r.Name })
-	}
-	pol := p.Policy()
-	if pol == nil {
-		return
-	}
-	who := envelope.CallerOf(ctx, p).Principal
-	out := make([]mcp.Resource, 0, len(res.Resources))
-	for _, r := range res.Resources {
-		if pol.Visible(who, policy.Resource, r.URI) {
-			out = append(out, r)
-		}
-	}
-	res.Resources = out
 }
 
 func (e *Endpoint) filterTemplates(ctx context.Context, _ any, _ *mcp.ListResourceTemplatesRequest, res *mcp.ListResourceTemplatesResult) {
-	p := e.cur.Load()
-	if p == nil || res == nil {
-		return
+	if p := e.cur.Load(); p != nil && res != nil {
+		res.ResourceTemplates = visibleList(ctx, p, res.ResourceTemplates, res.NextCursor,
+			func(x *source.Index) []mcp.ResourceTemplate {
+				return ownList(x.Templates, func(r *source.Resource) mcp.ResourceTemplate { return r.Template }, func(t mcp.ResourceTemplate) string { return t.Name })
+			},
+			func(pol *policy.Policy, who policy.Principal, t mcp.ResourceTemplate) bool {
+				return t.URITemplate != nil && pol.VisibleTemplate(who, t.URITemplate.Raw())
+			})
 	}
-	if own := p.sessionLists(ctx); own != nil && res.NextCursor == "" {
-		res.ResourceTemplates = ownList(own.Templates, func(r *source.Resource) mcp.ResourceTemplate { return r.Template }, func(t mcp.ResourceTemplate) string { return t.Name })
+}
+
+// visibleList is list (a page of mcp-go's, next its cursor) as the
+// caller of ctx may see it: on the first page of a session with its own
+// view (sessions.go), own's list of that view in its place; then, with a
+// policy, only what visible lets the caller see (never nil then: a list
+// is a required array).
+func visibleList[T any](ctx context.Context, p *published, list []T, next mcp.Cursor,
+	own func(*source.Index) []T, visible func(*policy.Policy, policy.Principal, T) bool) []T {
+	if x := p.sessionLists(ctx); x != nil && next == "" {
+		list = own(x)
 	}
 	pol := p.Policy()
 	if pol == nil {
-		return
+		return list
 	}
 	who := envelope.CallerOf(ctx, p).Principal
-	out := make([]mcp.ResourceTemplate, 0, len(res.ResourceTemplates))
-	for _, t := range res.ResourceTemplates {
-		if t.URITemplate != nil && pol.VisibleTemplate(who, t.URITemplate.Raw()) {
+	out := make([]T, 0, len(list))
+	for _, t := range list {
+		if visible(pol, who, t) {
 			out = append(out, t)
 		}
 	}
-	res.ResourceTemplates = out
+	return out
 }
 
 // ownList is a session's own list (sessions.go) of entries m, sorted by
