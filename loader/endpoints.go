@@ -47,6 +47,9 @@ type Endpoint struct {
 	Prompts   Selection `koanf:"prompts"`
 	// Access is who may use it (default: everyone policy lets in).
 	Access Access `koanf:"access"`
+	// Discovery is how clients find its tools: every tool listed (mode
+	// all, the default) or a search (mode search).
+	Discovery Discovery `koanf:"discovery"`
 
 	// Key is where it is declared ("endpoints[0]"); for the default
 	// endpoint, "transports.http.path".
@@ -230,6 +233,7 @@ func (es Endpoints) Normalize(key string, env *config.Env) {
 				exclude: checkPatterns(s.sel.Exclude, k+".exclude", env.Bad),
 			}
 		}
+		e.Discovery.normalize(e.Key+".discovery", e.Name, env)
 		for j, p := range e.Access.Principals {
 			if p == "" || strings.TrimSpace(p) != p {
 				env.Bad(fmt.Sprintf("%s.access.principals[%d]", e.Key, j), "%q: want a principal's name", p)
@@ -274,7 +278,7 @@ func (c *Config) EndpointList() []Endpoint {
 	}
 	return []Endpoint{{
 		Name: DefaultEndpoint, Path: c.Transports.HTTP.Path, Key: "transports.http.path",
-		Tools: all(), Resources: all(), Prompts: all(),
+		Tools: all(), Resources: all(), Prompts: all(), Discovery: Discovery{Mode: DiscoveryAll, MaxResults: DefaultMaxResults},
 	}}
 }
 

@@ -45,6 +45,14 @@ type Metrics struct {
 	ResourceReads *prometheus.CounterVec
 	PromptGets    *prometheus.CounterVec
 
+	// Tool search (endpoints in discovery mode search), by endpoint.
+	ToolSearches        *prometheus.CounterVec   // find_tools calls, by outcome
+	ToolSearchDuration  *prometheus.HistogramVec // how long a search took
+	ToolSearchResults   *prometheus.HistogramVec // tools a search returned
+	ToolSearchEmpty     *prometheus.CounterVec   // searches that found nothing
+	ToolSearchRanker    *prometheus.CounterVec   // ranker runs, by outcome
+	ToolSearchIndexSize *prometheus.GaugeVec     // tools in the endpoint's search index
+
 	Plugins         prometheus.Gauge
 	PluginInstances *prometheus.GaugeVec
 	Tools           prometheus.Gauge
@@ -150,6 +158,32 @@ func New(version, revision string) *Metrics {
 			Name: "wasmgate_prompt_gets_total",
 			Help: "prompts/get requests by source, endpoint and outcome.",
 		}, []string{"source", "endpoint", "outcome"}),
+		ToolSearches: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_tool_searches_total",
+			Help: "find_tools searches of endpoints in discovery mode search, by endpoint and outcome (ok, invalid_args, denied).",
+		}, []string{"endpoint", "outcome"}),
+		ToolSearchDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "wasmgate_tool_search_duration_seconds",
+			Help:    "How long a find_tools search took in the gateway (ranker included), by endpoint.",
+			Buckets: []float64{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1},
+		}, []string{"endpoint"}),
+		ToolSearchResults: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "wasmgate_tool_search_results",
+			Help:    "Tools a find_tools search returned, by endpoint.",
+			Buckets: []float64{0, 1, 2, 3, 5, 8, 13, 20, 50},
+		}, []string{"endpoint"}),
+		ToolSearchEmpty: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_tool_search_empty_total",
+			Help: "find_tools searches that found no tool the caller may use, by endpoint.",
+		}, []string{"endpoint"}),
+		ToolSearchRanker: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_tool_search_ranker_total",
+			Help: "Runs of an endpoint's discovery.ranker, by endpoint and outcome (ok; error, timeout or invalid: the lexical order was used).",
+		}, []string{"endpoint", "outcome"}),
+		ToolSearchIndexSize: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "wasmgate_tool_search_index_tools",
+			Help: "Tools in the search index of an endpoint in discovery mode search, by endpoint.",
+		}, []string{"endpoint"}),
 		Plugins: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "wasmgate_plugins",
 			Help: "Plugins loaded in the serving configuration.",
@@ -243,6 +277,7 @@ func New(version, revision string) *Metrics {
 	buildInfo.Set(1)
 	reg.MustRegister(
 		m.ToolCalls, m.ToolDuration, m.ToolsInFlight, m.ResourceReads, m.PromptGets,
+		m.ToolSearches, m.ToolSearchDuration, m.ToolSearchResults, m.ToolSearchEmpty, m.ToolSearchRanker, m.ToolSearchIndexSize,
 		m.Plugins, m.PluginInstances, m.Tools,
 		m.ReloadSuccess, m.ReloadTimestamp, m.Reloads, m.HTTPRejected, m.ClaimsRefused, m.TrustUnapproved, m.TrustRefused,
 		m.RelayBridges, m.RelayHandshakes, m.RelayFramesRejected,
