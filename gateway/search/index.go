@@ -99,8 +99,8 @@ func Build(docs []Doc) *Index {
 		n    [numFields]uint16
 	}
 	var (
-		counts  []termCount                   // all docs' terms, doc after doc
-		starts  = make([]int32, len(docs)+1)  // doc -> its first entry in counts
+		counts  []termCount                  // all docs' terms, doc after doc
+		starts  = make([]int32, len(docs)+1) // doc -> its first entry in counts
 		lengths = make([][numFields]uint16, len(docs))
 		total   [numFields]float64
 		local   = map[int32]int{} // term -> entry in counts, for the current doc
