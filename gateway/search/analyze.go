@@ -1,0 +1,169 @@
+package search
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
+)
+
+// splitWords calls fn with each lowercased word of s. Words are runs of
+// letters and digits, further split at the boundaries that identifiers
+// use: "_", "-", "." and any other punctuation or space, a lower-to-upper
+// case change ("readFile" -> read, file), the end of an upper-case run
+// followed by a capitalised word ("HTTPServer" -> http, server), and a
+// letter-digit change ("s3bucket" -> s, 3, bucket).
+func splitWords(s string, fn func(word string)) {
+	start := -1 // byte offset of the current word, -1 when between words
+	var prev, prevPrev rune
+	emit := func(end int) {
+		if start >= 0 && end > start {
+			fn(lower(s[start:end]))
+		}
+		start = -1
+	}
+	for i, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			emit(i)
+			prev, prevPrev = 0, 0
+			continue
+		}
+		if start < 0 {
+			start = i
+		} else {
+			switch {
+			case unicode.IsDigit(r) != unicode.IsDigit(prev):
+				emit(i)
+				start = i
+			case unicode.IsUpper(r) && unicode.IsLower(prev):
+				emit(i)
+				start = i
+			case unicode.IsLower(r) && unicode.IsUpper(prev) && unicode.IsUpper(prevPrev):
+				// "HTTPServer": the word began at the last upper-case letter.
+				p := i - utf8.RuneLen(prev)
+				emit(p)
+				start = p
+			}
+		}
+		prevPrev, prev = prev, r
+	}
+	emit(len(s))
+}
+
+// lower is strings.ToLower without the allocation for words that are
+// already lower-case ASCII, the common case.
+func lower(w string) string {
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= utf8.RuneSelf || ('A' <= c && c <= 'Z') {
+			return strings.ToLower(w)
+		}
+	}
+	return w
+}
+
+// stopwords are dropped from documents and queries: function words, and
+// the conversational filler of requests written to an assistant ("can you
+// please show me ..."). The list is deliberately small: words that name
+// an action or an object stay.
+var stopwords = map[string]bool{
+	"a": true, "about": true, "all": true, "an": true, "and": true, "any": true,
+	"are": true, "as": true, "at": true, "be": true, "been": true, "but": true,
+	"by": true, "can": true, "could": true, "do": true, "does": true, "for": true,
+	"from": true, "had": true, "has": true, "have": true, "i": true, "if": true,
+	"in": true, "into": true, "is": true, "it": true, "its": true, "i'd": true,
+	"me": true, "my": true, "of": true, "on": true, "or": true, "our": true,
+	"please": true, "should": true, "so": true, "some": true, "that": true,
+	"the": true, "their": true, "them": true, "then": true, "there": true,
+	"these": true, "this": true, "those": true, "to": true, "us": true,
+	"was": true, "we": true, "were": true, "what": true, "which": true,
+	"who": true, "will": true, "with": true, "would": true, "you": true,
+	"your": true, "want": true, "need": true, "let": true, "s": true,
+}
+
+// stemmer maps words to stems. Stemming the same word many times is the
+// bulk of indexing, so a stemmer remembers what it has done; one is made
+// per Build or per query, never shared.
+type stemmer map[string]string
+
+func (st stemmer) stem(w string) string {
+	if s, ok := st[w]; ok {
+		return s
+	}
+	s := stemWord(w)
+	st[w] = s
+	return s
+}
+
+// stemWord is the English (Porter2) stem of a lowercased word. Digits and
+// words of two letters or fewer are kept as they are.
+func stemWord(w string) string {
+	if len(w) <= 2 || !unicode.IsLetter(rune(w[0])) {
+		return w
+	}
+	return english.Stem(w, true)
+}
+
+// terms calls fn with the stem of every word of s that is not a stopword.
+func (st stemmer) terms(s string, fn func(term string)) {
+	splitWords(s, func(w string) {
+		if stopwords[w] {
+			return
+		}
+		fn(st.stem(w))
+	})
+}
+
+// synonymGroups are generic verb families (and a few near-universal
+// nouns) of tool catalogs: a query word also finds its group's other
+// words, at synonymWeight of the word's own weight. The groups are about
+// what tools do in general, not about any one catalog; keep them so.
+var synonymGroups = [][]string{
+	{"remove", "delete", "erase", "drop", "destroy", "discard"},
+	{"create", "make", "add", "new", "insert", "generate"},
+	{"get", "fetch", "read", "retrieve", "show", "view", "display", "open", "load"},
+	{"list", "enumerate", "browse"},
+	{"search", "find", "lookup", "query", "locate", "look"},
+	{"write", "save", "store", "put", "persist"},
+	{"edit", "modify", "update", "change", "alter", "set"},
+	{"run", "execute", "exec", "invoke", "call", "launch", "start"},
+	{"move", "rename", "relocate"},
+	{"copy", "duplicate", "clone"},
+	{"stop", "cancel", "halt", "terminate", "kill", "abort"},
+	{"send", "post", "publish", "submit"},
+	{"directory", "folder", "dir"},
+	{"info", "information", "details", "metadata", "stats"},
+}
+
+// synonymWeight is how much a synonym counts against the word itself.
+const synonymWeight = 0.35
+
+// synonyms maps each stem to the stems of its group's other words.
+func synonyms() map[string][]string {
+	st := stemmer{}
+	m := map[string][]string{}
+	for _, g := range synonymGroups {
+		stems := make([]string, 0, len(g))
+		for _, w := range g {
+			stems = append(stems, st.stem(w))
+		}
+		for _, s := range stems {
+			for _, o := range stems {
+				if o != s && !contains(m[s], o) {
+					m[s] = append(m[s], o)
+				}
+			}
+		}
+	}
+	return m
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

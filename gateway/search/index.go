@@ -1,0 +1,388 @@
+// Package search is the gateway's lexical tool index: BM25F ranking over
+// a tool's name, title, description, parameters and source, with English
+// stemming and a small generic synonym expansion. An Index is built once
+// per catalog change and then only read, by any number of searches at
+// once.
+package search
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// The fields of a Doc, each with its own weight and length normalisation
+// (BM25F). A word in the tool's name says most about what the tool does;
+// the title is a human rewording of the name; the source's name says which
+// system the tool acts on; the description is longer and more diffuse;
+// parameters describe inputs more than the action.
+const (
+	fieldName = iota
+	fieldTitle
+	fieldSource
+	fieldDesc
+	fieldParamName
+	fieldParamDesc
+	numFields
+)
+
+var (
+	// fieldWeight is how much one occurrence of a term in a field counts.
+	fieldWeight = [numFields]float64{
+		fieldName:      3.0,
+		fieldTitle:     2.0,
+		fieldSource:    1.5,
+		fieldDesc:      1.0,
+		fieldParamName: 0.6,
+		fieldParamDesc: 0.4,
+	}
+	// fieldB is BM25's length normalisation per field: 0 ignores the
+	// field's length, 1 divides by it relative to the field's average.
+	// Names, titles and sources are short and uniform; descriptions vary.
+	fieldB = [numFields]float64{
+		fieldName:      0.3,
+		fieldTitle:     0.3,
+		fieldSource:    0,
+		fieldDesc:      0.75,
+		fieldParamName: 0.5,
+		fieldParamDesc: 0.75,
+	}
+)
+
+// k1 is BM25's term-frequency saturation.
+const k1 = 1.2
+
+// posting is one document's weight for one term: its BM25F pseudo term
+// frequency, already normalised by field lengths and saturated by k1, so a
+// search only multiplies by the term's idf.
+type posting struct {
+	doc int32
+	w   float32
+}
+
+// Index is a lexical index of tool docs. It is immutable once built and
+// safe for concurrent use.
+type Index struct {
+	docs     []Doc
+	terms    map[string]int32 // stem -> term id
+	postings [][]posting      // by term id, by doc
+	idf      []float32        // by term id
+	byName   map[string]int32 // lowercased name -> doc (the first of equal names)
+	nameRank []int32          // doc -> its position in name order, for ties
+	synonyms map[string][]string
+	scratch  sync.Pool // *[]float32 of len(docs), zero
+}
+
+// Hit is one search result: a doc's index and its score.
+type Hit struct {
+	Doc   int
+	Score float64
+}
+
+// Build indexes docs. The index keeps the slice; the caller must not
+// change it afterwards.
+func Build(docs []Doc) *Index {
+	x := &Index{
+		docs:     docs,
+		terms:    make(map[string]int32),
+		byName:   make(map[string]int32, len(docs)),
+		synonyms: synonyms(),
+	}
+	st := stemmer{}
+
+	// Pass 1: every doc's terms with their per-field counts, and the
+	// field lengths.
+	type termCount struct {
+		term int32
+		n    [numFields]uint16
+	}
+	var (
+		counts  []termCount                  // all docs' terms, doc after doc
+		starts  = make([]int32, len(docs)+1) // doc -> its first entry in counts
+		lengths = make([][numFields]uint16, len(docs))
+		total   [numFields]float64
+		local   = map[int32]int{} // term -> entry in counts, for the current doc
+	)
+	for i := range docs {
+		d := &docs[i]
+		clear(local)
+		starts[i] = int32(len(counts))
+		add := func(f int) func(string) {
+			return func(t string) {
+				id, ok := x.terms[t]
+				if !ok {
+					id = int32(len(x.postings))
+					x.terms[t] = id
+					x.postings = append(x.postings, nil)
+				}
+				e, ok := local[id]
+				if !ok {
+					e = len(counts)
+					local[id] = e
+					counts = append(counts, termCount{term: id})
+				}
+				if counts[e].n[f] < math.MaxUint16 {
+					counts[e].n[f]++
+				}
+				if lengths[i][f] < math.MaxUint16 {
+					lengths[i][f]++
+				}
+			}
+		}
+		st.terms(d.Name, add(fieldName))
+		st.terms(d.Title, add(fieldTitle))
+		st.terms(d.Source, add(fieldSource))
+		st.terms(d.Description, add(fieldDesc))
+		for _, p := range d.Params {
+			st.terms(p.Name, add(fieldParamName))
+			st.terms(p.Description, add(fieldParamDesc))
+		}
+		for f := range numFields {
+			total[f] += float64(lengths[i][f])
+		}
+		if n := strings.ToLower(d.Name); n != "" {
+			if _, ok := x.byName[n]; !ok {
+				x.byName[n] = int32(i)
+			}
+		}
+	}
+	starts[len(docs)] = int32(len(counts))
+
+	var avg [numFields]float64
+	for f := range numFields {
+		avg[f] = 1
+		if len(docs) > 0 && total[f] > 0 {
+			avg[f] = total[f] / float64(len(docs))
+		}
+	}
+
+	// Pass 2: the postings. Sizing each list first keeps them exact.
+	df := make([]int32, len(x.postings))
+	for _, c := range counts {
+		df[c.term]++
+	}
+	for t := range x.postings {
+		x.postings[t] = make([]posting, 0, df[t])
+	}
+	for i := range docs {
+		for _, c := range counts[starts[i]:starts[i+1]] {
+			var tf float64
+			for f := range numFields {
+				if c.n[f] == 0 {
+					continue
+				}
+				norm := 1 - fieldB[f] + fieldB[f]*float64(lengths[i][f])/avg[f]
+				tf += fieldWeight[f] * float64(c.n[f]) / norm
+			}
+			x.postings[c.term] = append(x.postings[c.term], posting{
+				doc: int32(i),
+				w:   float32(tf * (k1 + 1) / (k1 + tf)),
+			})
+		}
+	}
+	n := float64(len(docs))
+	x.idf = make([]float32, len(x.postings))
+	for t, d := range df {
+		x.idf[t] = float32(math.Log(1 + (n-float64(d)+0.5)/(float64(d)+0.5)))
+	}
+
+	x.nameRank = make([]int32, len(docs))
+	order := make([]int32, len(docs))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	sortByName(order, docs)
+	for r, d := range order {
+		x.nameRank[d] = int32(r)
+	}
+	x.scratch.New = func() any {
+		s := make([]float32, len(x.docs))
+		return &s
+	}
+	return x
+}
+
+// Len is the number of docs in the index.
+func (x *Index) Len() int { return len(x.docs) }
+
+// Doc returns doc i, 0 <= i < Len().
+func (x *Index) Doc(i int) *Doc { return &x.docs[i] }
+
+// Terms is the number of distinct terms (stems) in the index.
+func (x *Index) Terms() int { return len(x.postings) }
+
+// Size is an estimate of the index's memory in bytes: its own structures
+// and the docs' strings.
+func (x *Index) Size() int64 {
+	const (
+		stringHeader = int64(unsafe.Sizeof(""))
+		sliceHeader  = int64(unsafe.Sizeof([]int{}))
+		mapEntry     = 48 // a map's per-entry overhead, roughly, on 64-bit
+	)
+	var n int64
+	n += int64(len(x.docs)) * int64(unsafe.Sizeof(Doc{}))
+	for i := range x.docs {
+		d := &x.docs[i]
+		n += int64(len(d.Name) + len(d.Title) + len(d.Description) + len(d.Source))
+		n += int64(len(d.Params)) * int64(unsafe.Sizeof(Param{}))
+		for _, p := range d.Params {
+			n += int64(len(p.Name) + len(p.Description))
+		}
+	}
+	for t := range x.terms {
+		n += int64(len(t)) + stringHeader + 4 + mapEntry
+	}
+	n += int64(len(x.postings)) * (sliceHeader + 4)
+	for _, p := range x.postings {
+		n += int64(cap(p)) * int64(unsafe.Sizeof(posting{}))
+	}
+	n += int64(len(x.byName)) * (stringHeader + 4 + mapEntry) // the names are shared with docs unless lowercased
+	n += int64(len(x.nameRank)) * 4
+	n += int64(len(x.docs)) * 4 // a search's scratch scores
+	return n
+}
+
+// Search returns at most limit hits, best first (ties by name), among the
+// docs allow accepts (allow nil: all). It never returns a doc allow
+// refuses, and calls allow only for docs that scored above zero, in
+// ranking order, until it has limit hits. A query equal to a tool's name
+// (ignoring case and surrounding space) ranks that tool first.
+func (x *Index) Search(query string, limit int, allow func(doc int) bool) []Hit {
+	if limit <= 0 || len(x.docs) == 0 {
+		return nil
+	}
+	qterms := x.queryTerms(query)
+	exact := int32(-1)
+	if d, ok := x.byName[strings.ToLower(strings.TrimSpace(query))]; ok {
+		exact = d
+	}
+	if len(qterms) == 0 && exact < 0 {
+		return nil
+	}
+
+	sp := x.scratch.Get().(*[]float32)
+	scores := *sp
+	var touched []int32
+	for _, q := range qterms {
+		id, ok := x.terms[q.term]
+		if !ok {
+			continue
+		}
+		idf := x.idf[id] * q.weight
+		for _, p := range x.postings[id] {
+			if scores[p.doc] == 0 {
+				touched = append(touched, p.doc)
+			}
+			scores[p.doc] += idf * p.w
+		}
+	}
+	cands := make([]Hit, 0, len(touched)+1)
+	best := 0.0
+	for _, d := range touched {
+		s := float64(scores[d])
+		scores[d] = 0
+		if s > 0 && d != exact {
+			cands = append(cands, Hit{Doc: int(d), Score: s})
+			best = max(best, s)
+		}
+	}
+	x.scratch.Put(sp)
+	if exact >= 0 {
+		cands = append(cands, Hit{Doc: int(exact), Score: best + 1})
+	}
+	return x.top(cands, limit, allow)
+}
+
+// queryTerm is one stem of a query and how much it counts.
+type queryTerm struct {
+	term   string
+	weight float32
+}
+
+// queryTerms analyses a query like a doc, drops repeats and adds each
+// term's synonyms at synonymWeight (a word the query has itself keeps its
+// full weight).
+func (x *Index) queryTerms(query string) []queryTerm {
+	var qs []queryTerm
+	st := stemmer{}
+	set := func(t string, w float32) {
+		for i := range qs {
+			if qs[i].term == t {
+				qs[i].weight = max(qs[i].weight, w)
+				return
+			}
+		}
+		qs = append(qs, queryTerm{t, w})
+	}
+	st.terms(query, func(t string) { set(t, 1) })
+	for _, q := range qs[:len(qs):len(qs)] {
+		if q.weight < 1 {
+			continue
+		}
+		for _, s := range x.synonyms[q.term] {
+			set(s, synonymWeight)
+		}
+	}
+	return qs
+}
+
+// better reports whether a ranks before b: higher score, then name order.
+func (x *Index) better(a, b Hit) bool {
+	if a.Score != b.Score {
+		return a.Score > b.Score
+	}
+	return x.nameRank[a.Doc] < x.nameRank[b.Doc]
+}
+
+// top pops cands best first, keeping those allow accepts, until it has
+// limit of them. A heap makes that O(n + k log n) for k pops: a common
+// word matches thousands of docs, a search wants a handful.
+func (x *Index) top(cands []Hit, limit int, allow func(int) bool) []Hit {
+	h := cands
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		x.down(h, i)
+	}
+	var out []Hit
+	for len(h) > 0 && len(out) < limit {
+		c := h[0]
+		last := len(h) - 1
+		h[0] = h[last]
+		h = h[:last]
+		x.down(h, 0)
+		if allow == nil || allow(c.Doc) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// down restores the heap order below i.
+func (x *Index) down(h []Hit, i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		c := l
+		if r := l + 1; r < len(h) && x.better(h[r], h[l]) {
+			c = r
+		}
+		if !x.better(h[c], h[i]) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+}
+
+// sortByName sorts doc ids by name, then by position.
+func sortByName(ids []int32, docs []Doc) {
+	slices.SortFunc(ids, func(a, b int32) int {
+		if c := strings.Compare(docs[a].Name, docs[b].Name); c != 0 {
+			return c
+		}
+		return int(a - b)
+	})
+}
