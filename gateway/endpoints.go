@@ -30,6 +30,9 @@ type endpoints struct {
 	byName map[string]*endpoint.Endpoint
 	http   map[*endpoint.Endpoint]transport.Served // once the listener runs
 	empty  map[*endpoint.Endpoint]bool             // published nothing (warned once)
+	// unpinned are the discovery.pinned entries of each endpoint that
+	// match no tool (warned once each time they change).
+	unpinned map[*endpoint.Endpoint]string
 
 	router   *transport.Router // nil until the MCP listener starts
 	listener transport.Options // the listener's options, for each endpoint's handler
@@ -38,7 +41,7 @@ type endpoints struct {
 
 func newEndpoints(g *Gateway) *endpoints {
 	return &endpoints{g: g, byName: map[string]*endpoint.Endpoint{}, http: map[*endpoint.Endpoint]transport.Served{},
-		empty: map[*endpoint.Endpoint]bool{}}
+		empty: map[*endpoint.Endpoint]bool{}, unpinned: map[*endpoint.Endpoint]string{}}
 }
 
 // publish makes the endpoints those of s's config and gives each s;
@@ -78,10 +81,17 @@ func (es *endpoints) publish(s *Snapshot) {
 				"endpoint", e.Name(), "key", cfgs[i].Key, "sources", strings.Join(cfgs[i].Sources, ","))
 		}
 		es.empty[e] = empty
+		if miss := strings.Join(e.PinnedUnmatched(), ", "); miss != es.unpinned[e] {
+			es.unpinned[e] = miss
+			if miss != "" {
+				es.g.log.Warn("discovery.pinned matches no tool of the endpoint (yet): nothing is pinned for it", "endpoint", e.Name(), "pinned", miss)
+			}
+		}
 	}
 	es.route()
 	for _, e := range gone {
 		delete(es.empty, e)
+		delete(es.unpinned, e)
 		es.remove(e)
 	}
 }
@@ -217,6 +227,7 @@ func (es *endpoints) status() []ops.EndpointStatus {
 		if x := e.Index(); x != nil {
 			st.Tools, st.Resources, st.Prompts = len(x.Tools), len(x.Resources)+len(x.Templates), len(x.Prompts)
 		}
+		st.Discovery, st.Indexed = e.Discovery()
 		st.Sessions, st.StdioSessions = e.Sessions()
 		st.Access = accessNames(c.Access)
 		out = append(out, st)
@@ -257,9 +268,16 @@ func (g *Gateway) EndpointReport() []string {
 		if len(tools) == 0 {
 			tools = []string{"none"}
 		}
-		out = append(out, fmt.Sprintf("endpoint %q (%s, %s): for %s; %s (%s), %s, %s", c.Name, c.Path, c.Key, who,
+		line := fmt.Sprintf("endpoint %q (%s, %s): for %s; %s (%s), %s, %s", c.Name, c.Path, c.Key, who,
 			plural.N(len(x.Tools), "tool"), strings.Join(tools, ", "), plural.N(len(x.Resources)+len(x.Templates), "resource"),
-			plural.N(len(x.Prompts), "prompt")))
+			plural.N(len(x.Prompts), "prompt"))
+		if mode, n := e.Discovery(); mode == loader.DiscoverySearch {
+			line += fmt.Sprintf("; discovery: search over %s, find_tools and call_tool listed", plural.N(n, "tool"))
+			if len(c.Discovery.Pinned) > 0 {
+				line += ", pinned " + strings.Join(c.Discovery.Pinned, ", ")
+			}
+		}
+		out = append(out, line)
 	}
 	return out
 }

@@ -315,6 +315,12 @@ func (g *Gateway) build(ctx context.Context, cfg *loader.Config) (*Snapshot, err
 		s.close(context.WithoutCancel(ctx))
 		return nil, err
 	}
+	for _, e := range cfg.EndpointList() {
+		if err := endpoint.CheckReserved(s.index, e); err != nil {
+			s.close(context.WithoutCancel(ctx))
+			return nil, err
+		}
+	}
 	return s, nil
 }
 

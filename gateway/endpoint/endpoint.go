@@ -25,7 +25,9 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wasmgate/wasmgate/gateway/envelope"
+	"github.com/wasmgate/wasmgate/gateway/search/rerank"
 	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/internal/lograte"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/metrics"
 )
@@ -47,6 +49,9 @@ type Catalog interface {
 	Sources() []source.Source
 	// Conf is the config the catalog was built from.
 	Conf() *loader.Config
+	// Ranker is the discovery.ranker of the endpoint named endpoint,
+	// nil when it has none.
+	Ranker(endpoint string) rerank.Ranker
 }
 
 // The bounds of tasks (docs/config.md, limits.task_timeout).
@@ -93,12 +98,16 @@ type Endpoint struct {
 	subs     subscriptions
 	running  atomic.Int64 // its calls running now
 	removed  atomic.Bool
+
+	found     foundTools       // what each session's searches found (search mode)
+	rankerLog *lograte.Limiter // a failing ranker's warnings
 }
 
 // New returns an endpoint that serves nothing until Publish.
 func New(o Options) *Endpoint {
 	e := &Endpoint{name: o.Config.Name, o: o, log: o.Logger.With("endpoint", o.Config.Name), m: o.Metrics,
-		sessions: sessions{m: map[string]viewer{}}, subs: subscriptions{m: map[string]map[string]bool{}}}
+		sessions: sessions{m: map[string]viewer{}}, subs: subscriptions{m: map[string]map[string]bool{}},
+		rankerLog: lograte.New(1, 10*time.Second, func() { o.Metrics.LogSuppressed.WithLabelValues("ranker").Inc() })}
 	cfg := o.Config
 	e.cfg.Store(&cfg)
 	eo := o.Envelope
@@ -211,9 +220,19 @@ func (e *Endpoint) Publish(cat Catalog, cfg loader.Endpoint) {
 		e.mcp.SetIdentity(cfg.Title, cfg.Instructions)
 	}
 	sel := newSelector(cfg, e.o.Custom)
-	p := &published{cat: cat, sel: sel, index: cat.Index().Select(sel)}
-	old := e.cur.Swap(p)
-	sent := e.syncRegistry(old, p)
+	p := &published{cat: cat, cfg: &cfg, sel: sel, index: cat.Index().Select(sel)}
+	old := e.cur.Load()
+	tools := toolsDiffer(old, p)
+	p.find = searchTools(old, p, tools)
+	if p.find != nil {
+		e.m.ToolSearchIndexSize.WithLabelValues(e.name).Set(float64(p.find.idx.Len()))
+	} else if old != nil && old.find != nil {
+		e.m.ToolSearchIndexSize.DeleteLabelValues(e.name)
+	}
+	e.cur.Store(p)
+	// A change of what is pinned changes every session's list too.
+	relist := tools || (old != nil && !slices.Equal(old.cfg.Discovery.Pinned, cfg.Discovery.Pinned))
+	sent := e.syncRegistry(old, p, relist)
 	e.routeSessions(p)
 	e.notifyViews(old, p, sent)
 }
@@ -227,6 +246,7 @@ func (e *Endpoint) Remove(ctx context.Context, sh *server.StreamableHTTPServer) 
 	e.mu.Lock()
 	e.removed.Store(true)
 	e.cur.Store(nil)
+	e.m.ToolSearchIndexSize.DeleteLabelValues(e.name)
 	e.mu.Unlock()
 	t := time.NewTicker(5 * time.Millisecond)
 	defer t.Stop()

@@ -31,18 +31,22 @@ var listChanged = [4]string{
 // and p; each Set* call notifies every session of the endpoint of that
 // list's change. It reports which lists (tools, resources, templates,
 // prompts) it set.
-func (e *Endpoint) syncRegistry(old, p *published) (set [4]bool) {
+func (e *Endpoint) syncRegistry(old, p *published, tools bool) (set [4]bool) {
 	prev := source.NewIndex()
 	if old != nil {
 		prev = old.index
 	}
 	x := p.index
-	if set[0] = changed(prev.Tools, x.Tools, func(t *source.Tool) any { return t.Def }); set[0] {
-		tools := make([]server.ServerTool, 0, len(x.Tools))
+	searched := func(p *published) bool { return p != nil && p.find != nil }
+	if set[0] = tools || searched(old) != searched(p); set[0] {
+		list := make([]server.ServerTool, 0, len(x.Tools)+2)
 		for _, name := range x.ToolNames() {
-			tools = append(tools, server.ServerTool{Tool: x.Tools[name].Def, Handler: e.env.ToolHandler(name)})
+			list = append(list, server.ServerTool{Tool: x.Tools[name].Def, Handler: e.env.ToolHandler(name)})
 		}
-		e.mcp.SetTools(tools...)
+		if p.find != nil {
+			list = append(list, e.metaTools()...)
+		}
+		e.mcp.SetTools(list...)
 	}
 	if set[1] = changed(prev.Resources, x.Resources, func(r *source.Resource) any { return r.Resource }); set[1] {
 		var rs []server.ServerResource
@@ -66,6 +70,16 @@ func (e *Endpoint) syncRegistry(old, p *published) (set [4]bool) {
 		e.mcp.SetPrompts(ps...)
 	}
 	return set
+}
+
+// toolsDiffer reports whether p's tools differ from old's in what
+// clients see.
+func toolsDiffer(old, p *published) bool {
+	prev := source.NewIndex()
+	if old != nil {
+		prev = old.index
+	}
+	return changed(prev.Tools, p.index.Tools, func(t *source.Tool) any { return t.Def })
 }
 
 // changed reports whether two name->entry maps differ in what clients
@@ -155,7 +169,9 @@ func (pb *published) visible(p policy.Principal) [4]string {
 // be denied by policy, counted and audited.
 
 func (e *Endpoint) filterTools(ctx context.Context, _ any, _ *mcp.ListToolsRequest, res *mcp.ListToolsResult) {
-	if p := e.cur.Load(); p != nil && res != nil {
+	if p := e.cur.Load(); p != nil && res != nil && p.find != nil {
+		res.Tools = e.searchList(ctx, p)
+	} else if p != nil && res != nil {
 		res.Tools = visibleList(ctx, p, res.Tools, res.NextCursor,
 			func(x *source.Index) []mcp.Tool {
 				return ownList(x.Tools, func(t *source.Tool) mcp.Tool { return t.Def }, func(t mcp.Tool) string { return t.Name })

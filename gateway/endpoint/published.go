@@ -17,9 +17,11 @@ import (
 // state the endpoint's envelope runs calls on.
 type published struct {
 	cat   Catalog
+	cfg   *loader.Endpoint
 	sel   source.Selector // nil: everything
 	index *source.Index   // cat.Index() selected
 	views sync.Map        // session id -> *source.Index: its overlay, selected
+	find  *finder         // the search index (discovery.mode search), else nil
 }
 
 var (
@@ -91,7 +93,13 @@ func newSelector(cfg loader.Endpoint, custom bool) source.Selector {
 	return selector{&cfg}
 }
 
-func (s selector) Source(name string) bool  { return s.cfg.SourceMatch(name) }
-func (s selector) Tool(name string) bool    { return s.cfg.Tools.Match(name) }
+func (s selector) Source(name string) bool { return s.cfg.SourceMatch(name) }
+
+// Tool selects by the endpoint's tools section; a search endpoint never
+// publishes a source's tool under a meta-tool's name (CheckReserved
+// refuses such a config; a source that lists one later loses it here).
+func (s selector) Tool(name string) bool {
+	return s.cfg.Tools.Match(name) && !(s.cfg.Discovery.Search() && isMeta(name))
+}
 func (s selector) Resource(uri string) bool { return s.cfg.Resources.Match(uri) }
 func (s selector) Prompt(name string) bool  { return s.cfg.Prompts.Match(name) }

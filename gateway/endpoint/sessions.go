@@ -84,6 +84,7 @@ func (e *Endpoint) hooks() *server.Hooks {
 		e.sessions.mu.Lock()
 		delete(e.sessions.m, session.SessionID())
 		e.sessions.mu.Unlock()
+		e.found.forget(session.SessionID())
 		e.sessionEnded(ctx, session.SessionID())
 	})
 	e.subs.hooks(h)

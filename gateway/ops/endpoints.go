@@ -10,6 +10,8 @@ type EndpointStatus struct {
 	Sources       []string `json:"sources"` // as configured; empty: every source
 	Access        []string `json:"access"`  // principals, "group:<name>"; empty: everyone policy lets in
 	Tools         int      `json:"tools"`
+	Discovery     string   `json:"discovery"` // discovery.mode: all or search
+	Indexed       int      `json:"indexed"`   // tools in the search index (mode search)
 	Resources     int      `json:"resources"` // static resources and templates
 	Prompts       int      `json:"prompts"`
 	Sessions      int      `json:"sessions"` // Streamable HTTP

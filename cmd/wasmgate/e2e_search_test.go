@@ -1,0 +1,310 @@
+package main
+
+// Tool search (issue 41) end to end against the real binary, on the
+// example plugins: an endpoint in discovery mode search lists its pinned
+// tools and the two meta-tools, finds what the caller may use, lets any
+// of it be called by name or through call_tool in both protocol eras,
+// adds what a 2025-11-25 session found to that session's list alone,
+// follows reloads, and refuses a source tool under a meta-tool's name.
+// The large catalog of real npm servers is e2e_search_catalog_test.go's.
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/wasmgate/wasmgate/internal/harness"
+)
+
+// searchEndpoints: agents searches (calculate pinned), all lists
+// everything.
+const searchEndpoints = `endpoints:
+  - name: agents
+    path: /mcp/agents
+    discovery: {mode: search, pinned: [calculate], max_results: 3}
+  - name: all
+    path: /mcp/all
+`
+
+// foundTools calls find_tools on c and returns the names it found, in
+// order, failing t on an error result.
+func foundTools(ctx context.Context, t *testing.T, c *client.Client, query string, limit int) []string {
+	t.Helper()
+	names, _ := findToolsFull(ctx, t, c, query, limit)
+	return names
+}
+
+// findToolsFull is foundTools with each tool's whole entry.
+func findToolsFull(ctx context.Context, t *testing.T, c *client.Client, query string, limit int) ([]string, []map[string]any) {
+	t.Helper()
+	args := map[string]any{"query": query}
+	if limit > 0 {
+		args["limit"] = limit
+	}
+	text, isErr := harness.CallTool(ctx, t, c, "find_tools", args)
+	if isErr {
+		t.Fatalf("find_tools(%q): error result %q", query, text)
+	}
+	var res struct {
+		Tools []map[string]any `json:"tools"`
+	}
+	if err := json.Unmarshal([]byte(text), &res); err != nil {
+		t.Fatalf("find_tools(%q): not the JSON of {tools}: %v\n%s", query, err, text)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		n, _ := tool["name"].(string)
+		names = append(names, n)
+	}
+	return names, res.Tools
+}
+
+// listedTools is c's tools/list, names sorted, with find_tools'
+// description.
+func listedTools(ctx context.Context, t *testing.T, c *client.Client) ([]string, string) {
+	t.Helper()
+	res, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	var names []string
+	desc := ""
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+		if tool.Name == "find_tools" {
+			desc = tool.Description
+		}
+	}
+	slices.Sort(names)
+	return names, desc
+}
+
+// TestSearchEndpoint: the list, find_tools, calls by name and call_tool,
+// in both protocol eras; a session's found tools join its list alone,
+// with list_changed; the metrics and the status page.
+func TestSearchEndpoint(t *testing.T) {
+	g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, epYAML(t, "", searchEndpoints))})
+	ctx := harness.Ctx(t, 2*time.Minute)
+
+	c1, _ := epSession(t, g, "/mcp/agents", transport.WithContinuousListening())
+	n1 := harness.CountNotes(c1)
+	c2, _ := epSession(t, g, "/mcp/agents", transport.WithContinuousListening())
+	n2 := harness.CountNotes(c2)
+	listed, desc := listedTools(ctx, t, c1)
+	if want := []string{"calculate", "call_tool", "find_tools"}; !slices.Equal(listed, want) {
+		t.Fatalf("tools/list of a search endpoint: %v, want %v", listed, want)
+	}
+	for _, s := range []string{"3 tools", "calculator (1)", "greeter (1)", "storage (1)"} {
+		if !strings.Contains(desc, s) {
+			t.Errorf("find_tools' description %q does not say %q", desc, s)
+		}
+	}
+	// The endpoint beside it lists everything, without meta-tools.
+	all, _ := epSession(t, g, "/mcp/all")
+	if got, _ := listedTools(ctx, t, all); !slices.Equal(got, []string{"calculate", "say_hello", "set-storage"}) {
+		t.Errorf("tools/list of the mode all endpoint: %v", got)
+	}
+	time.Sleep(500 * time.Millisecond) // the GET streams are open
+
+	names, full := findToolsFull(ctx, t, c1, "greet someone by their name", 0)
+	if len(names) == 0 || names[0] != "say_hello" {
+		t.Fatalf("find_tools(greet someone by their name) = %v, want say_hello first", names)
+	}
+	if len(names) > 3 {
+		t.Errorf("find_tools returned %d tools; discovery.max_results is 3", len(names))
+	}
+	if s, ok := full[0]["inputSchema"].(map[string]any); !ok || s["type"] != "object" {
+		t.Errorf("find_tools' say_hello has no input schema: %v", full[0])
+	}
+	if d, _ := full[0]["description"].(string); d == "" {
+		t.Errorf("find_tools' say_hello has no description: %v", full[0])
+	}
+	if got := foundTools(ctx, t, c1, "store a value under a key", 1); !slices.Equal(got, []string{"set-storage"}) {
+		t.Errorf("find_tools(store a value under a key, limit 1) = %v, want [set-storage]", got)
+	}
+	// c1's list gained what it found, with list_changed; c2's did not.
+	if !harness.WaitFor(5*time.Second, func() bool { return n1.Lists()[0] >= 1 }) {
+		t.Fatalf("no tools/list_changed after find_tools found new tools: %v", n1.Lists())
+	}
+	if got, _ := listedTools(ctx, t, c1); !slices.Contains(got, "say_hello") || !slices.Contains(got, "set-storage") {
+		t.Errorf("c1's tools/list after its searches: %v, want say_hello and set-storage in it", got)
+	}
+	time.Sleep(time.Second) // strays
+	if n2.Lists() != (harness.Lists{}) {
+		t.Errorf("c2 was told list_changed for c1's search: %v", n2.Lists())
+	}
+	if got, _ := listedTools(ctx, t, c2); !slices.Equal(got, []string{"calculate", "call_tool", "find_tools"}) {
+		t.Errorf("c2's tools/list after c1's searches: %v", got)
+	}
+	// c2 calls what it was never listed, by name and through call_tool.
+	if text, isErr := harness.CallTool(ctx, t, c2, "say_hello", map[string]any{"name": "Ada"}); isErr || !strings.Contains(text, "Ada") {
+		t.Errorf("say_hello by name, unlisted: %q (isError %v)", text, isErr)
+	}
+	if text, isErr := harness.CallTool(ctx, t, c2, "call_tool", map[string]any{"name": "calculate",
+		"arguments": map[string]any{"operation": "multiply", "a": 6, "b": 7}}); isErr || !strings.Contains(text, "42") {
+		t.Errorf("call_tool(calculate 6*7): %q (isError %v)", text, isErr)
+	}
+	// An unknown name through call_tool is answered as by name.
+	if _, err := harness.CallToolErr(ctx, c2, "call_tool", map[string]any{"name": "no_such_tool", "arguments": map[string]any{}}); err == nil || !strings.Contains(err.Error(), "not found") {
+		t.Errorf("call_tool(no_such_tool): %v, want the error of an unknown tool", err)
+	}
+	for _, bad := range []map[string]any{{}, {"query": ""}, {"query": "x", "limit": 0}, {"query": "x", "limit": 51}, {"query": 7}} {
+		if text, isErr := harness.CallTool(ctx, t, c2, "find_tools", bad); !isErr {
+			t.Errorf("find_tools(%v) = %q, want an error result", bad, text)
+		}
+	}
+
+	// The 2026-07-28 era: no session, the same list, search and calls.
+	sc, _ := harness.HTTPClient(t, epURL(t, g, "/mcp/agents"), harness.ProtoStateless)
+	if got, _ := listedTools(ctx, t, sc); !slices.Equal(got, []string{"calculate", "call_tool", "find_tools"}) {
+		t.Errorf("2026-07-28 tools/list: %v", got)
+	}
+	if got := foundTools(ctx, t, sc, "say hi to a person", 0); len(got) == 0 || got[0] != "say_hello" {
+		t.Errorf("2026-07-28 find_tools(say hi to a person) = %v", got)
+	}
+	if got, _ := listedTools(ctx, t, sc); !slices.Equal(got, []string{"calculate", "call_tool", "find_tools"}) {
+		t.Errorf("2026-07-28 tools/list after a search (no session keeps what it found): %v", got)
+	}
+	if text, isErr := harness.CallTool(ctx, t, sc, "set-storage", map[string]any{"key": "k", "value": "v"}); isErr {
+		t.Errorf("2026-07-28 set-storage by name: %q", text)
+	}
+	if text, isErr := harness.CallTool(ctx, t, sc, "call_tool", map[string]any{"name": "say_hello", "arguments": map[string]any{"name": "Lin"}}); isErr || !strings.Contains(text, "Lin") {
+		t.Errorf("2026-07-28 call_tool(say_hello): %q (isError %v)", text, isErr)
+	}
+
+	m := g.Scrape(t)
+	if v, _ := m.Value("wasmgate_tool_searches_total", map[string]string{"endpoint": "agents", "outcome": "ok"}); v != 3 {
+		t.Errorf("wasmgate_tool_searches_total{agents,ok} = %v, want 3", v)
+	}
+	if v, _ := m.Value("wasmgate_tool_searches_total", map[string]string{"endpoint": "agents", "outcome": "invalid_args"}); v != 5 {
+		t.Errorf("wasmgate_tool_searches_total{agents,invalid_args} = %v, want 5", v)
+	}
+	if v, _ := m.Value("wasmgate_tool_search_index_tools", map[string]string{"endpoint": "agents"}); v != 3 {
+		t.Errorf("wasmgate_tool_search_index_tools{agents} = %v, want 3", v)
+	}
+	// The calls through call_tool count as the tools' own.
+	if v := m.ToolCalls("calculate", "ok"); v < 1 {
+		t.Errorf("calculate through call_tool not counted as a calculate call: %v", v)
+	}
+	st := status(t, g)
+	for _, e := range st.Endpoints {
+		want := map[string]struct {
+			mode string
+			n    int
+		}{"agents": {"search", 3}, "all": {"all", 0}}[e.Name]
+		if e.Discovery != want.mode || e.Indexed != want.n {
+			t.Errorf("/api/status endpoint %s: discovery %q, indexed %d; want %q, %d", e.Name, e.Discovery, e.Indexed, want.mode, want.n)
+		}
+	}
+}
+
+// status is g's /api/status.
+func status(t *testing.T, g *harness.Gateway) (st struct {
+	Endpoints []struct {
+		Name      string `json:"name"`
+		Discovery string `json:"discovery"`
+		Indexed   int    `json:"indexed"`
+	} `json:"endpoints"`
+}) {
+	t.Helper()
+	resp, err := http.Get(g.AdminURL + "/api/status")
+	if err != nil {
+		t.Fatalf("GET /api/status: %v", err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(body, &st); err != nil {
+		t.Fatalf("/api/status: %v\n%.300s", err, body)
+	}
+	return st
+}
+
+// TestSearchPolicy: a search never returns, counts or describes a tool
+// policy hides from the caller, and the caller cannot call it.
+func TestSearchPolicy(t *testing.T) {
+	cfg := harness.WriteConfig(t, epYAML(t, "", searchEndpoints+`policy:
+  rules:
+    - principals: ["*"]
+      allow: {tools: [calculate, set-storage]}
+`))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, time.Minute)
+	c, _ := epSession(t, g, "/mcp/agents")
+	_, desc := listedTools(ctx, t, c)
+	if !strings.Contains(desc, "2 tools") || strings.Contains(desc, "greeter") {
+		t.Errorf("find_tools' description %q: want 2 tools and no word of the greeter the caller may not see", desc)
+	}
+	for _, q := range []string{"say hello to someone", "greet a person by name", "say_hello", "hello"} {
+		if got := foundTools(ctx, t, c, q, 50); slices.Contains(got, "say_hello") {
+			t.Errorf("find_tools(%q) = %v: returned the tool policy denies", q, got)
+		}
+	}
+	if _, err := harness.CallToolErr(ctx, c, "call_tool", map[string]any{"name": "say_hello", "arguments": map[string]any{"name": "x"}}); err == nil {
+		t.Error("call_tool(say_hello), denied by policy: no error")
+	}
+}
+
+// TestSearchReload: a reload that adds a plugin makes its tools found
+// within a second of the reload; one that would give a source tool a
+// meta-tool's name is refused with an error naming both, and the
+// gateway keeps serving what it served.
+func TestSearchReload(t *testing.T) {
+	withStorage := epYAML(t, "", searchEndpoints)
+	before := strings.Replace(withStorage, "  - name: storage\n", "  - name: storage\n    tools: {exclude: [\"*\"]}\n", 1)
+	cfg := harness.WriteConfig(t, before)
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, time.Minute)
+	c, _ := epSession(t, g, "/mcp/agents")
+	if got := foundTools(ctx, t, c, "store a value under a key", 0); slices.Contains(got, "set-storage") {
+		t.Fatalf("set-storage found before the reload that adds it: %v", got)
+	}
+	n := g.ReloadCount(t)
+	harness.RenameOver(t, cfg, []byte(withStorage))
+	if _, f := g.WaitReload(t, n, "add storage's tools"); f != 0 {
+		t.Fatalf("the reload failed:\n%s", g.Stderr())
+	}
+	reloaded := time.Now()
+	var got []string
+	for time.Since(reloaded) < time.Second {
+		if got = foundTools(ctx, t, c, "store a value under a key", 0); len(got) > 0 && got[0] == "set-storage" {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(got) == 0 || got[0] != "set-storage" {
+		t.Fatalf("a second after the reload, find_tools(store a value under a key) = %v, want set-storage first", got)
+	}
+
+	// A tool renamed to call_tool on the search endpoint's source.
+	bad := strings.Replace(withStorage, "  - name: greeter\n", "  - name: greeter\n    overrides: {say_hello: {name: call_tool}}\n", 1)
+	if bad == withStorage {
+		t.Fatal("the test's config has no greeter entry to rename")
+	}
+	off := len(g.Stderr())
+	n = g.ReloadCount(t)
+	harness.RenameOver(t, cfg, []byte(bad))
+	if _, f := g.WaitReload(t, n, "rename say_hello to call_tool"); f != 1 {
+		t.Fatalf("the reload with a source tool named call_tool was not refused:\n%s", g.StderrSince(off))
+	}
+	line, ok := g.WaitLog(off, "reload failed", 5*time.Second)
+	for _, s := range []string{"endpoints[0].discovery", `tool \"call_tool\"`, `source \"greeter\"`, "find_tools", "reserved"} {
+		if !ok || !strings.Contains(line, s) {
+			t.Errorf("the refusal does not say %s: %s", s, line)
+		}
+	}
+	if text, isErr := harness.CallTool(ctx, t, c, "say_hello", map[string]any{"name": "Bo"}); isErr || !strings.Contains(text, "Bo") {
+		t.Errorf("say_hello after the refused reload: %q (isError %v)", text, isErr)
+	}
+	if got := foundTools(ctx, t, c, "greet a person", 0); len(got) == 0 || got[0] != "say_hello" {
+		t.Errorf("find_tools after the refused reload: %v", got)
+	}
+}
