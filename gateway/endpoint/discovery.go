@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -54,10 +55,15 @@ const kindSearch = "search"
 type finder struct {
 	idx   *search.Index
 	names []string // doc -> tool name
-	// counts caches find_tools' description per caller (principal and
-	// groups): its per-source counts of the tools the caller may see.
-	descs sync.Map
+	// descs caches find_tools' description per caller (principal and
+	// groups): its per-source counts of the tools the caller may see; at
+	// most maxDescs callers (access tokens bring any number of names).
+	descs  sync.Map
+	ndescs atomic.Int32
 }
+
+// maxDescs bounds the callers whose description a finder caches.
+const maxDescs = 1024
 
 // newFinder indexes the tools of x.
 func newFinder(x *source.Index) *finder {
@@ -223,7 +229,7 @@ func (p *published) describe(who policy.Principal, x *source.Index) string {
 	if total > 0 {
 		d = fmt.Sprintf("It holds %d tools you may use, from %s.", total, strings.Join(parts, ", "))
 	}
-	if x == p.index {
+	if x == p.index && p.find.ndescs.Add(1) <= maxDescs {
 		p.find.descs.Store(key, d)
 	}
 	return d
