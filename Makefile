@@ -193,4 +193,4 @@ dist: plugins
 
 clean:
 	rm -rf bin dist
-	find examples/plugins testdata/plugins -name '*.wasm' -delete
+	find examples/plugins examples/rankers testdata/plugins -name '*.wasm' -delete

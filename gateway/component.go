@@ -6,6 +6,7 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/component"
 	"github.com/wasmgate/wasmgate/gateway/ops"
 	"github.com/wasmgate/wasmgate/gateway/plugin"
+	"github.com/wasmgate/wasmgate/gateway/search/rerank"
 	"github.com/wasmgate/wasmgate/gateway/upstream"
 	"github.com/wasmgate/wasmgate/internal/refcount"
 	"github.com/wasmgate/wasmgate/loader"
@@ -15,12 +16,14 @@ import (
 // adding a kind of source or another config-driven part is one line in
 // the list.
 func (g *Gateway) newParts() *parts {
-	p := &parts{id: &identity{limiters: g.limiters, logger: g.log}, plugins: plugin.New(g.plugins)}
+	p := &parts{id: &identity{limiters: g.limiters, logger: g.log}, plugins: plugin.New(g.plugins),
+		rankers: rerank.NewComponent(&rerank.Host{Logger: g.log, Compiler: g.plugins.Compiler, Slots: g.plugins.Slots})}
 	p.list = []component.Part{
 		component.Bind(&stateComponent{g: g}),
 		component.Bind(p.id),
 		component.Bind(&auditComponent{a: g.audit}),
 		component.Bind(p.plugins),
+		component.Bind(p.rankers),
 		component.Bind(g.relay.Component()),
 		component.Bind(g.tracer.Component(g.log)),
 		component.Bind(g.signer.Component()),
@@ -37,9 +40,10 @@ type parts struct {
 	list []component.Part
 	refs refcount.Count
 
-	// The core's own handles on two of them.
+	// The core's own handles on three of them.
 	id      *identity
 	plugins *plugin.Component
+	rankers *rerank.Component
 }
 
 // retain holds p for one more snapshot (one indexed again from the

@@ -17,6 +17,7 @@ func TestBadConfigs(t *testing.T) {
 	// them built, every case would also fail on a missing module.
 	harness.Wasm(t, "examples/plugins/calculator")
 	harness.Wasm(t, "examples/plugins/greeter")
+	harness.Wasm(t, "examples/rankers/keyword")
 	for _, c := range harness.BadConfigs(t, "testdata/bad") {
 		t.Run(c.Name, func(t *testing.T) {
 			_, err := Load(c.Path, c.Env)

@@ -79,37 +79,11 @@ func (c *Compiler) Close(ctx context.Context) error { return c.cache.Close(ctx) 
 // was used to describe the plugin), or close.
 func (c *Compiler) Compile(ctx context.Context, spec PluginSpec, mod fetch.Module, env host.Env) (p *Plugin, first *Instance, err error) {
 	c.compiles.Add(1)
-	manifest := extism.Manifest{
-		Wasm:         []extism.Wasm{extism.WasmData{Data: mod.Data, Name: "main"}},
-		Memory:       &extism.ManifestMemory{MaxPages: uint32(int64(spec.Limits.Memory) / 65536), MaxVarBytes: 1 << 20},
-		Config:       spec.Config,
-		AllowedHosts: spec.AllowedHosts,
-		// No AllowedPaths: Extism would mount them with wazero's DirFS,
-		// which follows symbolic links out of the directory. NewInstance
-		// mounts them with sandboxfs instead.
-	}
-	if manifest.AllowedHosts == nil {
-		manifest.AllowedHosts = []string{} // nil would allow every host
-	}
-	client, err := egress.New(egress.Options{AllowedHosts: spec.AllowedHosts, MaxResponse: int64(spec.Limits.HTTPResponse),
-		Timeout: time.Duration(spec.Limits.Timeout), Listeners: &c.own})
-	if err != nil {
-		return nil, nil, fmt.Errorf("plugin %q (%s.allowed_hosts): %w", spec.Name, spec.Key, err)
-	}
 	funcs := host.Functions(env)
-	rc := wazero.NewRuntimeConfig().
-		WithCloseOnContextDone(true).
-		WithCompilationCache(c.cache)
 	start := time.Now()
-	compiled, err := extism.NewCompiledPlugin(ctx, manifest, extism.PluginConfig{
-		RuntimeConfig:             rc,
-		EnableWasi:                true,
-		HTTPRequest:               client.Do,
-		EnableHttpResponseHeaders: true,
-	}, funcs)
+	compiled, client, err := c.compileModule(ctx, "plugin", spec, mod, funcs)
 	if err != nil {
-		client.Close()
-		return nil, nil, fmt.Errorf("plugin %q (%s): compile %s: %w", spec.Name, spec.Key, spec.Path, err)
+		return nil, nil, err
 	}
 	fail := func(err error) (*Plugin, *Instance, error) {
 		client.Close()
@@ -164,6 +138,43 @@ func (c *Compiler) Compile(ctx context.Context, spec PluginSpec, mod fetch.Modul
 	c.logger.Debug("compiled plugin", "plugin", spec.Name, "path", spec.Path, "abi", p.ABI.Name(), "bytes", len(mod.Data), "compile", compileTime,
 		"tools", len(info.Tools), "resources", len(info.Resources), "prompts", len(info.Prompts))
 	return p, inst, nil
+}
+
+// compileModule compiles mod with spec's config, memory and HTTP grant,
+// and the host functions funcs; the caller closes both results. what
+// ("plugin", "ranker") names the module in errors.
+func (c *Compiler) compileModule(ctx context.Context, what string, spec PluginSpec, mod fetch.Module, funcs []extism.HostFunction) (*extism.CompiledPlugin, *egress.Client, error) {
+	manifest := extism.Manifest{
+		Wasm:         []extism.Wasm{extism.WasmData{Data: mod.Data, Name: "main"}},
+		Memory:       &extism.ManifestMemory{MaxPages: uint32(int64(spec.Limits.Memory) / 65536), MaxVarBytes: 1 << 20},
+		Config:       spec.Config,
+		AllowedHosts: spec.AllowedHosts,
+		// No AllowedPaths: Extism would mount them with wazero's DirFS,
+		// which follows symbolic links out of the directory. NewInstance
+		// mounts them with sandboxfs instead.
+	}
+	if manifest.AllowedHosts == nil {
+		manifest.AllowedHosts = []string{} // nil would allow every host
+	}
+	client, err := egress.New(egress.Options{AllowedHosts: spec.AllowedHosts, MaxResponse: int64(spec.Limits.HTTPResponse),
+		Timeout: time.Duration(spec.Limits.Timeout), Listeners: &c.own})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s %q (%s.allowed_hosts): %w", what, spec.Name, spec.Key, err)
+	}
+	rc := wazero.NewRuntimeConfig().
+		WithCloseOnContextDone(true).
+		WithCompilationCache(c.cache)
+	compiled, err := extism.NewCompiledPlugin(ctx, manifest, extism.PluginConfig{
+		RuntimeConfig:             rc,
+		EnableWasi:                true,
+		HTTPRequest:               client.Do,
+		EnableHttpResponseHeaders: true,
+	}, funcs)
+	if err != nil {
+		client.Close()
+		return nil, nil, fmt.Errorf("%s %q (%s): compile %s: %w", what, spec.Name, spec.Key, spec.Path, err)
+	}
+	return compiled, client, nil
 }
 
 // exports are the functions a compiled module exports.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds every plugin directory under examples/plugins/ and testdata/plugins/
-# to <dir>.wasm beside it, with the standard Go toolchain:
+# Builds every plugin directory under examples/plugins/, examples/rankers/
+# and testdata/plugins/ to <dir>.wasm beside it, with the standard Go
+# toolchain:
 #
 #   GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o <dir>.wasm ./<dir>
 #
@@ -37,7 +38,7 @@ stale() {
 }
 
 built=0
-for dir in examples/plugins/*/ testdata/plugins/*/; do
+for dir in examples/plugins/*/ examples/rankers/*/ testdata/plugins/*/; do
   dir=${dir%/}
   compgen -G "$dir/*.go" >/dev/null || continue
   out=$dir.wasm
