@@ -4,10 +4,7 @@
 // each; the candidates are then ordered by those scores.
 package rerank
 
-import (
-	"context"
-	"errors"
-)
+import "context"
 
 // Candidate is one tool a search found, as a ranker sees it.
 type Candidate struct {
@@ -23,25 +20,4 @@ type Candidate struct {
 // lexical order stands.
 type Ranker interface {
 	Rank(ctx context.Context, query string, cands []Candidate) ([]float64, error)
-}
-
-// Errors of a ranker's run, by what went wrong; Outcome names them.
-var (
-	// ErrTimeout: the ranker ran past its limits.timeout.
-	ErrTimeout = errors.New("the ranker timed out")
-	// ErrInvalid: the ranker's answer is not one finite score per
-	// candidate.
-	ErrInvalid = errors.New("the ranker's answer is invalid")
-)
-
-// Outcome is the outcome label of wasmgate_tool_search_ranker_total for
-// a ranker's error: "timeout", "invalid" or "error".
-func Outcome(err error) string {
-	switch {
-	case errors.Is(err, ErrTimeout), errors.Is(err, context.DeadlineExceeded):
-		return "timeout"
-	case errors.Is(err, ErrInvalid):
-		return "invalid"
-	}
-	return "error"
 }
