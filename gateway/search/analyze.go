@@ -8,18 +8,28 @@ import (
 	"github.com/kljensen/snowball/english"
 )
 
-// splitWords calls fn with each lowercased word of s. Words are runs of
+// appendWords appends each lowercased word of s to dst.
+func appendWords(dst []string, s string) []string {
+	n := len(dst)
+	dst = appendRawWords(dst, s)
+	for i := n; i < len(dst); i++ {
+		dst[i] = lower(dst[i])
+	}
+	return dst
+}
+
+// appendRawWords appends each word of s to dst, as it is in s. Words are runs of
 // letters and digits, further split at the boundaries that identifiers
 // use: "_", "-", "." and any other punctuation or space, a lower-to-upper
 // case change ("readFile" -> read, file), the end of an upper-case run
 // followed by a capitalised word ("HTTPServer" -> http, server), and a
 // letter-digit change ("s3bucket" -> s, 3, bucket).
-func splitWords(s string, fn func(word string)) {
+func appendRawWords(dst []string, s string) []string {
 	start := -1 // byte offset of the current word, -1 when between words
 	var prev, prevPrev rune
 	emit := func(end int) {
 		if start >= 0 && end > start {
-			fn(lower(s[start:end]))
+			dst = append(dst, s[start:end])
 		}
 		start = -1
 	}
@@ -49,6 +59,7 @@ func splitWords(s string, fn func(word string)) {
 		prevPrev, prev = prev, r
 	}
 	emit(len(s))
+	return dst
 }
 
 // lower is strings.ToLower without the allocation for words that are
@@ -107,12 +118,11 @@ func stemWord(w string) string {
 
 // terms calls fn with the stem of every word of s that is not a stopword.
 func (st stemmer) terms(s string, fn func(term string)) {
-	splitWords(s, func(w string) {
-		if stopwords[w] {
-			return
+	for _, w := range appendWords(nil, s) {
+		if !stopwords[w] {
+			fn(st.stem(w))
 		}
-		fn(st.stem(w))
-	})
+	}
 }
 
 // synonymGroups are generic verb families (and a few near-universal
