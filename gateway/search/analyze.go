@@ -91,6 +91,8 @@ var stopwords = map[string]bool{
 	"was": true, "we": true, "were": true, "what": true, "which": true,
 	"who": true, "will": true, "with": true, "would": true, "you": true,
 	"your": true, "want": true, "need": true, "let": true, "s": true,
+	"how": true, "when": true, "where": true, "why": true, "just": true,
+	"also": true, "here": true, "than": true, "too": true, "very": true,
 }
 
 // stemmer maps words to stems. Stemming the same word many times is the
@@ -147,7 +149,7 @@ var synonymGroups = [][]string{
 }
 
 // synonymWeight is how much a synonym counts against the word itself.
-const synonymWeight = 0.35
+const synonymWeight = 0.5
 
 // synonyms maps each stem to the stems of its group's other words.
 func synonyms() map[string][]string {
