@@ -132,18 +132,25 @@ func (st stemmer) terms(s string, fn func(term string)) {
 // words, at synonymWeight of the word's own weight. The groups are about
 // what tools do in general, not about any one catalog; keep them so.
 var synonymGroups = [][]string{
-	{"remove", "delete", "erase", "drop", "destroy", "discard"},
+	{"remove", "delete", "erase", "drop", "destroy", "discard", "forget"},
 	{"create", "make", "add", "new", "insert", "generate"},
 	{"get", "fetch", "read", "retrieve", "show", "view", "display", "open", "load"},
 	{"list", "enumerate", "browse"},
 	{"search", "find", "lookup", "query", "locate", "look"},
-	{"write", "save", "store", "put", "persist"},
+	{"write", "save", "store", "put", "persist", "remember"},
 	{"edit", "modify", "update", "change", "alter", "set"},
 	{"run", "execute", "exec", "invoke", "call", "launch", "start"},
 	{"move", "rename", "relocate"},
 	{"copy", "duplicate", "clone"},
 	{"stop", "cancel", "halt", "terminate", "kill", "abort"},
-	{"send", "post", "publish", "submit"},
+	{"send", "post", "publish", "submit", "tell"},
+	{"comment", "reply", "respond"},
+	{"close", "quit", "exit"},
+	{"navigate", "go", "visit"},
+	{"upload", "attach"},
+	{"type", "enter", "input"},
+	{"user", "member", "people", "person"},
+	{"issue", "bug", "ticket"},
 	{"directory", "folder", "dir"},
 	{"info", "information", "details", "metadata", "stats"},
 }

@@ -35,8 +35,8 @@ var (
 		fieldTitle:     2.0,
 		fieldSource:    1.5,
 		fieldDesc:      1.0,
-		fieldParamName: 0.6,
-		fieldParamDesc: 0.4,
+		fieldParamName: 0.3,
+		fieldParamDesc: 0.2,
 	}
 	// fieldB is BM25's length normalisation per field: 0 ignores the
 	// field's length, 1 divides by it relative to the field's average.
