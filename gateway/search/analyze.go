@@ -8,18 +8,28 @@ import (
 	"github.com/kljensen/snowball/english"
 )
 
-// splitWords calls fn with each lowercased word of s. Words are runs of
+// appendWords appends each lowercased word of s to dst.
+func appendWords(dst []string, s string) []string {
+	n := len(dst)
+	dst = appendRawWords(dst, s)
+	for i := n; i < len(dst); i++ {
+		dst[i] = lower(dst[i])
+	}
+	return dst
+}
+
+// appendRawWords appends each word of s to dst, as it is in s. Words are runs of
 // letters and digits, further split at the boundaries that identifiers
 // use: "_", "-", "." and any other punctuation or space, a lower-to-upper
 // case change ("readFile" -> read, file), the end of an upper-case run
 // followed by a capitalised word ("HTTPServer" -> http, server), and a
 // letter-digit change ("s3bucket" -> s, 3, bucket).
-func splitWords(s string, fn func(word string)) {
+func appendRawWords(dst []string, s string) []string {
 	start := -1 // byte offset of the current word, -1 when between words
 	var prev, prevPrev rune
 	emit := func(end int) {
 		if start >= 0 && end > start {
-			fn(lower(s[start:end]))
+			dst = append(dst, s[start:end])
 		}
 		start = -1
 	}
@@ -49,6 +59,7 @@ func splitWords(s string, fn func(word string)) {
 		prevPrev, prev = prev, r
 	}
 	emit(len(s))
+	return dst
 }
 
 // lower is strings.ToLower without the allocation for words that are
@@ -80,6 +91,8 @@ var stopwords = map[string]bool{
 	"was": true, "we": true, "were": true, "what": true, "which": true,
 	"who": true, "will": true, "with": true, "would": true, "you": true,
 	"your": true, "want": true, "need": true, "let": true, "s": true,
+	"how": true, "when": true, "where": true, "why": true, "just": true,
+	"also": true, "here": true, "than": true, "too": true, "very": true,
 }
 
 // stemmer maps words to stems. Stemming the same word many times is the
@@ -107,12 +120,11 @@ func stemWord(w string) string {
 
 // terms calls fn with the stem of every word of s that is not a stopword.
 func (st stemmer) terms(s string, fn func(term string)) {
-	splitWords(s, func(w string) {
-		if stopwords[w] {
-			return
+	for _, w := range appendWords(nil, s) {
+		if !stopwords[w] {
+			fn(st.stem(w))
 		}
-		fn(st.stem(w))
-	})
+	}
 }
 
 // synonymGroups are generic verb families (and a few near-universal
@@ -120,24 +132,31 @@ func (st stemmer) terms(s string, fn func(term string)) {
 // words, at synonymWeight of the word's own weight. The groups are about
 // what tools do in general, not about any one catalog; keep them so.
 var synonymGroups = [][]string{
-	{"remove", "delete", "erase", "drop", "destroy", "discard"},
+	{"remove", "delete", "erase", "drop", "destroy", "discard", "forget"},
 	{"create", "make", "add", "new", "insert", "generate"},
 	{"get", "fetch", "read", "retrieve", "show", "view", "display", "open", "load"},
 	{"list", "enumerate", "browse"},
 	{"search", "find", "lookup", "query", "locate", "look"},
-	{"write", "save", "store", "put", "persist"},
+	{"write", "save", "store", "put", "persist", "remember"},
 	{"edit", "modify", "update", "change", "alter", "set"},
 	{"run", "execute", "exec", "invoke", "call", "launch", "start"},
 	{"move", "rename", "relocate"},
 	{"copy", "duplicate", "clone"},
 	{"stop", "cancel", "halt", "terminate", "kill", "abort"},
-	{"send", "post", "publish", "submit"},
+	{"send", "post", "publish", "submit", "tell"},
+	{"comment", "reply", "respond"},
+	{"close", "quit", "exit"},
+	{"navigate", "go", "visit"},
+	{"upload", "attach"},
+	{"type", "enter", "input"},
+	{"user", "member", "people", "person"},
+	{"issue", "bug", "ticket"},
 	{"directory", "folder", "dir"},
 	{"info", "information", "details", "metadata", "stats"},
 }
 
 // synonymWeight is how much a synonym counts against the word itself.
-const synonymWeight = 0.35
+const synonymWeight = 0.5
 
 // synonyms maps each stem to the stems of its group's other words.
 func synonyms() map[string][]string {

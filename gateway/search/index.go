@@ -35,8 +35,8 @@ var (
 		fieldTitle:     2.0,
 		fieldSource:    1.5,
 		fieldDesc:      1.0,
-		fieldParamName: 0.6,
-		fieldParamDesc: 0.4,
+		fieldParamName: 0.3,
+		fieldParamDesc: 0.2,
 	}
 	// fieldB is BM25's length normalisation per field: 0 ignores the
 	// field's length, 1 divides by it relative to the field's average.
@@ -103,27 +103,45 @@ func Build(docs []Doc) *Index {
 		starts  = make([]int32, len(docs)+1) // doc -> its first entry in counts
 		lengths = make([][numFields]uint16, len(docs))
 		total   [numFields]float64
-		local   = map[int32]int{} // term -> entry in counts, for the current doc
+		// wordTerm maps a word as written to its term, -1 for a stopword.
+		wordTerm = map[string]int32{}
+		// seen[t] is 1 + the last doc with term t, entry[t] that doc's
+		// entry in counts: the current doc's terms without a map.
+		seen  []int32
+		entry []int32
+		words []string
 	)
+	counts = make([]termCount, 0, 32*len(docs))
 	for i := range docs {
 		d := &docs[i]
-		clear(local)
 		starts[i] = int32(len(counts))
-		add := func(f int) func(string) {
-			return func(t string) {
-				id, ok := x.terms[t]
+		add := func(text string, f int) {
+			words = appendRawWords(words[:0], text)
+			for _, w := range words {
+				id, ok := wordTerm[w]
 				if !ok {
-					id = int32(len(x.postings))
-					x.terms[t] = id
-					x.postings = append(x.postings, nil)
+					id = -1
+					if lw := lower(w); !stopwords[lw] {
+						t := st.stem(lw)
+						if id, ok = x.terms[t]; !ok {
+							id = int32(len(x.postings))
+							x.terms[t] = id
+							x.postings = append(x.postings, nil)
+							seen = append(seen, 0)
+							entry = append(entry, 0)
+						}
+					}
+					wordTerm[w] = id
 				}
-				e, ok := local[id]
-				if !ok {
-					e = len(counts)
-					local[id] = e
+				if id < 0 {
+					continue
+				}
+				if seen[id] != int32(i)+1 {
+					seen[id] = int32(i) + 1
+					entry[id] = int32(len(counts))
 					counts = append(counts, termCount{term: id})
 				}
-				if counts[e].n[f] < math.MaxUint16 {
+				if e := entry[id]; counts[e].n[f] < math.MaxUint16 {
 					counts[e].n[f]++
 				}
 				if lengths[i][f] < math.MaxUint16 {
@@ -131,13 +149,13 @@ func Build(docs []Doc) *Index {
 				}
 			}
 		}
-		st.terms(d.Name, add(fieldName))
-		st.terms(d.Title, add(fieldTitle))
-		st.terms(d.Source, add(fieldSource))
-		st.terms(d.Description, add(fieldDesc))
+		add(d.Name, fieldName)
+		add(d.Title, fieldTitle)
+		add(d.Source, fieldSource)
+		add(d.Description, fieldDesc)
 		for _, p := range d.Params {
-			st.terms(p.Name, add(fieldParamName))
-			st.terms(p.Description, add(fieldParamDesc))
+			add(p.Name, fieldParamName)
+			add(p.Description, fieldParamDesc)
 		}
 		for f := range numFields {
 			total[f] += float64(lengths[i][f])

@@ -10,9 +10,7 @@ import (
 )
 
 func words(s string) []string {
-	var ws []string
-	splitWords(s, func(w string) { ws = append(ws, w) })
-	return ws
+	return appendWords(nil, s)
 }
 
 func TestSplitWords(t *testing.T) {
@@ -37,7 +35,7 @@ func TestSplitWords(t *testing.T) {
 		{"ÜberÄnderung", []string{"über", "änderung"}},
 	} {
 		if got := words(c.in); !slices.Equal(got, c.want) {
-			t.Errorf("splitWords(%q) = %q, want %q", c.in, got, c.want)
+			t.Errorf("appendWords(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
