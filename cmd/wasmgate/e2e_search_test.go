@@ -11,8 +11,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -346,5 +349,69 @@ func TestSearchLockWithheld(t *testing.T) {
 	mustLock(t, g, cfg)
 	if !harness.WaitFor(20*time.Second, func() bool { return slices.Contains(foundTools(ctx, t, c, query, 0), "v1_echo") }) {
 		t.Errorf("v1_echo is not found again after wasmgate lock approved it")
+	}
+}
+
+// TestSearchRanker: an endpoint's discovery.ranker re-orders what the
+// lexical ranking found (the keyword example, boosting the greeter), and
+// a ranker that answers garbage, traps or runs past its timeout leaves
+// the lexical order, counted by outcome and logged; the search still
+// answers.
+func TestSearchRanker(t *testing.T) {
+	keyword := harness.Wasm(t, "examples/rankers/keyword")
+	hostile := filepath.Join(t.TempDir(), "hostile.wasm")
+	wat2wasm, err := exec.LookPath("wat2wasm")
+	if err != nil {
+		t.Fatalf("wat2wasm is not installed (apt-get install wabt): %v", err)
+	}
+	if b, err := exec.Command(wat2wasm, filepath.Join(harness.RepoRoot(), "gateway", "search", "rerank", "testdata", "hostile.wat"), "-o", hostile).CombinedOutput(); err != nil {
+		t.Fatalf("wat2wasm: %v\n%s", err, b)
+	}
+	cfg := harness.WriteConfig(t, epYAML(t, "", fmt.Sprintf(`endpoints:
+  - name: plain
+    discovery: {mode: search}
+  - name: boosted
+    discovery: {mode: search, ranker: {path: %q, config: {boost: storage}}}
+  - name: hostile
+    discovery: {mode: search, ranker: {path: %q, limits: {timeout: 200ms}}}
+`, keyword, hostile)))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 2*time.Minute)
+	plain, _ := epSession(t, g, "/mcp/plain")
+	boosted, _ := epSession(t, g, "/mcp/boosted")
+	bad, _ := epSession(t, g, "/mcp/hostile")
+
+	const query = "greet a person by name and store the value"
+	lexical := foundTools(ctx, t, plain, query, 0)
+	if len(lexical) < 2 || lexical[0] == "set-storage" || !slices.Contains(lexical, "set-storage") {
+		t.Fatalf("lexical order of %q = %v: the test needs set-storage found, not first", query, lexical)
+	}
+	if got := foundTools(ctx, t, boosted, query, 0); len(got) == 0 || got[0] != "set-storage" {
+		t.Errorf("with the keyword ranker boosting storage: %v, want set-storage first (lexical: %v)", got, lexical)
+	}
+	// The hostile ranker acts on the query's first letter: g answers
+	// not JSON, t traps, s never returns.
+	for _, q := range []struct{ query, outcome string }{
+		{query, "invalid"},
+		{"then greet a person by name and store the value", "error"},
+		{"so greet a person by name and store the value", "timeout"},
+	} {
+		want := foundTools(ctx, t, plain, q.query, 0)
+		start := time.Now()
+		if got := foundTools(ctx, t, bad, q.query, 0); !slices.Equal(got, want) {
+			t.Errorf("hostile ranker (%s) on %q: %v, want the lexical order %v", q.outcome, q.query, got, want)
+		}
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("hostile ranker (%s): the search took %v", q.outcome, took)
+		}
+		if v, _ := g.Scrape(t).Value("wasmgate_tool_search_ranker_total", map[string]string{"endpoint": "hostile", "outcome": q.outcome}); v != 1 {
+			t.Errorf("wasmgate_tool_search_ranker_total{hostile,%s} = %v, want 1", q.outcome, v)
+		}
+	}
+	if v, _ := g.Scrape(t).Value("wasmgate_tool_search_ranker_total", map[string]string{"endpoint": "boosted", "outcome": "ok"}); v != 1 {
+		t.Errorf("wasmgate_tool_search_ranker_total{boosted,ok} = %v, want 1", v)
+	}
+	if !strings.Contains(g.Stderr(), "discovery.ranker failed; the lexical order stands") {
+		t.Errorf("no log line of the failing ranker:\n%s", g.Stderr())
 	}
 }
