@@ -158,12 +158,15 @@ type searchQuery struct {
 
 const minCatalogTools = 150
 
+// regenerateCatalog is the command that writes catalog.json anew.
+const regenerateCatalog = "WASMGATE_WRITE_CATALOG=1 go test -race -count=1 -run TestSearchCatalog ./cmd/wasmgate"
+
 // TestSearchCatalog runs the gateway with the whole catalog and checks
 // that it lists at least 150 tools, that they are the tools of
-// gateway/search/testdata/catalog.json (by name, source by source), and
-// that every request of queries.json names one of them. With
-// WASMGATE_WRITE_CATALOG=1 it writes catalog.json from the live listing
-// instead of comparing.
+// gateway/search/testdata/catalog.json (source by source, by name and
+// definition), and that every request of queries.json names one of them.
+// With WASMGATE_WRITE_CATALOG=1 it writes catalog.json from the live
+// listing instead of comparing.
 func TestSearchCatalog(t *testing.T) {
 	parts := searchCatalogParts(t)
 	sources := searchCatalogSources("")
@@ -262,11 +265,22 @@ func TestSearchCatalog(t *testing.T) {
 				got = append(got, toolName(t, tl))
 			}
 			if !slices.Equal(got, want) {
-				t.Errorf("source %s lists %v,\n%s has %v;\nregenerate it: WASMGATE_WRITE_CATALOG=1 go test -race -count=1 -run TestSearchCatalog ./cmd/wasmgate", s.Name, got, path, want)
+				t.Errorf("source %s lists %v,\n%s has %v;\nregenerate it: %s", s.Name, got, path, want, regenerateCatalog)
+				continue
+			}
+			// Same names: the definitions (descriptions, schemas) too.
+			for j, tl := range s.Tools {
+				var buf bytes.Buffer
+				if err := json.Compact(&buf, committed.Sources[i].Tools[j]); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(buf.Bytes(), tl) {
+					t.Errorf("tool %s is listed as\n%s\n%s has\n%s\nregenerate it: %s", got[j], tl, path, buf.Bytes(), regenerateCatalog)
+				}
 			}
 		}
 		if len(committed.Sources) != len(file.Sources) {
-			t.Errorf("%s has %d sources, the catalog %d; regenerate it: WASMGATE_WRITE_CATALOG=1 go test -race -count=1 -run TestSearchCatalog ./cmd/wasmgate", path, len(committed.Sources), len(file.Sources))
+			t.Errorf("%s has %d sources, the catalog %d; regenerate it: %s", path, len(committed.Sources), len(file.Sources), regenerateCatalog)
 		}
 	}
 
@@ -350,7 +364,7 @@ func readSearchCatalog(t *testing.T, path string) searchCatalogFile {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v; generate it: WASMGATE_WRITE_CATALOG=1 go test -race -count=1 -run TestSearchCatalog ./cmd/wasmgate", err)
+		t.Fatalf("%v; generate it: %s", err, regenerateCatalog)
 	}
 	var f searchCatalogFile
 	if err := json.Unmarshal(data, &f); err != nil {
