@@ -27,11 +27,13 @@ run: build
 validate: build
 	./bin/wasmgate validate --config $(CONFIG)
 
-## node-deps: the official TypeScript SDK for the outside-client tests, and @modelcontextprotocol/server-everything for the upstream tests
+## node-deps: the official TypeScript SDK for the outside-client tests, and the npm MCP servers of the upstream and tool-search tests
 node-deps: tests/node/node_modules/.package-lock.json
 
+# server-puppeteer's puppeteer would download a browser at install time;
+# the catalog tests only list its tools, so no browser is fetched.
 tests/node/node_modules/.package-lock.json: tests/node/package.json tests/node/package-lock.json
-	npm ci --prefix tests/node --no-audit --no-fund
+	PUPPETEER_SKIP_DOWNLOAD=1 PUPPETEER_SKIP_CHROMIUM_DOWNLOAD=1 npm ci --prefix tests/node --no-audit --no-fund
 
 ## test: every test, with the race detector
 # The fairness test measures throughput, and the termination tests measure
