@@ -27,6 +27,7 @@
 #
 #   scripts/bench-search.sh                  (make bench-search)
 #   ROUNDS=5 CALLS=2000 scripts/bench-search.sh
+#   PARTS=3 CATALOG=/tmp/catalog.json scripts/bench-search.sh   (only part 3)
 #
 # Loopback only; stops by itself. The gateway, the upstream and the
 # client share the machine's cores.
@@ -36,6 +37,8 @@ ROUNDS=${ROUNDS:-3}
 CALLS=${CALLS:-1000}
 TOOLS=${TOOLS:-10000}
 CATALOG=${CATALOG:-gateway/search/testdata/catalog.json}
+PARTS=${PARTS:-1 2 3}
+part() { [[ " $PARTS " == *" $1 "* ]]; }
 BIN=./bin/wasmgate
 SB=./bin/searchbench
 work=$(mktemp -d)
@@ -92,6 +95,7 @@ small=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"
   python3 -c 'import json,sys; [print(m["result"]["tools"][0]["name"]) for m in map(json.loads, sys.stdin) if m.get("id") == 2]')
 
 declare -A start_ms rss_ready rss_after reload_same reload_changed
+if part 1; then
 for mode in search all; do
   synthetic $mode >"$work/gateway.yaml"
   t0=$(date +%s%N)
@@ -113,7 +117,7 @@ for mode in search all; do
 import json, sys
 for line in open(sys.argv[1]):
     r = json.loads(line)
-    extra = f", {r['mean_results']:.1f} tools a search, {r['empty']} found nothing" if r["phase"] == "find_tools" else ""
+    extra = f", {r.get('mean_results', 0):.1f} tools a search, {r.get('empty', 0)} found nothing" if r["phase"] == "find_tools" else ""
     what = {"find_tools": "find_tools", "tools/call": "tools/call " + ("(by name, unlisted)" if sys.argv[2] == "search" else "(listed)"),
             "call_tool": "call_tool (the same tool)"}[r["phase"]]
     rounds = ", ".join(f"{v:.3f}" for v in r["rounds_p50_ms"])
@@ -143,7 +147,9 @@ printf '   %-44s %-20s %s\n' "reload, the endpoint's tools changed (ms)" "${relo
 printf '   %-44s %-20s %s\n' "VmRSS at ready (KiB)" "${rss_ready[search]}" "${rss_ready[all]}"
 printf '   %-44s %-20s %s\n' "VmRSS after the load and reloads (KiB)" "${rss_after[search]}" "${rss_after[all]}"
 echo "   (reloads with the tools changed, each run: search ${reload_changed[search]#* }, all ${reload_changed[all]#* })"
+fi
 
+if part 2; then
 echo
 echo "2. in-process (go test -bench ./gateway/search, medians of ${ROUNDS} runs):"
 benches='BenchmarkSearch10k$|BenchmarkBuild10k$'
@@ -175,6 +181,12 @@ if "BenchmarkRecall" in runs:
     print(f"   testdata/queries.json: recall@5 {r5:.3f} (target 0.90: {'met' if r5 >= 0.90 else 'NOT met'}), "
           f"top-1 {t1:.3f} (target 0.70: {'met' if t1 >= 0.70 else 'NOT met'}); the misses: go test -run TestRecall -v ./gateway/search")
 PY
+fi
+
+if ! part 3; then
+  echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
 
 echo
 echo "3. tools/list of the catalog ($CATALOG), mode all against mode search (no pinned tools):"
