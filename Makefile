@@ -7,7 +7,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state bench-endpoints cluster cluster-restart fuzz validate conformance conformance-endpoint clean install dist
+.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state bench-endpoints bench-search cluster cluster-restart fuzz validate conformance conformance-endpoint clean install dist
 
 all: build
 
@@ -88,10 +88,11 @@ conformance-endpoint: build
 	@bash scripts/conformance.sh --endpoint /mcp/all
 
 ## bench: tools/call throughput and latency over Streamable HTTP, then
-## the policy, upstream, tracing, shared-state and endpoints figures (each
-## also alone below)
+## the policy, upstream, tracing, shared-state, endpoints and tool search
+## figures (each also alone below)
 bench: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
+	$(GO) build -o bin/searchbench ./cmd/searchbench
 	cd bench/stock && $(GO) build -o ../../bin/mcpstock .
 	@bash scripts/bench.sh $(BENCH_DURATION)
 	@bash scripts/bench-policy.sh $(BENCH_DURATION)
@@ -99,6 +100,17 @@ bench: build
 	@bash scripts/bench-tracing.sh $(BENCH_DURATION)
 	@bash scripts/bench-state.sh $(BENCH_DURATION)
 	@bash scripts/bench-endpoints.sh $(BENCH_DURATION)
+	@bash scripts/bench-search.sh
+
+## bench-search: tool search (issue 41): find_tools, tools/call and
+## call_tool over HTTP at 1 client against a 10,000-tool synthetic
+## upstream, start, reload and memory in mode search against mode all;
+## the index's in-process figures and recall (go test -bench
+## ./gateway/search); the tools/list bytes of the testdata catalog in
+## mode all against mode search (ROUNDS, CALLS, PARTS: the script)
+bench-search: build
+	$(GO) build -o bin/searchbench ./cmd/searchbench
+	@bash scripts/bench-search.sh
 
 ## bench-upstream: tools/call proxied to an upstream MCP server (mcp-go's
 ## own, native handler) over HTTP and stdio, against calling it directly
