@@ -28,6 +28,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/wasmgate/wasmgate/gateway/search"
 	"github.com/wasmgate/wasmgate/internal/harness"
 	"github.com/wasmgate/wasmgate/internal/mcphttp"
 )
@@ -174,6 +175,7 @@ func TestSearchCatalog(t *testing.T) {
 	// so the listing says which source each tool is of.
 	var eps strings.Builder
 	eps.WriteString("endpoints:\n  - name: all\n    path: /mcp\n")
+	eps.WriteString("  - name: search\n    path: /mcp/search\n    discovery: {mode: search}\n")
 	for _, s := range sources {
 		fmt.Fprintf(&eps, "  - name: src-%s\n    path: /mcp/src/%s\n    sources: [%s]\n", s.Name, s.Name, s.Name)
 	}
@@ -291,6 +293,87 @@ func TestSearchCatalog(t *testing.T) {
 			t.Errorf("queries.json: %q wants %q, which the catalog does not list", q.Query, q.Tool)
 		}
 	}
+	checkCatalogSearch(ctx, t, g, base, file, queries)
+}
+
+// checkCatalogSearch checks the search endpoint of TestSearchCatalog's
+// gateway over the real catalog: its tools/list is at least 10x smaller
+// than the whole catalog's; every request finds, over HTTP, exactly what
+// the search package finds in-process over catalog.json (the gateway
+// adds scoping, never another order); mcp-go's client finds a tool of a
+// real npm server and calls it by name and through call_tool in both
+// protocol eras, and the TypeScript SDK does too in its session.
+func checkCatalogSearch(ctx context.Context, t *testing.T, g *harness.Gateway, base string, file searchCatalogFile, queries []searchQuery) {
+	t.Helper()
+	all, searched := listBytes(ctx, t, base+"/mcp"), listBytes(ctx, t, base+"/mcp/search")
+	t.Logf("tools/list: mode all %d bytes (~%d tokens), mode search %d bytes (~%d tokens): %.0fx smaller",
+		all, all/4, searched, searched/4, float64(all)/float64(searched))
+	if searched*10 > all {
+		t.Errorf("tools/list of the search endpoint is %d bytes, the whole catalog's %d: want at least 10x smaller", searched, all)
+	}
+
+	var docs []search.Doc
+	for _, src := range file.Sources {
+		for _, raw := range src.Tools {
+			var tl mcp.Tool
+			if err := json.Unmarshal(raw, &tl); err != nil {
+				t.Fatal(err)
+			}
+			docs = append(docs, search.DocOf(src.Name, tl))
+		}
+	}
+	x := search.Build(docs)
+	c, _ := harness.HTTPClient(t, base+"/mcp/search", harness.ProtoStateless)
+	in5, first := 0, 0
+	for _, q := range queries {
+		got := foundTools(ctx, t, c, q.Query, 5)
+		var want []string
+		for _, h := range x.Search(q.Query, 5, nil) {
+			want = append(want, x.Doc(h.Doc).Name)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("find_tools(%q) over HTTP = %v; in-process over catalog.json = %v", q.Query, got, want)
+		}
+		if i := slices.Index(got, q.Tool); i >= 0 {
+			in5++
+			if i == 0 {
+				first++
+			}
+		}
+	}
+	n := float64(len(queries))
+	t.Logf("over HTTP, %d requests: recall@5 %.3f, top-1 %.3f", len(queries), float64(in5)/n, float64(first)/n)
+
+	// A real npm server's tool, found and called both ways.
+	const query, want = "read the entire knowledge graph", "memory_read_graph"
+	for _, era := range []string{harness.ProtoSessions, harness.ProtoStateless} {
+		c, _ := harness.HTTPClient(t, base+"/mcp/search", era)
+		if got := foundTools(ctx, t, c, query, 0); len(got) == 0 || got[0] != want {
+			t.Errorf("%s: find_tools(%q) = %v, want %s first", era, query, got, want)
+			continue
+		}
+		for _, call := range []struct {
+			name string
+			args map[string]any
+		}{{want, map[string]any{}}, {"call_tool", map[string]any{"name": want, "arguments": map[string]any{}}}} {
+			if text, isErr := harness.CallTool(ctx, t, c, call.name, call.args); isErr || !strings.Contains(text, "entities") {
+				t.Errorf("%s: %s: %q (isError %v), want the graph's JSON", era, call.name, text, isErr)
+			}
+		}
+	}
+	r := runSearchClient(t, base+"/mcp/search", query, map[string]any{})
+	checkSearchRun(t, r, []string{"call_tool", "find_tools"}, want, "entities")
+}
+
+// listBytes is the size of the tools/list result of the endpoint at url
+// (every page), as sent.
+func listBytes(ctx context.Context, t *testing.T, url string) int {
+	t.Helper()
+	n := 0
+	for _, tl := range listRawTools(ctx, t, url) {
+		n += len(tl)
+	}
+	return n
 }
 
 // listRawTools lists the tools of the endpoint at url (every page) as the
@@ -394,4 +477,41 @@ func readSearchQueries(t *testing.T, path string) []searchQuery {
 		}
 	}
 	return qs
+}
+
+// TestUpstreamOptionalListsFail: two npm servers that announce resources
+// but cannot list them (server-postgres's resources/list needs a live
+// database; server-puppeteer answers resources/templates/list "method
+// not found") are served with their tools; what they could not list is
+// a warning naming the upstream and the list, not a refused config.
+func TestUpstreamOptionalListsFail(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node is not installed: %v", err)
+	}
+	modules := filepath.Join(harness.RepoRoot(), "tests", "node", "node_modules", "@modelcontextprotocol")
+	up := fmt.Sprintf(`upstreams:
+  - name: postgres
+    command: [%q, %q, "postgresql://nobody@127.0.0.1:1/none"]
+    prefix: pg
+    limits: {timeout: 60s, start_timeout: 120s}
+  - name: puppeteer
+    command: [%q, %q]
+    prefix: pup
+    env: {PUPPETEER_SKIP_DOWNLOAD: "1"}
+    limits: {timeout: 60s, start_timeout: 120s}
+`, node, filepath.Join(modules, "server-postgres", "dist", "index.js"), node, filepath.Join(modules, "server-puppeteer", "dist", "index.js"))
+	g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, bins.YAML(harness.Parts{Sections: up}))})
+	ctx := harness.Ctx(t, time.Minute)
+	tools := harness.Tools(ctx, t, g.SessionClient(t))
+	for _, want := range []string{"pg_query", "pup_puppeteer_navigate", "pup_puppeteer_screenshot"} {
+		if !slices.Contains(tools, want) {
+			t.Errorf("tools/list %v lacks %s", tools, want)
+		}
+	}
+	for _, want := range []string{`no resources served: resources/list`, `no resource templates served: resources/templates/list`} {
+		if !strings.Contains(g.Stderr(), want) {
+			t.Errorf("the log does not warn %q:\n%s", want, g.Stderr())
+		}
+	}
 }

@@ -6,6 +6,7 @@ package upstream
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -94,7 +95,7 @@ func describe(ctx context.Context, cli *client.Client, maxTools int) (abi.Descri
 			}
 			return r.Resources, r.NextCursor, nil
 		})
-		if err != nil {
+		if err != nil && !optional(&d, err, "resources") {
 			return d, err
 		}
 		for _, r := range res {
@@ -114,7 +115,7 @@ func describe(ctx context.Context, cli *client.Client, maxTools int) (abi.Descri
 			}
 			return r.ResourceTemplates, r.NextCursor, nil
 		})
-		if err != nil {
+		if err != nil && !optional(&d, err, "resource templates") {
 			return d, err
 		}
 		for _, t := range tpls {
@@ -145,7 +146,7 @@ func describe(ctx context.Context, cli *client.Client, maxTools int) (abi.Descri
 			}
 			return r.Prompts, r.NextCursor, nil
 		})
-		if err != nil {
+		if err != nil && !optional(&d, err, "prompts") {
 			return d, err
 		}
 		for _, p := range ps {
@@ -158,6 +159,25 @@ func describe(ctx context.Context, cli *client.Client, maxTools int) (abi.Descri
 		}
 	}
 	return d, nil
+}
+
+// optional reports whether err, a failed list of resources, templates
+// or prompts, leaves the upstream's other lists served: the server
+// answered the request with a JSON-RPC error (it announced the
+// capability but has no such method, or cannot list without something
+// it lacks, such as a database it cannot reach). Its tools are what
+// clients come for; that list is then empty, with a warning (the
+// upstream's status and the reload's log line show it). An error of the
+// connection itself (closed, timed out) fails the whole list as before.
+func optional(d *abi.Descriptor, err error, noun string) bool {
+	for _, answered := range []error{mcp.ErrMethodNotFound, mcp.ErrInternalError, mcp.ErrInvalidParams,
+		mcp.ErrInvalidRequest, mcp.ErrResourceNotFound} {
+		if errors.Is(err, answered) {
+			d.Warnings = append(d.Warnings, fmt.Sprintf("no %s served: %v", noun, err))
+			return true
+		}
+	}
+	return false
 }
 
 // recode converts between two JSON shapes of the same thing.

@@ -202,6 +202,9 @@ func (s *shared) relist(ctx context.Context) error {
 	if string(a) == string(b) {
 		return nil
 	}
+	for _, w := range d.Warnings { // once each time the lists change
+		s.h.Logger.Warn("upstream lists: "+w, "upstream", s.name())
+	}
 	s.desc.Store(&d)
 	s.gen.Add(1)
 	if old != nil && s.h.Lists != nil {
