@@ -28,12 +28,12 @@ import (
 	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
-// searchEndpoints: agents searches (calculate pinned), all lists
-// everything.
+// searchEndpoints: agents searches (calculate pinned; tickets_*, which
+// matches nothing, a warning), all lists everything.
 const searchEndpoints = `endpoints:
   - name: agents
     path: /mcp/agents
-    discovery: {mode: search, pinned: [calculate], max_results: 3}
+    discovery: {mode: search, pinned: [calculate, "tickets_*"], max_results: 3}
   - name: all
     path: /mcp/all
 `
@@ -102,6 +102,9 @@ func TestSearchEndpoint(t *testing.T) {
 	n1 := harness.CountNotes(c1)
 	c2, _ := epSession(t, g, "/mcp/agents", transport.WithContinuousListening())
 	n2 := harness.CountNotes(c2)
+	if line, ok := g.WaitLog(0, "discovery.pinned matches no tool", 5*time.Second); !ok || !strings.Contains(line, `endpoints[0].discovery.pinned[1] \"tickets_*\"`) {
+		t.Errorf("no warning naming the pinned glob that matches nothing: %q\n%s", line, g.Stderr())
+	}
 	listed, desc := listedTools(ctx, t, c1)
 	if want := []string{"calculate", "call_tool", "find_tools"}; !slices.Equal(listed, want) {
 		t.Fatalf("tools/list of a search endpoint: %v, want %v", listed, want)
@@ -286,6 +289,32 @@ func TestSearchReload(t *testing.T) {
 	if len(got) == 0 || got[0] != "set-storage" {
 		t.Fatalf("a second after the reload, find_tools(store a value under a key) = %v, want set-storage first", got)
 	}
+
+	// A reload that adds a server (an npm MCP server, as an upstream).
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node is not installed: %v", err)
+	}
+	memory := filepath.Join(harness.RepoRoot(), "tests", "node", "node_modules", "@modelcontextprotocol", "server-memory", "dist", "index.js")
+	withMemory := withStorage + fmt.Sprintf("upstreams:\n  - name: memory\n    command: [%q, %q]\n    prefix: memory\n    env: {MEMORY_FILE_PATH: %q}\n",
+		node, memory, filepath.Join(t.TempDir(), "memory.jsonl"))
+	n = g.ReloadCount(t)
+	harness.RenameOver(t, cfg, []byte(withMemory))
+	if _, f := g.WaitReload(t, n, "add the memory server"); f != 0 {
+		t.Fatalf("the reload that adds a server failed:\n%s", g.Stderr())
+	}
+	reloaded = time.Now()
+	const graph = "read the entire knowledge graph"
+	for time.Since(reloaded) < time.Second {
+		if got = foundTools(ctx, t, c, graph, 0); len(got) > 0 && got[0] == "memory_read_graph" {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(got) == 0 || got[0] != "memory_read_graph" {
+		t.Fatalf("a second after the reload that added the memory server, find_tools(%s) = %v", graph, got)
+	}
+	withStorage = withMemory
 
 	// A tool renamed to call_tool on the search endpoint's source.
 	bad := strings.Replace(withStorage, "  - name: greeter\n", "  - name: greeter\n    overrides: {say_hello: {name: call_tool}}\n", 1)
