@@ -130,7 +130,12 @@ func (st stemmer) terms(s string, fn func(term string)) {
 // synonymGroups are generic verb families (and a few near-universal
 // nouns) of tool catalogs: a query word also finds its group's other
 // words, at synonymWeight of the word's own weight. The groups are about
-// what tools do in general, not about any one catalog; keep them so.
+// what tools do in general, not about any one catalog; keep them so: a
+// family belongs here when a thesaurus gives it for the general
+// vocabulary of software tools. A word may be in several groups. An
+// entry of several words ("pull request") is found, word by word, for
+// the group's other words, but does not itself find them (its words are
+// too common alone).
 var synonymGroups = [][]string{
 	{"remove", "delete", "erase", "drop", "destroy", "discard", "forget"},
 	{"create", "make", "add", "new", "insert", "generate"},
@@ -153,6 +158,26 @@ var synonymGroups = [][]string{
 	{"issue", "bug", "ticket"},
 	{"directory", "folder", "dir"},
 	{"info", "information", "details", "metadata", "stats"},
+
+	// Arithmetic: the operators' words and their names. ("times" and
+	// "product" are left out: their stems are "time" and a commerce noun.)
+	{"add", "plus", "sum", "addition"},
+	{"subtract", "minus", "difference", "subtraction"},
+	{"multiply", "multiplication"},
+	{"divide", "division", "quotient"},
+	// General nouns and adjectives of tool vocabularies.
+	{"upper", "uppercase", "caps", "capital", "capitalize"},
+	{"lower", "lowercase"},
+	{"address", "location", "place"},
+	{"elevation", "altitude", "height", "high"},
+	{"size", "big", "large"},
+	{"dialog", "popup", "modal", "alert"},
+	{"repository", "repo", "project"},
+	{"pr", "pull request"},
+	{"memory", "remember", "recall", "memorize"},
+	{"entire", "whole", "everything", "complete", "full"},
+	{"recent", "latest", "lately"},
+	{"image", "picture", "photo"},
 }
 
 // synonymWeight is how much a synonym counts against the word itself.
@@ -163,14 +188,22 @@ func synonyms() map[string][]string {
 	st := stemmer{}
 	m := map[string][]string{}
 	for _, g := range synonymGroups {
-		stems := make([]string, 0, len(g))
-		for _, w := range g {
-			stems = append(stems, st.stem(w))
+		entries := make([][]string, 0, len(g))
+		for _, e := range g {
+			var stems []string
+			st.terms(e, func(t string) { stems = append(stems, t) })
+			entries = append(entries, stems)
 		}
-		for _, s := range stems {
-			for _, o := range stems {
-				if o != s && !contains(m[s], o) {
-					m[s] = append(m[s], o)
+		for i, e := range entries {
+			if len(e) != 1 {
+				continue // a phrase is found, not a finder
+			}
+			s := e[0]
+			for j, o := range entries {
+				for _, t := range o {
+					if j != i && t != s && !contains(m[s], t) {
+						m[s] = append(m[s], t)
+					}
 				}
 			}
 		}
