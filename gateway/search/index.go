@@ -17,7 +17,8 @@ import (
 // (BM25F). A word in the tool's name says most about what the tool does;
 // the title is a human rewording of the name; the source's name says which
 // system the tool acts on; the description is longer and more diffuse;
-// parameters describe inputs more than the action.
+// parameters describe inputs more than the action; the values a schema
+// allows (enums) are a closed list of what the tool can do or act on.
 const (
 	fieldName = iota
 	fieldTitle
@@ -25,6 +26,7 @@ const (
 	fieldDesc
 	fieldParamName
 	fieldParamDesc
+	fieldValue
 	numFields
 )
 
@@ -37,6 +39,7 @@ var (
 		fieldDesc:      1.0,
 		fieldParamName: 0.3,
 		fieldParamDesc: 0.2,
+		fieldValue:     0.5,
 	}
 	// fieldB is BM25's length normalisation per field: 0 ignores the
 	// field's length, 1 divides by it relative to the field's average.
@@ -48,11 +51,25 @@ var (
 		fieldDesc:      0.75,
 		fieldParamName: 0.5,
 		fieldParamDesc: 0.75,
+		fieldValue:     0.5,
 	}
 )
 
 // k1 is BM25's term-frequency saturation.
 const k1 = 1.2
+
+// Source smoothing (cluster-based retrieval, the "collection score" of
+// federated search): each source is also scored as one document made of
+// all its tools' text, and a tool that matched the query gets
+// sourceWeight of its source's score on top of its own. A request about
+// a system's subject ("what do you remember") then prefers that system's
+// tools over a stray word match in another source, and among tools with
+// the same words, those of the source the query is about. sourceB is the
+// length normalisation of these source documents.
+const (
+	sourceWeight = 0.5
+	sourceB      = 0.75
+)
 
 // posting is one document's weight for one term: its BM25F pseudo term
 // frequency, already normalised by field lengths and saturated by k1, so a
@@ -73,6 +90,19 @@ type Index struct {
 	nameRank []int32          // doc -> its position in name order, for ties
 	synonyms map[string][]string
 	scratch  sync.Pool // *[]float32 of len(docs), zero
+
+	// Source smoothing: docSource maps each doc to its source, and
+	// srcPostings[term] lists the sources with the term and their
+	// weights, already multiplied by the term's idf over sources.
+	docSource   []int32
+	numSources  int
+	srcPostings [][]posting
+}
+
+// termCount is one term of one doc: its count in each field.
+type termCount struct {
+	term int32
+	n    [numFields]uint16
 }
 
 // Hit is one search result: a doc's index and its score.
@@ -94,10 +124,6 @@ func Build(docs []Doc) *Index {
 
 	// Pass 1: every doc's terms with their per-field counts, and the
 	// field lengths.
-	type termCount struct {
-		term int32
-		n    [numFields]uint16
-	}
 	var (
 		counts  []termCount                  // all docs' terms, doc after doc
 		starts  = make([]int32, len(docs)+1) // doc -> its first entry in counts
@@ -157,6 +183,9 @@ func Build(docs []Doc) *Index {
 			add(p.Name, fieldParamName)
 			add(p.Description, fieldParamDesc)
 		}
+		for _, v := range d.Values {
+			add(v, fieldValue)
+		}
 		for f := range numFields {
 			total[f] += float64(lengths[i][f])
 		}
@@ -206,6 +235,8 @@ func Build(docs []Doc) *Index {
 		x.idf[t] = float32(math.Log(1 + (n-float64(d)+0.5)/(float64(d)+0.5)))
 	}
 
+	x.buildSources(docs, counts, starts, lengths)
+
 	x.nameRank = make([]int32, len(docs))
 	order := make([]int32, len(docs))
 	for i := range order {
@@ -220,6 +251,78 @@ func Build(docs []Doc) *Index {
 		return &s
 	}
 	return x
+}
+
+// buildSources indexes each source as one document of all its docs'
+// terms (counts is every doc's terms, starts[i] doc i's first): a term's
+// weight in a source is its field-weighted count summed over the source's
+// docs, normalised by the source's length (sourceB) and saturated by k1,
+// times the term's idf over sources.
+func (x *Index) buildSources(docs []Doc, counts []termCount, starts []int32, lengths [][numFields]uint16) {
+	ids := map[string]int32{}
+	x.docSource = make([]int32, len(docs))
+	for i := range docs {
+		id, ok := ids[docs[i].Source]
+		if !ok {
+			id = int32(len(ids))
+			ids[docs[i].Source] = id
+		}
+		x.docSource[i] = id
+	}
+	x.numSources = len(ids)
+	if x.numSources == 0 {
+		return
+	}
+	// The docs of each source, in doc order.
+	bySource := make([][]int32, x.numSources)
+	for i, s := range x.docSource {
+		bySource[s] = append(bySource[s], int32(i))
+	}
+	srcLen := make([]float64, x.numSources)
+	var totalLen float64
+	for s, ds := range bySource {
+		for _, d := range ds {
+			for f := range numFields {
+				srcLen[s] += fieldWeight[f] * float64(lengths[d][f])
+			}
+		}
+		totalLen += srcLen[s]
+	}
+	avgLen := max(totalLen/float64(x.numSources), 1)
+
+	x.srcPostings = make([][]posting, len(x.postings))
+	acc := make([]float64, len(x.postings))
+	var touched []int32
+	for s, ds := range bySource {
+		touched = touched[:0]
+		for _, d := range ds {
+			for _, c := range counts[starts[d]:starts[d+1]] {
+				var tf float64
+				for f := range numFields {
+					tf += fieldWeight[f] * float64(c.n[f])
+				}
+				if acc[c.term] == 0 {
+					touched = append(touched, c.term)
+				}
+				acc[c.term] += tf
+			}
+		}
+		norm := 1 - sourceB + sourceB*srcLen[s]/avgLen
+		for _, t := range touched {
+			tf := acc[t] / norm
+			acc[t] = 0
+			x.srcPostings[t] = append(x.srcPostings[t], posting{doc: int32(s), w: float32(tf * (k1 + 1) / (k1 + tf))})
+		}
+	}
+	n := float64(x.numSources)
+	for t, ps := range x.srcPostings {
+		df := float64(len(ps))
+		idf := float32(math.Log(1 + (n-df+0.5)/(df+0.5)))
+		for i := range ps {
+			ps[i].w *= idf
+		}
+		x.srcPostings[t] = slices.Clip(ps)
+	}
 }
 
 // Len is the number of docs in the index.
@@ -245,6 +348,10 @@ func (x *Index) Size() int64 {
 		d := &x.docs[i]
 		n += int64(len(d.Name) + len(d.Title) + len(d.Description) + len(d.Source))
 		n += int64(len(d.Params)) * int64(unsafe.Sizeof(Param{}))
+		n += int64(len(d.Values)) * stringHeader
+		for _, v := range d.Values {
+			n += int64(len(v))
+		}
 		for _, p := range d.Params {
 			n += int64(len(p.Name) + len(p.Description))
 		}
@@ -259,6 +366,11 @@ func (x *Index) Size() int64 {
 	n += int64(len(x.byName)) * (stringHeader + 4 + mapEntry) // the names are shared with docs unless lowercased
 	n += int64(len(x.nameRank)) * 4
 	n += int64(len(x.docs)) * 4 // a search's scratch scores
+	n += int64(len(x.docSource)) * 4
+	n += int64(len(x.srcPostings)) * sliceHeader
+	for _, p := range x.srcPostings {
+		n += int64(cap(p)) * int64(unsafe.Sizeof(posting{}))
+	}
 	return n
 }
 
@@ -283,6 +395,7 @@ func (x *Index) Search(query string, limit int, allow func(doc int) bool) []Hit 
 	sp := x.scratch.Get().(*[]float32)
 	scores := *sp
 	var touched []int32
+	srcScores := make([]float32, x.numSources)
 	for _, q := range qterms {
 		id, ok := x.terms[q.term]
 		if !ok {
@@ -295,11 +408,14 @@ func (x *Index) Search(query string, limit int, allow func(doc int) bool) []Hit 
 			}
 			scores[p.doc] += idf * p.w
 		}
+		for _, p := range x.srcPostings[id] {
+			srcScores[p.doc] += q.weight * p.w
+		}
 	}
 	cands := make([]Hit, 0, len(touched)+1)
 	best := 0.0
 	for _, d := range touched {
-		s := float64(scores[d])
+		s := float64(scores[d]) + sourceWeight*float64(srcScores[x.docSource[d]])
 		scores[d] = 0
 		if s > 0 && d != exact {
 			cands = append(cands, Hit{Doc: int(d), Score: s})

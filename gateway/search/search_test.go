@@ -97,6 +97,60 @@ func TestSynonyms(t *testing.T) {
 	}
 }
 
+func TestPhraseSynonyms(t *testing.T) {
+	// "pr" finds the words of "pull request"; "pull" alone does not find "pr".
+	x := Build([]Doc{
+		{Name: "git_merge_pull_request", Description: "Merges a pull request."},
+		{Name: "git_merge_branch", Description: "Merges a branch."},
+		{Name: "x_pr_tool", Description: "Does things."},
+	})
+	if hits := x.Search("merge PR 12", 2, nil); len(hits) == 0 || x.Doc(hits[0].Doc).Name != "git_merge_pull_request" {
+		t.Errorf("merge PR: got %v", names(x, hits))
+	}
+	if hits := x.Search("pull", 3, nil); len(hits) != 1 || x.Doc(hits[0].Doc).Name != "git_merge_pull_request" {
+		t.Errorf("pull: got %v, want only git_merge_pull_request", names(x, hits))
+	}
+}
+
+func TestSchemaValues(t *testing.T) {
+	// An enum says what a tool does when its description does not.
+	x := Build([]Doc{
+		{Name: "calc", Description: "Arithmetic on two numbers.", Values: []string{"add", "subtract"}},
+		{Name: "stats", Description: "Numbers about numbers."},
+	})
+	if hits := x.Search("subtract two numbers", 2, nil); len(hits) == 0 || x.Doc(hits[0].Doc).Name != "calc" {
+		t.Errorf("subtract: got %v", names(x, hits))
+	}
+	if hits := x.Search("7 minus 3", 2, nil); len(hits) == 0 || x.Doc(hits[0].Doc).Name != "calc" {
+		t.Errorf("minus: got %v", names(x, hits))
+	}
+}
+
+func TestSourceSmoothing(t *testing.T) {
+	// Both tools have "list"; the query's other word is about the notes
+	// source as a whole, so its list tool ranks first, though neither
+	// tool has the word itself.
+	x := Build([]Doc{
+		{Name: "a_list", Source: "chat", Description: "List things."},
+		{Name: "a_post", Source: "chat", Description: "Post a message to a channel."},
+		{Name: "b_list", Source: "notes", Description: "List things."},
+		{Name: "b_write", Source: "notes", Description: "Write a notebook page."},
+		{Name: "b_read", Source: "notes", Description: "Read a notebook page."},
+	})
+	hits := x.Search("list my notebook", 5, nil)
+	rank := map[string]int{}
+	for i, h := range hits {
+		rank[x.Doc(h.Doc).Name] = i
+	}
+	if len(hits) != 4 || rank["b_list"] > rank["a_list"] {
+		t.Errorf("b_list (notes) after a_list (chat): %v", names(x, hits))
+	}
+	// Smoothing adds to docs that matched, it does not make others match.
+	if hits := x.Search("channel", 5, nil); len(hits) != 1 || x.Doc(hits[0].Doc).Name != "a_post" {
+		t.Errorf("channel: got %v", names(x, hits))
+	}
+}
+
 func names(x *Index, hits []Hit) []string {
 	var ns []string
 	for _, h := range hits {
@@ -251,6 +305,9 @@ func TestDocOf(t *testing.T) {
 		mcp.WithTitleAnnotation("Read text file"),
 	)
 	d := DocOf("files", tool)
+	if d.Values != nil {
+		t.Errorf("values without enums: %v", d.Values)
+	}
 	if d.Name != "read_text_file" || d.Source != "files" || d.Title != "Read text file" || d.Description != "Read a file as text." {
 		t.Errorf("DocOf: %+v", d)
 	}
@@ -265,6 +322,17 @@ func TestDocOf(t *testing.T) {
 	raw := mcp.NewToolWithRawSchema("q", "Query.", json.RawMessage(`{"type":"object","properties":{"sql":{"type":"string","description":"The SQL."},"odd":true}}`))
 	if d := DocOf("db", raw); !slices.Equal(d.Params, []Param{{"odd", ""}, {"sql", "The SQL."}}) {
 		t.Errorf("raw params: %v", d.Params)
+	}
+	enums := mcp.NewToolWithRawSchema("calc", "Arithmetic.", json.RawMessage(`{"title":"Calculator","type":"object","properties":{
+		"op":{"type":"string","title":"Operation","enum":["add","subtract",3],"default":"add"},
+		"unit":{"const":"metre","examples":["m","km"]},
+		"tags":{"type":"array","items":{"enum":["red","green"]}}}}`))
+	if d := DocOf("db", enums); !slices.Equal(d.Values, []string{"Calculator", "Operation", "add", "subtract", "red", "green", "metre", "m", "km"}) {
+		t.Errorf("raw values: %q", d.Values)
+	}
+	parsedEnum := mcp.NewTool("t", mcp.WithString("mode", mcp.Enum("driving", "walking")))
+	if d := DocOf("maps", parsedEnum); !slices.Equal(d.Values, []string{"driving", "walking"}) {
+		t.Errorf("values: %q", d.Values)
 	}
 	bad := mcp.NewToolWithRawSchema("q", "Query.", json.RawMessage(`[1,2]`))
 	if d := DocOf("db", bad); d.Params != nil {
