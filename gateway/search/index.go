@@ -71,6 +71,14 @@ const (
 	sourceB      = 0.75
 )
 
+// nameWeight is the name coverage bonus: a tool that matched gets
+// nameWeight times the fraction of its name's distinct terms that the
+// query has (a synonym's term counting at the synonym's weight). Of
+// list_directory and list_directory_with_sizes, a query about sizes
+// prefers the second and one without prefers the first; of geocode and
+// reverse_geocode, the query's "reverse" decides.
+const nameWeight = 3.0
+
 // posting is one document's weight for one term: its BM25F pseudo term
 // frequency, already normalised by field lengths and saturated by k1, so a
 // search only multiplies by the term's idf.
@@ -89,7 +97,11 @@ type Index struct {
 	byName   map[string]int32 // lowercased name -> doc (the first of equal names)
 	nameRank []int32          // doc -> its position in name order, for ties
 	synonyms map[string][]string
-	scratch  sync.Pool // *[]float32 of len(docs), zero
+	scratch  sync.Pool // *scratch, zero
+
+	// namePostings[term] lists the docs whose name has the term, each
+	// with 1/the number of distinct terms of its name.
+	namePostings [][]posting
 
 	// Source smoothing: docSource maps each doc to its source, and
 	// srcPostings[term] lists the sources with the term and their
@@ -97,6 +109,12 @@ type Index struct {
 	docSource   []int32
 	numSources  int
 	srcPostings [][]posting
+}
+
+// scratch is a search's per-doc accumulators, len(docs) each, kept zero
+// between searches.
+type scratch struct {
+	scores, names []float32
 }
 
 // termCount is one term of one doc: its count in each field.
@@ -213,8 +231,21 @@ func Build(docs []Doc) *Index {
 	for t := range x.postings {
 		x.postings[t] = make([]posting, 0, df[t])
 	}
+	x.namePostings = make([][]posting, len(x.postings))
 	for i := range docs {
-		for _, c := range counts[starts[i]:starts[i+1]] {
+		cs := counts[starts[i]:starts[i+1]]
+		var inName int
+		for _, c := range cs {
+			if c.n[fieldName] > 0 {
+				inName++
+			}
+		}
+		for _, c := range cs {
+			if c.n[fieldName] > 0 {
+				x.namePostings[c.term] = append(x.namePostings[c.term], posting{doc: int32(i), w: 1 / float32(inName)})
+			}
+		}
+		for _, c := range cs {
 			var tf float64
 			for f := range numFields {
 				if c.n[f] == 0 {
@@ -247,8 +278,7 @@ func Build(docs []Doc) *Index {
 		x.nameRank[d] = int32(r)
 	}
 	x.scratch.New = func() any {
-		s := make([]float32, len(x.docs))
-		return &s
+		return &scratch{scores: make([]float32, len(x.docs)), names: make([]float32, len(x.docs))}
 	}
 	return x
 }
@@ -365,7 +395,11 @@ func (x *Index) Size() int64 {
 	}
 	n += int64(len(x.byName)) * (stringHeader + 4 + mapEntry) // the names are shared with docs unless lowercased
 	n += int64(len(x.nameRank)) * 4
-	n += int64(len(x.docs)) * 4 // a search's scratch scores
+	n += int64(len(x.docs)) * 8 // a search's scratch
+	n += int64(len(x.namePostings)) * sliceHeader
+	for _, p := range x.namePostings {
+		n += int64(cap(p)) * int64(unsafe.Sizeof(posting{}))
+	}
 	n += int64(len(x.docSource)) * 4
 	n += int64(len(x.srcPostings)) * sliceHeader
 	for _, p := range x.srcPostings {
@@ -392,8 +426,8 @@ func (x *Index) Search(query string, limit int, allow func(doc int) bool) []Hit 
 		return nil
 	}
 
-	sp := x.scratch.Get().(*[]float32)
-	scores := *sp
+	sc := x.scratch.Get().(*scratch)
+	scores, names := sc.scores, sc.names
 	var touched []int32
 	srcScores := make([]float32, x.numSources)
 	for _, q := range qterms {
@@ -411,18 +445,21 @@ func (x *Index) Search(query string, limit int, allow func(doc int) bool) []Hit 
 		for _, p := range x.srcPostings[id] {
 			srcScores[p.doc] += q.weight * p.w
 		}
+		for _, p := range x.namePostings[id] {
+			names[p.doc] += q.weight * p.w
+		}
 	}
 	cands := make([]Hit, 0, len(touched)+1)
 	best := 0.0
 	for _, d := range touched {
-		s := float64(scores[d]) + sourceWeight*float64(srcScores[x.docSource[d]])
-		scores[d] = 0
+		s := float64(scores[d]) + sourceWeight*float64(srcScores[x.docSource[d]]) + nameWeight*float64(names[d])
+		scores[d], names[d] = 0, 0
 		if s > 0 && d != exact {
 			cands = append(cands, Hit{Doc: int(d), Score: s})
 			best = max(best, s)
 		}
 	}
-	x.scratch.Put(sp)
+	x.scratch.Put(sc)
 	if exact >= 0 {
 		cands = append(cands, Hit{Doc: int(exact), Score: best + 1})
 	}

@@ -131,23 +131,35 @@ func TestSourceSmoothing(t *testing.T) {
 	// source as a whole, so its list tool ranks first, though neither
 	// tool has the word itself.
 	x := Build([]Doc{
-		{Name: "a_list", Source: "chat", Description: "List things."},
-		{Name: "a_post", Source: "chat", Description: "Post a message to a channel."},
-		{Name: "b_list", Source: "notes", Description: "List things."},
-		{Name: "b_write", Source: "notes", Description: "Write a notebook page."},
-		{Name: "b_read", Source: "notes", Description: "Read a notebook page."},
+		{Name: "chat_list", Source: "chat", Description: "List things."},
+		{Name: "chat_post", Source: "chat", Description: "Post a message to a channel."},
+		{Name: "notes_list", Source: "notes", Description: "List things."},
+		{Name: "notes_write", Source: "notes", Description: "Write a notebook page."},
+		{Name: "notes_read", Source: "notes", Description: "Read a notebook page."},
 	})
 	hits := x.Search("list my notebook", 5, nil)
 	rank := map[string]int{}
 	for i, h := range hits {
 		rank[x.Doc(h.Doc).Name] = i
 	}
-	if len(hits) != 4 || rank["b_list"] > rank["a_list"] {
-		t.Errorf("b_list (notes) after a_list (chat): %v", names(x, hits))
+	if len(hits) != 4 || rank["notes_list"] > rank["chat_list"] {
+		t.Errorf("notes_list after chat_list: %v", names(x, hits))
 	}
 	// Smoothing adds to docs that matched, it does not make others match.
-	if hits := x.Search("channel", 5, nil); len(hits) != 1 || x.Doc(hits[0].Doc).Name != "a_post" {
+	if hits := x.Search("channel", 5, nil); len(hits) != 1 || x.Doc(hits[0].Doc).Name != "chat_post" {
 		t.Errorf("channel: got %v", names(x, hits))
+	}
+}
+
+func TestNameCoverage(t *testing.T) {
+	// A doc whose name is all query words beats one that has them as
+	// often, but half of them outside its name (its title, description).
+	x := Build([]Doc{
+		{Name: "dir_tree", Title: "List tree", Description: "List the tree: list nested entries, list them recursively, as a list."},
+		{Name: "dir_list", Description: "Shows the entries."},
+	})
+	if hits := x.Search("dir list", 2, nil); len(hits) != 2 || x.Doc(hits[0].Doc).Name != "dir_list" || hits[0].Score <= hits[1].Score {
+		t.Errorf("got %v %v, want dir_list strictly first", names(x, hits), hits)
 	}
 }
 
