@@ -181,7 +181,7 @@ var synonymGroups = [][]string{
 }
 
 // synonymWeight is how much a synonym counts against the word itself.
-const synonymWeight = 0.5
+const synonymWeight = 0.6
 
 // synonyms maps each stem to the stems of its group's other words.
 func synonyms() map[string][]string {
