@@ -23,24 +23,38 @@ func appendWords(dst []string, s string) []string {
 // use: "_", "-", "." and any other punctuation or space, a lower-to-upper
 // case change ("readFile" -> read, file), the end of an upper-case run
 // followed by a capitalised word ("HTTPServer" -> http, server), and a
-// letter-digit change ("s3bucket" -> s, 3, bucket).
+// letter-digit change ("s3bucket" -> s, 3, bucket). A run split at a case
+// or digit change is also a word as a whole, after its parts: brands and
+// products are written both ways ("GitHub" and "github", "S3" as s3), and
+// a query in one spelling should find a doc in the other.
 func appendRawWords(dst []string, s string) []string {
 	start := -1 // byte offset of the current word, -1 when between words
+	run := -1   // byte offset of the current run of letters and digits
+	parts := 0  // words emitted in the current run
 	var prev, prevPrev rune
 	emit := func(end int) {
 		if start >= 0 && end > start {
 			dst = append(dst, s[start:end])
+			parts++
 		}
 		start = -1
 	}
+	endRun := func(end int) {
+		emit(end)
+		if parts > 1 {
+			dst = append(dst, s[run:end])
+		}
+		run, parts = -1, 0
+	}
 	for i, r := range s {
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			emit(i)
+			endRun(i)
 			prev, prevPrev = 0, 0
 			continue
 		}
 		if start < 0 {
 			start = i
+			run = i
 		} else {
 			switch {
 			case unicode.IsDigit(r) != unicode.IsDigit(prev):
@@ -58,7 +72,7 @@ func appendRawWords(dst []string, s string) []string {
 		}
 		prevPrev, prev = prev, r
 	}
-	emit(len(s))
+	endRun(len(s))
 	return dst
 }
 

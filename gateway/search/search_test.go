@@ -20,23 +20,39 @@ func TestSplitWords(t *testing.T) {
 	}{
 		{"read_text_file", []string{"read", "text", "file"}},
 		{"list-allowed-directories", []string{"list", "allowed", "directories"}},
-		{"fs.readFile", []string{"fs", "read", "file"}},
-		{"readFile", []string{"read", "file"}},
-		{"ReadFile", []string{"read", "file"}},
-		{"HTTPServer", []string{"http", "server"}},
-		{"getHTTPResponseCode", []string{"get", "http", "response", "code"}},
-		{"s3bucket", []string{"s", "3", "bucket"}},
-		{"ec2Instance", []string{"ec", "2", "instance"}},
-		{"v2", []string{"v", "2"}},
-		{"oauth2_token", []string{"oauth", "2", "token"}},
+		{"fs.readFile", []string{"fs", "read", "file", "readfile"}},
+		{"readFile", []string{"read", "file", "readfile"}},
+		{"ReadFile", []string{"read", "file", "readfile"}},
+		{"HTTPServer", []string{"http", "server", "httpserver"}},
+		{"getHTTPResponseCode", []string{"get", "http", "response", "code", "gethttpresponsecode"}},
+		{"s3bucket", []string{"s", "3", "bucket", "s3bucket"}},
+		{"ec2Instance", []string{"ec", "2", "instance", "ec2instance"}},
+		{"v2", []string{"v", "2", "v2"}},
+		{"GitHub repo", []string{"git", "hub", "github", "repo"}},
+		{"oauth2_token", []string{"oauth", "2", "oauth2", "token"}},
 		{"Hello, World! it's", []string{"hello", "world", "it", "s"}},
 		{"  ", nil},
 		{"", nil},
-		{"ÜberÄnderung", []string{"über", "änderung"}},
+		{"ÜberÄnderung", []string{"über", "änderung", "überänderung"}},
 	} {
 		if got := words(c.in); !slices.Equal(got, c.want) {
 			t.Errorf("appendWords(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+func TestJoinedSpelling(t *testing.T) {
+	// "GitHub" in a description finds "github", and the other way round.
+	x := Build([]Doc{
+		{Name: "issues", Description: "Lists issues on GitHub."},
+		{Name: "tickets", Description: "Lists tickets on the hub of git."},
+		{Name: "github_repos", Description: "Lists repositories."},
+	})
+	if hits := x.Search("github", 3, nil); len(hits) != 2 || x.Doc(hits[1].Doc).Name != "issues" {
+		t.Errorf("github: got %v, want github_repos and issues", names(x, hits))
+	}
+	if hits := x.Search("GitHub", 3, nil); len(hits) != 3 || x.Doc(hits[2].Doc).Name != "tickets" {
+		t.Errorf("GitHub: got %v, want tickets last", names(x, hits))
 	}
 }
 
