@@ -1,6 +1,8 @@
 // Package search is the gateway's lexical tool index: BM25F ranking over
-// a tool's name, title, description, parameters and source, with English
-// stemming and a small generic synonym expansion. An Index is built once
+// a tool's name, title, description, parameters, schema values and
+// source, with English stemming and a small generic synonym expansion,
+// plus two bonuses: the score of the tool's source as a whole (source
+// smoothing) and how much of the tool's name the query covers. An Index is built once
 // per catalog change and then only read, by any number of searches at
 // once.
 package search
