@@ -23,24 +23,38 @@ func appendWords(dst []string, s string) []string {
 // use: "_", "-", "." and any other punctuation or space, a lower-to-upper
 // case change ("readFile" -> read, file), the end of an upper-case run
 // followed by a capitalised word ("HTTPServer" -> http, server), and a
-// letter-digit change ("s3bucket" -> s, 3, bucket).
+// letter-digit change ("s3bucket" -> s, 3, bucket). A run split at a case
+// or digit change is also a word as a whole, after its parts: brands and
+// products are written both ways ("GitHub" and "github", "S3" as s3), and
+// a query in one spelling should find a doc in the other.
 func appendRawWords(dst []string, s string) []string {
 	start := -1 // byte offset of the current word, -1 when between words
+	run := -1   // byte offset of the current run of letters and digits
+	parts := 0  // words emitted in the current run
 	var prev, prevPrev rune
 	emit := func(end int) {
 		if start >= 0 && end > start {
 			dst = append(dst, s[start:end])
+			parts++
 		}
 		start = -1
 	}
+	endRun := func(end int) {
+		emit(end)
+		if parts > 1 {
+			dst = append(dst, s[run:end])
+		}
+		run, parts = -1, 0
+	}
 	for i, r := range s {
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			emit(i)
+			endRun(i)
 			prev, prevPrev = 0, 0
 			continue
 		}
 		if start < 0 {
 			start = i
+			run = i
 		} else {
 			switch {
 			case unicode.IsDigit(r) != unicode.IsDigit(prev):
@@ -58,7 +72,7 @@ func appendRawWords(dst []string, s string) []string {
 		}
 		prevPrev, prev = prev, r
 	}
-	emit(len(s))
+	endRun(len(s))
 	return dst
 }
 
@@ -130,7 +144,12 @@ func (st stemmer) terms(s string, fn func(term string)) {
 // synonymGroups are generic verb families (and a few near-universal
 // nouns) of tool catalogs: a query word also finds its group's other
 // words, at synonymWeight of the word's own weight. The groups are about
-// what tools do in general, not about any one catalog; keep them so.
+// what tools do in general, not about any one catalog; keep them so: a
+// family belongs here when a thesaurus gives it for the general
+// vocabulary of software tools. A word may be in several groups. An
+// entry of several words ("pull request") is found, word by word, for
+// the group's other words, but does not itself find them (its words are
+// too common alone).
 var synonymGroups = [][]string{
 	{"remove", "delete", "erase", "drop", "destroy", "discard", "forget"},
 	{"create", "make", "add", "new", "insert", "generate"},
@@ -153,24 +172,52 @@ var synonymGroups = [][]string{
 	{"issue", "bug", "ticket"},
 	{"directory", "folder", "dir"},
 	{"info", "information", "details", "metadata", "stats"},
+
+	// Arithmetic: the operators' words and their names. ("times" and
+	// "product" are left out: their stems are "time" and a commerce noun.)
+	{"add", "plus", "sum", "addition"},
+	{"subtract", "minus", "difference", "subtraction"},
+	{"multiply", "multiplication"},
+	{"divide", "division", "quotient"},
+	// General nouns and adjectives of tool vocabularies.
+	{"upper", "uppercase", "caps", "capital", "capitalize"},
+	{"lower", "lowercase"},
+	{"address", "location", "place"},
+	{"elevation", "altitude", "height", "high"},
+	{"size", "big", "large"},
+	{"dialog", "popup", "modal", "alert"},
+	{"repository", "repo", "project"},
+	{"pr", "pull request"},
+	{"memory", "remember", "recall", "memorize"},
+	{"entire", "whole", "everything", "complete", "full"},
+	{"recent", "latest", "lately"},
+	{"image", "picture", "photo"},
 }
 
 // synonymWeight is how much a synonym counts against the word itself.
-const synonymWeight = 0.5
+const synonymWeight = 0.6
 
 // synonyms maps each stem to the stems of its group's other words.
 func synonyms() map[string][]string {
 	st := stemmer{}
 	m := map[string][]string{}
 	for _, g := range synonymGroups {
-		stems := make([]string, 0, len(g))
-		for _, w := range g {
-			stems = append(stems, st.stem(w))
+		entries := make([][]string, 0, len(g))
+		for _, e := range g {
+			var stems []string
+			st.terms(e, func(t string) { stems = append(stems, t) })
+			entries = append(entries, stems)
 		}
-		for _, s := range stems {
-			for _, o := range stems {
-				if o != s && !contains(m[s], o) {
-					m[s] = append(m[s], o)
+		for i, e := range entries {
+			if len(e) != 1 {
+				continue // a phrase is found, not a finder
+			}
+			s := e[0]
+			for j, o := range entries {
+				for _, t := range o {
+					if j != i && t != s && !contains(m[s], t) {
+						m[s] = append(m[s], t)
+					}
 				}
 			}
 		}

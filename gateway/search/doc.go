@@ -14,6 +14,14 @@ type Doc struct {
 	Description string  // the tool's description
 	Source      string  // the source's name (an upstream, a plugin)
 	Params      []Param // from the inputSchema's properties
+	// Values are the closed vocabulary the schema names: its title and
+	// each top-level property's enum and const values and string examples
+	// (of the property or of its array items). A calculator whose
+	// operation is one of add, subtract, multiply, divide adds numbers
+	// even when its description does not say so. Defaults are left out:
+	// they are one instance of an open value (a path, a URL) more often
+	// than a word for what the tool does.
+	Values []string
 }
 
 // Param is one top-level property of a tool's input schema.
@@ -25,7 +33,8 @@ type Param struct {
 // DocOf builds a Doc from a tool definition. The parameters are the
 // top-level properties of InputSchema, or of RawInputSchema when that is
 // set (names and their "description"), in the schema's order when it is
-// known and by name otherwise. The title is Title, or Annotations.Title.
+// known and by name otherwise; Values come from the same schema. The
+// title is Title, or Annotations.Title.
 func DocOf(source string, t mcp.Tool) Doc {
 	d := Doc{
 		Name:        t.Name,
@@ -37,24 +46,64 @@ func DocOf(source string, t mcp.Tool) Doc {
 		d.Title = t.Annotations.Title
 	}
 	props, order := t.InputSchema.Properties, t.InputSchema.PropertyOrder
+	var title any
 	if len(t.RawInputSchema) > 0 {
 		var s struct {
-			Properties map[string]json.RawMessage `json:"properties"`
+			Title      any            `json:"title"`
+			Properties map[string]any `json:"properties"`
 		}
 		props, order = nil, nil
 		if json.Unmarshal(t.RawInputSchema, &s) == nil {
-			props = make(map[string]any, len(s.Properties))
-			for name, raw := range s.Properties {
-				var p struct {
-					Description string `json:"description"`
-				}
-				_ = json.Unmarshal(raw, &p) // a property that is not an object has no description
-				props[name] = map[string]any{"description": p.Description}
-			}
+			props, title = s.Properties, s.Title
 		}
 	}
 	d.Params = paramsOf(props, order)
+	d.Values = valuesOf(title, props, d.Params)
 	return d
+}
+
+// valuesOf collects a schema's title and, in the order of params, each
+// property's title, enum, const and examples strings, and the enum,
+// const and examples of its items.
+func valuesOf(title any, props map[string]any, params []Param) []string {
+	var vs []string
+	add := func(v any) {
+		switch v := v.(type) {
+		case string:
+			if v != "" {
+				vs = append(vs, v)
+			}
+		case []string: // a schema built in Go (mcp.Enum)
+			for _, e := range v {
+				if e != "" {
+					vs = append(vs, e)
+				}
+			}
+		case []any:
+			for _, e := range v {
+				if s, ok := e.(string); ok && s != "" {
+					vs = append(vs, s)
+				}
+			}
+		}
+	}
+	add(title)
+	for _, p := range params {
+		for m, depth := props[p.Name], 0; depth < 2; depth++ {
+			o, ok := m.(map[string]any)
+			if !ok {
+				break
+			}
+			if depth == 0 {
+				add(o["title"])
+			}
+			add(o["enum"])
+			add(o["const"])
+			add(o["examples"])
+			m = o["items"]
+		}
+	}
+	return vs
 }
 
 // paramsOf lists props in order, then the properties order leaves out

@@ -6,8 +6,9 @@ import (
 )
 
 // TestExplain prints, for SEARCH_EXPLAIN="query", each query term's idf
-// and every top doc's per-term contribution. It is a tuning aid and does
-// nothing unless the variable is set.
+// and every top doc's per-term contribution, its source's score and its
+// name coverage. It is a tuning aid and does nothing unless the variable
+// is set.
 func TestExplain(t *testing.T) {
 	q := os.Getenv("SEARCH_EXPLAIN")
 	if q == "" {
@@ -28,5 +29,23 @@ func TestExplain(t *testing.T) {
 				}
 			}
 		}
+		var src, name float32
+		for _, qt := range qts {
+			id, ok := x.terms[qt.term]
+			if !ok {
+				continue
+			}
+			for _, p := range x.srcPostings[id] {
+				if p.doc == x.docSource[h.Doc] {
+					src += qt.weight * p.w
+				}
+			}
+			for _, p := range x.namePostings[id] {
+				if int(p.doc) == h.Doc {
+					name += qt.weight * p.w
+				}
+			}
+		}
+		t.Logf("    source %.3f x %.1f, name coverage %.2f x %.1f", src, sourceWeight, name, nameWeight)
 	}
 }

@@ -1,6 +1,8 @@
 // Package search is the gateway's lexical tool index: BM25F ranking over
-// a tool's name, title, description, parameters and source, with English
-// stemming and a small generic synonym expansion. An Index is built once
+// a tool's name, title, description, parameters, schema values and
+// source, with English stemming and a small generic synonym expansion,
+// plus two bonuses: the score of the tool's source as a whole (source
+// smoothing) and how much of the tool's name the query covers. An Index is built once
 // per catalog change and then only read, by any number of searches at
 // once.
 package search
@@ -17,7 +19,8 @@ import (
 // (BM25F). A word in the tool's name says most about what the tool does;
 // the title is a human rewording of the name; the source's name says which
 // system the tool acts on; the description is longer and more diffuse;
-// parameters describe inputs more than the action.
+// parameters describe inputs more than the action; the values a schema
+// allows (enums) are a closed list of what the tool can do or act on.
 const (
 	fieldName = iota
 	fieldTitle
@@ -25,6 +28,7 @@ const (
 	fieldDesc
 	fieldParamName
 	fieldParamDesc
+	fieldValue
 	numFields
 )
 
@@ -37,6 +41,7 @@ var (
 		fieldDesc:      1.0,
 		fieldParamName: 0.3,
 		fieldParamDesc: 0.2,
+		fieldValue:     0.5,
 	}
 	// fieldB is BM25's length normalisation per field: 0 ignores the
 	// field's length, 1 divides by it relative to the field's average.
@@ -48,11 +53,33 @@ var (
 		fieldDesc:      0.75,
 		fieldParamName: 0.5,
 		fieldParamDesc: 0.75,
+		fieldValue:     0.5,
 	}
 )
 
 // k1 is BM25's term-frequency saturation.
 const k1 = 1.2
+
+// Source smoothing (cluster-based retrieval, the "collection score" of
+// federated search): each source is also scored as one document made of
+// all its tools' text, and a tool that matched the query gets
+// sourceWeight of its source's score on top of its own. A request about
+// a system's subject ("what do you remember") then prefers that system's
+// tools over a stray word match in another source, and among tools with
+// the same words, those of the source the query is about. sourceB is the
+// length normalisation of these source documents.
+const (
+	sourceWeight = 0.5
+	sourceB      = 0.75
+)
+
+// nameWeight is the name coverage bonus: a tool that matched gets
+// nameWeight times the fraction of its name's distinct terms that the
+// query has (a synonym's term counting at the synonym's weight). Of
+// list_directory and list_directory_with_sizes, a query about sizes
+// prefers the second and one without prefers the first; of geocode and
+// reverse_geocode, the query's "reverse" decides.
+const nameWeight = 3.0
 
 // posting is one document's weight for one term: its BM25F pseudo term
 // frequency, already normalised by field lengths and saturated by k1, so a
@@ -72,7 +99,30 @@ type Index struct {
 	byName   map[string]int32 // lowercased name -> doc (the first of equal names)
 	nameRank []int32          // doc -> its position in name order, for ties
 	synonyms map[string][]string
-	scratch  sync.Pool // *[]float32 of len(docs), zero
+	scratch  sync.Pool // *scratch, zero
+
+	// namePostings[term] lists the docs whose name has the term, each
+	// with 1/the number of distinct terms of its name.
+	namePostings [][]posting
+
+	// Source smoothing: docSource maps each doc to its source, and
+	// srcPostings[term] lists the sources with the term and their
+	// weights, already multiplied by the term's idf over sources.
+	docSource   []int32
+	numSources  int
+	srcPostings [][]posting
+}
+
+// scratch is a search's per-doc accumulators, len(docs) each, kept zero
+// between searches.
+type scratch struct {
+	scores, names []float32
+}
+
+// termCount is one term of one doc: its count in each field.
+type termCount struct {
+	term int32
+	n    [numFields]uint16
 }
 
 // Hit is one search result: a doc's index and its score.
@@ -94,10 +144,6 @@ func Build(docs []Doc) *Index {
 
 	// Pass 1: every doc's terms with their per-field counts, and the
 	// field lengths.
-	type termCount struct {
-		term int32
-		n    [numFields]uint16
-	}
 	var (
 		counts  []termCount                  // all docs' terms, doc after doc
 		starts  = make([]int32, len(docs)+1) // doc -> its first entry in counts
@@ -157,6 +203,9 @@ func Build(docs []Doc) *Index {
 			add(p.Name, fieldParamName)
 			add(p.Description, fieldParamDesc)
 		}
+		for _, v := range d.Values {
+			add(v, fieldValue)
+		}
 		for f := range numFields {
 			total[f] += float64(lengths[i][f])
 		}
@@ -184,8 +233,21 @@ func Build(docs []Doc) *Index {
 	for t := range x.postings {
 		x.postings[t] = make([]posting, 0, df[t])
 	}
+	x.namePostings = make([][]posting, len(x.postings))
 	for i := range docs {
-		for _, c := range counts[starts[i]:starts[i+1]] {
+		cs := counts[starts[i]:starts[i+1]]
+		var inName int
+		for _, c := range cs {
+			if c.n[fieldName] > 0 {
+				inName++
+			}
+		}
+		for _, c := range cs {
+			if c.n[fieldName] > 0 {
+				x.namePostings[c.term] = append(x.namePostings[c.term], posting{doc: int32(i), w: 1 / float32(inName)})
+			}
+		}
+		for _, c := range cs {
 			var tf float64
 			for f := range numFields {
 				if c.n[f] == 0 {
@@ -206,6 +268,8 @@ func Build(docs []Doc) *Index {
 		x.idf[t] = float32(math.Log(1 + (n-float64(d)+0.5)/(float64(d)+0.5)))
 	}
 
+	x.buildSources(docs, counts, starts, lengths)
+
 	x.nameRank = make([]int32, len(docs))
 	order := make([]int32, len(docs))
 	for i := range order {
@@ -216,10 +280,81 @@ func Build(docs []Doc) *Index {
 		x.nameRank[d] = int32(r)
 	}
 	x.scratch.New = func() any {
-		s := make([]float32, len(x.docs))
-		return &s
+		return &scratch{scores: make([]float32, len(x.docs)), names: make([]float32, len(x.docs))}
 	}
 	return x
+}
+
+// buildSources indexes each source as one document of all its docs'
+// terms (counts is every doc's terms, starts[i] doc i's first): a term's
+// weight in a source is its field-weighted count summed over the source's
+// docs, normalised by the source's length (sourceB) and saturated by k1,
+// times the term's idf over sources.
+func (x *Index) buildSources(docs []Doc, counts []termCount, starts []int32, lengths [][numFields]uint16) {
+	ids := map[string]int32{}
+	x.docSource = make([]int32, len(docs))
+	for i := range docs {
+		id, ok := ids[docs[i].Source]
+		if !ok {
+			id = int32(len(ids))
+			ids[docs[i].Source] = id
+		}
+		x.docSource[i] = id
+	}
+	x.numSources = len(ids)
+	if x.numSources == 0 {
+		return
+	}
+	// The docs of each source, in doc order.
+	bySource := make([][]int32, x.numSources)
+	for i, s := range x.docSource {
+		bySource[s] = append(bySource[s], int32(i))
+	}
+	srcLen := make([]float64, x.numSources)
+	var totalLen float64
+	for s, ds := range bySource {
+		for _, d := range ds {
+			for f := range numFields {
+				srcLen[s] += fieldWeight[f] * float64(lengths[d][f])
+			}
+		}
+		totalLen += srcLen[s]
+	}
+	avgLen := max(totalLen/float64(x.numSources), 1)
+
+	x.srcPostings = make([][]posting, len(x.postings))
+	acc := make([]float64, len(x.postings))
+	var touched []int32
+	for s, ds := range bySource {
+		touched = touched[:0]
+		for _, d := range ds {
+			for _, c := range counts[starts[d]:starts[d+1]] {
+				var tf float64
+				for f := range numFields {
+					tf += fieldWeight[f] * float64(c.n[f])
+				}
+				if acc[c.term] == 0 {
+					touched = append(touched, c.term)
+				}
+				acc[c.term] += tf
+			}
+		}
+		norm := 1 - sourceB + sourceB*srcLen[s]/avgLen
+		for _, t := range touched {
+			tf := acc[t] / norm
+			acc[t] = 0
+			x.srcPostings[t] = append(x.srcPostings[t], posting{doc: int32(s), w: float32(tf * (k1 + 1) / (k1 + tf))})
+		}
+	}
+	n := float64(x.numSources)
+	for t, ps := range x.srcPostings {
+		df := float64(len(ps))
+		idf := float32(math.Log(1 + (n-df+0.5)/(df+0.5)))
+		for i := range ps {
+			ps[i].w *= idf
+		}
+		x.srcPostings[t] = slices.Clip(ps)
+	}
 }
 
 // Len is the number of docs in the index.
@@ -245,6 +380,10 @@ func (x *Index) Size() int64 {
 		d := &x.docs[i]
 		n += int64(len(d.Name) + len(d.Title) + len(d.Description) + len(d.Source))
 		n += int64(len(d.Params)) * int64(unsafe.Sizeof(Param{}))
+		n += int64(len(d.Values)) * stringHeader
+		for _, v := range d.Values {
+			n += int64(len(v))
+		}
 		for _, p := range d.Params {
 			n += int64(len(p.Name) + len(p.Description))
 		}
@@ -258,7 +397,16 @@ func (x *Index) Size() int64 {
 	}
 	n += int64(len(x.byName)) * (stringHeader + 4 + mapEntry) // the names are shared with docs unless lowercased
 	n += int64(len(x.nameRank)) * 4
-	n += int64(len(x.docs)) * 4 // a search's scratch scores
+	n += int64(len(x.docs)) * 8 // a search's scratch
+	n += int64(len(x.namePostings)) * sliceHeader
+	for _, p := range x.namePostings {
+		n += int64(cap(p)) * int64(unsafe.Sizeof(posting{}))
+	}
+	n += int64(len(x.docSource)) * 4
+	n += int64(len(x.srcPostings)) * sliceHeader
+	for _, p := range x.srcPostings {
+		n += int64(cap(p)) * int64(unsafe.Sizeof(posting{}))
+	}
 	return n
 }
 
@@ -280,9 +428,10 @@ func (x *Index) Search(query string, limit int, allow func(doc int) bool) []Hit 
 		return nil
 	}
 
-	sp := x.scratch.Get().(*[]float32)
-	scores := *sp
+	sc := x.scratch.Get().(*scratch)
+	scores, names := sc.scores, sc.names
 	var touched []int32
+	srcScores := make([]float32, x.numSources)
 	for _, q := range qterms {
 		id, ok := x.terms[q.term]
 		if !ok {
@@ -295,18 +444,24 @@ func (x *Index) Search(query string, limit int, allow func(doc int) bool) []Hit 
 			}
 			scores[p.doc] += idf * p.w
 		}
+		for _, p := range x.srcPostings[id] {
+			srcScores[p.doc] += q.weight * p.w
+		}
+		for _, p := range x.namePostings[id] {
+			names[p.doc] += q.weight * p.w
+		}
 	}
 	cands := make([]Hit, 0, len(touched)+1)
 	best := 0.0
 	for _, d := range touched {
-		s := float64(scores[d])
-		scores[d] = 0
+		s := float64(scores[d]) + sourceWeight*float64(srcScores[x.docSource[d]]) + nameWeight*float64(names[d])
+		scores[d], names[d] = 0, 0
 		if s > 0 && d != exact {
 			cands = append(cands, Hit{Doc: int(d), Score: s})
 			best = max(best, s)
 		}
 	}
-	x.scratch.Put(sp)
+	x.scratch.Put(sc)
 	if exact >= 0 {
 		cands = append(cands, Hit{Doc: int(exact), Score: best + 1})
 	}

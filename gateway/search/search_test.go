@@ -20,23 +20,39 @@ func TestSplitWords(t *testing.T) {
 	}{
 		{"read_text_file", []string{"read", "text", "file"}},
 		{"list-allowed-directories", []string{"list", "allowed", "directories"}},
-		{"fs.readFile", []string{"fs", "read", "file"}},
-		{"readFile", []string{"read", "file"}},
-		{"ReadFile", []string{"read", "file"}},
-		{"HTTPServer", []string{"http", "server"}},
-		{"getHTTPResponseCode", []string{"get", "http", "response", "code"}},
-		{"s3bucket", []string{"s", "3", "bucket"}},
-		{"ec2Instance", []string{"ec", "2", "instance"}},
-		{"v2", []string{"v", "2"}},
-		{"oauth2_token", []string{"oauth", "2", "token"}},
+		{"fs.readFile", []string{"fs", "read", "file", "readfile"}},
+		{"readFile", []string{"read", "file", "readfile"}},
+		{"ReadFile", []string{"read", "file", "readfile"}},
+		{"HTTPServer", []string{"http", "server", "httpserver"}},
+		{"getHTTPResponseCode", []string{"get", "http", "response", "code", "gethttpresponsecode"}},
+		{"s3bucket", []string{"s", "3", "bucket", "s3bucket"}},
+		{"ec2Instance", []string{"ec", "2", "instance", "ec2instance"}},
+		{"v2", []string{"v", "2", "v2"}},
+		{"GitHub repo", []string{"git", "hub", "github", "repo"}},
+		{"oauth2_token", []string{"oauth", "2", "oauth2", "token"}},
 		{"Hello, World! it's", []string{"hello", "world", "it", "s"}},
 		{"  ", nil},
 		{"", nil},
-		{"ÜberÄnderung", []string{"über", "änderung"}},
+		{"ÜberÄnderung", []string{"über", "änderung", "überänderung"}},
 	} {
 		if got := words(c.in); !slices.Equal(got, c.want) {
 			t.Errorf("appendWords(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+func TestJoinedSpelling(t *testing.T) {
+	// "GitHub" in a description finds "github", and the other way round.
+	x := Build([]Doc{
+		{Name: "issues", Description: "Lists issues on GitHub."},
+		{Name: "tickets", Description: "Lists tickets on the hub of git."},
+		{Name: "github_repos", Description: "Lists repositories."},
+	})
+	if hits := x.Search("github", 3, nil); len(hits) != 2 || x.Doc(hits[1].Doc).Name != "issues" {
+		t.Errorf("github: got %v, want github_repos and issues", names(x, hits))
+	}
+	if hits := x.Search("GitHub", 3, nil); len(hits) != 3 || x.Doc(hits[2].Doc).Name != "tickets" {
+		t.Errorf("GitHub: got %v, want tickets last", names(x, hits))
 	}
 }
 
@@ -94,6 +110,72 @@ func TestSynonyms(t *testing.T) {
 	hits := x.Search("delete", 2, nil)
 	if len(hits) != 2 || x.Doc(hits[0].Doc).Name != "b_delete" || hits[0].Score <= hits[1].Score {
 		t.Errorf("delete: got %v %v, want b_delete first and strictly better", names(x, hits), hits)
+	}
+}
+
+func TestPhraseSynonyms(t *testing.T) {
+	// "pr" finds the words of "pull request"; "pull" alone does not find "pr".
+	x := Build([]Doc{
+		{Name: "git_merge_pull_request", Description: "Merges a pull request."},
+		{Name: "git_merge_branch", Description: "Merges a branch."},
+		{Name: "x_pr_tool", Description: "Does things."},
+	})
+	if hits := x.Search("merge PR 12", 2, nil); len(hits) == 0 || x.Doc(hits[0].Doc).Name != "git_merge_pull_request" {
+		t.Errorf("merge PR: got %v", names(x, hits))
+	}
+	if hits := x.Search("pull", 3, nil); len(hits) != 1 || x.Doc(hits[0].Doc).Name != "git_merge_pull_request" {
+		t.Errorf("pull: got %v, want only git_merge_pull_request", names(x, hits))
+	}
+}
+
+func TestSchemaValues(t *testing.T) {
+	// An enum says what a tool does when its description does not.
+	x := Build([]Doc{
+		{Name: "calc", Description: "Arithmetic on two numbers.", Values: []string{"add", "subtract"}},
+		{Name: "stats", Description: "Numbers about numbers."},
+	})
+	if hits := x.Search("subtract two numbers", 2, nil); len(hits) == 0 || x.Doc(hits[0].Doc).Name != "calc" {
+		t.Errorf("subtract: got %v", names(x, hits))
+	}
+	if hits := x.Search("7 minus 3", 2, nil); len(hits) == 0 || x.Doc(hits[0].Doc).Name != "calc" {
+		t.Errorf("minus: got %v", names(x, hits))
+	}
+}
+
+func TestSourceSmoothing(t *testing.T) {
+	// Both tools have "list"; the query's other word is about the notes
+	// source as a whole, so its list tool ranks first, though neither
+	// tool has the word itself.
+	x := Build([]Doc{
+		{Name: "chat_list", Source: "chat", Description: "List things."},
+		{Name: "chat_post", Source: "chat", Description: "Post a message to a channel."},
+		{Name: "notes_list", Source: "notes", Description: "List things."},
+		{Name: "notes_write", Source: "notes", Description: "Write a notebook page."},
+		{Name: "notes_read", Source: "notes", Description: "Read a notebook page."},
+	})
+	hits := x.Search("list my notebook", 5, nil)
+	rank := map[string]int{}
+	for i, h := range hits {
+		rank[x.Doc(h.Doc).Name] = i
+	}
+	if len(hits) != 4 || rank["notes_list"] > rank["chat_list"] {
+		t.Errorf("notes_list after chat_list: %v", names(x, hits))
+	}
+	// Smoothing adds to docs that matched, it does not make others match.
+	if hits := x.Search("channel", 5, nil); len(hits) != 1 || x.Doc(hits[0].Doc).Name != "chat_post" {
+		t.Errorf("channel: got %v", names(x, hits))
+	}
+}
+
+func TestNameCoverage(t *testing.T) {
+	// A doc whose name is all query words beats one that has them as
+	// often, but half of them outside its name (its title, description).
+	x := Build([]Doc{
+		{Name: "dir_tree", Title: "List tree", Description: "List the tree: list nested entries, list them recursively, as a list."},
+		{Name: "dir_list", Description: "Shows the entries."},
+	})
+	if hits := x.Search("dir list", 2, nil); len(hits) != 2 || x.Doc(hits[0].Doc).Name != "dir_list" || hits[0].Score <= hits[1].Score {
+		t.Errorf("got %v %v, want dir_list strictly first", names(x, hits), hits)
 	}
 }
 
@@ -251,6 +333,9 @@ func TestDocOf(t *testing.T) {
 		mcp.WithTitleAnnotation("Read text file"),
 	)
 	d := DocOf("files", tool)
+	if d.Values != nil {
+		t.Errorf("values without enums: %v", d.Values)
+	}
 	if d.Name != "read_text_file" || d.Source != "files" || d.Title != "Read text file" || d.Description != "Read a file as text." {
 		t.Errorf("DocOf: %+v", d)
 	}
@@ -265,6 +350,17 @@ func TestDocOf(t *testing.T) {
 	raw := mcp.NewToolWithRawSchema("q", "Query.", json.RawMessage(`{"type":"object","properties":{"sql":{"type":"string","description":"The SQL."},"odd":true}}`))
 	if d := DocOf("db", raw); !slices.Equal(d.Params, []Param{{"odd", ""}, {"sql", "The SQL."}}) {
 		t.Errorf("raw params: %v", d.Params)
+	}
+	enums := mcp.NewToolWithRawSchema("calc", "Arithmetic.", json.RawMessage(`{"title":"Calculator","type":"object","properties":{
+		"op":{"type":"string","title":"Operation","enum":["add","subtract",3],"default":"add"},
+		"unit":{"const":"metre","examples":["m","km"]},
+		"tags":{"type":"array","items":{"enum":["red","green"]}}}}`))
+	if d := DocOf("db", enums); !slices.Equal(d.Values, []string{"Calculator", "Operation", "add", "subtract", "red", "green", "metre", "m", "km"}) {
+		t.Errorf("raw values: %q", d.Values)
+	}
+	parsedEnum := mcp.NewTool("t", mcp.WithString("mode", mcp.Enum("driving", "walking")))
+	if d := DocOf("maps", parsedEnum); !slices.Equal(d.Values, []string{"driving", "walking"}) {
+		t.Errorf("values: %q", d.Values)
 	}
 	bad := mcp.NewToolWithRawSchema("q", "Query.", json.RawMessage(`[1,2]`))
 	if d := DocOf("db", bad); d.Params != nil {
