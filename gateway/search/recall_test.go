@@ -13,6 +13,9 @@ import (
 const (
 	minRecall5 = 0.90
 	minTop1    = 0.70
+	// Regression floors of the held-out set (TestRecallHeldOut).
+	minHeldOutRecall5 = 0.66
+	minHeldOutTop1    = 0.40
 )
 
 type recallQuery struct {
@@ -23,7 +26,10 @@ type recallQuery struct {
 // loadRecall reads testdata/catalog.json (tools from real MCP servers,
 // named as the gateway exposes them) and testdata/queries.json (requests
 // with the tool each should find).
-func loadRecall(tb testing.TB) (*Index, []recallQuery) {
+func loadRecall(tb testing.TB) (*Index, []recallQuery) { return loadRecallFrom(tb, "queries.json") }
+
+// loadRecallFrom is loadRecall with the requests of testdata/file.
+func loadRecallFrom(tb testing.TB, file string) (*Index, []recallQuery) {
 	tb.Helper()
 	var catalog struct {
 		Sources []struct {
@@ -32,7 +38,7 @@ func loadRecall(tb testing.TB) (*Index, []recallQuery) {
 		} `json:"sources"`
 	}
 	var queries []recallQuery
-	for file, v := range map[string]any{"catalog.json": &catalog, "queries.json": &queries} {
+	for file, v := range map[string]any{"catalog.json": &catalog, file: &queries} {
 		b, err := os.ReadFile(filepath.Join("testdata", file))
 		if err != nil {
 			tb.Fatal(err)
@@ -123,6 +129,43 @@ func TestRecall(t *testing.T) {
 // top1) next to the time of one pass over all the queries.
 func BenchmarkRecall(b *testing.B) {
 	x, queries := loadRecall(b)
+	var r recallResult
+	for b.Loop() {
+		r = measureRecall(x, queries)
+	}
+	b.ReportMetric(r.recall5, "recall@5")
+	b.ReportMetric(r.top1, "top1")
+}
+
+// TestRecallHeldOut measures the ranking on testdata/heldout.json: 50
+// requests written for the same catalog after the ranking was tuned on
+// queries.json, by someone who did not see the ranking or its results.
+// Its figures say what tuning on queries.json is worth on requests it
+// did not see; the floors below are regression floors at the figures
+// measured when the set was written (the issue's targets are for
+// queries.json).
+func TestRecallHeldOut(t *testing.T) {
+	x, queries := loadRecallFrom(t, "heldout.json")
+	if len(queries) < 50 {
+		t.Errorf("%d held-out queries, want 50", len(queries))
+	}
+	r := measureRecall(x, queries)
+	for _, m := range r.misses {
+		t.Log("miss:", m)
+	}
+	t.Logf("held out: %d tools, %d queries: recall@5 %.3f, top-1 %.3f", x.Len(), len(queries), r.recall5, r.top1)
+	if r.recall5 < minHeldOutRecall5 {
+		t.Errorf("held-out recall@5 %.3f, want >= %.2f", r.recall5, minHeldOutRecall5)
+	}
+	if r.top1 < minHeldOutTop1 {
+		t.Errorf("held-out top-1 %.3f, want >= %.2f", r.top1, minHeldOutTop1)
+	}
+}
+
+// BenchmarkRecallHeldOut reports the ranking's quality on the held-out
+// requests (testdata/heldout.json).
+func BenchmarkRecallHeldOut(b *testing.B) {
+	x, queries := loadRecallFrom(b, "heldout.json")
 	var r recallResult
 	for b.Loop() {
 		r = measureRecall(x, queries)
