@@ -154,7 +154,7 @@ echo
 echo "2. in-process (go test -bench ./gateway/search, medians of ${ROUNDS} runs):"
 benches='BenchmarkSearch10k$|BenchmarkBuild10k$'
 if [ -f "$CATALOG" ] && [ -f gateway/search/testdata/queries.json ]; then
-  benches="$benches|BenchmarkRecall$"
+  benches="$benches|BenchmarkRecall$|BenchmarkRecallHeldOut$"
 else
   echo "   (no gateway/search/testdata/catalog.json and queries.json: no recall figures)"
 fi
@@ -180,6 +180,9 @@ if "BenchmarkRecall" in runs:
     r5, t1 = med("BenchmarkRecall", "recall@5"), med("BenchmarkRecall", "top1")
     print(f"   testdata/queries.json: recall@5 {r5:.3f} (target 0.90: {'met' if r5 >= 0.90 else 'NOT met'}), "
           f"top-1 {t1:.3f} (target 0.70: {'met' if t1 >= 0.70 else 'NOT met'}); the misses: go test -run TestRecall -v ./gateway/search")
+if "BenchmarkRecallHeldOut" in runs:
+    r5, t1 = med("BenchmarkRecallHeldOut", "recall@5"), med("BenchmarkRecallHeldOut", "top1")
+    print(f"   testdata/heldout.json (50 requests written blind after the tuning): recall@5 {r5:.3f}, top-1 {t1:.3f}")
 PY
 fi
 
