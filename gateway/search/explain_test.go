@@ -5,19 +5,22 @@ import (
 	"testing"
 )
 
-// TestExplain prints, for SEARCH_EXPLAIN="query", each query term's idf
-// and every top doc's per-term contribution, its source's score and its
-// name coverage. It is a tuning aid and does nothing unless the variable
-// is set.
+// TestExplain explains a query's top hits over testdata/catalog.json:
+// each query term's idf and per-doc contribution, the doc's source score
+// and name coverage, and checks that they add up to the score Search
+// gave (so the explanation is the ranking's own). With
+// SEARCH_EXPLAIN="query" it explains that query: a tuning aid
+// (go test -run TestExplain -v ./gateway/search).
 func TestExplain(t *testing.T) {
 	q := os.Getenv("SEARCH_EXPLAIN")
 	if q == "" {
-		t.Skip("set SEARCH_EXPLAIN to a query")
+		q = "search my knowledge graph for Acme"
 	}
 	x, _ := loadRecall(t)
 	qts := x.queryTerms(q)
 	for _, h := range x.Search(q, 6, nil) {
 		t.Logf("%-45s %.3f", x.Doc(h.Doc).Name, h.Score)
+		var sum float32
 		for _, qt := range qts {
 			id, ok := x.terms[qt.term]
 			if !ok {
@@ -26,6 +29,7 @@ func TestExplain(t *testing.T) {
 			for _, p := range x.postings[id] {
 				if int(p.doc) == h.Doc {
 					t.Logf("    %-14s w=%.2f idf=%.2f tf~=%.2f -> %.3f", qt.term, qt.weight, x.idf[id], p.w, qt.weight*x.idf[id]*p.w)
+					sum += qt.weight * x.idf[id] * p.w
 				}
 			}
 		}
@@ -47,5 +51,9 @@ func TestExplain(t *testing.T) {
 			}
 		}
 		t.Logf("    source %.3f x %.1f, name coverage %.2f x %.1f", src, sourceWeight, name, nameWeight)
+		sum += src*sourceWeight + name*nameWeight
+		if d := float64(sum) - h.Score; d > 1e-3 || d < -1e-3 {
+			t.Errorf("%s: the explanation adds up to %.4f, Search scored %.4f", x.Doc(h.Doc).Name, sum, h.Score)
+		}
 	}
 }
