@@ -33,11 +33,11 @@ func newCompiler(t *testing.T) *loader.Compiler {
 	return c
 }
 
-// hostileWasm assembles testdata/hostile.wat, or skips without wat2wasm.
+// hostileWasm assembles testdata/hostile.wat with wabt's wat2wasm (.ci/run installs it).
 func hostileWasm(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("wat2wasm"); err != nil {
-		t.Skip("wat2wasm not found (install wabt)")
+		t.Fatalf("wat2wasm is not installed (apt-get install wabt; .ci/run does): %v", err)
 	}
 	out := filepath.Join(t.TempDir(), "hostile.wasm")
 	if b, err := exec.Command("wat2wasm", "testdata/hostile.wat", "-o", out).CombinedOutput(); err != nil {
