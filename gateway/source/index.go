@@ -1,6 +1,8 @@
 package source
 
 import (
+	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -26,6 +28,12 @@ type Index struct {
 	claimed   map[string]*Resource // every template claimed, published or withheld (Gate)
 	owner     map[string]claim     // "tool NAME", "resource URI", ... -> who provides it
 	reserved  map[string]string    // the same keys -> the source that owned them before (Reserve)
+	// schemas are the compiled input schemas of x's tools, by tool name
+	// and schema bytes; prevSchemas the previous index's, from Reserve
+	// until Release: a reload or a relist compiles only the schemas that
+	// changed (with 10,000 tools, compiling them all took most of a
+	// reload).
+	schemas, prevSchemas map[schemaKey]compiledSchema
 
 	// Gate, when set, is asked before anything is published (the lock
 	// file's trust.on_change); what it withholds keeps its name claimed
@@ -117,10 +125,55 @@ func (x *Index) Reserve(prev *Index) {
 	for key, c := range prev.owner {
 		x.reserved[key] = c.source
 	}
+	x.prevSchemas = prev.schemas
 }
 
 // Release ends the reservations of Reserve.
-func (x *Index) Release() { x.reserved = nil }
+func (x *Index) Release() { x.reserved, x.prevSchemas = nil, nil }
+
+// schemaKey identifies a tool's input schema: its exposed name (the
+// compiled schema's location, which validation messages name) and the
+// schema's bytes.
+type schemaKey [sha256.Size]byte
+
+func keyOf(name string, raw []byte) schemaKey {
+	h := sha256.New()
+	h.Write([]byte(name))
+	h.Write([]byte{0})
+	h.Write(raw)
+	var k schemaKey
+	h.Sum(k[:0])
+	return k
+}
+
+// compiledSchema is a tool's input schema compiled (CompileSchema,
+// CompileFlat), or why it does not compile.
+type compiledSchema struct {
+	sch  *jsonschema.Schema
+	flat *FlatSchema
+	err  error
+}
+
+// compile is the compiled input schema raw of the tool name: the one
+// this index or the previous one (Reserve) compiled, else compiled now.
+// A compiled schema is immutable: indexes share it.
+func (x *Index) compile(name string, raw json.RawMessage) compiledSchema {
+	k := keyOf(name, raw)
+	c, ok := x.schemas[k]
+	if !ok {
+		if c, ok = x.prevSchemas[k]; !ok {
+			c.sch, c.err = CompileSchema(name, raw)
+			if c.err == nil {
+				c.flat = CompileFlat(raw)
+			}
+		}
+		if x.schemas == nil {
+			x.schemas = map[schemaKey]compiledSchema{}
+		}
+		x.schemas[k] = c
+	}
+	return c
+}
 
 // errReserved is a claim of a name reserved for another source.
 var errReserved = errors.New("reserved")
@@ -264,9 +317,9 @@ func (x *Index) addTools(file string, src Source, tools []wire.Tool) []error {
 			}
 			continue
 		}
-		sch, err := CompileSchema(name, t.InputSchema)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %s: tool %q: invalid inputSchema: %w", file, where, t.Name, err))
+		cs := x.compile(name, t.InputSchema)
+		if cs.err != nil {
+			errs = append(errs, fmt.Errorf("%s: %s: tool %q: invalid inputSchema: %w", file, where, t.Name, cs.err))
 			continue
 		}
 		def, err := toolDef(name, x.redactTool(src, t))
@@ -280,7 +333,7 @@ func (x *Index) addTools(file string, src Source, tools []wire.Tool) []error {
 		}
 		x.owner["tool "+name] = claim{where, src.Name()}
 		if x.admit(src, "tool", name, def) {
-			x.Tools[name] = &Tool{Name: name, Export: t.Name, Src: src, Schema: sch, Flat: CompileFlat(t.InputSchema), Def: def}
+			x.Tools[name] = &Tool{Name: name, Export: t.Name, Src: src, Schema: cs.sch, Flat: cs.flat, Def: def}
 		}
 	}
 	return errs

@@ -238,3 +238,43 @@ func TestSessionViewTemplateOverlap(t *testing.T) {
 		t.Errorf("in the view storage://x is served by %v", r)
 	}
 }
+
+// TestSchemasCompiledOnce: indexing the same sources again (a reload, a
+// relist) reuses the compiled input schema of every tool whose name and
+// schema are unchanged, and compiles a changed one anew; a session's
+// view shares the index's.
+func TestSchemasCompiledOnce(t *testing.T) {
+	a := &fake{name: "a", d: tools("one", "two")}
+	x, errs := index(nil, a)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	b := &fake{name: "a", d: tools("one", "two")}
+	b.d.Tools[1].InputSchema = json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}}}`)
+	y, errs := index(x, b)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if y.Tools["one"].Schema != x.Tools["one"].Schema {
+		t.Error("an unchanged tool's schema was compiled again")
+	}
+	if y.Tools["two"].Schema == x.Tools["two"].Schema {
+		t.Error("a changed schema kept the old compiled one")
+	}
+	if msg := ValidateArgs(y.Tools["two"].Schema, []byte(`{"n":"x"}`)); msg == "" {
+		t.Error("the recompiled schema does not check the new property")
+	}
+	// The same schema under another name is compiled for that name.
+	c := &fake{name: "c", d: tools("three")}
+	z, _ := index(y, b, c)
+	if z.Tools["three"].Schema == z.Tools["one"].Schema {
+		t.Error("two tools share one compiled schema: its location names one of them")
+	}
+	v, errs := z.SessionView("g.yaml", c, tools("three"))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if v.Tools["three"].Schema != z.Tools["three"].Schema {
+		t.Error("a session's view compiled a schema the index had")
+	}
+}

@@ -32,6 +32,8 @@ func (x *Index) SessionView(file string, src Source, d abi.Descriptor) (*Index, 
 		owner:     maps.Clone(x.owner),
 		Gate:      x.Gate, // what the lock file withholds, withheld in the view too
 		Redacted:  x.Redacted,
+		// The session's tools compile once, like the shared index's.
+		prevSchemas: x.schemas,
 	}
 	for key, c := range x.owner {
 		if c.source == src.Name() {
