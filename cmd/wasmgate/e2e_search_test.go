@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -442,5 +443,46 @@ func TestSearchRanker(t *testing.T) {
 	}
 	if !strings.Contains(g.Stderr(), "discovery.ranker failed; the lexical order stands") {
 		t.Errorf("no log line of the failing ranker:\n%s", g.Stderr())
+	}
+}
+
+// TestSearchTraced: a search's span carries the query's length and the
+// number of results, and the query's text only with audit.arguments; the
+// audit line says the same.
+func TestSearchTraced(t *testing.T) {
+	rc := newOTLPReceiver(t)
+	render := func(args bool) string {
+		return epYAML(t, "", searchEndpoints+fmt.Sprintf("tracing:\n  endpoint: %s\n  sample_ratio: 0.000001\naudit:\n  arguments: %v\n", rc.URL, args))
+	}
+	cfg := harness.WriteConfig(t, render(false))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, time.Minute)
+	const query = "greet a person by name"
+	for i, args := range []bool{false, true} {
+		if args {
+			n := g.ReloadCount(t)
+			harness.RenameOver(t, cfg, []byte(render(true)))
+			if _, f := g.WaitReload(t, n, "audit.arguments: true"); f != 0 {
+				t.Fatalf("the reload failed:\n%s", g.Stderr())
+			}
+		}
+		trace := fmt.Sprintf("4bf92f3577b34da6a3ce929d0e0e47%02d", 30+i)
+		c, _ := epSession(t, g, "/mcp/agents", transport.WithHTTPHeaders(map[string]string{"traceparent": "00-" + trace + "-00f067aa0ba902b7-01"}))
+		got := foundTools(ctx, t, c, query, 2)
+		sp := rc.trace(t, trace, "tools/call find_tools")["tools/call find_tools"]
+		if sp.attrs["wasmgate.search.query_length"] != strconv.Itoa(len(query)) || sp.attrs["wasmgate.search.results"] != strconv.Itoa(len(got)) {
+			t.Errorf("audit.arguments %v: the search's span: %v, want query_length %d and results %d", args, sp.attrs, len(query), len(got))
+		}
+		if q, ok := sp.attrs["wasmgate.search.query"]; ok != args || (args && q != query) {
+			t.Errorf("audit.arguments %v: the span's wasmgate.search.query is %q (present %v)", args, q, ok)
+		}
+		if sp.attrs["wasmgate.endpoint"] != "agents" || sp.attrs["wasmgate.outcome"] != "ok" {
+			t.Errorf("the search's span: %v", sp.attrs)
+		}
+	}
+	lines := strings.Count(g.Stderr(), `kind=search name=find_tools outcome=ok`)
+	withQuery := strings.Count(g.Stderr(), `arguments="{\"limit\":2,\"query\":\"`+query+`\"}"`)
+	if lines != 2 || withQuery != 1 {
+		t.Errorf("audit lines of the two searches: %d, %d with the query; want 2 and 1:\n%s", lines, withQuery, g.Stderr())
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -24,6 +25,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/wasmgate/wasmgate/internal/harness"
@@ -73,6 +75,9 @@ func newOTLPReceiver(t *testing.T) *otlpReceiver {
 						parent: hex.EncodeToString(s.ParentSpanId), attrs: map[string]string{}}
 					for _, a := range s.Attributes {
 						sp.attrs[a.Key] = a.Value.GetStringValue()
+						if _, isInt := a.Value.GetValue().(*commonpb.AnyValue_IntValue); isInt {
+							sp.attrs[a.Key] = strconv.FormatInt(a.Value.GetIntValue(), 10)
+						}
 					}
 					for _, a := range rs.Resource.GetAttributes() {
 						sp.attrs["resource."+a.Key] = a.Value.GetStringValue()
