@@ -7,16 +7,12 @@ package main
 // a tool that does not exist.
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"net/url"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/wasmgate/wasmgate/internal/harness"
 )
@@ -49,25 +45,10 @@ type endpointCall struct {
 func runEndpointClient(t *testing.T, args ...string) endpointView {
 	t.Helper()
 	node, client := nodeClient(t)
-	script := filepath.Join(filepath.Dir(client), "endpoint.mjs")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, append([]string{script}, args...)...)
-	cmd.Env = harness.CleanEnv()
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("node endpoint.mjs %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, stdout.String(), stderr.String())
-	}
-	if strings.Contains(stderr.String(), "WARNING: DATA RACE") {
-		t.Errorf("the race detector found a data race in wasmgate:\n%s", stderr.String())
-	}
-	if strings.Contains(stderr.String(), "endpoint.mjs: warning:") {
-		t.Errorf("the TypeScript SDK reported transport warnings:\n%s", stderr.String())
-	}
 	var v endpointView
-	if err := json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &v); err != nil {
-		t.Fatalf("endpoint.mjs printed %q: %v\nstderr:\n%s", stdout.String(), err, stderr.String())
+	stderr := runNodeJSON(t, &v, node, append([]string{filepath.Join(filepath.Dir(client), "endpoint.mjs")}, args...)...)
+	if strings.Contains(stderr, "endpoint.mjs: warning:") {
+		t.Errorf("the TypeScript SDK reported transport warnings:\n%s", stderr)
 	}
 	return v
 }

@@ -65,32 +65,40 @@ func nodeClient(t *testing.T) (node, script string) {
 
 func runNodeClient(t *testing.T, node string, args ...string) nodeResult {
 	t.Helper()
+	var r nodeResult
+	if stderr := runNodeJSON(t, &r, node, args...); strings.Contains(stderr, "client.mjs: warning:") {
+		t.Logf("client.mjs warnings:\n%s", stderr)
+	}
+	return r
+}
+
+// runNodeJSON runs node with args (one of tests/node's scripts, which
+// print one JSON line), within 60 s, decodes its line into out and
+// returns what it wrote to stderr. A failed run, any other output, or a
+// data race reported on its stderr (in stdio mode the gateway's stderr
+// is node's) fails t.
+func runNodeJSON(t *testing.T, out any, node string, args ...string) (stderr string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, args...)
 	cmd.Env = harness.CleanEnv()
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	if err != nil {
-		t.Fatalf("node %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, stdout.String(), stderr.String())
+	var stdout, errs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &errs
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("node %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, stdout.String(), errs.String())
 	}
 	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
 	if len(lines) != 1 {
-		t.Fatalf("client.mjs printed %d lines, want 1:\n%s\nstderr:\n%s", len(lines), stdout.String(), stderr.String())
+		t.Fatalf("node %s printed %d lines, want 1:\n%s\nstderr:\n%s", strings.Join(args, " "), len(lines), stdout.String(), errs.String())
 	}
-	var r nodeResult
-	if err := json.Unmarshal([]byte(lines[0]), &r); err != nil {
-		t.Fatalf("client.mjs output %q: %v", lines[0], err)
+	if err := json.Unmarshal([]byte(lines[0]), out); err != nil {
+		t.Fatalf("node %s printed %q: %v\nstderr:\n%s", strings.Join(args, " "), lines[0], err, errs.String())
 	}
-	// In stdio mode the gateway's stderr is node's.
-	if strings.Contains(stderr.String(), "WARNING: DATA RACE") {
-		t.Errorf("the race detector found a data race in wasmgate:\n%s", stderr.String())
+	if strings.Contains(errs.String(), "WARNING: DATA RACE") {
+		t.Errorf("the race detector found a data race in wasmgate:\n%s", errs.String())
 	}
-	if strings.Contains(stderr.String(), "client.mjs: warning:") {
-		t.Logf("client.mjs warnings:\n%s", stderr.String())
-	}
-	return r
+	return errs.String()
 }
 
 func checkNodeResult(t *testing.T, r nodeResult) {

@@ -7,15 +7,11 @@ package main
 // 2025-11-25; the 2026-07-28 era is mcp-go's (e2e_search_test.go).
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/wasmgate/wasmgate/internal/harness"
 )
@@ -34,21 +30,9 @@ type searchRun struct {
 func runSearchClient(t *testing.T, url, query string, args map[string]any) searchRun {
 	t.Helper()
 	node, client := nodeClient(t)
-	script := filepath.Join(filepath.Dir(client), "search.mjs")
 	raw, _ := json.Marshal(args)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, script, url, query, string(raw))
-	cmd.Env = harness.CleanEnv()
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("node search.mjs %s %q: %v\nstdout:\n%s\nstderr:\n%s", url, query, err, stdout.String(), stderr.String())
-	}
 	var r searchRun
-	if err := json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &r); err != nil {
-		t.Fatalf("search.mjs printed %q: %v\nstderr:\n%s", stdout.String(), err, stderr.String())
-	}
+	runNodeJSON(t, &r, node, filepath.Join(filepath.Dir(client), "search.mjs"), url, query, string(raw))
 	return r
 }
 

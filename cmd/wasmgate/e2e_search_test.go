@@ -12,8 +12,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -223,14 +221,8 @@ func status(t *testing.T, g *harness.Gateway) (st struct {
 	} `json:"endpoints"`
 }) {
 	t.Helper()
-	resp, err := http.Get(g.AdminURL + "/api/status")
-	if err != nil {
-		t.Fatalf("GET /api/status: %v", err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	if err := json.Unmarshal(body, &st); err != nil {
-		t.Fatalf("/api/status: %v\n%.300s", err, body)
+	if _, body := harness.HTTPGet(t, g.AdminURL+"/api/status"); json.Unmarshal([]byte(body), &st) != nil {
+		t.Fatalf("/api/status is not the JSON of a status:\n%.300s", body)
 	}
 	return st
 }

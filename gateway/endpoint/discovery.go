@@ -23,6 +23,7 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/search/rerank"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/gateway/tracing"
+	"github.com/wasmgate/wasmgate/internal/glob"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/metrics"
 	"github.com/wasmgate/wasmgate/policy"
@@ -159,8 +160,17 @@ func (e *Endpoint) PinnedUnmatched() []string {
 	}
 	var out []string
 	for i, pat := range p.cfg.Discovery.Pinned {
-		one := loader.Discovery{Pinned: []string{pat}}
-		if !slices.ContainsFunc(p.index.ToolNames(), one.PinnedMatch) {
+		g, err := glob.Compile(pat) // each pattern once, not once per tool
+		if err != nil {
+			continue // a config error, reported by Load
+		}
+		matched := false
+		for name := range p.index.Tools {
+			if matched = g.Match(name); matched {
+				break
+			}
+		}
+		if !matched {
 			out = append(out, fmt.Sprintf("%s.discovery.pinned[%d] %q", p.cfg.Key, i, pat))
 		}
 	}

@@ -98,44 +98,11 @@ func measureRecall(x *Index, queries []recallQuery) recallResult {
 // TestRecall checks the ranking on requests written for a catalog of real
 // servers: the expected tool in the top 5 for at least 90% of them, first
 // for at least 70%. Every miss is logged.
-func TestRecall(t *testing.T) {
-	x, queries := loadRecall(t)
-	if len(queries) < 100 {
-		t.Errorf("%d queries, want at least 100", len(queries))
-	}
-	names := map[string]bool{}
-	for i := range x.Len() {
-		names[x.Doc(i).Name] = true
-	}
-	for _, q := range queries {
-		if !names[q.Tool] {
-			t.Errorf("query %q expects %s, which the catalog does not have", q.Query, q.Tool)
-		}
-	}
-	r := measureRecall(x, queries)
-	for _, m := range r.misses {
-		t.Log("miss:", m)
-	}
-	t.Logf("%d tools, %d queries: recall@5 %.3f, top-1 %.3f", x.Len(), len(queries), r.recall5, r.top1)
-	if r.recall5 < minRecall5 {
-		t.Errorf("recall@5 %.3f, want >= %.2f", r.recall5, minRecall5)
-	}
-	if r.top1 < minTop1 {
-		t.Errorf("top-1 %.3f, want >= %.2f", r.top1, minTop1)
-	}
-}
+func TestRecall(t *testing.T) { checkRecall(t, "queries.json", 100, minRecall5, minTop1) }
 
 // BenchmarkRecall reports the ranking's quality on testdata (recall@5 and
 // top1) next to the time of one pass over all the queries.
-func BenchmarkRecall(b *testing.B) {
-	x, queries := loadRecall(b)
-	var r recallResult
-	for b.Loop() {
-		r = measureRecall(x, queries)
-	}
-	b.ReportMetric(r.recall5, "recall@5")
-	b.ReportMetric(r.top1, "top1")
-}
+func BenchmarkRecall(b *testing.B) { benchRecall(b, "queries.json") }
 
 // TestRecallHeldOut measures the ranking on testdata/heldout.json: 50
 // requests written for the same catalog after the ranking was tuned on
@@ -145,27 +112,48 @@ func BenchmarkRecall(b *testing.B) {
 // measured when the set was written (the targets are for
 // queries.json).
 func TestRecallHeldOut(t *testing.T) {
-	x, queries := loadRecallFrom(t, "heldout.json")
-	if len(queries) < 50 {
-		t.Errorf("%d held-out queries, want 50", len(queries))
+	checkRecall(t, "heldout.json", 50, minHeldOutRecall5, minHeldOutTop1)
+}
+
+// BenchmarkRecallHeldOut reports the ranking's quality on the held-out
+// requests (testdata/heldout.json).
+func BenchmarkRecallHeldOut(b *testing.B) { benchRecall(b, "heldout.json") }
+
+// checkRecall measures the ranking on the requests of testdata/file (at
+// least minQueries, each naming a tool of the catalog), logs every miss
+// and fails below the floors min5 (recall@5) and min1 (top-1).
+func checkRecall(t *testing.T, file string, minQueries int, min5, min1 float64) {
+	t.Helper()
+	x, queries := loadRecallFrom(t, file)
+	if len(queries) < minQueries {
+		t.Errorf("%s: %d queries, want at least %d", file, len(queries), minQueries)
+	}
+	names := map[string]bool{}
+	for i := range x.Len() {
+		names[x.Doc(i).Name] = true
+	}
+	for _, q := range queries {
+		if !names[q.Tool] {
+			t.Errorf("%s: query %q expects %s, which the catalog does not have", file, q.Query, q.Tool)
+		}
 	}
 	r := measureRecall(x, queries)
 	for _, m := range r.misses {
 		t.Log("miss:", m)
 	}
-	t.Logf("held out: %d tools, %d queries: recall@5 %.3f, top-1 %.3f", x.Len(), len(queries), r.recall5, r.top1)
-	if r.recall5 < minHeldOutRecall5 {
-		t.Errorf("held-out recall@5 %.3f, want >= %.2f", r.recall5, minHeldOutRecall5)
+	t.Logf("%s: %d tools, %d queries: recall@5 %.3f, top-1 %.3f", file, x.Len(), len(queries), r.recall5, r.top1)
+	if r.recall5 < min5 {
+		t.Errorf("%s: recall@5 %.3f, want >= %.2f", file, r.recall5, min5)
 	}
-	if r.top1 < minHeldOutTop1 {
-		t.Errorf("held-out top-1 %.3f, want >= %.2f", r.top1, minHeldOutTop1)
+	if r.top1 < min1 {
+		t.Errorf("%s: top-1 %.3f, want >= %.2f", file, r.top1, min1)
 	}
 }
 
-// BenchmarkRecallHeldOut reports the ranking's quality on the held-out
-// requests (testdata/heldout.json).
-func BenchmarkRecallHeldOut(b *testing.B) {
-	x, queries := loadRecallFrom(b, "heldout.json")
+// benchRecall reports the ranking's quality on the requests of
+// testdata/file next to the time of one pass over them.
+func benchRecall(b *testing.B, file string) {
+	x, queries := loadRecallFrom(b, file)
 	var r recallResult
 	for b.Loop() {
 		r = measureRecall(x, queries)
