@@ -162,9 +162,16 @@ func TestSearchEndpoint(t *testing.T) {
 	if _, err := harness.CallToolErr(ctx, c2, "call_tool", map[string]any{"name": "no_such_tool", "arguments": map[string]any{}}); err == nil || !strings.Contains(err.Error(), "not found") {
 		t.Errorf("call_tool(no_such_tool): %v, want the error of an unknown tool", err)
 	}
-	for _, bad := range []map[string]any{{}, {"query": ""}, {"query": "x", "limit": 0}, {"query": "x", "limit": 51}, {"query": 7}} {
+	for _, bad := range []map[string]any{{}, {"query": ""}, {"query": "x", "limit": 0}, {"query": "x", "limit": 51}, {"query": 7},
+		{"query": "x", "limit": 2.5}, {"query": strings.Repeat("greet ", 200)}} { // 1,200 bytes: over the 1,024 a query may have
 		if text, isErr := harness.CallTool(ctx, t, c2, "find_tools", bad); !isErr {
-			t.Errorf("find_tools(%v) = %q, want an error result", bad, text)
+			t.Errorf("find_tools(%.80v) = %q, want an error result", bad, text)
+		}
+	}
+	// call_tool calls the server's tools, never a meta-tool (no loops).
+	for _, meta := range []string{"call_tool", "find_tools"} {
+		if text, isErr := harness.CallTool(ctx, t, c2, "call_tool", map[string]any{"name": meta, "arguments": map[string]any{"query": "x"}}); !isErr {
+			t.Errorf("call_tool(%s) = %q, want an error result", meta, text)
 		}
 	}
 
@@ -190,8 +197,8 @@ func TestSearchEndpoint(t *testing.T) {
 	if v, _ := m.Value("wasmgate_tool_searches_total", map[string]string{"endpoint": "agents", "outcome": "ok"}); v != 3 {
 		t.Errorf("wasmgate_tool_searches_total{agents,ok} = %v, want 3", v)
 	}
-	if v, _ := m.Value("wasmgate_tool_searches_total", map[string]string{"endpoint": "agents", "outcome": "invalid_args"}); v != 5 {
-		t.Errorf("wasmgate_tool_searches_total{agents,invalid_args} = %v, want 5", v)
+	if v, _ := m.Value("wasmgate_tool_searches_total", map[string]string{"endpoint": "agents", "outcome": "invalid_args"}); v != 7 {
+		t.Errorf("wasmgate_tool_searches_total{agents,invalid_args} = %v, want 7", v)
 	}
 	if v, _ := m.Value("wasmgate_tool_search_index_tools", map[string]string{"endpoint": "agents"}); v != 3 {
 		t.Errorf("wasmgate_tool_search_index_tools{agents} = %v, want 3", v)
