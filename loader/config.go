@@ -51,19 +51,20 @@ func ParseByteSize(s string) (int64, error) { return config.ParseByteSize(s) }
 // name keys a reload cannot change (config.RestartOnly). Adding a section
 // is adding a field here.
 type Config struct {
-	Server     Server             `koanf:"server"`
-	Transports Transports         `koanf:"transports"`
-	Admin      Admin              `koanf:"admin"`
-	Plugins    Plugins            `koanf:"plugins"`
-	Auth       authconfig.Config  `koanf:"auth"`
-	Policy     policy.Config      `koanf:"policy"`
-	Audit      Audit              `koanf:"audit"`
-	Relay      relayconfig.Config `koanf:"relay"`
-	Tracing    Tracing            `koanf:"tracing"`
-	Upstreams  Upstreams          `koanf:"upstreams"`
-	Endpoints  Endpoints          `koanf:"endpoints"`
-	State      stateconfig.Config `koanf:"state"`
-	Trust      Trust              `koanf:"trust"`
+	Server      Server             `koanf:"server"`
+	Transports  Transports         `koanf:"transports"`
+	Admin       Admin              `koanf:"admin"`
+	Plugins     Plugins            `koanf:"plugins"`
+	Auth        authconfig.Config  `koanf:"auth"`
+	Policy      policy.Config      `koanf:"policy"`
+	Audit       Audit              `koanf:"audit"`
+	Relay       relayconfig.Config `koanf:"relay"`
+	Tracing     Tracing            `koanf:"tracing"`
+	Upstreams   Upstreams          `koanf:"upstreams"`
+	Endpoints   Endpoints          `koanf:"endpoints"`
+	Credentials Credentials        `koanf:"credentials"`
+	State       stateconfig.Config `koanf:"state"`
+	Trust       Trust              `koanf:"trust"`
 
 	// File is the absolute path of the file this Config was read from.
 	File string `koanf:"-"`
@@ -252,6 +253,7 @@ func (c *Config) normalize() error {
 	}
 	c.checkRelay(env)
 	c.checkUpstreams(env)
+	c.checkUserIdentity(env)
 	c.checkEndpoints(env)
 	if h := c.Transports.HTTP; h.On() && !h.Auth.Set() && config.CheckListen(h.Listen) == nil {
 		if err := authconfig.CheckExposure(c.Auth, h.Listen); err != nil {

@@ -320,6 +320,8 @@ func (c *Config) checkEndpoints(env *config.Env) {
 			env.Bad(k, "%q is under relay.path %q, where the browser relay serves; give the endpoint a path outside it", p, relay)
 		case p == authconfig.MetadataPath || strings.HasPrefix(p, authconfig.MetadataPath+"/"):
 			env.Bad(k, "%q is under %s, where the OAuth protected-resource metadata is served; choose another path", p, authconfig.MetadataPath)
+		case p == OAuthPath || strings.HasPrefix(p, OAuthPath+"/"):
+			env.Bad(k, "%q is under %s, where the gateway serves its OAuth connect pages, callback and client metadata (auth.user_oauth); choose another path", p, OAuthPath)
 		case AdminPath(p):
 			env.Bad(k, "%q is a path of the admin listener (/metrics, /healthz, /readyz, /api/status, /-/…); choose another path", p)
 		}

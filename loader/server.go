@@ -48,6 +48,10 @@ type Server struct {
 	// lock`, docs/trust.md); default gateway.lock beside gateway.yaml.
 	// Enforced (trust.on_change) only while the file exists.
 	LockFile string `koanf:"lock_file"`
+	// PublicURL is where browsers reach the gateway: the connect pages
+	// and callback of upstreams with auth.user_oauth, and client ID
+	// metadata documents, are under it (checked in checkUserIdentity).
+	PublicURL string `koanf:"public_url"`
 }
 
 // RequestState is server.request_state: the HMAC key (at least 32 bytes,

@@ -120,6 +120,11 @@ type UpstreamAuth struct {
 	BearerEnv  string         `koanf:"bearer_env"`
 	BearerFile string         `koanf:"bearer_file"`
 	OAuth      *UpstreamOAuth `koanf:"oauth"`
+	// The modes that reach the upstream as the caller
+	// (upstream_identity.go).
+	TokenExchange     *UpstreamTokenExchange     `koanf:"token_exchange"`
+	UserOAuth         *UpstreamUserOAuth         `koanf:"user_oauth"`
+	IdentityAssertion *UpstreamIdentityAssertion `koanf:"identity_assertion"`
 	// Key is where the auth block sits ("upstreams[1].auth").
 	Key string `koanf:"-"`
 }
@@ -271,7 +276,7 @@ func (u *UpstreamSpec) normalizeStdio(env *config.Env) {
 	k := u.Key
 	for _, key := range []string{"headers", "auth", "tls", "follow_redirects"} {
 		set := map[string]bool{"headers": len(u.Headers) > 0,
-			"auth":             u.Auth.BearerEnv != "" || u.Auth.BearerFile != "" || u.Auth.OAuth != nil,
+			"auth":             u.Auth.BearerEnv != "" || u.Auth.BearerFile != "" || u.Auth.OAuth != nil || u.Auth.UserMode() != "",
 			"tls":              u.TLS.CAFile != "",
 			"follow_redirects": u.FollowRedirects}[key]
 		if set {
@@ -402,8 +407,9 @@ func (u *UpstreamSpec) normalizeRemote(env *config.Env) {
 			env.WatchFile(o.ClientSecretFile)
 		}
 	}
+	n += a.normalizeIdentity(env)
 	if n > 1 {
-		env.Bad(a.Key, "set one of bearer_env, bearer_file and oauth")
+		env.Bad(a.Key, "set one mode: bearer_env, bearer_file, oauth, "+modeList())
 	}
 	if u.TLS.CAFile != "" {
 		u.TLS.CAFile = env.Path(u.TLS.CAFile)
