@@ -16,6 +16,11 @@ type Secret struct{ v string }
 
 const redacted = "[secret]"
 
+// NewSecret is v as a Secret: a credential that did not come from
+// gateway.yaml (a caller's access token, a token an authorization server
+// issued).
+func NewSecret(v string) Secret { return Secret{v} }
+
 // Value is the secret itself.
 func (s Secret) Value() string { return s.v }
 

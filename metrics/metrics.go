@@ -107,6 +107,12 @@ type Metrics struct {
 	// UpstreamCallsRefused counts calls of an upstream the gateway
 	// refused, by upstream and reason.
 	UpstreamCallsRefused *prometheus.CounterVec
+	// Each user's identity toward upstreams (issue 42): the tokens got
+	// for callers, by upstream, mode and how (cached, issued,
+	// refreshed), the failures by reason, and the users connected.
+	UpstreamIdentityTokens   *prometheus.CounterVec
+	UpstreamIdentityFailures *prometheus.CounterVec
+	UpstreamConnectedUsers   *prometheus.GaugeVec
 	// Shared state (issue 18).
 	StateUp    prometheus.Gauge
 	ConfigHash *prometheus.GaugeVec
@@ -136,6 +142,18 @@ func New(version, revision string) *Metrics {
 			Name: "wasmgate_upstream_calls_refused_total",
 			Help: "Calls of an upstream MCP server the gateway refused, by upstream and reason (parked_per_principal: the caller's principal has limits.concurrency calls parked on the upstream, waiting for its answers).",
 		}, []string{"upstream", "reason"}),
+		UpstreamIdentityTokens: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_upstream_identity_tokens_total",
+			Help: "Calls of an upstream reached as the caller (auth.token_exchange, user_oauth, identity_assertion) that got the caller's token, by upstream and mode.",
+		}, []string{"upstream", "mode"}),
+		UpstreamIdentityFailures: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_upstream_identity_failures_total",
+			Help: "Calls of an upstream reached as the caller that got no token, by upstream, mode and reason (not_connected: the user has not connected the upstream; else the step that failed: token_exchange, id_jag, jwt_bearer, refresh, ...).",
+		}, []string{"upstream", "mode", "reason"}),
+		UpstreamConnectedUsers: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "wasmgate_upstream_connected_users",
+			Help: "Users with a grant in the credentials vault for an upstream with auth.user_oauth, as last counted (every 30s and at each connect or revoke).",
+		}, []string{"upstream"}),
 		reg: reg,
 		ToolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_tool_calls_total",
@@ -285,7 +303,7 @@ func New(version, revision string) *Metrics {
 		m.PolicyDenials, m.RateLimited,
 		m.PluginNotificationsRefused, m.SubscriptionsRefused, m.SecretsRedacted,
 		m.UpstreamUp, m.UpstreamRestarts, m.UpstreamNotificationsDropped,
-		m.UpstreamRequestsRefused, m.UpstreamCallsRefused,
+		m.UpstreamRequestsRefused, m.UpstreamCallsRefused, m.UpstreamIdentityTokens, m.UpstreamIdentityFailures, m.UpstreamConnectedUsers,
 		buildInfo,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),

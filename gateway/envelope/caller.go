@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/policy"
 )
 
@@ -22,6 +23,11 @@ type Caller struct {
 	Principal policy.Principal
 	Transport string
 	JWT       bool // authenticated by an access token, not a configured principal
+	// Token is the access token a JWT caller presented, validated: what
+	// an upstream with auth.token_exchange or identity_assertion
+	// exchanges (never sent to an upstream as it is). Unset for
+	// configured principals and stdio.
+	Token config.Secret
 }
 
 // WithCaller is ctx carrying c.

@@ -134,6 +134,9 @@ type refusal struct {
 	msg     string
 	params  bool
 	hidden  error // the caller may not see the name: answer as if unknown
+	// connect: the call needs the caller to connect their account
+	// first (auth.user_oauth).
+	connect *source.ConnectFailure
 }
 
 func (r *refusal) err() error {
@@ -234,7 +237,15 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 	if _, self := src.(source.SelfTraced); !self && span.IsRecording() {
 		tctx, ss = tr.Start(tctx, source.KindOf(src)+" "+c.Source, trace.WithSpanKind(trace.SpanKindInternal))
 	}
+	var who *source.CallIdentity
+	if source.IsPerUser(src) {
+		who = &source.CallIdentity{Principal: c.Caller.Principal.Name, Token: c.Caller.Token}
+		tctx = source.WithCallIdentity(tctx, who)
+	}
 	v, err := fn(tctx)
+	if who != nil {
+		c.UpstreamMode, c.UpstreamSubject = who.Mode, who.Subject
+	}
 	if err != nil {
 		tracing.Fail(ss, err.Error())
 	}
@@ -249,7 +260,9 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 	if f.Kind == source.FailCrash || f.Kind == source.FailTimeout {
 		e.o.Logger.Warn(c.Kind+" call failed", c.Kind, c.Name, "source", c.Source, "endpoint", c.Endpoint, "outcome", f.Kind.Outcome(), "error", f.Msg, "trace_id", c.TraceID)
 	}
-	return v, &refusal{outcome: f.Kind.Outcome(), msg: source.Message(noun, c.Name, f)}
+	r = &refusal{outcome: f.Kind.Outcome(), msg: source.Message(noun, c.Name, f)}
+	r.connect, _ = err.(*source.ConnectFailure)
+	return v, r
 }
 
 // authorize asks st's policy whether the caller of ctx may make the call,

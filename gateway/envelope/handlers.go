@@ -115,6 +115,7 @@ func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req m
 			return redact.tool(t.Src.CallTool(ctx, t.Export, args))
 		}
 		res, err := redact.tool(t.Src.CallTool(roundtrip.With(ctx, rp), t.Export, args))
+		askConnect(ctx, rp, err)
 		if rerr := rp.Err(); rerr != nil {
 			return nil, &source.Failure{Kind: source.FailError, Msg: fmt.Sprintf("tool %q: %v", t.Name, rerr)}
 		}
@@ -141,9 +142,28 @@ func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req m
 		if r.hidden != nil {
 			return nil, r.hidden
 		}
+		if r.connect != nil && rp == nil && source.DeclaresURLElicitation(ctx) {
+			// 2025-11-25: the error that asks the client to open the
+			// connect page (-32042), then retry.
+			return nil, r.connect.Elicitation()
+		}
 		return mcp.NewToolResultError(r.msg), nil
 	}
 	return res, nil
+}
+
+// askConnect asks a 2026-07-28 client that declared URL elicitation to
+// open the connect page of a call that failed with err, a ConnectFailure
+// (the result is input_required; the client's retry runs the call
+// again). A retry that answered it and is still not connected gets the
+// link in the call's error.
+func askConnect(ctx context.Context, rp *roundtrip.Replay, err error) {
+	cf, ok := err.(*source.ConnectFailure)
+	if !ok || rp.Pending() != nil || rp.Rounds() > 0 || !source.DeclaresURLElicitation(ctx) {
+		return
+	}
+	el := cf.Elicitation().Elicitations[0]
+	_, _ = rp.Ask(mcp.NewElicitationInputRequest(el))
 }
 
 // resultError is the text of an isError tool result.

@@ -27,6 +27,9 @@ type Call struct {
 	Err      string         // what failed, for a call whose outcome is not ok
 	Args     map[string]any // the arguments, when the kind has them
 	TraceID  string         // the call's trace, when it is recorded
+	// UpstreamMode and UpstreamSubject: whom a source reached as the
+	// caller saw (source.PerUser), for the audit line.
+	UpstreamMode, UpstreamSubject string
 
 	noun      string        // names the call in messages when Kind does not
 	timeout   time.Duration // bounds the call instead of the source's Timeout (a task)

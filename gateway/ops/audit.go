@@ -93,37 +93,45 @@ func (a *Audit) Observe(ctx context.Context, call *envelope.Call) {
 			argJSON = string(b)
 		}
 	}
+	rec := auditRec{
+		principal: c.Principal.Name, transport: c.Transport, session: session, endpoint: call.Endpoint,
+		kind: kind, name: name, outcome: outcome, took: call.Took, traceID: call.TraceID, args: argJSON,
+		upstreamMode: call.UpstreamMode, upstreamSubject: call.UpstreamSubject,
+	}
 	if a.lines == nil {
-		attrs, n := auditAttrs(c.Principal.Name, c.Transport, session, call.Endpoint, kind, name, outcome, call.Took, call.TraceID, argJSON)
+		attrs, n := rec.attrs()
 		a.out.LogAttrs(ctx, slog.LevelInfo, "call", attrs[:n]...)
 		return
 	}
 	// The line is formatted by the file's flush, with the others of its
 	// batch (auditRec.appendTo): the call only queues its fields.
-	at := call.Start.Add(call.Took) // the call's end, without another clock read
+	rec.t = call.Start.Add(call.Took) // the call's end, without another clock read
 	if call.Start.IsZero() {
-		at = time.Now()
+		rec.t = time.Now()
 	}
-	a.lines.write(auditRec{
-		t: at, principal: c.Principal.Name, transport: c.Transport, session: session, endpoint: call.Endpoint,
-		kind: kind, name: name, outcome: outcome, took: call.Took, traceID: call.TraceID, args: argJSON,
-	})
+	a.lines.write(rec)
 }
 
-// auditAttrs are the attributes of an audit line, typed, in a fixed
-// array: no boxing, no parsing of key-value pairs, no slice growth.
-func auditAttrs(principal, transport, session, endpoint, kind, name, outcome string, took time.Duration, traceID, args string) (attrs [10]slog.Attr, n int) {
+// attrs are the attributes of r's audit line, typed, in a fixed array:
+// no boxing, no parsing of key-value pairs, no slice growth.
+func (r *auditRec) attrs() (attrs [12]slog.Attr, n int) {
 	n = copy(attrs[:], []slog.Attr{
-		slog.String("principal", principal), slog.String("transport", transport), slog.String("session", session),
-		slog.String("endpoint", endpoint), slog.String("kind", kind), slog.String("name", name), slog.String("outcome", outcome),
-		slog.Float64("duration_ms", float64(took.Microseconds())/1000),
+		slog.String("principal", r.principal), slog.String("transport", r.transport), slog.String("session", r.session),
+		slog.String("endpoint", r.endpoint), slog.String("kind", r.kind), slog.String("name", r.name), slog.String("outcome", r.outcome),
+		slog.Float64("duration_ms", float64(r.took.Microseconds())/1000),
 	})
-	if traceID != "" {
-		attrs[n] = slog.String("trace_id", traceID)
+	if r.traceID != "" {
+		attrs[n] = slog.String("trace_id", r.traceID)
 		n++
 	}
-	if args != "" {
-		attrs[n] = slog.String("arguments", args)
+	if r.upstreamMode != "" {
+		// Whom an upstream reached as the caller saw: never a token.
+		attrs[n] = slog.String("upstream_identity", r.upstreamMode)
+		attrs[n+1] = slog.String("upstream_subject", r.upstreamSubject)
+		n += 2
+	}
+	if r.args != "" {
+		attrs[n] = slog.String("arguments", r.args)
 		n++
 	}
 	return attrs, n
@@ -136,6 +144,7 @@ type auditRec struct {
 	principal, transport, session, endpoint, kind, name, outcome string
 	took                                                         time.Duration
 	traceID, args                                                string
+	upstreamMode, upstreamSubject                                string
 }
 
 // size is about how many bytes r's line takes: what the queue's bounds
@@ -148,7 +157,7 @@ func (r *auditRec) size() int {
 // (appendLine), falling back to the handler itself for what appendLine
 // does not format.
 func (r *auditRec) appendTo(b []byte, slow *lineBuf) []byte {
-	attrs, n := auditAttrs(r.principal, r.transport, r.session, r.endpoint, r.kind, r.name, r.outcome, r.took, r.traceID, r.args)
+	attrs, n := r.attrs()
 	if out, ok := appendLine(b, r.t, attrs[:n]); ok {
 		return out
 	}

@@ -123,6 +123,11 @@ type UpstreamStatus struct {
 	Restarts  int    `json:"restarts"`
 	LastError string `json:"last_error,omitempty"`
 	Clients   int    `json:"clients,omitempty"` // per_client sessions open
+	// Identity is the mode of auth that reaches the upstream as each
+	// caller (token_exchange, user_oauth, identity_assertion); Users
+	// counts the principals' sessions open.
+	Identity string `json:"identity,omitempty"`
+	Users    int    `json:"users,omitempty"`
 	// NotificationsDropped counts the notifications its rate limits left
 	// out (a server that floods).
 	NotificationsDropped int64 `json:"notifications_dropped,omitempty"`

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/wasmgate/wasmgate/auth"
+	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/gateway/envelope"
 	"github.com/wasmgate/wasmgate/internal/netutil"
 	"github.com/wasmgate/wasmgate/policy"
@@ -30,7 +31,12 @@ func (id *Identity) authenticate(r *http.Request) (envelope.Caller, error) {
 	if err != nil {
 		return envelope.Caller{}, err
 	}
-	return envelope.Caller{Principal: policy.Principal(p), Transport: envelope.TransportHTTP, JWT: p.Claims != nil}, nil
+	c := envelope.Caller{Principal: policy.Principal(p), Transport: envelope.TransportHTTP, JWT: p.Claims != nil}
+	if c.JWT {
+		token, _ := auth.BearerToken(r.Header.Get("Authorization"))
+		c.Token = config.NewSecret(token)
+	}
+	return c, nil
 }
 
 // challenge answers a request that failed authentication: 401 with the

@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/gateway/roundtrip"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader/abi"
@@ -26,8 +27,20 @@ import (
 // the upstream, without its credentials.
 func (u *Source) call(ctx context.Context, fn func(ctx context.Context, cli *client.Client) error) (err error) {
 	s := u.srv
-	defer func() { err = s.redactFailure(err) }()
-	c, cerr := s.connFor(ctx)
+	var tok config.Secret // the caller's token for the upstream, never shown
+	defer func() { err = redactToken(s.redactFailure(err), tok) }()
+	var c *conn
+	var cerr error
+	if s.ident != nil {
+		var principal string
+		if ctx, principal, err = s.identify(ctx); err != nil {
+			return err
+		}
+		tok = ctx.Value(userTokenKey{}).(config.Secret)
+		c, cerr = s.userConn(ctx, principal, tok)
+	} else {
+		c, cerr = s.connFor(ctx)
+	}
 	if cerr != nil {
 		return &source.Failure{Kind: source.FailError, Msg: cerr.Error()}
 	}
@@ -122,6 +135,9 @@ func (u *Source) ctxFailure(ctx context.Context, while string) error {
 // redactFailure is err (a *source.Failure) without the upstream's
 // credentials in its message.
 func (s *shared) redactFailure(err error) error {
+	if _, ok := err.(*source.ConnectFailure); ok {
+		return err // a link to the gateway's own page, nothing of the upstream's
+	}
 	var f *source.Failure
 	if !errors.As(err, &f) {
 		if err != nil {

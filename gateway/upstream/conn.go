@@ -23,6 +23,7 @@ type conn struct {
 	s     *shared
 	owner string                  // the downstream session of a per_client session; "" for the shared one
 	ds    mcpserver.ClientSession // that session
+	user  *userSession            // a principal's session (identity.go); nil for the others
 
 	mu      sync.Mutex
 	cli     *client.Client // nil while down
@@ -240,8 +241,11 @@ func (c *conn) supervise() {
 }
 
 func (c *conn) ownerLabel() string {
-	if c.owner == "" {
+	switch {
+	case c.owner == "":
 		return "shared"
+	case c.user != nil:
+		return "per_user"
 	}
 	return "per_client"
 }

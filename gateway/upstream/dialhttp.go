@@ -40,7 +40,7 @@ func (c *conn) dialHTTP(ctx context.Context) (*client.Client, chan struct{}, fun
 	ended := make(chan struct{})
 	stop := sync.OnceFunc(func() { close(ended) })
 	opts := []transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(hc), transport.WithHTTPHeaders(headers),
-		transport.WithHTTPHeaderFunc(traceHeaders),
+		transport.WithHTTPHeaderFunc(c.authHeaders),
 		transport.WithHTTPLogger(slog.New(warnOnly{c.s.h.Logger.Handler(), c.s.credentials()}).With("upstream", c.s.name())),
 		transport.WithStreamNotificationHandler(func(ctx context.Context, n mcp.JSONRPCNotification) bool { return c.s.onStreamNotification(ctx, c, n) })}
 	if c == c.s.main {
@@ -64,7 +64,7 @@ func (c *conn) dialHTTP(ctx context.Context) (*client.Client, chan struct{}, fun
 		return nil, nil, nil, "", c.httpError(err)
 	}
 	// The older HTTP+SSE transport, for a server that only speaks it.
-	sse, serr := transport.NewSSE(spec.URL, transport.WithHTTPClient(hc), transport.WithHeaders(headers), transport.WithHeaderFunc(traceHeaders))
+	sse, serr := transport.NewSSE(spec.URL, transport.WithHTTPClient(hc), transport.WithHeaders(headers), transport.WithHeaderFunc(c.authHeaders))
 	if serr == nil {
 		scli := client.NewClient(sse, c.s.clientOptions(c)...)
 		scli.OnNotification(func(n mcp.JSONRPCNotification) { c.s.onNotification(c, n) })

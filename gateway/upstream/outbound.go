@@ -160,6 +160,11 @@ func (t scrubbed) RoundTrip(req *http.Request) (*http.Response, error) {
 		b = append(b, fmt.Sprintf(" (reading the rest: %v)", rerr)...)
 	}
 	b = []byte(t.creds.redact(string(b)))
+	if tok, _ := bearerOf(req); tok != "" {
+		// A per-user token (identity.go): not among the upstream's own
+		// credentials, and never shown either.
+		b = bytes.ReplaceAll(b, []byte(tok), []byte("[secret]"))
+	}
 	resp.Body = io.NopCloser(bytes.NewReader(b))
 	resp.ContentLength = int64(len(b))
 	resp.Header.Del("Content-Length")
@@ -275,4 +280,13 @@ func (s *shared) redactErr(err error) string {
 		return ""
 	}
 	return s.redact(err.Error())
+}
+
+// bearerOf is the bearer token req carries, if any.
+func bearerOf(req *http.Request) (string, bool) {
+	scheme, tok, ok := strings.Cut(req.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(tok) == "" {
+		return "", false
+	}
+	return strings.TrimSpace(tok), true
 }

@@ -87,6 +87,11 @@ func parkedFrom(ctx context.Context) *parkedCall {
 // elicitation and roots to the upstream (session: per_client, and
 // session: shared over HTTP; see clientOptions).
 func (s *shared) parkable(ctx context.Context) bool {
+	if s.ident != nil {
+		// Reached as each caller: a call runs on its principal's own
+		// session, never the gateway's (identity.go).
+		return false
+	}
 	if s.spec.Session != loader.SessionPerClient && s.spec.Stdio() {
 		return false
 	}

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 
+	"github.com/wasmgate/wasmgate/auth/upstreamauth"
 	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/internal/lograte"
 	"github.com/wasmgate/wasmgate/internal/refcount"
@@ -100,6 +102,10 @@ type shared struct {
 	hcMu   sync.Mutex
 	hc     *http.Client // a remote upstream's, made at its first connection
 	hcIdle func()       // closes its idle connections
+
+	// ident gets each caller's token for an upstream with a per-user
+	// mode of auth (identity.go); nil for the others.
+	ident upstreamauth.Source
 
 	credsOnce sync.Once
 	creds     *credentials // what its errors never show (outbound.go)
@@ -246,10 +252,21 @@ func (s *shared) connFor(ctx context.Context) (*conn, error) {
 // endSession closes the per-client session of a downstream session.
 func (s *shared) endSession(id string) {
 	s.mu.Lock()
-	c, ok := s.clients[id]
-	delete(s.clients, id)
+	var ended []*conn
+	if c, ok := s.clients[id]; ok {
+		ended = append(ended, c)
+		delete(s.clients, id)
+	}
+	if s.ident != nil && s.spec.Session == loader.SessionPerClient {
+		for k, c := range s.clients { // a principal's session per downstream session (userConn)
+			if strings.HasSuffix(k, "\x00"+id) {
+				ended = append(ended, c)
+				delete(s.clients, k)
+			}
+		}
+	}
 	s.mu.Unlock()
-	if ok {
+	for _, c := range ended {
 		c.close()
 	}
 }

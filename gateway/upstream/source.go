@@ -79,6 +79,9 @@ func (u *Source) Status() source.Status {
 	s.mu.Lock()
 	st.Clients = len(s.clients)
 	s.mu.Unlock()
+	if s.ident != nil {
+		st.Identity, st.Users, st.Clients = s.mode(), st.Clients, 0
+	}
 	return source.Status{Upstream: st}
 }
 

@@ -1,0 +1,185 @@
+// Each caller's own identity toward a remote upstream (auth.token_exchange,
+// user_oauth, identity_assertion): a call first gets the caller's token
+// for the upstream (package upstreamauth), then runs on a session of its
+// own principal's, whose every request carries that token.
+
+package upstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/wasmgate/wasmgate/auth/upstreamauth"
+	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/gateway/source"
+	"github.com/wasmgate/wasmgate/loader"
+)
+
+// userIdleTimeout is how long a principal's session of an upstream stays
+// open without a call; it is closed at the next call of anyone after that.
+const userIdleTimeout = 10 * time.Minute
+
+// PerUser reports whether the upstream is reached as each caller.
+func (u *Source) PerUser() bool { return u.srv.ident != nil }
+
+var _ source.PerUser = (*Source)(nil)
+
+// userToken is the bearer a call sends to an upstream with a per-user
+// mode (set by identify, read by the transport's header function).
+type userTokenKey struct{}
+
+func withUserToken(ctx context.Context, v config.Secret) context.Context {
+	return context.WithValue(ctx, userTokenKey{}, v)
+}
+
+// identify gets the token of the call of ctx for s: the context carries
+// it, and the principal's session to run on. A caller without one fails
+// the call: with a ConnectFailure when the caller must connect their
+// account first, a FailError naming the upstream and the authorization
+// server's reason otherwise.
+func (s *shared) identify(ctx context.Context) (context.Context, string, error) {
+	id := source.CallIdentityFrom(ctx)
+	if id == nil {
+		// Only the envelope calls a source; a call without an identity
+		// is a bug, not a caller to guess.
+		return ctx, "", &source.Failure{Kind: source.FailError, Msg: fmt.Sprintf("upstream %q reaches its server as each caller, and this call has no caller", s.name())}
+	}
+	tok, err := s.ident.Token(ctx, upstreamauth.Caller{Principal: id.Principal, Token: id.Token})
+	if err != nil {
+		s.h.Metrics.UpstreamIdentityFailures.WithLabelValues(s.name(), s.mode(), identityReason(err)).Inc()
+		var nc *upstreamauth.NotConnectedError
+		if errors.As(err, &nc) {
+			id.Mode = loader.ModeUserOAuth
+			return ctx, "", &source.ConnectFailure{Failure: source.Failure{Kind: source.FailError, Msg: nc.Error()},
+				Upstream: s.name(), URL: nc.ConnectURL, ElicitationID: elicitationID(nc.ConnectURL)}
+		}
+		if ctx.Err() != nil {
+			return ctx, "", &source.Failure{Kind: source.FailTimeout, Msg: fmt.Sprintf("timed out getting the caller's token for upstream %q: %v", s.name(), s.redact(err.Error()))}
+		}
+		return ctx, "", &source.Failure{Kind: source.FailError, Msg: s.redact(err.Error())}
+	}
+	s.h.Metrics.UpstreamIdentityTokens.WithLabelValues(s.name(), tok.Mode).Inc()
+	id.Mode, id.Subject = tok.Mode, tok.Subject
+	return withUserToken(ctx, tok.Value), id.Principal, nil
+}
+
+// identityReason is the reason label of
+// wasmgate_upstream_identity_failures_total.
+func identityReason(err error) string {
+	var nc *upstreamauth.NotConnectedError
+	var ee *upstreamauth.ExchangeError
+	switch {
+	case errors.As(err, &nc):
+		return "not_connected"
+	case errors.As(err, &ee) && ee.Step != "":
+		return ee.Step
+	}
+	return "error"
+}
+
+func (s *shared) mode() string { return s.spec.Auth.UserMode() }
+
+// elicitationID is the id of the URL elicitation for a connect link: its
+// last path element (the one-time id of the link).
+func elicitationID(url string) string {
+	for i := len(url) - 1; i >= 0; i-- {
+		if url[i] == '/' {
+			return url[i+1:]
+		}
+	}
+	return url
+}
+
+// userConn is the session the calls of principal (and, with session:
+// per_client, of its downstream session) run on, opened now if this is
+// its first call. Sessions idle for userIdleTimeout are closed on the way.
+func (s *shared) userConn(ctx context.Context, principal string, tok config.Secret) (*conn, error) {
+	key := "user\x00" + principal
+	if s.spec.Session == loader.SessionPerClient {
+		if ds := downstream(ctx); ds != nil && ds.SessionID() != "" {
+			key += "\x00" + ds.SessionID()
+		}
+	}
+	now := time.Now()
+	s.mu.Lock()
+	if s.ctx.Err() != nil {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("upstream %q is stopping", s.name())
+	}
+	c, ok := s.clients[key]
+	if !ok {
+		c = s.newConn(key, downstream(ctx))
+		c.user = &userSession{principal: principal}
+		s.clients[key] = c
+	}
+	c.user.token.Store(&tok)
+	c.user.used.Store(now.UnixNano())
+	var idle []*conn
+	for k, o := range s.clients {
+		if o.user != nil && o != c && o.calls.Load() == 0 && now.Sub(time.Unix(0, o.user.used.Load())) > userIdleTimeout {
+			idle = append(idle, o)
+			delete(s.clients, k)
+		}
+	}
+	if !ok {
+		s.wg.Add(1)
+		go c.supervise()
+	}
+	s.mu.Unlock()
+	for _, o := range idle {
+		o.close()
+	}
+	return c, nil
+}
+
+// userSession is what a principal's session of an upstream knows of its
+// principal: the newest token a call brought (the requests the session
+// makes itself, initialize and its GET stream, carry it), and when it
+// was last used.
+type userSession struct {
+	principal string
+	token     atomic.Pointer[config.Secret]
+	used      atomic.Int64 // unix ns
+}
+
+// authHeaders are the headers of one request of c: the trace context,
+// and for a principal's session the call's token, or the session's
+// newest for a request outside a call.
+func (c *conn) authHeaders(ctx context.Context) map[string]string {
+	h := traceHeaders(ctx)
+	if c.user == nil {
+		return h
+	}
+	tok, ok := ctx.Value(userTokenKey{}).(config.Secret)
+	if !ok {
+		if p := c.user.token.Load(); p != nil {
+			tok = *p
+		}
+	}
+	if tok.IsSet() {
+		if h == nil {
+			h = make(map[string]string, 1)
+		}
+		h["Authorization"] = "Bearer " + tok.Value()
+	}
+	return h
+}
+
+// redactToken is err without tok's value (an upstream that repeats the
+// Authorization it got in an error).
+func redactToken(err error, tok config.Secret) error {
+	if err == nil || !tok.IsSet() || !strings.Contains(err.Error(), tok.Value()) {
+		return err
+	}
+	var f *source.Failure
+	if errors.As(err, &f) {
+		g := *f
+		g.Msg = strings.ReplaceAll(f.Msg, tok.Value(), "[secret]")
+		return &g
+	}
+	return errors.New(strings.ReplaceAll(err.Error(), tok.Value(), "[secret]"))
+}
