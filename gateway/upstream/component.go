@@ -220,7 +220,8 @@ func connKey(file string, spec loader.UpstreamSpec) (string, secrets, error) {
 			return "", sec, &config.Error{File: file, Key: spec.Key + ".tls.ca_file", Msg: err.Error()}
 		}
 	}
-	h := sha256.Sum256([]byte(sec.bearer.Value() + "\x00" + sec.clientSecret.Value() + "\x00" + string(ca)))
+	h := sha256.Sum256([]byte(sec.bearer.Value() + "\x00" + sec.clientSecret.Value() + "\x00" + string(ca) +
+		"\x00" + sec.idSecret.Value() + "\x00" + sec.idKey.Value()))
 	b, _ := json.Marshal(struct {
 		Command     []string
 		Env         []string

@@ -190,10 +190,12 @@ const minSecret = 4
 func newCredentials(sec secrets, clientID string) *credentials {
 	c := &credentials{}
 	c.values = appendSecret(c.values, sec.bearer.Value())
-	if s := sec.clientSecret.Value(); s != "" {
-		c.values = appendSecret(c.values, s, url.QueryEscape(s),
-			base64.StdEncoding.EncodeToString([]byte(url.QueryEscape(clientID)+":"+url.QueryEscape(s))),
-			base64.StdEncoding.EncodeToString([]byte(clientID+":"+s)))
+	for _, s := range []string{sec.clientSecret.Value(), sec.idSecret.Value()} {
+		if s != "" {
+			c.values = appendSecret(c.values, s, url.QueryEscape(s),
+				base64.StdEncoding.EncodeToString([]byte(url.QueryEscape(clientID)+":"+url.QueryEscape(s))),
+				base64.StdEncoding.EncodeToString([]byte(clientID+":"+s)))
+		}
 	}
 	return c
 }
@@ -262,8 +264,15 @@ func (t issuedTokens) Token() (*oauth2.Token, error) {
 func (s *shared) credentials() *credentials {
 	s.credsOnce.Do(func() {
 		id := ""
-		if o := s.spec.Auth.OAuth; o != nil {
-			id = o.ClientID
+		switch a := s.spec.Auth; {
+		case a.OAuth != nil:
+			id = a.OAuth.ClientID
+		case a.TokenExchange != nil:
+			id = a.TokenExchange.ClientID
+		case a.IdentityAssertion != nil:
+			id = a.IdentityAssertion.ClientID
+		case a.UserOAuth != nil:
+			id = a.UserOAuth.ClientID
 		}
 		s.creds = newCredentials(s.secrets, id)
 	})

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -34,6 +35,9 @@ const (
 type secrets struct {
 	bearer       config.Secret
 	clientSecret config.Secret
+	// The per-user modes' client secret, or private key (PEM).
+	idSecret config.Secret
+	idKey    config.Secret
 }
 
 func readSecrets(file string, spec loader.UpstreamSpec) (secrets, error) {
@@ -46,6 +50,30 @@ func readSecrets(file string, spec loader.UpstreamSpec) (secrets, error) {
 		if s.clientSecret, err = o.SecretRef().Read(file, nil); err != nil {
 			return s, err
 		}
+	}
+	var ca *loader.ClientAuth
+	var key string
+	switch a := spec.Auth; {
+	case a.TokenExchange != nil:
+		ca, key = &a.TokenExchange.ClientAuth, a.TokenExchange.Key
+	case a.IdentityAssertion != nil:
+		ca, key = &a.IdentityAssertion.ClientAuth, a.IdentityAssertion.Key
+	case a.UserOAuth != nil:
+		s.idSecret, err = a.UserOAuth.SecretRef().Read(file, nil)
+		return s, err
+	}
+	if ca == nil {
+		return s, nil
+	}
+	if s.idSecret, err = ca.SecretRef(key).Read(file, nil); err != nil {
+		return s, err
+	}
+	if p := ca.PrivateKeyJWT; p != nil {
+		b, rerr := os.ReadFile(p.KeyFile)
+		if rerr != nil {
+			return s, &config.Error{File: file, Key: key + ".private_key_jwt.key_file", Msg: rerr.Error()}
+		}
+		s.idKey = config.NewSecret(string(b))
 	}
 	return s, nil
 }
