@@ -70,16 +70,19 @@ func (c *Cache) Len() int {
 	return len(c.entries)
 }
 
-// get answers the caller's token for src from the cache, or fetches it
-// (once for all concurrent callers of one key) and keeps it.
-func (c *Cache) get(ctx context.Context, src sourceKey, caller Caller, now func() time.Time,
-	fetch func(ctx context.Context, callerSub string) (Token, error)) (Token, error) {
+// hit answers the caller's token for src when the cache holds a fresh
+// one; else the key to pass to miss. A hit allocates nothing.
+func (c *Cache) hit(src sourceKey, caller Caller, now time.Time) (Token, cacheKey, bool) {
 	key := cacheKey{src: src, principal: caller.Principal, identity: identity(caller.Token.Value())}
-	if tok, ok := c.lookup(key, now()); ok {
-		return tok, nil
-	}
-	flight := flightKey(key)
-	ch := c.group.DoChan(flight, func() (any, error) {
+	tok, ok := c.lookup(key, now)
+	return tok, key, ok
+}
+
+// miss fetches the caller's token (once for all concurrent callers of
+// one key; each waits as long as its own ctx allows) and keeps it.
+func (c *Cache) miss(ctx context.Context, key cacheKey, step string, caller Caller, now func() time.Time,
+	fetch func(ctx context.Context, callerSub string) (Token, error)) (Token, error) {
+	ch := c.group.DoChan(flightKey(key), func() (any, error) {
 		// Another flight may have filled the entry since the lookup.
 		if tok, ok := c.lookup(key, now()); ok {
 			return tok, nil
@@ -98,7 +101,7 @@ func (c *Cache) get(ctx context.Context, src sourceKey, caller Caller, now func(
 		}
 		return r.Val.(Token), nil
 	case <-ctx.Done():
-		return Token{}, &ExchangeError{Upstream: src.upstream, Step: "token_exchange", Reason: "gave up waiting for the authorization server (" + ctx.Err().Error() + ")"}
+		return Token{}, &ExchangeError{Upstream: key.src.upstream, Step: step, Reason: "gave up waiting for the authorization server (" + ctx.Err().Error() + ")"}
 	}
 }
 

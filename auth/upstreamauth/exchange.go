@@ -138,7 +138,11 @@ func (x *TokenExchange) Token(ctx context.Context, c Caller) (Token, error) {
 	if !c.Token.IsSet() {
 		return Token{}, &ExchangeError{Upstream: x.o.Upstream, Step: "token_exchange", Reason: errNoCallerToken}
 	}
-	return x.o.Cache.get(ctx, x.key, c, x.o.Now, func(ctx context.Context, callerSub string) (Token, error) {
+	tok, key, ok := x.o.Cache.hit(x.key, c, x.o.Now())
+	if ok {
+		return tok, nil
+	}
+	return x.o.Cache.miss(ctx, key, "token_exchange", c, x.o.Now, func(ctx context.Context, callerSub string) (Token, error) {
 		form := url.Values{
 			"grant_type":           {GrantTypeTokenExchange},
 			"subject_token":        {c.Token.Value()},
