@@ -27,6 +27,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -120,13 +121,13 @@ func StartProvider(t testing.TB, opts ProviderOptions) *Provider {
 	provider, err := op.NewOpenIDProvider(p.Issuer, &op.Config{
 		CryptoKey:               cryptoKey,
 		AuthMethodPrivateKeyJWT: true,
-	}, p.st, op.WithAllowInsecure())
+	}, p.st, op.WithAllowInsecure(), op.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatalf("zitadel op provider: %v", err)
 	}
 	p.provider = provider
 	p.legacy = op.NewLegacyServer(provider, provider.Endpoints())
-	handler := op.RegisterLegacyServer(&server{LegacyServer: p.legacy, p: p}, op.AuthorizeCallbackHandler(provider))
+	handler := op.RegisterLegacyServer(&opServer{LegacyServer: p.legacy, p: p}, op.AuthorizeCallbackHandler(provider))
 	p.TokenURL = provider.Endpoints().Token.Absolute(p.Issuer)
 	p.JWKSURL = provider.Endpoints().JwksURI.Absolute(p.Issuer)
 	p.srv.Config.Handler = p.middleware(handler)
@@ -332,9 +333,9 @@ func (p *Provider) idjag(w http.ResponseWriter, r *http.Request) {
 	_, _ = fmt.Fprintf(w, `{"access_token":%q,"issued_token_type":%q,"token_type":"N_A","expires_in":300}`, jag, TokenTypeIDJAG)
 }
 
-// server is op's LegacyServer with the jwt-bearer grant replaced by the
+// opServer is op's LegacyServer with the jwt-bearer grant replaced by the
 // resource-AS half of the identity-assertion grant (ours).
-type server struct {
+type opServer struct {
 	*op.LegacyServer
 	p *Provider
 }
@@ -342,7 +343,7 @@ type server struct {
 // JWTProfile accepts an ID-JAG issued by the trusted IdP to the
 // authenticated client and answers an access token for the ID-JAG's
 // subject, its audience the ID-JAG's resource.
-func (s *server) JWTProfile(ctx context.Context, r *op.Request[oidc.JWTProfileGrantRequest]) (*op.Response, error) {
+func (s *opServer) JWTProfile(ctx context.Context, r *op.Request[oidc.JWTProfileGrantRequest]) (*op.Response, error) {
 	if s.p.st.trust == nil {
 		return nil, oidc.ErrUnsupportedGrantType().WithDescription("this provider trusts no identity assertion issuer")
 	}
