@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wasmgate/wasmgate/config"
 )
 
 func fakeJWT(payload string) string {
@@ -58,12 +60,12 @@ func TestCacheBoundsAndMargin(t *testing.T) {
 			if exp > 0 {
 				e = now.Add(exp)
 			}
-			return Token{Value: newSecret(fmt.Sprint("tok", fetches)), Expiry: e}, nil
+			return Token{Value: config.NewSecret(fmt.Sprint("tok", fetches)), Expiry: e}, nil
 		}
 	}
 	get := func(user string, exp time.Duration) {
 		t.Helper()
-		caller := Caller{Principal: user, Token: newSecret(fakeJWT(`{"sub":"` + user + `"}`))}
+		caller := Caller{Principal: user, Token: config.NewSecret(fakeJWT(`{"sub":"` + user + `"}`))}
 		if _, key, ok := c.hit(src, caller, now); !ok {
 			if _, err := c.miss(t.Context(), key, "s", caller, func() time.Time { return now }, fetch(exp)); err != nil {
 				t.Fatal(err)
@@ -102,10 +104,10 @@ func BenchmarkCacheHit(b *testing.B) {
 	}
 	payload := `{"iss":"https://idp.example.com","sub":"alice@example.com","aud":["https://gateway.example.com"],"exp":1900000000,"iat":1800000000,"jti":"0123456789abcdef","client_id":"wasmgate","scope":"openid profile email tickets:read tickets:write","act":{"sub":"svc"}}`
 	// An RS256 signature is 342 base64 characters.
-	caller := Caller{Principal: "alice", Token: newSecret(strings.TrimSuffix(fakeJWT(payload), "sig") + strings.Repeat("s", 342))}
+	caller := Caller{Principal: "alice", Token: config.NewSecret(strings.TrimSuffix(fakeJWT(payload), "sig") + strings.Repeat("s", 342))}
 	now := time.Now()
 	key := cacheKey{src: x.key, principal: caller.Principal, identity: identity(caller.Token.Value())}
-	x.o.Cache.store(key, Token{Value: newSecret("exchanged"), Expiry: now.Add(time.Hour)}, now)
+	x.o.Cache.store(key, Token{Value: config.NewSecret("exchanged"), Expiry: now.Add(time.Hour)}, now)
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -186,7 +186,7 @@ type tokenResponse struct {
 // the principal. The JWT is parsed without verifying its signature, only
 // to read sub and exp for audit and caching: the upstream verifies it.
 func (r tokenResponse) token(mode, callerSub, principal string, now func() time.Time) Token {
-	t := Token{Value: newSecret(r.AccessToken), Mode: mode}
+	t := Token{Value: config.NewSecret(r.AccessToken), Mode: mode}
 	var claims struct {
 		Sub string           `json:"sub"`
 		Exp *jwt.NumericDate `json:"exp"`
@@ -424,11 +424,4 @@ func ParsePrivateKeyPEM(b []byte) (crypto.Signer, error) {
 		return k, nil
 	}
 	return nil, fmt.Errorf("PEM block %q is not a PKCS #8, PKCS #1 or EC private key", block.Type)
-}
-
-// newSecret wraps a token as a config.Secret (which has no constructor
-// outside config but reads one through SecretRef with a lookup).
-func newSecret(v string) config.Secret {
-	s, _ := config.SecretRef{Key: "token", EnvKey: "value", Env: "token"}.Read("", func(string) (string, bool) { return v, true })
-	return s
 }
