@@ -91,17 +91,11 @@ func (s *shared) httpClient() (*http.Client, error) {
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	base.MaxIdleConnsPerHost = s.spec.Limits.Concurrency // one per call that may run at once, kept
 	base.DialContext = o.dialer()
-	if ca := s.spec.TLS.CAFile; ca != "" {
-		pem, err := os.ReadFile(ca)
-		if err != nil {
-			return nil, fmt.Errorf("tls.ca_file: %w", err)
-		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("tls.ca_file %q holds no PEM certificate", ca)
-		}
-		base.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	tc, err := s.tlsConfig()
+	if err != nil {
+		return nil, err
 	}
+	base.TLSClientConfig = tc
 	rt := &limitBody{rt: scrubbed{rt: base, creds: o.creds}, max: int64(s.spec.Limits.MaxMessage)}
 	hc := &http.Client{Transport: rt, CheckRedirect: o.checkRedirect(s.spec.URL, s.spec.Key+".url", "")}
 	if oa := s.spec.Auth.OAuth; oa != nil {
@@ -122,4 +116,22 @@ func (s *shared) closeIdle() {
 	if s.hcIdle != nil {
 		s.hcIdle()
 	}
+}
+
+// tlsConfig is the TLS client config of a remote upstream's requests:
+// with tls.ca_file, its CAs; nil (Go's default) without.
+func (s *shared) tlsConfig() (*tls.Config, error) {
+	ca := s.spec.TLS.CAFile
+	if ca == "" {
+		return nil, nil
+	}
+	pem, err := os.ReadFile(ca)
+	if err != nil {
+		return nil, fmt.Errorf("tls.ca_file: %w", err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("tls.ca_file %q holds no PEM certificate", ca)
+	}
+	return &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -182,4 +183,74 @@ func redactToken(err error, tok config.Secret) error {
 		return &g
 	}
 	return errors.New(strings.ReplaceAll(err.Error(), tok.Value(), "[secret]"))
+}
+
+// newIdentity makes the Source of s's per-user mode of auth, if it has
+// one: its requests to the authorization servers go through s's checked
+// transport (its CA, no redirect unless allowed, never to the gateway's
+// own listeners, credentials out of error bodies).
+func (s *shared) newIdentity() (upstreamauth.Source, error) {
+	a := s.spec.Auth
+	bad := func(key string, err error) error {
+		return &config.Error{File: s.file, Key: key, Msg: err.Error()}
+	}
+	clientAuth := func(ca loader.ClientAuth, key string) (upstreamauth.ClientAuth, error) {
+		out := upstreamauth.ClientAuth{ClientID: ca.ClientID, ClientSecret: s.secrets.idSecret}
+		if p := ca.PrivateKeyJWT; p != nil {
+			k, err := upstreamauth.ParsePrivateKeyPEM([]byte(s.secrets.idKey.Value()))
+			if err != nil {
+				return out, bad(key+".private_key_jwt.key_file", fmt.Errorf("%q: %w", p.KeyFile, err))
+			}
+			out.PrivateKeyJWT = &upstreamauth.PrivateKeyJWT{Key: k, KID: p.KID, Alg: p.Alg}
+		}
+		return out, nil
+	}
+	switch {
+	case a.TokenExchange != nil:
+		t := a.TokenExchange
+		ca, err := clientAuth(t.ClientAuth, t.Key)
+		if err != nil {
+			return nil, err
+		}
+		var resource []string
+		if t.Resource != "" {
+			resource = []string{t.Resource}
+		}
+		x, err := upstreamauth.NewTokenExchange(upstreamauth.TokenExchangeOptions{Upstream: s.name(), TokenURL: t.TokenURL, ClientAuth: ca,
+			Audience: t.Audience, Resource: resource, Scopes: t.Scopes, SubjectTokenType: t.SubjectTokenType,
+			HTTPClient: s.asClient(t.TokenURL, t.Key+".token_url")})
+		if err != nil {
+			return nil, bad(t.Key, err)
+		}
+		return x, nil
+	case a.IdentityAssertion != nil:
+		ia := a.IdentityAssertion
+		ca, err := clientAuth(ia.ClientAuth, ia.Key)
+		if err != nil {
+			return nil, err
+		}
+		res := ia.Resource
+		if res == "" {
+			res = s.spec.URL
+		}
+		x, err := upstreamauth.NewIdentityAssertion(upstreamauth.IdentityAssertionOptions{Upstream: s.name(), IdPTokenURL: ia.IdPTokenURL,
+			ResourceTokenURL: ia.ResourceTokenURL, ClientAuth: ca, Audience: ia.Audience, Resource: res, Scopes: ia.Scopes,
+			SubjectTokenType: ia.SubjectTokenType, HTTPClient: s.asClient(ia.IdPTokenURL, ia.Key+".idp_token_url")})
+		if err != nil {
+			return nil, bad(ia.Key, err)
+		}
+		return x, nil
+	}
+	return nil, nil
+}
+
+// asClient is the HTTP client of s's requests to an authorization server
+// at origin (named by key in messages).
+func (s *shared) asClient(origin, key string) *http.Client {
+	o := &outbound{s: s, creds: s.credentials(), log: s.refusals}
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	base.DialContext = o.dialer()
+	base.TLSClientConfig, _ = s.tlsConfig() // its error fails the upstream's own client first
+	return &http.Client{Transport: scrubbed{rt: base, creds: o.creds}, CheckRedirect: o.checkRedirect(origin, key, "its authorization server"),
+		Timeout: 30 * time.Second}
 }

@@ -151,6 +151,11 @@ func startServer(ctx context.Context, h *Host, file string, spec loader.Upstream
 	s.refs.Init()
 	s.setView(spec)
 	h.Metrics.UpstreamUp.WithLabelValues(spec.Name).Set(0)
+	var err error
+	if s.ident, err = s.newIdentity(); err != nil {
+		cancel()
+		return nil, err
+	}
 	s.main = s.newConn("", nil)
 	if spec.Start == loader.StartEager {
 		ictx, icancel := context.WithTimeout(ctx, time.Duration(spec.Limits.StartTimeout))

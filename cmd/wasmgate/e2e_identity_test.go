@@ -1,0 +1,120 @@
+package main
+
+// Each caller's own identity toward an upstream, end to end: the built
+// gateway as the resource server of a real OpenID provider (zitadel's
+// op, internal/oauthtest), an upstream that validates every token it gets
+// against that provider and answers whoami, and two users calling the
+// same tool through the gateway.
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wasmgate/wasmgate/internal/harness"
+	"github.com/wasmgate/wasmgate/internal/oauthtest"
+)
+
+// identityAudience is the gateway's own resource: the audience of the
+// callers' access tokens.
+const identityAudience = "https://mcp.example.test/mcp"
+
+// whoamiOf calls the upstream's whoami tool as token and decodes its
+// answer; isErr and the text when the call failed.
+func whoamiOf(t *testing.T, g *harness.Gateway, token, tool string) (oauthtest.WhoamiAnswer, string, bool) {
+	t.Helper()
+	ctx := harness.Ctx(t, time.Minute)
+	c := g.SessionClient(t, withToken(token))
+	text, isErr := harness.CallTool(ctx, t, c, tool, nil)
+	var a oauthtest.WhoamiAnswer
+	if !isErr {
+		if err := json.Unmarshal([]byte(text), &a); err != nil {
+			t.Fatalf("whoami answered %q: %v", text, err)
+		}
+	}
+	return a, text, isErr
+}
+
+// TestUpstreamTokenExchange: each caller's access token is exchanged
+// (RFC 8693) for one scoped to the upstream; alice and bob each reach it
+// as themselves, their own tokens never reach it, the exchanged token is
+// cached, the audit line names the identity, a refused exchange fails the
+// call with the provider's reason and no token, and a static principal
+// (no access token) is refused.
+func TestUpstreamTokenExchange(t *testing.T) {
+	idp := oauthtest.StartProvider(t, oauthtest.ProviderOptions{})
+	const upstreamAud = "https://tickets.example.test"
+	up := oauthtest.StartWhoami(t, idp.JWKSURL, upstreamAud)
+	static := "static-principal-token-0123456789"
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
+		Sections: fmt.Sprintf(`auth:
+  principals:
+    - {name: robot, token_sha256: %s}
+  jwt:
+    issuer: %s
+    audience: %s
+    jwks_url: %s
+audit: {arguments: false}
+upstreams:
+  - name: tickets
+    url: %s
+    auth:
+      token_exchange:
+        token_url: %s
+        client_id: %s
+        client_secret_env: IDP_SECRET
+        audience: %s
+`, sha256Hex(static), idp.Issuer, identityAudience, idp.JWKSURL, up.URL, idp.TokenURL, oauthtest.ClientID, upstreamAud),
+	}))
+	g := bins.Start(t, harness.Options{Config: cfg, Env: []string{"IDP_SECRET=" + oauthtest.ClientSecret}})
+	secrets := harness.Secrets{oauthtest.ClientSecret, static}
+	defer func() { secrets.Watch(t, g) }()
+
+	alice := idp.AccessToken(t, "alice", identityAudience)
+	bob := idp.AccessToken(t, "bob", identityAudience)
+	secrets = append(secrets, alice, bob)
+
+	for _, tc := range []struct{ user, token string }{{"alice", alice}, {"bob", bob}, {"alice", alice}} {
+		a, text, isErr := whoamiOf(t, g, tc.token, "whoami")
+		if isErr {
+			t.Fatalf("%s: whoami failed: %s", tc.user, text)
+		}
+		if a.Sub != tc.user || len(a.Aud) != 1 || a.Aud[0] != upstreamAud {
+			t.Errorf("%s reached the upstream as %+v, want sub %s and audience %s", tc.user, a, tc.user, upstreamAud)
+		}
+	}
+	if n := idp.Requests("urn:ietf:params:oauth:grant-type:token-exchange"); n != 2 {
+		t.Errorf("%d token exchanges for 3 calls of 2 users, want 2 (the second call of alice is served from the cache)", n)
+	}
+	for _, seen := range up.Seen() {
+		for _, own := range []string{alice, bob} {
+			if strings.Contains(seen, own) {
+				t.Fatalf("the upstream got a caller's own access token")
+			}
+		}
+		tok, _ := strings.CutPrefix(seen, "Bearer ")
+		secrets = append(secrets, tok) // the exchanged tokens: never in logs either
+	}
+	if _, ok := g.WaitLog(0, `upstream_identity=token_exchange upstream_subject=alice`, 5*time.Second); !ok {
+		t.Errorf("no audit line names alice's identity at the upstream:\n%s", g.Stderr())
+	}
+
+	t.Run("refused", func(t *testing.T) {
+		// A user the provider does not know: the gateway accepts the
+		// token (signed by the provider), the exchange is refused.
+		mallory := idp.AccessToken(t, "mallory", identityAudience)
+		secrets = append(secrets, mallory)
+		_, text, isErr := whoamiOf(t, g, mallory, "whoami")
+		if !isErr || !strings.Contains(text, `upstream "tickets"`) || !strings.Contains(text, "token_exchange") {
+			t.Errorf("a refused exchange answered isError=%v %q; want an error naming the upstream and the step", isErr, text)
+		}
+	})
+	t.Run("static principal", func(t *testing.T) {
+		_, text, isErr := whoamiOf(t, g, static, "whoami")
+		if !isErr || !strings.Contains(text, "no access token") {
+			t.Errorf("a static principal's call answered isError=%v %q; want a refusal saying it has no access token", isErr, text)
+		}
+	})
+}
