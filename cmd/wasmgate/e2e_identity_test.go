@@ -118,3 +118,69 @@ upstreams:
 		}
 	})
 }
+
+// TestUpstreamIdentityAssertion: enterprise-managed authorization. The
+// caller's identity token (issued to the gateway by the enterprise IdP)
+// is exchanged at the IdP for an identity assertion (ID-JAG), and that
+// at the upstream's own authorization server (which trusts the IdP) for
+// an access token: the upstream sees each user, and a resource server
+// that does not trust the assertion fails the call naming the step.
+func TestUpstreamIdentityAssertion(t *testing.T) {
+	idp := oauthtest.StartProvider(t, oauthtest.ProviderOptions{})
+	as := oauthtest.StartProvider(t, oauthtest.ProviderOptions{Trust: idp})
+	stranger := oauthtest.StartProvider(t, oauthtest.ProviderOptions{}) // trusts no IdP
+	const upstreamAud = "https://crm.example.test/mcp"
+	up := oauthtest.StartWhoami(t, as.JWKSURL, upstreamAud)
+	ia := func(name, tokenURL, issuer string) string {
+		return fmt.Sprintf(`  - name: %[1]s
+    prefix: %[1]s
+    url: %s
+    auth:
+      identity_assertion:
+        idp_token_url: %s
+        resource_token_url: %s
+        client_id: %s
+        client_secret_env: IDP_SECRET
+        audience: %s
+        resource: %s
+`, name, up.URL, idp.TokenURL, tokenURL, oauthtest.ClientID, issuer, upstreamAud)
+	}
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
+		Sections: fmt.Sprintf(`auth:
+  jwt:
+    issuer: %s
+    audience: %s
+    jwks_url: %s
+upstreams:
+%s%s`, idp.Issuer, oauthtest.ClientID, idp.JWKSURL,
+			ia("crm", as.TokenURL, as.Issuer), ia("other", stranger.TokenURL, stranger.Issuer)),
+	}))
+	g := bins.Start(t, harness.Options{Config: cfg, Env: []string{"IDP_SECRET=" + oauthtest.ClientSecret}})
+	secrets := harness.Secrets{oauthtest.ClientSecret}
+	defer func() { secrets.Watch(t, g) }()
+
+	for _, user := range []string{"alice", "bob"} {
+		tok := idp.IDToken(t, user, oauthtest.ClientID)
+		secrets = append(secrets, tok)
+		a, text, isErr := whoamiOf(t, g, tok, "crm_whoami")
+		if isErr {
+			t.Fatalf("%s: whoami failed: %s", user, text)
+		}
+		if a.Sub != user || a.Iss != as.Issuer {
+			t.Errorf("%s reached the upstream as %+v, want sub %s issued by the upstream's authorization server %s", user, a, user, as.Issuer)
+		}
+	}
+	if n := idp.Requests("id-jag"); n != 2 {
+		t.Errorf("the IdP issued %d identity assertions for 2 users, want 2", n)
+	}
+	for _, seen := range up.Seen() {
+		tok, _ := strings.CutPrefix(seen, "Bearer ")
+		secrets = append(secrets, tok)
+	}
+	// An authorization server that does not trust the IdP's assertions.
+	tok := idp.IDToken(t, "alice", oauthtest.ClientID)
+	secrets = append(secrets, tok)
+	if _, text, isErr := whoamiOf(t, g, tok, "other_whoami"); !isErr || !strings.Contains(text, "jwt_bearer") || !strings.Contains(text, `upstream "other"`) {
+		t.Errorf("an untrusted assertion answered isError=%v %q; want an error naming the upstream and the jwt_bearer step", isErr, text)
+	}
+}
