@@ -34,7 +34,7 @@ import (
 
 // Grant is one user's grant to one upstream.
 type Grant struct {
-	Upstream, Principal        string
+	Upstream, Principal       string
 	AccessToken, RefreshToken config.Secret // never printed
 	TokenType                 string
 	Expiry                    time.Time // zero: unknown
