@@ -51,19 +51,20 @@ func ParseByteSize(s string) (int64, error) { return config.ParseByteSize(s) }
 // name keys a reload cannot change (config.RestartOnly). Adding a section
 // is adding a field here.
 type Config struct {
-	Server     Server             `koanf:"server"`
-	Transports Transports         `koanf:"transports"`
-	Admin      Admin              `koanf:"admin"`
-	Plugins    Plugins            `koanf:"plugins"`
-	Auth       authconfig.Config  `koanf:"auth"`
-	Policy     policy.Config      `koanf:"policy"`
-	Audit      Audit              `koanf:"audit"`
-	Relay      relayconfig.Config `koanf:"relay"`
-	Tracing    Tracing            `koanf:"tracing"`
-	Upstreams  Upstreams          `koanf:"upstreams"`
-	Endpoints  Endpoints          `koanf:"endpoints"`
-	State      stateconfig.Config `koanf:"state"`
-	Trust      Trust              `koanf:"trust"`
+	Server      Server             `koanf:"server"`
+	Transports  Transports         `koanf:"transports"`
+	Admin       Admin              `koanf:"admin"`
+	Plugins     Plugins            `koanf:"plugins"`
+	Auth        authconfig.Config  `koanf:"auth"`
+	Policy      policy.Config      `koanf:"policy"`
+	Audit       Audit              `koanf:"audit"`
+	Relay       relayconfig.Config `koanf:"relay"`
+	Tracing     Tracing            `koanf:"tracing"`
+	Upstreams   Upstreams          `koanf:"upstreams"`
+	Endpoints   Endpoints          `koanf:"endpoints"`
+	State       stateconfig.Config `koanf:"state"`
+	Trust       Trust              `koanf:"trust"`
+	Credentials Credentials        `koanf:"credentials"`
 
 	// File is the absolute path of the file this Config was read from.
 	File string `koanf:"-"`
@@ -253,6 +254,7 @@ func (c *Config) normalize() error {
 	c.checkRelay(env)
 	c.checkUpstreams(env)
 	c.checkEndpoints(env)
+	c.checkCredentials(env)
 	if h := c.Transports.HTTP; h.On() && !h.Auth.Set() && config.CheckListen(h.Listen) == nil {
 		if err := authconfig.CheckExposure(c.Auth, h.Listen); err != nil {
 			env.Bad("transports.http.listen", "%v", err)
