@@ -244,7 +244,7 @@ func (v *Vault) decode(upstream, principal string, data []byte) (Grant, bool, bo
 		}
 	}
 	if err != nil {
-		v.warnOnce(data, "a credentials vault entry cannot be read; treated as not connected",
+		v.warnOnce(grantAAD(upstream, principal), data, "a credentials vault entry cannot be read; treated as not connected",
 			"upstream", upstream, "principal", principal, "reason", err.Error())
 		return Grant{}, false, false
 	}
@@ -271,8 +271,14 @@ func (v *Vault) rewrite(ctx context.Context, upstream, principal string, old []b
 	v.log.DebugContext(ctx, "rewrote a credentials vault entry under the current key", "upstream", upstream, "principal", principal)
 }
 
-func (v *Vault) warnOnce(data []byte, msg string, args ...any) {
-	sum := sha256.Sum256(data)
+// warnOnce logs msg once per entry: where it is and what it holds.
+func (v *Vault) warnOnce(where string, data []byte, msg string, args ...any) {
+	h := sha256.New()
+	h.Write([]byte(where))
+	h.Write([]byte{0})
+	h.Write(data)
+	var sum [32]byte
+	h.Sum(sum[:0])
 	v.warnMu.Lock()
 	_, seen := v.warned[sum]
 	if !seen {
@@ -409,7 +415,7 @@ func (v *Vault) TakeOnce(ctx context.Context, id string) ([]byte, bool, error) {
 	}
 	plain, _, err := v.s.open(data, onceAAD(id))
 	if err != nil {
-		v.warnOnce(data, "a one-time record of the credentials vault cannot be read; treated as absent", "reason", err.Error())
+		v.warnOnce(onceAAD(id), data, "a one-time record of the credentials vault cannot be read; treated as absent", "reason", err.Error())
 		return nil, false, nil
 	}
 	return plain, true, nil
