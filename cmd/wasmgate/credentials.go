@@ -18,6 +18,7 @@ import (
 
 	"github.com/wasmgate/wasmgate/auth/vault"
 	"github.com/wasmgate/wasmgate/internal/netutil"
+	"github.com/wasmgate/wasmgate/internal/plural"
 	"github.com/wasmgate/wasmgate/loader"
 )
 
@@ -118,7 +119,7 @@ func credentialsRevoke(args []string, stdout, stderr io.Writer) int {
 	}
 	switch {
 	case *all:
-		fmt.Fprintf(stdout, "revoked %d grants to upstream %s\n", res.Revoked, *upstream)
+		fmt.Fprintf(stdout, "revoked %s to upstream %s\n", plural.N(res.Revoked, "grant"), *upstream)
 	case res.Revoked == 0:
 		fmt.Fprintf(stdout, "%s has no grant to upstream %s: nothing revoked\n", *principal, *upstream)
 		return 1
