@@ -20,10 +20,11 @@ const CredentialsKey = "credentials"
 // 32`.
 //
 // To rotate: set previous_key_env (or previous_key_file) to the old key
-// and key_env (key_file) to the new one; entries are read with either and
-// rewritten under the new one when read. Once every entry has been read,
-// or the grants left under the old key may be lost (users connect again),
-// drop the previous key.
+// and key_env (key_file) to the new one, and restart; entries are read
+// with either and rewritten under the new one when read, and `wasmgate
+// credentials list` reads (so rewrites) them all. Then drop the previous
+// key; an entry still under it is "not connected" (its user connects
+// again).
 type Credentials struct {
 	KeyEnv          string `koanf:"key_env"`
 	KeyFile         string `koanf:"key_file"`

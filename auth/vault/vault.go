@@ -351,7 +351,9 @@ func (v *Vault) DeleteAll(ctx context.Context, upstream string) (int, error) {
 
 // List is what the grants to upstream ("": every upstream) show, sorted
 // by upstream and principal. Entries that do not decrypt are left out
-// (and logged once).
+// (and logged once); entries under the previous key are rewritten under
+// the current one, so that one List ("wasmgate credentials list") during
+// a key rotation moves every readable entry to the new key.
 func (v *Vault) List(ctx context.Context, upstream string) ([]Meta, error) {
 	all, err := v.b.VaultList(ctx, upstream)
 	if err != nil {
@@ -369,9 +371,14 @@ func (v *Vault) List(ctx context.Context, upstream string) ([]Meta, error) {
 			if checkName(u, p) != nil {
 				continue
 			}
-			if g, _, ok := v.decode(u, p, data); ok {
-				out = append(out, g.Meta())
+			g, previous, ok := v.decode(u, p, data)
+			if !ok {
+				continue
 			}
+			if previous {
+				v.rewrite(ctx, u, p, data, g)
+			}
+			out = append(out, g.Meta())
 		}
 	}
 	slices.SortFunc(out, func(a, b Meta) int {

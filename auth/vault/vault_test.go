@@ -314,6 +314,14 @@ func TestRotation(t *testing.T) {
 		if n := strings.Count(l.String(), "cannot be read"); n != 1 {
 			t.Errorf("%d log lines for bob's entry, want 1:\n%s", n, l.String())
 		}
+		// A List during the rotation rewrites every entry: then the new
+		// key alone reads bob's too.
+		if all, err := rot.List(ctx, ""); err != nil || len(all) != 2 {
+			t.Fatalf("List during the rotation: %+v %v", all, err)
+		}
+		if g, ok, _ := only.Get(ctx, "github", "bob"); !ok || g.AccessToken.Value() != "tok-bob" {
+			t.Error("the new key alone does not read an entry List rewrote")
+		}
 		// Open with only the old key now fails: the check record was
 		// rewritten under the new one.
 		_, err = vault.Open(ctx, vault.Keys{Current: oldKey, File: "gateway.yaml", Key: "credentials.key_env"}, b, nil)
