@@ -62,9 +62,9 @@ type Config struct {
 	Tracing     Tracing            `koanf:"tracing"`
 	Upstreams   Upstreams          `koanf:"upstreams"`
 	Endpoints   Endpoints          `koanf:"endpoints"`
-	Credentials Credentials        `koanf:"credentials"`
 	State       stateconfig.Config `koanf:"state"`
 	Trust       Trust              `koanf:"trust"`
+	Credentials Credentials        `koanf:"credentials"`
 
 	// File is the absolute path of the file this Config was read from.
 	File string `koanf:"-"`
@@ -255,6 +255,7 @@ func (c *Config) normalize() error {
 	c.checkUpstreams(env)
 	c.checkUserIdentity(env)
 	c.checkEndpoints(env)
+	c.checkCredentials(env)
 	if h := c.Transports.HTTP; h.On() && !h.Auth.Set() && config.CheckListen(h.Listen) == nil {
 		if err := authconfig.CheckExposure(c.Auth, h.Listen); err != nil {
 			env.Bad("transports.http.listen", "%v", err)

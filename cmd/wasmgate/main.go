@@ -53,6 +53,9 @@ Usage:
                                                 approve what the sources publish: shows
                                                 what differs, asks, writes server.lock_file
                                                 (docs/trust.md)
+  wasmgate credentials list|revoke [--upstream U] [--principal P | --all]
+                                                each user's grants to upstreams (over
+                                                the admin listener)
   wasmgate plugin new NAME                      create a Go plugin project
   wasmgate version                              print the version and commit
 
@@ -90,6 +93,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return pluginCmd(args[1:], stdout, stderr)
 	case "lock":
 		return lockCmd(args[1:], stdin, stdout, stderr)
+	case "credentials":
+		return credentialsCmd(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "wasmgate %s (%s)\n", version, revision())
 		return 0
