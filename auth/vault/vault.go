@@ -250,7 +250,7 @@ func (v *Vault) decode(upstream, principal string, data []byte) (Grant, bool, bo
 	}
 	return Grant{
 		Upstream: upstream, Principal: principal,
-		AccessToken: secretOf(r.AccessToken), RefreshToken: secretOf(r.RefreshToken),
+		AccessToken: config.NewSecret(r.AccessToken), RefreshToken: config.NewSecret(r.RefreshToken),
 		TokenType: r.TokenType, Expiry: r.Expiry, Scopes: r.Scopes, Subject: r.Subject,
 		ConnectedAt: r.ConnectedAt, RefreshedAt: r.RefreshedAt,
 	}, previous, true
@@ -471,15 +471,4 @@ func (v *Vault) Lock(ctx context.Context, upstream, principal string, ttl time.D
 		}
 		t.Reset(v.lockTry)
 	}
-}
-
-// secretOf is s as a config.Secret (the zero Secret when empty).
-// config.Secret is made only by reading a SecretRef; this reads s as
-// the value of a variable.
-func secretOf(s string) config.Secret {
-	if s == "" {
-		return config.Secret{}
-	}
-	sec, _ := config.SecretRef{Env: "v"}.Read("", func(string) (string, bool) { return s, true })
-	return sec
 }
