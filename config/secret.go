@@ -16,6 +16,10 @@ type Secret struct{ v string }
 
 const redacted = "[secret]"
 
+// NewSecret wraps v, a secret obtained at run time (a token an
+// authorization server issued, say), so that it never prints either.
+func NewSecret(v string) Secret { return Secret{v} }
+
 // Value is the secret itself.
 func (s Secret) Value() string { return s.v }
 
