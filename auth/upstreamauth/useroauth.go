@@ -308,7 +308,7 @@ func (u *UserOAuth) clientContext(ctx context.Context) context.Context {
 // returns the error that carries it.
 func (u *UserOAuth) notConnected(ctx context.Context, principal string) error {
 	id := randomID()
-	rec, err := json.Marshal(connectRecord{Upstream: u.opts.Upstream, Principal: principal, Expires: u.opts.Now().Add(connectTTL)})
+	rec, err := json.Marshal(connectRecord{Upstream: u.opts.Upstream, Principal: principal, Expires: time.Now().Add(connectTTL)})
 	if err != nil {
 		return fmt.Errorf("upstream %q: connect link: %w", u.opts.Upstream, err)
 	}
