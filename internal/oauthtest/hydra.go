@@ -59,13 +59,13 @@ type Hydra struct {
 	// LoginURL is the fixture's login page.
 	LoginURL string
 
-	t      testing.TB
-	cmd    *exec.Cmd
-	done   chan struct{}
-	logf   string
-	ui     *httptest.Server
-	admin  *http.Client
-	mu     sync.Mutex
+	t     testing.TB
+	cmd   *exec.Cmd
+	done  chan struct{}
+	logf  string
+	ui    *httptest.Server
+	admin *http.Client
+	mu    sync.Mutex
 }
 
 // hydraBinary finds hydra on PATH or in $(go env GOPATH)/bin. Absent, the
