@@ -300,12 +300,12 @@ func (h *ConnectHandler) callback(w http.ResponseWriter, r *http.Request) {
 
 // clientMetadata serves an upstream's client ID metadata document.
 func (h *ConnectHandler) clientMetadata(w http.ResponseWriter, r *http.Request) {
-	name, ok := strings.CutSuffix(r.PathValue("file"), ".json")
+	name, _ := strings.CutSuffix(r.PathValue("file"), ".json")
 	var doc []byte
-	if src := h.sources[name]; ok && src != nil {
-		doc, ok = src.clientMetadataJSON()
+	if src := h.sources[name]; src != nil && name+".json" == r.PathValue("file") {
+		doc, _ = src.clientMetadataJSON()
 	}
-	if !ok {
+	if doc == nil {
 		http.NotFound(w, r)
 		return
 	}
