@@ -150,7 +150,7 @@ func (s *syncBuffer) String() string {
 // clock is a settable offset from the real time.
 type clock struct{ off atomic.Int64 }
 
-func (c *clock) now() time.Time            { return time.Now().Add(time.Duration(c.off.Load())) }
+func (c *clock) now() time.Time          { return time.Now().Add(time.Duration(c.off.Load())) }
 func (c *clock) advance(d time.Duration) { c.off.Add(int64(d)) }
 
 // env is a gateway's /oauth/ pages in front of one Hydra, with one
