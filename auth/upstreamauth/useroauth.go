@@ -222,7 +222,7 @@ func (u *UserOAuth) Token(ctx context.Context, c Caller) (Token, error) {
 			}
 			return Token{}, u.notConnected(ctx, c.Principal)
 		}
-		if g, err = u.refresh(ctx, c.Principal); err != nil {
+		if g, err = u.refresh(ctx, c.Principal, g.AccessToken.Value()); err != nil {
 			return Token{}, err
 		}
 	}
@@ -233,15 +233,27 @@ func (u *UserOAuth) token(g Grant) Token {
 	return Token{Value: g.AccessToken, Subject: g.Subject, Mode: ModeUserOAuth, Expiry: g.Expiry}
 }
 
-// stale reports whether g's access token expires within refreshBefore.
+// stale reports whether g's access token expires within refreshBefore, or
+// within half its lifetime when that is shorter (an authorization server
+// that issues tokens for 20 s would otherwise be asked on every call).
 func (u *UserOAuth) stale(g Grant) bool {
-	return !g.Expiry.IsZero() && !u.opts.Now().Add(refreshBefore).Before(g.Expiry)
+	if g.Expiry.IsZero() {
+		return false
+	}
+	before := refreshBefore
+	if !g.RefreshedAt.IsZero() {
+		if half := g.Expiry.Sub(g.RefreshedAt) / 2; half > 0 && half < before {
+			before = half
+		}
+	}
+	return !u.opts.Now().Add(before).Before(g.Expiry)
 }
 
-// refresh refreshes principal's grant under the store's lock: another
-// replica (or goroutine) may have refreshed it while this one waited, and
-// a rotated refresh token may be used only once.
-func (u *UserOAuth) refresh(ctx context.Context, principal string) (Grant, error) {
+// refresh refreshes principal's grant, whose access token was seen, under
+// the store's lock: another replica (or goroutine) may have refreshed it
+// while this one waited, and a rotated refresh token may be used only
+// once.
+func (u *UserOAuth) refresh(ctx context.Context, principal, seen string) (Grant, error) {
 	unlock, err := u.opts.Store.Lock(ctx, u.opts.Upstream, principal, lockTTL)
 	if err != nil {
 		return Grant{}, fmt.Errorf("upstream %q: lock grant for refresh: %w", u.opts.Upstream, err)
@@ -254,8 +266,8 @@ func (u *UserOAuth) refresh(ctx context.Context, principal string) (Grant, error
 	if !ok || !g.AccessToken.IsSet() {
 		return Grant{}, u.notConnected(ctx, principal)
 	}
-	if !u.stale(g) || !g.RefreshToken.IsSet() {
-		return g, nil // refreshed meanwhile
+	if g.AccessToken.Value() != seen || !u.stale(g) || !g.RefreshToken.IsSet() {
+		return g, nil // refreshed (or connected again) meanwhile
 	}
 	rctx, cancel := context.WithTimeout(u.clientContext(ctx), u.opts.Timeout)
 	defer cancel()

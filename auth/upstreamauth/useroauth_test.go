@@ -144,7 +144,7 @@ func TestUserOAuthRefresh(t *testing.T) {
 	if tok := e.token(src, "alice"); tok.Value.Value() != g0.AccessToken.Value() {
 		t.Fatal("a token 45 s from expiry was refreshed")
 	}
-	e.clock.advance(20 * time.Second) // 25 s left: refresh
+	e.clock.advance(25 * time.Second) // 20 s left, less than half its life: refresh
 
 	var wg sync.WaitGroup
 	toks := make([]Token, 8)
