@@ -251,8 +251,8 @@ func (e *env) checkNoLeak() {
 			continue
 		}
 		for _, txt := range texts {
-			if strings.Contains(txt, s) {
-				e.t.Errorf("a secret (%d bytes, starting %q) shows in:\n%s", len(s), s[:4], txt)
+			if i := strings.Index(txt, s); i >= 0 {
+				e.t.Errorf("a secret (%d bytes, starting %q) shows after: %q", len(s), s[:4], txt[max(0, i-120):i])
 			}
 		}
 	}
