@@ -8,7 +8,9 @@
 # (the published github.com/ory/hydra-client-go/v2 v2.2.1 it stands for
 # builds), and it is built with SQLite (cgo: gcc), which its in-memory
 # database (dsn: memory) needs. .ci/run uses it; skipped when hydra is
-# there already.
+# there already. Cold (empty module and build caches) it took 7 minutes
+# here on 2 cores shared with other builds (download 20 s, build 415 s
+# wall, 244 s user); the binary is 59 MB.
 #   bash scripts/install-hydra.sh
 set -euo pipefail
 v=v2.3.0
