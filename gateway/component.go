@@ -2,6 +2,8 @@ package gateway
 
 import (
 	"context"
+	"net/http"
+	"sync"
 
 	"github.com/wasmgate/wasmgate/gateway/component"
 	"github.com/wasmgate/wasmgate/gateway/ops"
@@ -18,8 +20,11 @@ import (
 func (g *Gateway) newParts() *parts {
 	p := &parts{id: &identity{limiters: g.limiters, logger: g.log}, plugins: plugin.New(g.plugins),
 		rankers: rerank.NewComponent(&rerank.Host{Logger: g.log, Compiler: g.plugins.Compiler, Slots: g.plugins.Slots})}
+	st := &stateComponent{g: g}
+	p.ups = upstream.New(g.upstreamHost())
 	p.list = []component.Part{
-		component.Bind(&stateComponent{g: g}),
+		component.Bind(st),
+		component.Bind(&credentialsComponent{g: g, st: st}),
 		component.Bind(p.id),
 		component.Bind(&auditComponent{a: g.audit}),
 		component.Bind(p.plugins),
@@ -27,7 +32,7 @@ func (g *Gateway) newParts() *parts {
 		component.Bind(g.relay.Component()),
 		component.Bind(g.tracer.Component(g.log)),
 		component.Bind(g.signer.Component()),
-		component.Bind(upstream.New(g.upstreamHost())),
+		component.Bind(p.ups),
 	}
 	p.refs.Init()
 	return p
@@ -44,6 +49,10 @@ type parts struct {
 	id      *identity
 	plugins *plugin.Component
 	rankers *rerank.Component
+	ups     *upstream.Component
+
+	connectOnce sync.Once
+	connect     http.Handler // the user_oauth pages (oauthHandler); nil: none
 }
 
 // retain holds p for one more snapshot (one indexed again from the

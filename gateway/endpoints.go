@@ -173,6 +173,7 @@ func (es *endpoints) route() {
 	if s := es.g.cur.Load(); s != nil {
 		// The browser relay checks its own origins and tokens.
 		mounts[s.Config.Relay.Path+"/"] = es.g.relay.Handler()
+		mounts[loader.OAuthPath+"/"] = es.g.oauthHandler()
 	}
 	es.router.Set(es.list[0].Config().Path, routes, mounts)
 }

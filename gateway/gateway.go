@@ -24,6 +24,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/wasmgate/wasmgate/auth/vault"
 	"github.com/wasmgate/wasmgate/gateway/component"
 	"github.com/wasmgate/wasmgate/gateway/endpoint"
 	"github.com/wasmgate/wasmgate/gateway/ops"
@@ -82,7 +83,11 @@ type Gateway struct {
 	stores   map[string]*host.Store
 
 	// The state section's store while backend redis serves (stateComponent).
-	state     atomic.Pointer[state.Store]
+	state atomic.Pointer[state.Store]
+	// The credentials vault serving now (credentialsComponent), and the
+	// memory backend it uses without Redis, kept across reloads.
+	vault     atomic.Pointer[vault.Vault]
+	memVault  *vault.Memory
 	replicaID string
 	started   time.Time
 
@@ -117,6 +122,7 @@ func New(opts Options) *Gateway {
 		tracer:   tracing.NewHolder(opts.Metrics.Registry(), opts.Version),
 		signer:   roundtrip.NewSigner(0),
 
+		memVault:  vault.NewMemory(),
 		replicaID: newReplicaID(),
 		started:   time.Now(),
 	}
@@ -124,6 +130,7 @@ func New(opts Options) *Gateway {
 	g.trust = &trust.Checker{Log: g.log, Metrics: opts.Metrics}
 	g.status.AddSection("state", g.stateStatus)
 	g.status.AddSection("trust", g.trustStatus)
+	g.status.AddSection("credentials", g.credentialsStatus)
 	g.relay = relaysite.NewService(g.log, opts.Metrics, g)
 	g.plugins = &plugin.Host{
 		Logger: g.log, MCP: endpoint.Clients{Endpoints: g.eps}, Compiler: opts.Compiler, Metrics: opts.Metrics, Slots: g.slots,

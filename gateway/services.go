@@ -353,8 +353,9 @@ func (g *Gateway) adminHandler(m *metrics.Metrics) http.Handler {
 			}
 			return g.cur.Load().Summary(), nil
 		},
-		Ready:  g.ready.Load,
-		Status: g.Status,
+		Ready:       g.ready.Load,
+		Status:      g.Status,
+		Credentials: g.credentialsAdmin(),
 		Lock: func(ctx context.Context, write bool, digest string) (any, error) {
 			return g.Lock(ctx, write, digest)
 		},

@@ -12,7 +12,7 @@ import (
 // state, so each snapshot's upstreams component gets a new one.
 func (g *Gateway) upstreamHost() *upstream.Host {
 	h := &upstream.Host{Logger: g.log, MCP: endpoint.Clients{Endpoints: g.eps}, Metrics: g.opts.Metrics, Lists: g, ResourceUpdated: g.updated,
-		ParkTTL: g.signer.TTL, Principal: g.principalName}
+		ParkTTL: g.signer.TTL, Principal: g.principalName, Grants: g.grants}
 	if g.opts.Compiler != nil {
 		h.Own = g.opts.Compiler.Listeners()
 	}

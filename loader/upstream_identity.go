@@ -87,6 +87,9 @@ type UpstreamUserOAuth struct {
 	ClientMetadata bool     `koanf:"client_metadata"`
 	Scopes         []string `koanf:"scopes"`
 	Key            string   `koanf:"-"`
+	// PublicURL is server.public_url (checkUserIdentity copies it): a
+	// change restarts the upstream.
+	PublicURL string `koanf:"-"`
 }
 
 // SecretRef is where the client secret is.
@@ -282,7 +285,8 @@ func (c *Config) checkUserIdentity(env *config.Env) {
 	if c.Server.PublicURL != "" {
 		c.Server.PublicURL = checkPublicURL(env, c.Server.PublicURL)
 	}
-	for _, u := range c.Upstreams {
+	for i := range c.Upstreams {
+		u := &c.Upstreams[i]
 		mode := u.Auth.UserMode()
 		if mode == "" || u.Stdio() {
 			continue
@@ -294,6 +298,7 @@ func (c *Config) checkUserIdentity(env *config.Env) {
 				env.Bad(k, "exchanges each caller's access token, but no caller has one: configure auth.jwt (callers authenticated by OAuth access tokens)")
 			}
 		case ModeUserOAuth:
+			u.Auth.UserOAuth.PublicURL = c.Server.PublicURL
 			if c.Server.PublicURL == "" {
 				env.Bad("server.public_url", "missing: %s sends each user's browser to the gateway's connect page and back; set the URL browsers reach the gateway at", k)
 			}

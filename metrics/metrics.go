@@ -152,7 +152,7 @@ func New(version, revision string) *Metrics {
 		}, []string{"upstream", "mode", "reason"}),
 		UpstreamConnectedUsers: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "wasmgate_upstream_connected_users",
-			Help: "Users with a grant in the credentials vault for an upstream with auth.user_oauth, as last counted (every 30s and at each connect or revoke).",
+			Help: "Users with a grant in the credentials vault for an upstream with auth.user_oauth, as last counted (at each connect, revoke and status page load).",
 		}, []string{"upstream"}),
 		reg: reg,
 		ToolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{

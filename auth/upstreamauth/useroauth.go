@@ -376,17 +376,6 @@ func asReason(err error) string {
 	return limit(err.Error())
 }
 
-// redactURL drops a URL's query and user info (a token endpoint has
-// neither, but a misconfigured one might).
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "(token endpoint)"
-	}
-	u.User, u.RawQuery, u.Fragment = nil, "", ""
-	return u.String()
-}
-
 func limit(s string) string {
 	const max = 300
 	if len(s) > max {

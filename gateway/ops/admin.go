@@ -39,6 +39,9 @@ type AdminOptions struct {
 	// answered), it writes only that state, else fails with
 	// ErrLockChanged.
 	Lock func(ctx context.Context, write bool, digest string) (any, error)
+	// Credentials serves GET /api/credentials and POST
+	// /api/credentials/revoke (the vault's admin API; nil: 404).
+	Credentials http.Handler
 }
 
 // ErrLockChanged: POST /-/lock?digest= named a state other than the one
@@ -106,6 +109,12 @@ func AdminHandler(o AdminOptions) http.Handler {
 	}
 	mux.Handle("GET /-/lock", a.notRebound(a.adminAuth(lock(false))))
 	mux.Handle("POST /-/lock", a.sameOrigin(a.adminAuth(a.deliberate(lock(true)))))
+	if o.Credentials != nil {
+		// Who connected what (never a token), and revoking it: as the
+		// status page and the lock are guarded.
+		mux.Handle("GET /api/credentials", a.notRebound(a.adminAuth(o.Credentials)))
+		mux.Handle("POST /api/credentials/revoke", a.sameOrigin(a.adminAuth(a.deliberate(o.Credentials))))
+	}
 	mux.Handle("GET /{$}", a.notRebound(a.adminAuth(http.HandlerFunc(a.statusPage))))
 	mux.Handle("GET /api/status", a.notRebound(a.adminAuth(http.HandlerFunc(a.statusJSON))))
 	// admin.pprof: the profiles an operator asks for when a call is slow,

@@ -29,6 +29,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/wasmgate/wasmgate/auth/vault"
 	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/gateway/component"
 	"github.com/wasmgate/wasmgate/gateway/source"
@@ -58,6 +59,9 @@ type Host struct {
 	// Principal is the name of the principal making the call of ctx,
 	// which bounds its parked calls; nil: every call is one principal's.
 	Principal func(ctx context.Context) string
+	// Grants is the credentials vault serving now (nil: none), where the
+	// upstreams with auth.user_oauth keep each user's grant.
+	Grants func() *vault.Vault
 }
 
 // Component is the upstreams section of one snapshot.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/wasmgate/wasmgate/auth/upstreamauth"
+	"github.com/wasmgate/wasmgate/auth/vault"
 	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader"
@@ -240,8 +241,97 @@ func (s *shared) newIdentity() (upstreamauth.Source, error) {
 			return nil, bad(ia.Key, err)
 		}
 		return x, nil
+	case a.UserOAuth != nil:
+		o := a.UserOAuth
+		x, err := upstreamauth.NewUserOAuth(upstreamauth.UserOAuthOptions{Upstream: s.name(), AuthorizationURL: o.AuthorizationURL,
+			TokenURL: o.TokenURL, ClientID: o.ClientID, ClientSecret: s.secrets.idSecret, ClientMetadata: o.ClientMetadata,
+			Scopes: o.Scopes, PublicURL: o.PublicURL, HTTPClient: s.asClient(o.TokenURL, o.Key+".token_url"),
+			Store: grantStore{s.h}, Logger: s.h.Logger.With("upstream", s.name())})
+		if err != nil {
+			return nil, bad(o.Key, err)
+		}
+		return x, nil
 	}
 	return nil, nil
+}
+
+// grantStore is the vault serving now, as the user_oauth sources use it:
+// an upstream outlives the snapshot whose vault it started with.
+type grantStore struct{ h *Host }
+
+var _ upstreamauth.GrantStore = grantStore{}
+
+func (g grantStore) vault() (*vault.Vault, error) {
+	if g.h.Grants != nil {
+		if v := g.h.Grants(); v != nil {
+			return v, nil
+		}
+	}
+	return nil, errors.New("the credentials vault is not open (gateway.yaml's credentials section)")
+}
+
+func (g grantStore) Get(ctx context.Context, upstream, principal string) (upstreamauth.Grant, bool, error) {
+	v, err := g.vault()
+	if err != nil {
+		return upstreamauth.Grant{}, false, err
+	}
+	return v.Get(ctx, upstream, principal)
+}
+
+func (g grantStore) Put(ctx context.Context, gr upstreamauth.Grant) error {
+	v, err := g.vault()
+	if err != nil {
+		return err
+	}
+	return v.Put(ctx, gr)
+}
+
+func (g grantStore) Delete(ctx context.Context, upstream, principal string) (bool, error) {
+	v, err := g.vault()
+	if err != nil {
+		return false, err
+	}
+	return v.Delete(ctx, upstream, principal)
+}
+
+func (g grantStore) PutOnce(ctx context.Context, id string, value []byte, ttl time.Duration) error {
+	v, err := g.vault()
+	if err != nil {
+		return err
+	}
+	return v.PutOnce(ctx, id, value, ttl)
+}
+
+func (g grantStore) TakeOnce(ctx context.Context, id string) ([]byte, bool, error) {
+	v, err := g.vault()
+	if err != nil {
+		return nil, false, err
+	}
+	return v.TakeOnce(ctx, id)
+}
+
+func (g grantStore) Lock(ctx context.Context, upstream, principal string, ttl time.Duration) (func(), error) {
+	v, err := g.vault()
+	if err != nil {
+		return nil, err
+	}
+	return v.Lock(ctx, upstream, principal, ttl)
+}
+
+// Connect serves the connect pages, callback and client ID metadata
+// documents of c's upstreams with auth.user_oauth (under /oauth/); nil
+// when none has it.
+func (c *Component) Connect() (http.Handler, error) {
+	srcs := map[string]*upstreamauth.UserOAuth{}
+	for _, s := range c.sources {
+		if u, ok := s.srv.ident.(*upstreamauth.UserOAuth); ok {
+			srcs[s.spec.Name] = u
+		}
+	}
+	if len(srcs) == 0 {
+		return nil, nil
+	}
+	return upstreamauth.NewConnectHandler(srcs, c.h.Logger.With("component", "oauth"))
 }
 
 // asClient is the HTTP client of s's requests to an authorization server
