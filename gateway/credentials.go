@@ -169,3 +169,23 @@ func (g *Gateway) credentialsStatus() any {
 	}
 	return map[string]any{"connected": list}
 }
+
+// connected lists the upstreams with auth.user_oauth that principal has
+// connected (a grant in the vault that decrypts), for policy's
+// `connected`. A vault that cannot be read counts as nothing connected.
+func (g *Gateway) connected(ctx context.Context, principal string) []string {
+	v, s := g.grants(), g.cur.Load()
+	out := []string{}
+	if v == nil || s == nil {
+		return out
+	}
+	for _, u := range s.Config.Upstreams {
+		if u.Auth.UserOAuth == nil {
+			continue
+		}
+		if _, ok, err := v.Get(ctx, u.Name, principal); ok && err == nil {
+			out = append(out, u.Name)
+		}
+	}
+	return out
+}
