@@ -189,3 +189,18 @@ func (g *Gateway) connected(ctx context.Context, principal string) []string {
 	}
 	return out
 }
+
+// CheckIdentities reaches the authorization servers of the serving
+// snapshot's upstreams with a per-user mode and checks their metadata
+// (`wasmgate validate`): each finding is an error or a warning.
+func (g *Gateway) CheckIdentities(ctx context.Context) []string {
+	s := g.cur.Load()
+	if s == nil {
+		return nil
+	}
+	var out []string
+	for _, f := range s.parts.ups.CheckIdentities(ctx) {
+		out = append(out, f.String())
+	}
+	return out
+}

@@ -344,3 +344,37 @@ func (s *shared) asClient(origin, key string) *http.Client {
 	return &http.Client{Transport: scrubbed{rt: base, creds: o.creds}, CheckRedirect: o.checkRedirect(origin, key, "its authorization server"),
 		Timeout: 30 * time.Second}
 }
+
+// CheckIdentities reaches the authorization servers of c's upstreams
+// with a per-user mode and checks the metadata they publish against what
+// the mode needs (`wasmgate validate`).
+func (c *Component) CheckIdentities(ctx context.Context) []upstreamauth.Finding {
+	var out []upstreamauth.Finding
+	for _, src := range c.sources {
+		s := src.srv
+		a := s.spec.Auth
+		var servers []upstreamauth.Server
+		switch {
+		case a.TokenExchange != nil:
+			servers = []upstreamauth.Server{{Role: a.TokenExchange.Key + ".token_url", TokenURL: a.TokenExchange.TokenURL,
+				Grants: []string{upstreamauth.GrantTypeTokenExchange}}}
+		case a.IdentityAssertion != nil:
+			ia := a.IdentityAssertion
+			servers = []upstreamauth.Server{
+				{Role: ia.Key + ".idp_token_url", TokenURL: ia.IdPTokenURL, Grants: []string{upstreamauth.GrantTypeTokenExchange}},
+				{Role: ia.Key + ".resource_token_url", TokenURL: ia.ResourceTokenURL, Grants: []string{upstreamauth.GrantTypeJWTBearer}},
+			}
+		case a.UserOAuth != nil:
+			o := a.UserOAuth
+			servers = []upstreamauth.Server{{Role: o.Key, TokenURL: o.TokenURL, AuthorizationURL: o.AuthorizationURL,
+				Grants: []string{"authorization_code"}, PKCE: true, ClientMetadata: o.ClientMetadata}}
+		}
+		for _, srv := range servers {
+			hc := s.asClient(srv.TokenURL, srv.Role)
+			cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			out = append(out, upstreamauth.Check(cctx, hc, s.name(), srv)...)
+			cancel()
+		}
+	}
+	return out
+}
