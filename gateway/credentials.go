@@ -46,8 +46,12 @@ func (c *credentialsComponent) Provision(ctx context.Context, cfg *loader.Config
 	return err
 }
 
-// Apply makes the vault the one calls and the admin API use.
-func (c *credentialsComponent) Apply(context.Context) { c.g.vault.Store(c.vault) }
+// Apply makes the vault the one calls and the admin API use, and counts
+// the users connected to each upstream (the metric).
+func (c *credentialsComponent) Apply(ctx context.Context) {
+	c.g.vault.Store(c.vault)
+	c.g.countConnected(ctx)
+}
 
 func (c *credentialsComponent) Cleanup(context.Context) {}
 

@@ -184,3 +184,6 @@ upstreams:
 		t.Errorf("an untrusted assertion answered isError=%v %q; want an error naming the upstream and the jwt_bearer step", isErr, text)
 	}
 }
+
+// testVaultKey is a credentials key (32 bytes, base64) for tests.
+const testVaultKey = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="
