@@ -8,8 +8,10 @@
 //     a line for each of them, for the gateway's resource (-audience), to
 //     be the gateway's callers (mcpbench -token-file);
 //   - at /mcp, the upstream: mcp-go's server with mcpbench's native
-//     calculate tool behind a guard that refuses any request without a
-//     bearer token. It checks that a bearer is there, not its signature:
+//     calculate tool behind a guard that refuses a tools/call without a
+//     bearer token (the gateway lists the tools without one, as
+//     internal/oauthtest's whoami allows). It checks that a bearer is
+//     there, not its signature:
 //     the static bearer and the exchanged tokens cost it the same;
 //   - at /nocache/token, the provider's token endpoint behind a reverse
 //     proxy that rewrites expires_in to 1 second in every answer, so that

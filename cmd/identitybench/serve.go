@@ -53,7 +53,7 @@ type Stats struct {
 	// access token (a token exchange never forwards it: 0).
 	UpstreamBearers      int   `json:"upstream_bearers"`
 	CallerTokensUpstream int   `json:"caller_tokens_upstream"`
-	UpstreamRefused      int64 `json:"upstream_refused"` // requests without a bearer
+	UpstreamRefused      int64 `json:"upstream_refused"` // tools/call requests without a bearer
 }
 
 // fixtureTB is the testing.TB the oauthtest provider takes, outside a
@@ -191,7 +191,7 @@ func writeLines(path string, lines []string) error {
 }
 
 // upstream is the bench upstream: mcp-go with the native calculate tool,
-// refusing requests without a bearer token, recording the distinct
+// refusing a tools/call without a bearer token, recording the distinct
 // bearers it saw.
 type upstream struct {
 	next    http.Handler
@@ -215,16 +215,29 @@ func newUpstream(callerTokens []string) *upstream {
 }
 
 func (u *upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if !ok || tok == "" {
-		u.refused.Add(1)
-		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
-		http.Error(w, "a bearer token is required", http.StatusUnauthorized)
-		return
+	authz := r.Header.Get("Authorization")
+	if authz == "" && r.Method == http.MethodPost {
+		// The gateway lists an upstream's tools before any caller, without
+		// a token (as internal/oauthtest's whoami allows): only tools/call
+		// needs one.
+		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		if err != nil {
+			http.Error(w, "reading the body", http.StatusBadRequest)
+			return
+		}
+		if bytes.Contains(body, []byte(`"tools/call"`)) {
+			u.refused.Add(1)
+			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+			http.Error(w, "a bearer token is required", http.StatusUnauthorized)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
-	u.mu.Lock()
-	u.seen[tok] = true
-	u.mu.Unlock()
+	if tok, ok := strings.CutPrefix(authz, "Bearer "); ok && tok != "" {
+		u.mu.Lock()
+		u.seen[tok] = true
+		u.mu.Unlock()
+	}
 	u.next.ServeHTTP(w, r)
 }
 
