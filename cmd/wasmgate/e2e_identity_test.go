@@ -9,6 +9,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -111,6 +112,21 @@ upstreams:
 			t.Errorf("a refused exchange answered isError=%v %q; want an error naming the upstream and the step", isErr, text)
 		}
 	})
+	t.Run("validate", func(t *testing.T) {
+		// The provider serves token exchange and publishes it: validate
+		// passes; a token URL it does not serve fails it, naming the key.
+		env := []string{"IDP_SECRET=" + oauthtest.ClientSecret}
+		r := bins.Run(t, harness.RunOptions{Env: env}, "validate", "--config", cfg)
+		if r.Code != 0 || strings.Contains(r.Stdout, "error: ") {
+			t.Errorf("validate: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+		}
+		bad := harness.WriteConfig(t, strings.Replace(readFile(t, cfg), "token_url: "+idp.TokenURL, "token_url: "+idp.Issuer+"/no/token", 1))
+		r = bins.Run(t, harness.RunOptions{Env: env}, "validate", "--config", bad)
+		if r.Code == 0 || !strings.Contains(r.Stdout, `error: upstream "tickets": upstreams[0].auth.token_exchange.token_url: `) ||
+			!strings.Contains(r.Stdout, "answered 404") {
+			t.Errorf("validate with a token URL the server does not serve: exit %d, want 1 and an error naming the upstream and key\n%s%s", r.Code, r.Stdout, r.Stderr)
+		}
+	})
 	t.Run("static principal", func(t *testing.T) {
 		_, text, isErr := whoamiOf(t, g, static, "whoami")
 		if !isErr || !strings.Contains(text, "no access token") {
@@ -187,3 +203,12 @@ upstreams:
 
 // testVaultKey is a credentials key (32 bytes, base64) for tests.
 const testVaultKey = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
