@@ -64,7 +64,11 @@ func (s *shared) identify(ctx context.Context) (context.Context, string, error) 
 		}
 		return ctx, "", &source.Failure{Kind: source.FailError, Msg: s.redact(err.Error())}
 	}
-	s.h.Metrics.UpstreamIdentityTokens.WithLabelValues(s.name(), tok.Mode).Inc()
+	if s.tokens == nil {
+		s.h.Metrics.UpstreamIdentityTokens.WithLabelValues(s.name(), tok.Mode).Inc()
+	} else {
+		s.tokens.Inc()
+	}
 	id.Mode, id.Subject = tok.Mode, tok.Subject
 	return withUserToken(ctx, tok.Value), id.Principal, nil
 }
