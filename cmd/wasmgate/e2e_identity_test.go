@@ -9,6 +9,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -211,4 +213,88 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestUserOAuthConnectLink: a call of an upstream with auth.user_oauth by
+// a user who has not connected it answers with the connect link: a
+// 2026-07-28 client that declares URL elicitation gets input_required
+// asking it to open the link, one that does not gets the link in an
+// isError result; the link opens the gateway's connect page, naming the
+// upstream and the principal. (The whole flow through a real
+// authorization server: e2e_useroauth_test.go.)
+func TestUserOAuthConnectLink(t *testing.T) {
+	idp := oauthtest.StartProvider(t, oauthtest.ProviderOptions{})
+	up := oauthtest.StartWhoami(t, idp.JWKSURL, "https://notes.example.test")
+	addr := harness.FreePort(t)
+	public := "http://" + addr
+	yaml := bins.YAML(harness.Parts{
+		Server: "  public_url: " + public + "\n",
+		Sections: fmt.Sprintf(`credentials: {key_env: VAULT_KEY}
+upstreams:
+  - name: notes
+    prefix: notes
+    url: %s
+    auth:
+      user_oauth: {authorization_url: %s/authorize, token_url: %s, client_id: notes, scopes: [openid]}
+`, up.URL, idp.Issuer, idp.TokenURL),
+	})
+	yaml = strings.Replace(yaml, "    listen: 127.0.0.1:0\nadmin", "    listen: "+addr+"\nadmin", 1)
+	g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, yaml), Env: []string{"VAULT_KEY=" + testVaultKey}})
+	call := func(caps map[string]any) map[string]any {
+		t.Helper()
+		body := map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
+			"name": "notes_whoami", "arguments": map[string]any{},
+			"_meta": map[string]any{"io.modelcontextprotocol/clientCapabilities": caps}}}
+		code, text := harness.PostStateless(t, g.MCPURL, body, "tools/call", "notes_whoami")
+		var msg struct {
+			Result map[string]any `json:"result"`
+			Error  any            `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(text), &msg); err != nil || code != 200 || msg.Result == nil {
+			t.Fatalf("tools/call: %d %s", code, text)
+		}
+		return msg.Result
+	}
+
+	res := call(map[string]any{"elicitation": map[string]any{"url": map[string]any{}}})
+	b, _ := json.Marshal(res)
+	var ir struct {
+		ResultType    string `json:"resultType"`
+		InputRequests map[string]struct {
+			Method string `json:"method"`
+			Params struct {
+				Mode, URL, Message, ElicitationID string
+			} `json:"params"`
+		} `json:"inputRequests"`
+	}
+	_ = json.Unmarshal(b, &ir)
+	link := ""
+	for _, r := range ir.InputRequests {
+		if r.Method == "elicitation/create" && r.Params.Mode == "url" {
+			link = r.Params.URL
+		}
+	}
+	if ir.ResultType != "input_required" || !strings.HasPrefix(link, public+"/oauth/connect/") {
+		t.Fatalf("a 2026-07-28 client declaring URL elicitation got %s; want input_required with a URL elicitation of %s/oauth/connect/…", b, public)
+	}
+
+	res = call(map[string]any{})
+	b, _ = json.Marshal(res)
+	if res["isError"] != true || !strings.Contains(string(b), `upstream \"notes\": not connected: connect your account at `+public+"/oauth/connect/") {
+		t.Errorf("a client without URL elicitation got %s; want isError with the link", b)
+	}
+
+	page, err := http.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, _ := io.ReadAll(page.Body)
+	page.Body.Close()
+	if page.StatusCode != 200 || !strings.Contains(string(html), "notes") || !strings.Contains(string(html), "anonymous") ||
+		!strings.Contains(page.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") {
+		t.Errorf("the connect page: %d %s\n%s", page.StatusCode, page.Header, html)
+	}
+	if n, _ := g.Metric(t, "wasmgate_upstream_identity_failures_total", map[string]string{"upstream": "notes", "reason": "not_connected"}); n != 2 {
+		t.Errorf("wasmgate_upstream_identity_failures_total{reason=not_connected} = %v, want 2", n)
+	}
 }
