@@ -235,7 +235,12 @@ upstreams:
     prefix: notes
     url: %s
     auth:
-      user_oauth: {authorization_url: %s/authorize, token_url: %s, client_id: notes, scopes: [openid]}
+      user_oauth: {authorization_url: %[2]s/authorize, token_url: %[3]s, client_id: notes, scopes: [openid]}
+  - name: wiki
+    prefix: wiki
+    url: %[1]s
+    auth:
+      user_oauth: {authorization_url: %[2]s/authorize, token_url: %[3]s, client_metadata: true, scopes: [openid]}
 `, up.URL, idp.Issuer, idp.TokenURL),
 	})
 	yaml = strings.Replace(yaml, "    listen: 127.0.0.1:0\nadmin", "    listen: "+addr+"\nadmin", 1)
@@ -293,6 +298,23 @@ upstreams:
 	if page.StatusCode != 200 || !strings.Contains(string(html), "notes") || !strings.Contains(string(html), "anonymous") ||
 		!strings.Contains(page.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") {
 		t.Errorf("the connect page: %d %s\n%s", page.StatusCode, page.Header, html)
+	}
+	// client_metadata: true: the client ID is the URL of the document the
+	// gateway serves there.
+	doc := public + "/oauth/client-metadata/wiki.json"
+	resp, err := http.Get(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md struct {
+		ClientID     string   `json:"client_id"`
+		RedirectURIs []string `json:"redirect_uris"`
+		AuthMethod   string   `json:"token_endpoint_auth_method"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&md)
+	resp.Body.Close()
+	if err != nil || md.ClientID != doc || len(md.RedirectURIs) != 1 || md.RedirectURIs[0] != public+"/oauth/callback" || md.AuthMethod != "none" {
+		t.Errorf("the client ID metadata document at %s: %+v (%v)", doc, md, err)
 	}
 	if n, _ := g.Metric(t, "wasmgate_upstream_identity_failures_total", map[string]string{"upstream": "notes", "reason": "not_connected"}); n != 2 {
 		t.Errorf("wasmgate_upstream_identity_failures_total{reason=not_connected} = %v, want 2", n)
