@@ -1,9 +1,11 @@
 package gateway
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/wasmgate/wasmgate/auth/vault"
@@ -144,19 +146,7 @@ func (g *Gateway) countConnected(ctx context.Context) []vault.Meta {
 		}
 	}
 	slices.SortFunc(list, func(a, b vault.Meta) int {
-		if a.Upstream != b.Upstream {
-			if a.Upstream < b.Upstream {
-				return -1
-			}
-			return 1
-		}
-		if a.Principal < b.Principal {
-			return -1
-		}
-		if a.Principal > b.Principal {
-			return 1
-		}
-		return 0
+		return cmp.Or(strings.Compare(a.Upstream, b.Upstream), strings.Compare(a.Principal, b.Principal))
 	})
 	return list
 }
