@@ -192,6 +192,8 @@ fuzz:
 	$(GO) test ./internal/canon -run '^$$' -fuzz '^FuzzArgs$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./gateway/source -run '^$$' -fuzz '^FuzzFlatSchema$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./gateway/ops -run '^$$' -fuzz '^FuzzAuditLine$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./auth/vault -run '^$$' -fuzz '^FuzzOpen$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./auth/upstreamauth -run '^$$' -fuzz '^FuzzTopLevelString$$' -fuzztime $(FUZZTIME)
 
 ## install: the binary, the unit, /etc/wasmgate/gateway.yaml and the
 ## example plugins, under DESTDIR (staging) and PREFIX (default /usr/local)
