@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -33,6 +34,8 @@ import (
 	"github.com/wasmgate/wasmgate/auth/vault"
 	"github.com/wasmgate/wasmgate/internal/harness"
 	"github.com/wasmgate/wasmgate/internal/oauthtest"
+	"github.com/wasmgate/wasmgate/state"
+	"github.com/wasmgate/wasmgate/state/stateconfig"
 )
 
 // notesAudience is the audience Hydra puts in the access tokens it issues
@@ -489,5 +492,255 @@ func TestUserOAuthConnect(t *testing.T) {
 		if _, ok := g.WaitLog(0, "upstream_identity=user_oauth upstream_subject="+p, 5*time.Second); !ok {
 			t.Errorf("no audit line names %s's identity at the upstream", p)
 		}
+	}
+}
+
+// redisState is the state section on r.
+func redisState(r *harness.Redis) string {
+	return "state:\n  backend: redis\n  redis: {url: " + harness.Q(r.URL()) + "}\n"
+}
+
+// openVault opens, in the test, the vault the gateways keep on r under
+// key (and previous): what they stored, as they read it.
+func openVault(t *testing.T, r *harness.Redis, key, previous string) *vault.Vault {
+	t.Helper()
+	ctx := harness.Ctx(t, 10*time.Second)
+	st, err := state.Open(ctx, stateconfig.Config{Backend: stateconfig.BackendRedis,
+		Redis: stateconfig.Redis{URL: r.URL(), KeyPrefix: stateconfig.DefaultKeyPrefix}}, "", state.Options{})
+	if err != nil {
+		t.Fatalf("open the state on Redis: %v", err)
+	}
+	t.Cleanup(st.Release)
+	keys := vault.Keys{Key: "credentials.key_env"}
+	for _, k := range []struct {
+		b64 string
+		to  *[]byte
+	}{{key, &keys.Current}, {previous, &keys.Previous}} {
+		if k.b64 == "" {
+			continue
+		}
+		b, err := base64.StdEncoding.DecodeString(k.b64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		*k.to = b
+	}
+	v, err := vault.Open(ctx, keys, st, nil)
+	if err != nil {
+		t.Fatalf("open the vault on Redis: %v", err)
+	}
+	return v
+}
+
+// grant is principal's grant to notes in v, its tokens added to the
+// secrets; ok false when there is none.
+func (w *oauthWorld) grant(t *testing.T, v *vault.Vault, principal string) (vault.Grant, bool) {
+	t.Helper()
+	g, ok, err := v.Get(harness.Ctx(t, 10*time.Second), "notes", principal)
+	if err != nil {
+		t.Fatalf("read %s's grant: %v", principal, err)
+	}
+	for _, s := range []string{g.AccessToken.Value(), g.RefreshToken.Value()} {
+		if s != "" {
+			w.secrets = append(w.secrets, s)
+		}
+	}
+	return g, ok
+}
+
+// untilStale waits until an access token that expires at exp is one the
+// gateway refreshes before using it.
+func untilStale(exp time.Time) { time.Sleep(time.Until(exp) + 200*time.Millisecond) }
+
+// TestUserOAuthRefreshAndFailures: access tokens that live 4 s. A call
+// after expiry refreshes the grant (the vault, on Redis, holds a rotated
+// refresh token: Hydra says the old one is spent and the new one active);
+// a tampered state, a callback from another browser and a replayed
+// callback are refused with clear pages and connect nobody; a grant whose
+// tokens Hydra revoked is "not connected" again at its next refresh; and
+// with Hydra down the call fails naming the upstream and the refresh.
+// Nothing leaks.
+func TestUserOAuthRefreshAndFailures(t *testing.T) {
+	w := newOAuthWorld(t, oauthtest.HydraOptions{AccessTokenTTL: 4 * time.Second})
+	rd := harness.StartRedis(t)
+	r := newReplica(t)
+	w.writeConfig(t, r, w.hydra.CreateClient([]string{r.callback()}, w.secret), redisState(rd))
+	g := w.start(t, r, w.env(w.key))
+	defer func() { w.secrets.Watch(t, g) }()
+	v := openVault(t, rd, w.key, "")
+
+	f := w.connectGo(t, w.wantLink(t, g, r, "alice", "not connected"), "alice", false)
+	w.wantPage(t, f, "the callback", http.StatusOK, connected("alice"))
+	g1, ok := w.grant(t, v, "alice")
+	if !ok || !g1.RefreshToken.IsSet() || g1.Subject != "alice" {
+		t.Fatalf("after connecting, the vault holds %v %+v; want alice's grant with a refresh token", ok, g1.Meta())
+	}
+	w.wantWhoami(t, g, "alice", "")
+
+	t.Run("refresh", func(t *testing.T) {
+		untilStale(g1.Expiry)
+		w.wantWhoami(t, g, "alice", " after her access token expired")
+		g2, ok := w.grant(t, v, "alice")
+		if !ok || g2.AccessToken.Value() == g1.AccessToken.Value() || g2.RefreshToken.Value() == g1.RefreshToken.Value() ||
+			!g2.RefreshedAt.After(g1.RefreshedAt) || !g2.Expiry.After(g1.Expiry) || g2.ConnectedAt != g1.ConnectedAt {
+			t.Fatalf("after the refresh the vault holds %+v; want new tokens, refreshed later, connected at the same time as %+v", g2.Meta(), g1.Meta())
+		}
+		if in := w.hydra.Introspect(g1.RefreshToken.Value()); in.Active {
+			t.Errorf("Hydra still takes the refresh token from before the refresh: it was not rotated")
+		}
+		if in := w.hydra.Introspect(g2.RefreshToken.Value()); !in.Active || in.Subject != "alice" {
+			t.Errorf("Hydra says the vault's refresh token is %+v; want active, of alice", in)
+		}
+	})
+
+	t.Run("callback refused", func(t *testing.T) {
+		// The same browser's callback again: the state is spent.
+		if f.get(t, f.callback); f.status != http.StatusBadRequest {
+			t.Errorf("a replayed callback answered %d", f.status)
+		}
+		w.wantPage(t, f, "a replayed callback", http.StatusBadRequest, unknownSignIn)
+
+		// bob signs in at Hydra; the callback comes with its state
+		// altered, then from a browser without the cookie of the one
+		// that started it, then again from the one that did.
+		link := w.wantLink(t, g, r, "bob", "bob not connected")
+		fb := w.connectGo(t, link, "bob", true)
+		cb, err := url.Parse(fb.callback)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := cb.Query()
+		state, code := q.Get("state"), q.Get("code")
+		if state == "" || code == "" {
+			t.Fatalf("Hydra's redirect to the callback has no state or code: %s", fb.callback)
+		}
+		w.secrets = append(w.secrets, code)
+		tampered := []byte(state)
+		tampered[len(tampered)/2] ^= 1
+		q.Set("state", string(tampered))
+		cb.RawQuery = q.Encode()
+		fb.get(t, cb.String())
+		w.wantPage(t, fb, "a tampered state", http.StatusBadRequest, unknownSignIn)
+
+		other := &flow{c: &http.Client{Timeout: 10 * time.Second}}
+		other.get(t, fb.callback)
+		w.wantPage(t, other, "a callback in another browser", http.StatusBadRequest,
+			"This sign-in was started in another browser. Open the connect link again in this browser.")
+		fb.get(t, fb.callback)
+		w.wantPage(t, fb, "the callback after another browser used its state", http.StatusBadRequest, unknownSignIn)
+		w.wantLink(t, g, r, "bob", "after refused callbacks")
+		if _, ok := w.grant(t, v, "bob"); ok {
+			t.Errorf("a refused callback stored a grant for bob")
+		}
+		w.wantWhoami(t, g, "alice", " after bob's refused callbacks")
+	})
+
+	t.Run("revoked at Hydra", func(t *testing.T) {
+		cur, _ := w.grant(t, v, "alice")
+		w.hydra.RevokeGrants("alice")
+		untilStale(cur.Expiry)
+		w.wantLink(t, g, r, "alice", "her grant revoked at Hydra")
+		if _, ok := w.grant(t, v, "alice"); ok {
+			t.Errorf("a grant Hydra refused to refresh is still in the vault")
+		}
+		if _, ok := g.WaitLog(0, "user_oauth refresh refused: deleting the grant", 5*time.Second); !ok {
+			t.Errorf("no log line says the refused grant was deleted")
+		}
+	})
+
+	t.Run("Hydra down", func(t *testing.T) {
+		f := w.connectGo(t, w.wantLink(t, g, r, "bob", "bob not connected"), "bob", false)
+		w.wantPage(t, f, "bob's callback", http.StatusOK, connected("bob"))
+		w.wantWhoami(t, g, "bob", "")
+		cur, _ := w.grant(t, v, "bob")
+		w.hydra.Stop()
+		untilStale(cur.Expiry)
+		_, text, isErr := w.whoami(t, g, "bob")
+		if !isErr || !strings.HasPrefix(text, `upstream "notes": refresh: `) || !strings.Contains(text, "connection refused") || strings.Contains(text, "/oauth/connect/") {
+			t.Errorf("with Hydra down bob's call answered isError=%v %q; want an error naming upstream notes, the refresh and why, without a connect link", isErr, text)
+		}
+		if _, ok := w.grant(t, v, "bob"); !ok {
+			t.Errorf("an authorization server that is down cost bob his grant")
+		}
+	})
+}
+
+// unknownSignIn is the callback's page for a state it does not know.
+const unknownSignIn = "This sign-in is unknown, expired or already finished. Retry the call in your client to get a new link."
+
+// credentialsCLI runs `wasmgate credentials args...` with r's config (in
+// the gateway's environment) against g's admin listener.
+func (w *oauthWorld) credentialsCLI(t *testing.T, g *harness.Gateway, r *replica, args ...string) harness.Result {
+	t.Helper()
+	res := bins.Run(t, harness.RunOptions{Env: w.env(w.key)},
+		append(append([]string{"credentials"}, args...), "--config", r.config, "--admin", g.AdminURL)...)
+	w.secrets.Check(t, "wasmgate credentials "+args[0], res.Stdout+res.Stderr)
+	return res
+}
+
+// TestUserOAuthReplicas: two replicas on one Redis with the same vault
+// key. alice connects through A and her calls through B work; `wasmgate
+// credentials list` shows who connected what (never a token); revoked on
+// A, her next call on B answers the connect link. Then the vault key
+// changes: a gateway with only the new key does not start (a config error
+// naming credentials.key_env), one with the old key as previous_key_env
+// serves alice's grant and rewrites it under the new key.
+func TestUserOAuthReplicas(t *testing.T) {
+	w := newOAuthWorld(t, oauthtest.HydraOptions{})
+	rd := harness.StartRedis(t)
+	ra, rb := newReplica(t), newReplica(t)
+	cl := w.hydra.CreateClient([]string{ra.callback(), rb.callback()}, w.secret)
+	w.writeConfig(t, ra, cl, redisState(rd))
+	w.writeConfig(t, rb, cl, redisState(rd))
+	ga, gb := w.start(t, ra, w.env(w.key)), w.start(t, rb, w.env(w.key))
+	defer func() { w.secrets.Watch(t, ga); w.secrets.Watch(t, gb) }()
+
+	f := w.connectGo(t, w.wantLink(t, ga, ra, "alice", "not connected"), "alice", false)
+	w.wantPage(t, f, "the callback on A", http.StatusOK, connected("alice"))
+	w.wantWhoami(t, gb, "alice", " through replica B")
+	w.wantLink(t, gb, rb, "bob", "bob not connected")
+
+	res := w.credentialsCLI(t, gb, rb, "list")
+	lines := strings.Split(strings.TrimSpace(res.Stdout), "\n")
+	if res.Code != 0 || len(lines) != 2 || strings.Join(strings.Fields(lines[0]), " ") != "UPSTREAM PRINCIPAL SUBJECT SCOPES CONNECTED REFRESHED EXPIRES" ||
+		!strings.HasPrefix(strings.Join(strings.Fields(lines[1]), " "), "notes alice alice openid offline_access ") {
+		t.Fatalf("wasmgate credentials list on B: exit %d\n%s%s", res.Code, res.Stdout, res.Stderr)
+	}
+
+	res = w.credentialsCLI(t, ga, ra, "revoke", "--upstream", "notes", "--principal", "alice")
+	if res.Code != 0 || res.Stdout != "revoked the grant of alice to upstream notes\n" {
+		t.Fatalf("wasmgate credentials revoke on A: exit %d\n%s%s", res.Code, res.Stdout, res.Stderr)
+	}
+	w.wantLink(t, gb, rb, "alice", "revoked on A, called on B")
+	if res = w.credentialsCLI(t, gb, rb, "list"); res.Code != 0 || res.Stdout != "no user has connected an upstream\n" {
+		t.Fatalf("wasmgate credentials list after the revocation: exit %d\n%s%s", res.Code, res.Stdout, res.Stderr)
+	}
+
+	// Key rotation. alice connects again; both replicas stop.
+	f = w.connectGo(t, w.wantLink(t, gb, rb, "alice", "revoked"), "alice", false)
+	w.wantPage(t, f, "the callback on B", http.StatusOK, connected("alice"))
+	for _, g := range []*harness.Gateway{ga, gb} {
+		if err := g.Stop(t); err != nil {
+			t.Fatalf("stop: %v", err)
+		}
+	}
+	k2 := randomB64(t, 32)
+	w.secrets = append(w.secrets, k2)
+	res = bins.Run(t, harness.RunOptions{Env: w.env(k2)}, "serve", "--config", ra.config)
+	w.secrets.Check(t, "wasmgate serve with another key", res.Stdout+res.Stderr)
+	if res.Code == 0 || !strings.Contains(res.Stderr, "credentials.key_env") || !strings.Contains(res.Stderr, "does not open") {
+		t.Fatalf("wasmgate serve with a key that does not open the vault: exit %d; want a config error naming credentials.key_env:\n%s", res.Code, res.Stderr)
+	}
+	cfg, err := os.ReadFile(ra.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rotated := strings.Replace(string(cfg), "credentials: {key_env: VAULT_KEY}", "credentials: {key_env: VAULT_KEY, previous_key_env: OLD_VAULT_KEY}", 1)
+	harness.WriteFile(t, ra.config, []byte(rotated))
+	g := w.start(t, ra, w.env(k2, "OLD_VAULT_KEY="+w.key))
+	defer func() { w.secrets.Watch(t, g) }()
+	w.wantWhoami(t, g, "alice", " after the key rotation")
+	if _, ok := w.grant(t, openVault(t, rd, k2, ""), "alice"); !ok {
+		t.Errorf("after a call alice's grant does not open under the new key alone: it was not rewritten")
 	}
 }
