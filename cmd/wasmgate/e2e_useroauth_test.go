@@ -558,7 +558,8 @@ func untilStale(exp time.Time) { time.Sleep(time.Until(exp) + 200*time.Milliseco
 // a tampered state, a callback from another browser and a replayed
 // callback are refused with clear pages and connect nobody; a grant whose
 // tokens Hydra revoked is "not connected" again at its next refresh; and
-// with Hydra down the call fails naming the upstream and the refresh.
+// with Hydra slow (stopped with SIGSTOP) or down the call fails naming
+// the upstream and the refresh, and the grant stays.
 // Nothing leaks.
 func TestUserOAuthRefreshAndFailures(t *testing.T) {
 	w := newOAuthWorld(t, oauthtest.HydraOptions{AccessTokenTTL: 4 * time.Second})
@@ -653,9 +654,19 @@ func TestUserOAuthRefreshAndFailures(t *testing.T) {
 		w.wantPage(t, f, "bob's callback", http.StatusOK, connected("bob"))
 		w.wantWhoami(t, g, "bob", "")
 		cur, _ := w.grant(t, v, "bob")
-		w.hydra.Stop()
+		// Slow: Hydra takes the connection and never answers.
+		w.hydra.Pause()
 		untilStale(cur.Expiry)
+		start := time.Now()
 		_, text, isErr := w.whoami(t, g, "bob")
+		took := time.Since(start)
+		w.hydra.Resume()
+		if !isErr || text != `upstream "notes": refresh: the authorization server did not answer in time` || took > 20*time.Second {
+			t.Errorf("with Hydra not answering bob's call answered isError=%v %q after %v; want an error naming upstream notes and the refresh that timed out (10 s)", isErr, text, took)
+		}
+		// Down: nothing listens.
+		w.hydra.Stop()
+		_, text, isErr = w.whoami(t, g, "bob")
 		if !isErr || !strings.HasPrefix(text, `upstream "notes": refresh: `) || !strings.Contains(text, "connection refused") || strings.Contains(text, "/oauth/connect/") {
 			t.Errorf("with Hydra down bob's call answered isError=%v %q; want an error naming upstream notes, the refresh and why, without a connect link", isErr, text)
 		}
