@@ -649,9 +649,36 @@ func TestUserOAuthRefreshAndFailures(t *testing.T) {
 		}
 	})
 
+	t.Run("input_required", func(t *testing.T) {
+		// A 2026-07-28 client declaring URL elicitation: the call asks
+		// (input_required) to open the connect link; bob connects while
+		// the client waits, and its retry of the call works.
+		a := &connectAsker{t: t, w: w, principal: "bob"}
+		tr, err := transport.NewStreamableHTTP(g.MCPURL, withToken(w.tokens["bob"]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := client.NewClient(tr, client.WithElicitationHandler(a), client.WithClientCapabilities(mcp.ClientCapabilities{
+			Elicitation: &mcp.ElicitationCapability{URL: &struct{}{}},
+		}))
+		harness.Init(t, c, harness.ProtoStateless)
+		text, isErr := harness.CallTool(harness.Ctx(t, time.Minute), t, c, "whoami", nil)
+		w.learn()
+		w.secrets.Check(t, "the answer to bob's 2026-07-28 client", text)
+		var ans oauthtest.WhoamiAnswer
+		if isErr || json.Unmarshal([]byte(text), &ans) != nil || ans.Sub != "bob" {
+			t.Fatalf("bob's 2026-07-28 call answered isError=%v %q; want whoami sub bob once he connected", isErr, text)
+		}
+		if len(a.asked) != 1 || a.asked[0].Mode != mcp.ElicitationModeURL || !strings.HasPrefix(a.asked[0].URL, r.public+"/oauth/connect/") {
+			t.Fatalf("the client was asked %+v; want one URL elicitation with a connect link", a.asked)
+		}
+	})
+
 	t.Run("Hydra down", func(t *testing.T) {
-		f := w.connectGo(t, w.wantLink(t, g, r, "bob", "bob not connected"), "bob", false)
-		w.wantPage(t, f, "bob's callback", http.StatusOK, connected("bob"))
+		if _, ok := w.grant(t, v, "bob"); !ok {
+			f := w.connectGo(t, w.wantLink(t, g, r, "bob", "bob not connected"), "bob", false)
+			w.wantPage(t, f, "bob's callback", http.StatusOK, connected("bob"))
+		}
 		w.wantWhoami(t, g, "bob", "")
 		cur, _ := w.grant(t, v, "bob")
 		// Slow: Hydra takes the connection and never answers.
@@ -674,6 +701,28 @@ func TestUserOAuthRefreshAndFailures(t *testing.T) {
 			t.Errorf("an authorization server that is down cost bob his grant")
 		}
 	})
+}
+
+// connectAsker is a user at a client that can open links: asked to open
+// a connect link (a URL elicitation), it connects in a Go browser as its
+// principal and accepts.
+type connectAsker struct {
+	t         *testing.T
+	w         *oauthWorld
+	principal string
+	asked     []mcp.ElicitationParams
+}
+
+func (a *connectAsker) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	a.asked = append(a.asked, req.Params)
+	if req.Params.Mode != mcp.ElicitationModeURL || req.Params.URL == "" {
+		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}, nil
+	}
+	f := a.w.connectGo(a.t, req.Params.URL, a.principal, false)
+	if f.status != http.StatusOK || message(f.page) != connected(a.principal) {
+		return nil, fmt.Errorf("connecting %s: %d %q", a.principal, f.status, message(f.page))
+	}
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept}}, nil
 }
 
 // unknownSignIn is the callback's page for a state it does not know.
