@@ -503,6 +503,12 @@ func redisState(r *harness.Redis) string {
 // openVault opens, in the test, the vault the gateways keep on r under
 // key (and previous): what they stored, as they read it.
 func openVault(t *testing.T, r *harness.Redis, key, previous string) *vault.Vault {
+	v, _ := openVaultStore(t, r, key, previous)
+	return v
+}
+
+// openVaultStore is openVault, and the Redis store under it.
+func openVaultStore(t *testing.T, r *harness.Redis, key, previous string) (*vault.Vault, *state.Store) {
 	t.Helper()
 	ctx := harness.Ctx(t, 10*time.Second)
 	st, err := state.Open(ctx, stateconfig.Config{Backend: stateconfig.BackendRedis,
@@ -529,7 +535,7 @@ func openVault(t *testing.T, r *harness.Redis, key, previous string) *vault.Vaul
 	if err != nil {
 		t.Fatalf("open the vault on Redis: %v", err)
 	}
-	return v
+	return v, st
 }
 
 // grant is principal's grant to notes in v, its tokens added to the
@@ -556,7 +562,8 @@ func untilStale(exp time.Time) { time.Sleep(time.Until(exp) + 200*time.Milliseco
 // after expiry refreshes the grant (the vault, on Redis, holds a rotated
 // refresh token: Hydra says the old one is spent and the new one active);
 // a tampered state, a callback from another browser and a replayed
-// callback are refused with clear pages and connect nobody; a grant whose
+// callback are refused with clear pages and connect nobody; a vault entry
+// that does not decrypt is "not connected", logged once; a grant whose
 // tokens Hydra revoked is "not connected" again at its next refresh; and
 // with Hydra slow (stopped with SIGSTOP) or down the call fails naming
 // the upstream and the refresh, and the grant stays.
@@ -568,7 +575,7 @@ func TestUserOAuthRefreshAndFailures(t *testing.T) {
 	w.writeConfig(t, r, w.hydra.CreateClient([]string{r.callback()}, w.secret), redisState(rd))
 	g := w.start(t, r, w.env(w.key))
 	defer func() { w.secrets.Watch(t, g) }()
-	v := openVault(t, rd, w.key, "")
+	v, st := openVaultStore(t, rd, w.key, "")
 
 	f := w.connectGo(t, w.wantLink(t, g, r, "alice", "not connected"), "alice", false)
 	w.wantPage(t, f, "the callback", http.StatusOK, connected("alice"))
@@ -646,6 +653,21 @@ func TestUserOAuthRefreshAndFailures(t *testing.T) {
 		}
 		if _, ok := g.WaitLog(0, "user_oauth refresh refused: deleting the grant", 5*time.Second); !ok {
 			t.Errorf("no log line says the refused grant was deleted")
+		}
+	})
+
+	t.Run("entry that does not decrypt", func(t *testing.T) {
+		// What a vault entry written under another key looks like to
+		// this one: not connected, logged once, no crash.
+		if err := st.VaultSet(harness.Ctx(t, 10*time.Second), "notes", "alice", []byte("not-sealed-under-this-key-0123456789abcdef")); err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			w.wantLink(t, g, r, "alice", "her vault entry does not decrypt")
+		}
+		const warned = "a credentials vault entry cannot be read; treated as not connected"
+		if n := strings.Count(g.Stderr(), warned); n != 1 {
+			t.Errorf("the gateway logged %d times that alice's entry does not decrypt, want once:\n%s", n, g.Stderr())
 		}
 	})
 
