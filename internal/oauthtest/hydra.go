@@ -219,9 +219,47 @@ func (h *Hydra) Stop() {
 }
 
 // Pause stops Hydra's process (SIGSTOP) without closing its sockets: an
-// authorization server that accepts connections and never answers. Resume
-// continues it.
-func (h *Hydra) Pause() { h.signal(syscall.SIGSTOP) }
+// authorization server that accepts connections and never answers. It
+// returns once every thread of the process has stopped (a signal is
+// delivered asynchronously: a request sent right after kill(2) could
+// still be answered). Resume continues it.
+func (h *Hydra) Pause() {
+	h.signal(syscall.SIGSTOP)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.cmd == nil {
+		return
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !stopped(h.cmd.Process.Pid) {
+		if time.Now().After(deadline) {
+			h.t.Errorf("hydra: not stopped 5 s after SIGSTOP")
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// stopped reports whether every thread of process pid is stopped (state
+// T in /proc/pid/task/*/stat).
+func stopped(pid int) bool {
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/stat", pid))
+	if err != nil || len(tasks) == 0 {
+		return false
+	}
+	for _, p := range tasks {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return false
+		}
+		// pid (comm) state ...: comm may hold spaces and parentheses.
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 || i+2 >= len(b) || (b[i+2] != 'T' && b[i+2] != 't') {
+			return false
+		}
+	}
+	return true
+}
 
 // Resume continues a paused Hydra.
 func (h *Hydra) Resume() { h.signal(syscall.SIGCONT) }
