@@ -7,7 +7,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state bench-endpoints bench-search cluster cluster-restart fuzz validate conformance conformance-endpoint clean install dist
+.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state bench-endpoints bench-search bench-identity cluster cluster-restart fuzz validate conformance conformance-endpoint clean install dist
 
 all: build
 
@@ -88,11 +88,12 @@ conformance-endpoint: build
 	@bash scripts/conformance.sh --endpoint /mcp/all
 
 ## bench: tools/call throughput and latency over Streamable HTTP, then
-## the policy, upstream, tracing, shared-state, endpoints and tool search
-## figures (each also alone below)
+## the policy, upstream, tracing, shared-state, endpoints, tool search and
+## per-caller identity figures (each also alone below)
 bench: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
 	$(GO) build -o bin/searchbench ./cmd/searchbench
+	$(GO) build -o bin/identitybench ./cmd/identitybench
 	cd bench/stock && $(GO) build -o ../../bin/mcpstock .
 	@bash scripts/bench.sh $(BENCH_DURATION)
 	@bash scripts/bench-policy.sh $(BENCH_DURATION)
@@ -101,6 +102,17 @@ bench: build
 	@bash scripts/bench-state.sh $(BENCH_DURATION)
 	@bash scripts/bench-endpoints.sh $(BENCH_DURATION)
 	@bash scripts/bench-search.sh
+	@bash scripts/bench-identity.sh $(BENCH_DURATION)
+
+## bench-identity: each caller's identity toward an HTTP upstream (issue
+## 42): tools/call at 16 JWT callers with a static bearer against each
+## caller's cached exchanged token (RFC 8693, a real OpenID provider),
+## then a cache miss against one token endpoint round trip (ROUNDS,
+## CLIENTS, RTT_N: the script)
+bench-identity: build
+	$(GO) build -o bin/mcpbench ./cmd/mcpbench
+	$(GO) build -o bin/identitybench ./cmd/identitybench
+	@bash scripts/bench-identity.sh $(BENCH_DURATION)
 
 ## bench-search: tool search (issue 41): find_tools, tools/call and
 ## call_tool over HTTP at 1 client against a 10,000-tool synthetic

@@ -1,9 +1,11 @@
 package gateway
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/wasmgate/wasmgate/auth/vault"
@@ -46,8 +48,12 @@ func (c *credentialsComponent) Provision(ctx context.Context, cfg *loader.Config
 	return err
 }
 
-// Apply makes the vault the one calls and the admin API use.
-func (c *credentialsComponent) Apply(context.Context) { c.g.vault.Store(c.vault) }
+// Apply makes the vault the one calls and the admin API use, and counts
+// the users connected to each upstream (the metric).
+func (c *credentialsComponent) Apply(ctx context.Context) {
+	c.g.vault.Store(c.vault)
+	c.g.countConnected(ctx)
+}
 
 func (c *credentialsComponent) Cleanup(context.Context) {}
 
@@ -140,19 +146,7 @@ func (g *Gateway) countConnected(ctx context.Context) []vault.Meta {
 		}
 	}
 	slices.SortFunc(list, func(a, b vault.Meta) int {
-		if a.Upstream != b.Upstream {
-			if a.Upstream < b.Upstream {
-				return -1
-			}
-			return 1
-		}
-		if a.Principal < b.Principal {
-			return -1
-		}
-		if a.Principal > b.Principal {
-			return 1
-		}
-		return 0
+		return cmp.Or(strings.Compare(a.Upstream, b.Upstream), strings.Compare(a.Principal, b.Principal))
 	})
 	return list
 }
@@ -168,4 +162,39 @@ func (g *Gateway) credentialsStatus() any {
 		list = []vault.Meta{}
 	}
 	return map[string]any{"connected": list}
+}
+
+// connected lists the upstreams with auth.user_oauth that principal has
+// connected (a grant in the vault that decrypts), for policy's
+// `connected`. A vault that cannot be read counts as nothing connected.
+func (g *Gateway) connected(ctx context.Context, principal string) []string {
+	v, s := g.grants(), g.cur.Load()
+	out := []string{}
+	if v == nil || s == nil {
+		return out
+	}
+	for _, u := range s.Config.Upstreams {
+		if u.Auth.UserOAuth == nil {
+			continue
+		}
+		if _, ok, err := v.Get(ctx, u.Name, principal); ok && err == nil {
+			out = append(out, u.Name)
+		}
+	}
+	return out
+}
+
+// CheckIdentities reaches the authorization servers of the serving
+// snapshot's upstreams with a per-user mode and checks their metadata
+// (`wasmgate validate`): each finding is an error or a warning.
+func (g *Gateway) CheckIdentities(ctx context.Context) []string {
+	s := g.cur.Load()
+	if s == nil {
+		return nil
+	}
+	var out []string
+	for _, f := range s.parts.ups.CheckIdentities(ctx) {
+		out = append(out, f.String())
+	}
+	return out
 }

@@ -107,12 +107,13 @@ func (es *endpoints) newEndpoint(c loader.Endpoint, custom bool) *endpoint.Endpo
 		Config: c, Name: g.opts.Name, Version: g.opts.Version, Custom: custom,
 		Logger: g.log, Metrics: g.opts.Metrics, Calls: &g.calls,
 		Envelope: envelope.Options{
-			Limiters: g.limiters,
-			Metrics:  g.opts.Metrics,
-			Observer: envelope.Observers{envelope.NewMetrics(g.opts.Metrics), g.audit, g.status},
-			Logger:   g.log,
-			Tracer:   g.tracer.TracerFor,
-			Signer:   g.signer,
+			Limiters:  g.limiters,
+			Metrics:   g.opts.Metrics,
+			Observer:  envelope.Observers{envelope.NewMetrics(g.opts.Metrics), g.audit, g.status},
+			Logger:    g.log,
+			Tracer:    g.tracer.TracerFor,
+			Signer:    g.signer,
+			Connected: g.connected,
 		},
 	})
 }

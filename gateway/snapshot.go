@@ -130,8 +130,10 @@ func (s *Snapshot) upstreamNames() []string {
 func (s *Snapshot) UpstreamReport() []string {
 	var out []string
 	for _, u := range s.Config.Upstreams {
-		how := "stdio, command " + filepath.Base(u.Command[0])
-		if !u.Stdio() {
+		var how string
+		if u.Stdio() {
+			how = "stdio, command " + filepath.Base(u.Command[0])
+		} else {
 			how = "remote"
 			if p, err := url.Parse(u.URL); err == nil {
 				how += ", " + p.Scheme + "://" + p.Host

@@ -59,6 +59,9 @@ func exposedLabels(t *testing.T) (map[string]dto.MetricType, map[string][]string
 	m.RelayFramesRejected.WithLabelValues("s", "malformed")
 	m.PolicyDenials.WithLabelValues("p", "tool")
 	m.RateLimited.WithLabelValues("p", "tool")
+	m.UpstreamIdentityTokens.WithLabelValues("u", "token_exchange")
+	m.UpstreamIdentityFailures.WithLabelValues("u", "token_exchange", "not_connected")
+	m.UpstreamConnectedUsers.WithLabelValues("u")
 	mfs, err := m.Registry().Gather()
 	if err != nil {
 		t.Fatalf("gather: %v", err)

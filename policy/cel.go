@@ -31,6 +31,9 @@ const (
 	varKind      = "kind"      // "tool", "resource" or "prompt"
 	varArgs      = "args"      // map: the call's arguments
 	varTransport = "transport" // "http" or "stdio"
+	// varConnected: the upstreams with auth.user_oauth the caller has
+	// connected (list of string), read only by conditions that use it.
+	varConnected = "connected"
 )
 
 type celEnv struct{ env *cel.Env }
@@ -61,6 +64,7 @@ func newCELEnv() (*celEnv, error) {
 		cel.Variable(varKind, cel.StringType),
 		cel.Variable(varArgs, cel.MapType(cel.StringType, cel.DynType)),
 		cel.Variable(varTransport, cel.StringType),
+		cel.Variable(varConnected, cel.ListType(cel.StringType)),
 		cel.CrossTypeNumericComparisons(true),
 		cel.OptionalTypes(),
 		ext.Strings(),
@@ -99,9 +103,9 @@ const (
 
 func (m mode) unknown() []string {
 	if m == modeTemplate {
-		return []string{varArgs, varTransport, varTool, varName}
+		return []string{varArgs, varTransport, varTool, varName, varConnected}
 	}
-	return []string{varArgs, varTransport}
+	return []string{varArgs, varTransport, varConnected}
 }
 
 func (e *celEnv) compile(src string) (*condition, error) {
@@ -157,7 +161,7 @@ func (e *celEnv) compile(src string) (*condition, error) {
 // known is every variable a list in mode m knows.
 func (m mode) known() []string {
 	var out []string
-	for _, v := range []string{varPrincipal, varTool, varName, varKind, varArgs, varTransport} {
+	for _, v := range []string{varPrincipal, varTool, varName, varKind, varArgs, varTransport, varConnected} {
 		if !slices.Contains(m.unknown(), v) {
 			out = append(out, v)
 		}
@@ -284,6 +288,11 @@ func (a *activation) ResolveName(name string) (any, bool) {
 		return a.req.Args, true
 	case varTransport:
 		return a.req.Transport, true
+	case varConnected:
+		if a.req.Connected == nil {
+			return []string{}, true
+		}
+		return a.req.Connected(), true
 	}
 	return nil, false
 }

@@ -70,6 +70,10 @@ type Request struct {
 	Args map[string]any
 	// Transport is "http" or "stdio".
 	Transport string
+	// Connected lists the upstreams with auth.user_oauth the caller has
+	// connected, for conditions on `connected`; called only by those
+	// (nil: none).
+	Connected func() []string
 }
 
 // Decision is what Decide concluded.
@@ -106,6 +110,20 @@ type Policy struct {
 	revealHidden   bool
 	rules          []rule
 	global         *RuleLimit
+}
+
+// UsesConnected reports whether a condition reads `connected` (the
+// caller's connected upstreams), which costs a lookup per call.
+func (p *Policy) UsesConnected() bool {
+	if p == nil {
+		return false
+	}
+	for _, r := range p.rules {
+		if r.when != nil && r.when.uses[varConnected] {
+			return true
+		}
+	}
+	return false
 }
 
 // RevealHidden reports whether a call of what the caller may not see is

@@ -162,7 +162,7 @@ func runPhase(ctx context.Context, cfg config, rt http.RoundTripper, n int) (pha
 	}()
 	for i := range n {
 		setupCtx, cancel := context.WithTimeout(ctx, cfg.callTimeout)
-		s, err := openSession(setupCtx, rt, &cfg)
+		s, err := openSession(setupCtx, rt, &cfg, i)
 		cancel()
 		if err != nil {
 			return phaseResult{}, fmt.Errorf("opening session %d of %d: %w", i+1, n, err)

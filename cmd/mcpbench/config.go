@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -34,7 +35,7 @@ type config struct {
 	duration        time.Duration
 	warmup          time.Duration
 	callTimeout     time.Duration
-	token           string
+	tokens          []string // bearer tokens: client i of a phase sends tokens[i % len(tokens)]
 	protocolVersion string
 	json            bool
 	cpuProfile      string
@@ -54,13 +55,14 @@ type config struct {
 // -token-env; usage and flag errors are written to stderr.
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
 	var (
-		cfg      config
-		rawURL   string
-		rawArgs  string
-		clients  string
-		tokenEnv string
-		cpuPIDs  string
-		targets  []string
+		cfg       config
+		rawURL    string
+		rawArgs   string
+		clients   string
+		tokenEnv  string
+		tokenFile string
+		cpuPIDs   string
+		targets   []string
 	)
 	fs := flag.NewFlagSet("mcpbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -76,6 +78,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.DurationVar(&cfg.warmup, "warmup", time.Second, "unrecorded warmup before each phase")
 	fs.DurationVar(&cfg.callTimeout, "timeout", 10*time.Second, "how long a call may run past the end of its phase before it is abandoned")
 	fs.StringVar(&tokenEnv, "token-env", "", "name of an environment variable holding a bearer token (optional)")
+	fs.StringVar(&tokenFile, "token-file", "", "a file of bearer tokens, one a line: client i of a phase sends line i modulo their number, so that every client can be a caller of its own (optional; not with -token-env)")
 	fs.StringVar(&cfg.protocolVersion, "protocol-version", defaultProtocolVersion, "MCP protocol version requested in initialize")
 	fs.BoolVar(&cfg.json, "json", false, "also print a JSON summary line per phase")
 	fs.IntVar(&cfg.procs, "procs", 1, "GOMAXPROCS of the driver; 1 keeps it from competing with a server on the same small machine (0: Go's default)")
@@ -87,7 +90,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&cfg.serveFloor, "serve-floor", "", "instead of driving load, serve on this loopback host:port, at /mcp, the floor of make bench: net/http and encoding/json answering initialize and tools/call of calculate, no MCP library")
 	fs.BoolVar(&cfg.serveStdio, "serve-stdio", false, "instead of driving load, serve the same native server over stdin and stdout until stdin ends (the stdio upstream of make bench)")
 	fs.StringVar(&cfg.serve, "serve", "", "instead of driving load, serve mcp-go's own Streamable HTTP server with a native calculate tool on this loopback host:port, at /mcp, until interrupted (the baseline of make bench)")
-	fs.Func("target", "a server of an interleaved comparison, as a JSON object {\"name\",\"url\",\"pid\"?,\"tool\"?,\"args\"?,\"expect\"?,\"token_env\"?} (unset fields take -tool, -args, -expect, -token-env); repeat for each server, at least two: their clients take turns of -slice, the order rotating each round, and every target is compared with the first round by round (replaces -url and -cpu-pid)", func(s string) error {
+	fs.Func("target", "a server of an interleaved comparison, as a JSON object {\"name\",\"url\",\"pid\"?,\"tool\"?,\"args\"?,\"expect\"?,\"token_env\"?,\"token_file\"?} (unset fields take -tool, -args, -expect, -token-env or -token-file); repeat for each server, at least two: their clients take turns of -slice, the order rotating each round, and every target is compared with the first round by round (replaces -url and -cpu-pid)", func(s string) error {
 		targets = append(targets, s)
 		return nil
 	})
@@ -156,11 +159,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 			return config{}, fmt.Errorf("-trace-to: %w", err)
 		}
 	}
-	if tokenEnv != "" {
-		cfg.token = strings.TrimSpace(getenv(tokenEnv))
-		if cfg.token == "" {
-			return config{}, fmt.Errorf("-token-env: environment variable %s is empty or unset", tokenEnv)
-		}
+	if cfg.tokens, err = readTokens("-", tokenEnv, tokenFile, getenv); err != nil {
+		return config{}, err
 	}
 	if len(targets) == 1 {
 		return config{}, errNeedTwoTargets
@@ -270,4 +270,37 @@ func parseClients(s string) ([]int, error) {
 		out = append(out, n)
 	}
 	return out, nil
+}
+
+// readTokens resolves a token_env and a token_file (at most one of them
+// set; flag prefixes the names in errors: "-" for the command line's
+// flags): the environment variable's value, or the file's non-empty
+// lines. Neither set is no token.
+func readTokens(flag, env, file string, getenv func(string) string) ([]string, error) {
+	switch {
+	case env != "" && file != "":
+		return nil, fmt.Errorf("%stoken-env and %stoken-file do not go together", flag, flag)
+	case env != "":
+		tok := strings.TrimSpace(getenv(env))
+		if tok == "" {
+			return nil, fmt.Errorf("%stoken-env: environment variable %s is empty or unset", flag, env)
+		}
+		return []string{tok}, nil
+	case file != "":
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("%stoken-file: %w", flag, err)
+		}
+		var toks []string
+		for line := range strings.Lines(string(b)) {
+			if line = strings.TrimSpace(line); line != "" {
+				toks = append(toks, line)
+			}
+		}
+		if len(toks) == 0 {
+			return nil, fmt.Errorf("%stoken-file: %s holds no token", flag, file)
+		}
+		return toks, nil
+	}
+	return nil, nil
 }

@@ -17,15 +17,16 @@ import (
 
 // A target is one server of an interleaved comparison (-target). Its
 // fields left empty take the command line's -tool, -args, -expect and
-// -token-env.
+// -token-env or -token-file.
 type target struct {
-	Name     string          `json:"name"`
-	URL      string          `json:"url"`
-	Tool     string          `json:"tool,omitempty"`
-	Args     json.RawMessage `json:"args,omitempty"`
-	Expect   *string         `json:"expect,omitempty"`
-	TokenEnv string          `json:"token_env,omitempty"`
-	PID      int             `json:"pid,omitempty"` // the server's process, for its CPU time per call
+	Name      string          `json:"name"`
+	URL       string          `json:"url"`
+	Tool      string          `json:"tool,omitempty"`
+	Args      json.RawMessage `json:"args,omitempty"`
+	Expect    *string         `json:"expect,omitempty"`
+	TokenEnv  string          `json:"token_env,omitempty"`
+	TokenFile string          `json:"token_file,omitempty"` // one token a line, client i sending line i modulo their number
+	PID       int             `json:"pid,omitempty"`        // the server's process, for its CPU time per call
 
 	cfg config // the command line with this target's fields applied
 }
@@ -57,9 +58,9 @@ func parseTarget(raw string, base config, getenv func(string) string) (target, e
 	if t.Expect != nil {
 		c.expect, c.hasExpect = *t.Expect, true
 	}
-	if t.TokenEnv != "" {
-		if c.token = strings.TrimSpace(getenv(t.TokenEnv)); c.token == "" {
-			return target{}, fmt.Errorf("%s: token_env: environment variable %s is empty or unset", t.Name, t.TokenEnv)
+	if t.TokenEnv != "" || t.TokenFile != "" {
+		if c.tokens, err = readTokens("", t.TokenEnv, t.TokenFile, getenv); err != nil {
+			return target{}, fmt.Errorf("%s: %w", t.Name, err)
 		}
 	}
 	if t.PID < 0 {
@@ -118,7 +119,7 @@ func runInterleaved(ctx context.Context, cfg config, rt http.RoundTripper, n int
 		tc := &cfg.targets[i].cfg
 		for j := range n {
 			setupCtx, cancel := context.WithTimeout(ctx, cfg.callTimeout)
-			s, err := openSession(setupCtx, rt, tc)
+			s, err := openSession(setupCtx, rt, tc, j)
 			cancel()
 			if err != nil {
 				return nil, fmt.Errorf("%s: opening session %d of %d: %w", cfg.targets[i].Name, j+1, n, err)

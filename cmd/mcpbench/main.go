@@ -11,9 +11,10 @@
 // The driver sends initialize with -protocol-version (default 2025-11-25,
 // the newest revision with sessions) and uses the version the server
 // negotiates in the MCP-Protocol-Version header. -token-env NAME sends
-// "Authorization: Bearer $NAME". The driver runs with GOMAXPROCS=-procs
-// (default 1) so that it takes as little CPU as possible from a server on the
-// same machine; -cpuprofile writes a profile of the driver itself.
+// "Authorization: Bearer $NAME"; -token-file FILE sends each client a
+// token of its own, client i the file's line i modulo their number. The
+// driver runs with GOMAXPROCS=-procs (default 1) so that it takes as
+// little CPU as possible from a server on the same machine; -cpuprofile writes a profile of the driver itself.
 // -cpu-pid PID[,PID...] adds each process's CPU time per call over the
 // measured window to the line (server_cpu for the first, cpu_pid2 and so
 // on for the rest, read from /proc) and the driver's own (driver_cpu).

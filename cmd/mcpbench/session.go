@@ -116,17 +116,18 @@ type session struct {
 	expect    string
 }
 
-// openSession performs the initialize handshake and prepares the tools/call
-// request template; bind must be called before the first call.
-func openSession(ctx context.Context, rt http.RoundTripper, cfg *config) (*session, error) {
+// openSession performs the initialize handshake of client i and prepares
+// the tools/call request template; bind must be called before the first
+// call.
+func openSession(ctx context.Context, rt http.RoundTripper, cfg *config, i int) (*session, error) {
 	opts := mcphttp.Options{
 		Transport:       rt,
 		ProtocolVersion: cfg.protocolVersion,
 		ClientName:      "mcpbench",
 		ClientVersion:   "0.1.0",
 	}
-	if cfg.token != "" {
-		opts.Header = http.Header{"Authorization": {"Bearer " + cfg.token}}
+	if len(cfg.tokens) > 0 {
+		opts.Header = http.Header{"Authorization": {"Bearer " + cfg.tokens[i%len(cfg.tokens)]}}
 	}
 	ms, err := mcphttp.Open(ctx, cfg.url.String(), opts)
 	if err != nil {

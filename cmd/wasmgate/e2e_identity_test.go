@@ -9,6 +9,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -111,6 +114,21 @@ upstreams:
 			t.Errorf("a refused exchange answered isError=%v %q; want an error naming the upstream and the step", isErr, text)
 		}
 	})
+	t.Run("validate", func(t *testing.T) {
+		// The provider serves token exchange and publishes it: validate
+		// passes; a token URL it does not serve fails it, naming the key.
+		env := []string{"IDP_SECRET=" + oauthtest.ClientSecret}
+		r := bins.Run(t, harness.RunOptions{Env: env}, "validate", "--config", cfg)
+		if r.Code != 0 || strings.Contains(r.Stdout, "error: ") {
+			t.Errorf("validate: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+		}
+		bad := harness.WriteConfig(t, strings.Replace(readFile(t, cfg), "token_url: "+idp.TokenURL, "token_url: "+idp.Issuer+"/no/token", 1))
+		r = bins.Run(t, harness.RunOptions{Env: env}, "validate", "--config", bad)
+		if r.Code == 0 || !strings.Contains(r.Stdout, `error: upstream "tickets": upstreams[0].auth.token_exchange.token_url: `) ||
+			!strings.Contains(r.Stdout, "answered 404") {
+			t.Errorf("validate with a token URL the server does not serve: exit %d, want 1 and an error naming the upstream and key\n%s%s", r.Code, r.Stdout, r.Stderr)
+		}
+	})
 	t.Run("static principal", func(t *testing.T) {
 		_, text, isErr := whoamiOf(t, g, static, "whoami")
 		if !isErr || !strings.Contains(text, "no access token") {
@@ -182,5 +200,123 @@ upstreams:
 	secrets = append(secrets, tok)
 	if _, text, isErr := whoamiOf(t, g, tok, "other_whoami"); !isErr || !strings.Contains(text, "jwt_bearer") || !strings.Contains(text, `upstream "other"`) {
 		t.Errorf("an untrusted assertion answered isError=%v %q; want an error naming the upstream and the jwt_bearer step", isErr, text)
+	}
+}
+
+// testVaultKey is a credentials key (32 bytes, base64) for tests.
+const testVaultKey = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestUserOAuthConnectLink: a call of an upstream with auth.user_oauth by
+// a user who has not connected it answers with the connect link: a
+// 2026-07-28 client that declares URL elicitation gets input_required
+// asking it to open the link, one that does not gets the link in an
+// isError result; the link opens the gateway's connect page, naming the
+// upstream and the principal. (The whole flow through a real
+// authorization server: e2e_useroauth_test.go.)
+func TestUserOAuthConnectLink(t *testing.T) {
+	idp := oauthtest.StartProvider(t, oauthtest.ProviderOptions{})
+	up := oauthtest.StartWhoami(t, idp.JWKSURL, "https://notes.example.test")
+	addr := harness.FreePort(t)
+	public := "http://" + addr
+	yaml := bins.YAML(harness.Parts{
+		Server: "  public_url: " + public + "\n",
+		Sections: fmt.Sprintf(`credentials: {key_env: VAULT_KEY}
+upstreams:
+  - name: notes
+    prefix: notes
+    url: %s
+    auth:
+      user_oauth: {authorization_url: %[2]s/authorize, token_url: %[3]s, client_id: notes, scopes: [openid]}
+  - name: wiki
+    prefix: wiki
+    url: %[1]s
+    auth:
+      user_oauth: {authorization_url: %[2]s/authorize, token_url: %[3]s, client_metadata: true, scopes: [openid]}
+`, up.URL, idp.Issuer, idp.TokenURL),
+	})
+	yaml = strings.Replace(yaml, "    listen: 127.0.0.1:0\nadmin", "    listen: "+addr+"\nadmin", 1)
+	g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, yaml), Env: []string{"VAULT_KEY=" + testVaultKey}})
+	call := func(caps map[string]any) map[string]any {
+		t.Helper()
+		body := map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
+			"name": "notes_whoami", "arguments": map[string]any{},
+			"_meta": map[string]any{"io.modelcontextprotocol/clientCapabilities": caps}}}
+		code, text := harness.PostStateless(t, g.MCPURL, body, "tools/call", "notes_whoami")
+		var msg struct {
+			Result map[string]any `json:"result"`
+			Error  any            `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(text), &msg); err != nil || code != 200 || msg.Result == nil {
+			t.Fatalf("tools/call: %d %s", code, text)
+		}
+		return msg.Result
+	}
+
+	res := call(map[string]any{"elicitation": map[string]any{"url": map[string]any{}}})
+	b, _ := json.Marshal(res)
+	var ir struct {
+		ResultType    string `json:"resultType"`
+		InputRequests map[string]struct {
+			Method string `json:"method"`
+			Params struct {
+				Mode, URL, Message, ElicitationID string
+			} `json:"params"`
+		} `json:"inputRequests"`
+	}
+	_ = json.Unmarshal(b, &ir)
+	link := ""
+	for _, r := range ir.InputRequests {
+		if r.Method == "elicitation/create" && r.Params.Mode == "url" {
+			link = r.Params.URL
+		}
+	}
+	if ir.ResultType != "input_required" || !strings.HasPrefix(link, public+"/oauth/connect/") {
+		t.Fatalf("a 2026-07-28 client declaring URL elicitation got %s; want input_required with a URL elicitation of %s/oauth/connect/…", b, public)
+	}
+
+	res = call(map[string]any{})
+	b, _ = json.Marshal(res)
+	if res["isError"] != true || !strings.Contains(string(b), `upstream \"notes\": not connected: connect your account at `+public+"/oauth/connect/") {
+		t.Errorf("a client without URL elicitation got %s; want isError with the link", b)
+	}
+
+	page, err := http.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, _ := io.ReadAll(page.Body)
+	page.Body.Close()
+	if page.StatusCode != 200 || !strings.Contains(string(html), "notes") || !strings.Contains(string(html), "anonymous") ||
+		!strings.Contains(page.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") {
+		t.Errorf("the connect page: %d %s\n%s", page.StatusCode, page.Header, html)
+	}
+	// client_metadata: true: the client ID is the URL of the document the
+	// gateway serves there.
+	doc := public + "/oauth/client-metadata/wiki.json"
+	resp, err := http.Get(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md struct {
+		ClientID     string   `json:"client_id"`
+		RedirectURIs []string `json:"redirect_uris"`
+		AuthMethod   string   `json:"token_endpoint_auth_method"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&md)
+	resp.Body.Close()
+	if err != nil || md.ClientID != doc || len(md.RedirectURIs) != 1 || md.RedirectURIs[0] != public+"/oauth/callback" || md.AuthMethod != "none" {
+		t.Errorf("the client ID metadata document at %s: %+v (%v)", doc, md, err)
+	}
+	if n, _ := g.Metric(t, "wasmgate_upstream_identity_failures_total", map[string]string{"upstream": "notes", "reason": "not_connected"}); n != 2 {
+		t.Errorf("wasmgate_upstream_identity_failures_total{reason=not_connected} = %v, want 2", n)
 	}
 }

@@ -288,12 +288,24 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	}
 	s := g.Current()
 	endpoints := g.EndpointReport()
+	// The authorization servers of upstreams reached as each caller:
+	// reached, and their metadata checked.
+	identity := g.CheckIdentities(ctx)
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	_ = g.Close(cctx)
 	fmt.Fprintf(stdout, "%s: ok: %s; tools: %s\n", cfg.File, s.Summary(), strings.Join(s.ToolNames(), ", "))
 	for _, line := range append(append(s.PluginReport(), s.UpstreamReport()...), endpoints...) {
 		fmt.Fprintf(stdout, "  %s\n", line)
+	}
+	failed := false
+	for _, line := range identity {
+		fmt.Fprintf(stdout, "  %s\n", line)
+		failed = failed || strings.HasPrefix(line, "error: ")
+	}
+	if failed {
+		fmt.Fprintf(stderr, "wasmgate validate: %s: an authorization server does not serve what its upstream's auth needs (the error lines above)\n", cfg.File)
+		return 1
 	}
 	return 0
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 
 	"github.com/wasmgate/wasmgate/internal/harness"
+	"github.com/wasmgate/wasmgate/internal/oauthtest"
 	"github.com/wasmgate/wasmgate/internal/relaytest"
 )
 
@@ -111,23 +112,44 @@ func TestDashboardQueries(t *testing.T) {
 		t.Skipf("%s is missing (apt-get install -y prometheus; .ci/run installs it): the dashboard and alerts are not evaluated", prometheusBin)
 	}
 	const ciToken, aliceToken = "dashboard-ci-token-0123456789", "dashboard-alice-token-0123456789"
-	cfg := bins.YAML(harness.Parts{Plugins: harness.ExamplePlugins(t), Sections: `auth:
+	// Upstreams reached as each caller: token exchange at a real provider
+	// (tokens issued and refused), and one with user_oauth nobody has
+	// connected (its calls answer the connect link).
+	idp := oauthtest.StartProvider(t, oauthtest.ProviderOptions{})
+	const upstreamAud = "https://tickets.example.test"
+	who := oauthtest.StartWhoami(t, idp.JWKSURL, upstreamAud)
+	publicURL := "http://" + harness.FreePort(t)
+	cfg := bins.YAML(harness.Parts{Plugins: harness.ExamplePlugins(t), Server: "  public_url: " + publicURL + "\n", Sections: fmt.Sprintf(`auth:
   principals:
     - {name: ci, token_env: E2E_CI_TOKEN}
     - {name: alice, token_env: E2E_ALICE_TOKEN}
-policy:
+  jwt: {issuer: %[1]s, audience: %[2]s, jwks_url: %[3]s}
+credentials: {key_env: VAULT_KEY}
+upstreams:
+  - name: tickets
+    prefix: tickets
+    url: %[4]s
+    auth:
+      token_exchange: {token_url: %[5]s, client_id: %[6]s, client_secret_env: IDP_SECRET, audience: %[7]s}
+  - name: notes
+    prefix: notes
+    url: %[4]s
+    auth:
+      user_oauth: {authorization_url: %[1]s/authorize, token_url: %[5]s, client_id: notes}
+`, idp.Issuer, identityAudience, idp.JWKSURL, who.URL, idp.TokenURL, oauthtest.ClientID, upstreamAud) + `policy:
   rules:
     - principals: [ci]
       allow: {tools: [calculate]}
       rate_limit: {rate: 20/s, burst: 5}
-    - principals: [alice]
+    - principals: [alice, mallory]
       allow: {tools: ["*"], resources: ["*"], prompts: ["*"]}
 relay:
   sites:
     - {name: demo, token_env: RELAY_DEMO_TOKEN}
 `})
 	g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, cfg),
-		Env: []string{"E2E_CI_TOKEN=" + ciToken, "E2E_ALICE_TOKEN=" + aliceToken, "RELAY_DEMO_TOKEN=" + relayToken}})
+		Env: []string{"E2E_CI_TOKEN=" + ciToken, "E2E_ALICE_TOKEN=" + aliceToken, "RELAY_DEMO_TOKEN=" + relayToken,
+			"IDP_SECRET=" + oauthtest.ClientSecret, "VAULT_KEY=" + testVaultKey}})
 
 	// Prometheus, scraping the gateway every second, with the shipped rules.
 	dir := t.TempDir()
@@ -167,6 +189,8 @@ scrape_configs:
 		return transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + tok})
 	}
 	ci, alice := g.Client(t, bearer(ciToken)), g.Client(t, bearer(aliceToken))
+	jwtAlice := g.Client(t, bearer(idp.AccessToken(t, "alice", identityAudience)))
+	mallory := g.Client(t, bearer(idp.AccessToken(t, "mallory", identityAudience))) // unknown to the provider: refused
 	page := startGoPage(t, relayURL(g.MCPURL, "demo"), "demo", relayToken)
 	page.register(map[string]any{"id": "r1", "tools": []any{relaytest.CalcTool()}})
 	page.serve(func(map[string]any) string { return "8" })
@@ -191,6 +215,9 @@ scrape_configs:
 		harness.CallToolErr(ctx, alice, "demo_calculate", map[string]any{"operation": "add", "a": 5, "b": 3})
 		harness.ReadResourceErr(ctx, alice, "greeter://about")
 		harness.GetPrompt(ctx, alice, "greeting_prompt", map[string]string{"name": "Ada"})
+		harness.CallToolErr(ctx, jwtAlice, "tickets_whoami", nil) // a token exchanged (then cached)
+		harness.CallToolErr(ctx, mallory, "tickets_whoami", nil)  // an exchange refused
+		harness.CallToolErr(ctx, jwtAlice, "notes_whoami", nil)   // not connected
 		time.Sleep(200 * time.Millisecond)
 	}
 	// Prometheus has scraped the load a few times.

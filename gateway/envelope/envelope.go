@@ -84,6 +84,9 @@ type Options struct {
 	// 2026-07-28 clients; nil sends such clients no input requests (the
 	// source's request fails as today).
 	Signer *roundtrip.Signer
+	// Connected lists the upstreams with auth.user_oauth principal has
+	// connected (policy's `connected`); nil: none.
+	Connected func(ctx context.Context, principal string) []string
 }
 
 // Envelope runs calls. Safe for concurrent use.
@@ -276,7 +279,11 @@ func (e *Envelope) authorize(ctx context.Context, st State, kind policy.Kind, no
 		return c, nil
 	}
 	what := kind.String()
-	d := pol.Decide(policy.Request{Principal: c.Principal, Kind: kind, Name: name, Args: args, Transport: c.Transport})
+	req := policy.Request{Principal: c.Principal, Kind: kind, Name: name, Args: args, Transport: c.Transport}
+	if e.o.Connected != nil && pol.UsesConnected() {
+		req.Connected = func() []string { return e.o.Connected(ctx, c.Principal.Name) }
+	}
+	d := pol.Decide(req)
 	if !d.Allowed {
 		e.o.Metrics.PolicyDenials.WithLabelValues(c.Label(), what).Inc()
 		r := &refusal{outcome: metrics.OutcomeDenied, msg: fmt.Sprintf("%s %q is denied by policy", noun, name)}

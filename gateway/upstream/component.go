@@ -172,6 +172,8 @@ func (c *Component) Retire(n *Component) {
 			c.h.Metrics.UpstreamNotificationsDropped.DeletePartialMatch(map[string]string{"upstream": s.spec.Name})
 			c.h.Metrics.UpstreamRequestsRefused.DeletePartialMatch(map[string]string{"upstream": s.spec.Name})
 			c.h.Metrics.UpstreamCallsRefused.DeletePartialMatch(map[string]string{"upstream": s.spec.Name})
+			c.h.Metrics.UpstreamIdentityTokens.DeletePartialMatch(map[string]string{"upstream": s.spec.Name})
+			c.h.Metrics.UpstreamIdentityFailures.DeletePartialMatch(map[string]string{"upstream": s.spec.Name})
 		}
 	}
 }

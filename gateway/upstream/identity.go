@@ -64,7 +64,11 @@ func (s *shared) identify(ctx context.Context) (context.Context, string, error) 
 		}
 		return ctx, "", &source.Failure{Kind: source.FailError, Msg: s.redact(err.Error())}
 	}
-	s.h.Metrics.UpstreamIdentityTokens.WithLabelValues(s.name(), tok.Mode).Inc()
+	if s.tokens == nil {
+		s.h.Metrics.UpstreamIdentityTokens.WithLabelValues(s.name(), tok.Mode).Inc()
+	} else {
+		s.tokens.Inc()
+	}
 	id.Mode, id.Subject = tok.Mode, tok.Subject
 	return withUserToken(ctx, tok.Value), id.Principal, nil
 }
@@ -343,4 +347,38 @@ func (s *shared) asClient(origin, key string) *http.Client {
 	base.TLSClientConfig, _ = s.tlsConfig() // its error fails the upstream's own client first
 	return &http.Client{Transport: scrubbed{rt: base, creds: o.creds}, CheckRedirect: o.checkRedirect(origin, key, "its authorization server"),
 		Timeout: 30 * time.Second}
+}
+
+// CheckIdentities reaches the authorization servers of c's upstreams
+// with a per-user mode and checks the metadata they publish against what
+// the mode needs (`wasmgate validate`).
+func (c *Component) CheckIdentities(ctx context.Context) []upstreamauth.Finding {
+	var out []upstreamauth.Finding
+	for _, src := range c.sources {
+		s := src.srv
+		a := s.spec.Auth
+		var servers []upstreamauth.Server
+		switch {
+		case a.TokenExchange != nil:
+			servers = []upstreamauth.Server{{Role: a.TokenExchange.Key + ".token_url", TokenURL: a.TokenExchange.TokenURL,
+				Grants: []string{upstreamauth.GrantTypeTokenExchange}}}
+		case a.IdentityAssertion != nil:
+			ia := a.IdentityAssertion
+			servers = []upstreamauth.Server{
+				{Role: ia.Key + ".idp_token_url", TokenURL: ia.IdPTokenURL, Grants: []string{upstreamauth.GrantTypeTokenExchange}},
+				{Role: ia.Key + ".resource_token_url", TokenURL: ia.ResourceTokenURL, Grants: []string{upstreamauth.GrantTypeJWTBearer}},
+			}
+		case a.UserOAuth != nil:
+			o := a.UserOAuth
+			servers = []upstreamauth.Server{{Role: o.Key, TokenURL: o.TokenURL, AuthorizationURL: o.AuthorizationURL,
+				Grants: []string{"authorization_code"}, PKCE: true, ClientMetadata: o.ClientMetadata}}
+		}
+		for _, srv := range servers {
+			hc := s.asClient(srv.TokenURL, srv.Role)
+			cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			out = append(out, upstreamauth.Check(cctx, hc, s.name(), srv)...)
+			cancel()
+		}
+	}
+	return out
 }

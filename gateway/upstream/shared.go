@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/wasmgate/wasmgate/auth/upstreamauth"
 	"github.com/wasmgate/wasmgate/config"
@@ -134,6 +135,8 @@ type shared struct {
 	// ident gets each caller's token for an upstream with a per-user
 	// mode of auth (identity.go); nil for the others.
 	ident upstreamauth.Source
+	// tokens is wasmgate_upstream_identity_tokens_total of its mode.
+	tokens prometheus.Counter
 
 	credsOnce sync.Once
 	creds     *credentials // what its errors never show (outbound.go)
@@ -155,6 +158,9 @@ func startServer(ctx context.Context, h *Host, file string, spec loader.Upstream
 	if s.ident, err = s.newIdentity(); err != nil {
 		cancel()
 		return nil, err
+	}
+	if s.ident != nil {
+		s.tokens = h.Metrics.UpstreamIdentityTokens.WithLabelValues(spec.Name, spec.Auth.UserMode())
 	}
 	s.main = s.newConn("", nil)
 	if spec.Start == loader.StartEager {

@@ -60,7 +60,7 @@ const (
 	JWTClientKID = "wasmgate-jwt-key"
 )
 
-// Users every Provider knows.
+// Users every Provider knows unless ProviderOptions.Users says otherwise.
 var Users = []string{"alice", "bob"}
 
 // ProviderOptions configure StartProvider. The zero value is a provider
@@ -68,6 +68,8 @@ var Users = []string{"alice", "bob"}
 type ProviderOptions struct {
 	// TokenLifetime is how long issued access tokens are valid.
 	TokenLifetime time.Duration
+	// Users are the users the provider knows (Users when empty).
+	Users []string
 	// Trust is another provider (the enterprise IdP) whose ID-JAGs this
 	// one accepts as jwt-bearer assertions (it then acts as the resource
 	// authorization server of the identity-assertion grant).
@@ -113,6 +115,10 @@ func StartProvider(t testing.TB, opts ProviderOptions) *Provider {
 		client:   clientKey,
 		revoked:  map[string]bool{},
 		trust:    opts.Trust,
+		users:    opts.Users,
+	}
+	if len(p.st.users) == 0 {
+		p.st.users = Users
 	}
 	var cryptoKey [32]byte
 	if _, err := rand.Read(cryptoKey[:]); err != nil {

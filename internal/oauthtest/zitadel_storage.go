@@ -2,9 +2,9 @@ package oauthtest
 
 // The in-memory op.Storage of the zitadel provider (ours, written for
 // these tests after the shape of zitadel/oidc's example/server/storage,
-// Apache-2.0). It knows the users alice and bob, the clients ClientID
-// (client_secret_basic) and JWTClientID (private_key_jwt), issues JWT
-// access tokens, implements op.TokenExchangeStorage, and has no
+// Apache-2.0). It knows the users alice and bob (or ProviderOptions.Users),
+// the clients ClientID (client_secret_basic) and JWTClientID
+// (private_key_jwt), issues JWT access tokens, implements op.TokenExchangeStorage, and has no
 // authorization-code flow and no refresh tokens.
 
 import (
@@ -26,6 +26,7 @@ type storage struct {
 	kid      string
 	client   *rsa.PrivateKey // JWTClientID's key
 	trust    *Provider
+	users    []string
 	issued   atomic.Int64
 
 	mu      sync.Mutex
@@ -33,7 +34,7 @@ type storage struct {
 }
 
 func (s *storage) userOK(sub string) *oidc.Error {
-	if !contains(Users, sub) {
+	if !contains(s.users, sub) {
 		return oidc.ErrInvalidGrant().WithDescription("unknown user")
 	}
 	s.mu.Lock()
