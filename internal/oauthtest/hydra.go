@@ -36,6 +36,12 @@ type HydraOptions struct {
 	AccessTokenTTL time.Duration
 	// RefreshTokenTTL is how long refresh tokens live (720 h when zero).
 	RefreshTokenTTL time.Duration
+	// Audience, when set, is the audience of the access tokens of an
+	// authorization request that asks for none (an OAuth client such as
+	// the gateway's user_oauth sends no audience parameter): clients are
+	// created allowed to it and consent grants it, so an upstream can
+	// check that a token was issued for it.
+	Audience string
 }
 
 // Hydra is an ORY Hydra (v2.3.0, `hydra serve all --dev`, in-memory
@@ -47,7 +53,8 @@ type HydraOptions struct {
 // "username", button id "login") for browsers; a request to it with
 // ?auto=<user> signs that user in at once (see AutoLogin, for Go
 // clients). The user "deny" is refused (access_denied). Consent grants
-// every requested scope and audience.
+// every requested scope and audience (HydraOptions.Audience when the
+// request asks for none).
 type Hydra struct {
 	// Issuer is the issuer URL (with its trailing slash).
 	Issuer string
@@ -65,6 +72,7 @@ type Hydra struct {
 	logf  string
 	ui    *httptest.Server
 	admin *http.Client
+	aud   string // HydraOptions.Audience
 	mu    sync.Mutex
 }
 
@@ -102,7 +110,7 @@ func StartHydra(t testing.TB, opts HydraOptions) *Hydra {
 	if opts.RefreshTokenTTL <= 0 {
 		opts.RefreshTokenTTL = 720 * time.Hour
 	}
-	h := &Hydra{t: t, admin: &http.Client{Timeout: 10 * time.Second}}
+	h := &Hydra{t: t, admin: &http.Client{Timeout: 10 * time.Second}, aud: opts.Audience}
 	h.ui = httptest.NewServer(http.HandlerFunc(h.serveUI))
 	t.Cleanup(h.ui.Close)
 
@@ -211,9 +219,47 @@ func (h *Hydra) Stop() {
 }
 
 // Pause stops Hydra's process (SIGSTOP) without closing its sockets: an
-// authorization server that accepts connections and never answers. Resume
-// continues it.
-func (h *Hydra) Pause() { h.signal(syscall.SIGSTOP) }
+// authorization server that accepts connections and never answers. It
+// returns once every thread of the process has stopped (a signal is
+// delivered asynchronously: a request sent right after kill(2) could
+// still be answered). Resume continues it.
+func (h *Hydra) Pause() {
+	h.signal(syscall.SIGSTOP)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.cmd == nil {
+		return
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !stopped(h.cmd.Process.Pid) {
+		if time.Now().After(deadline) {
+			h.t.Errorf("hydra: not stopped 5 s after SIGSTOP")
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// stopped reports whether every thread of process pid is stopped (state
+// T in /proc/pid/task/*/stat).
+func stopped(pid int) bool {
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/stat", pid))
+	if err != nil || len(tasks) == 0 {
+		return false
+	}
+	for _, p := range tasks {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return false
+		}
+		// pid (comm) state ...: comm may hold spaces and parentheses.
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 || i+2 >= len(b) || (b[i+2] != 'T' && b[i+2] != 't') {
+			return false
+		}
+	}
+	return true
+}
 
 // Resume continues a paused Hydra.
 func (h *Hydra) Resume() { h.signal(syscall.SIGCONT) }
@@ -238,7 +284,8 @@ type Client struct {
 // tokens) that may redirect to redirectURIs and ask for scopes (openid
 // and offline_access are always allowed). An empty secret makes a public
 // client (token_endpoint_auth_method none, PKCE required); otherwise it
-// authenticates with client_secret_basic.
+// authenticates with client_secret_basic. With HydraOptions.Audience the
+// client may ask for that audience.
 func (h *Hydra) CreateClient(redirectURIs []string, secret string, scopes ...string) Client {
 	h.t.Helper()
 	body := map[string]any{
@@ -247,6 +294,9 @@ func (h *Hydra) CreateClient(redirectURIs []string, secret string, scopes ...str
 		"grant_types":    []string{"authorization_code", "refresh_token"},
 		"response_types": []string{"code"},
 		"scope":          strings.Join(append([]string{"openid", "offline_access"}, scopes...), " "),
+	}
+	if h.aud != "" {
+		body["audience"] = []string{h.aud}
 	}
 	if secret == "" {
 		body["token_endpoint_auth_method"] = "none"
@@ -449,12 +499,16 @@ func (h *Hydra) acceptConsent(w http.ResponseWriter, r *http.Request, challenge 
 		http.Error(w, "consent: "+err.Error(), http.StatusBadGateway)
 		return
 	}
+	aud := req.RequestedAud
+	if len(aud) == 0 && h.aud != "" {
+		aud = []string{h.aud}
+	}
 	var out struct {
 		RedirectTo string `json:"redirect_to"`
 	}
 	if err := h.adminCall(r.Context(), http.MethodPut, "/admin/oauth2/auth/requests/consent/accept"+q, map[string]any{
 		"grant_scope":                 req.RequestedScope,
-		"grant_access_token_audience": req.RequestedAud,
+		"grant_access_token_audience": aud,
 		"remember":                    false,
 	}, &out); err != nil {
 		http.Error(w, "consent: "+err.Error(), http.StatusBadGateway)
