@@ -77,7 +77,7 @@ type Hydra struct {
 }
 
 // hydraBinary finds hydra on PATH or in $(go env GOPATH)/bin. Absent, the
-// test is skipped, unless WASMGATE_REQUIRE_HYDRA is set (CI sets it) when
+// test is skipped, unless OAUTHTEST_REQUIRE_HYDRA is set (CI sets it) when
 // it fails.
 func hydraBinary(t testing.TB) string {
 	t.Helper()
@@ -92,7 +92,7 @@ func hydraBinary(t testing.TB) string {
 			}
 		}
 	}
-	if os.Getenv("WASMGATE_REQUIRE_HYDRA") != "" {
+	if os.Getenv("OAUTHTEST_REQUIRE_HYDRA") != "" {
 		t.Fatalf("hydra is not installed (%s)", HydraInstall)
 	}
 	t.Skipf("hydra is not installed (%s)", HydraInstall)
