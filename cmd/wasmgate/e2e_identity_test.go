@@ -319,4 +319,14 @@ upstreams:
 	if n, _ := g.Metric(t, "wasmgate_upstream_identity_failures_total", map[string]string{"upstream": "notes", "reason": "not_connected"}); n != 2 {
 		t.Errorf("wasmgate_upstream_identity_failures_total{reason=not_connected} = %v, want 2", n)
 	}
+	// The status page shows the failures and who, never the link.
+	_, status := harness.HTTPGet(t, g.AdminURL+"/api/status")
+	compact := strings.Join(strings.Fields(status), "")
+	if !strings.Contains(compact, `"identity":"user_oauth"`) || !strings.Contains(compact, `"identity_failures":2`) ||
+		!strings.Contains(status, `principal \"anonymous\" has not connected it`) || strings.Contains(status, "/oauth/connect/") {
+		t.Errorf("/api/status of the upstream notes: want identity user_oauth, 2 identity failures and who, without the link:\n%s", status)
+	}
+	if _, html := harness.HTTPGet(t, g.AdminURL+"/"); !strings.Contains(html, "2 calls without the caller") || strings.Contains(html, "/oauth/connect/") {
+		t.Errorf("the status page does not show the calls without the caller's token (or shows the link):\n%s", html)
+	}
 }

@@ -195,6 +195,11 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 		c.Outcome = metrics.OutcomeOK
 		if r != nil {
 			c.Outcome, c.Err = r.outcome, r.msg
+			if r.connect != nil {
+				// Observers (the status page) get what happened, not the
+				// link: it connects an account to the caller's principal.
+				c.Err = fmt.Sprintf("upstream %q: not connected: the caller was sent a connect link", r.connect.Upstream)
+			}
 		} else if after != nil {
 			if o, msg := after(v); o != "" {
 				c.Outcome, c.Err = o, msg

@@ -128,6 +128,11 @@ type UpstreamStatus struct {
 	// counts the principals' sessions open.
 	Identity string `json:"identity,omitempty"`
 	Users    int    `json:"users,omitempty"`
+	// IdentityFailures counts the calls that got no caller's token
+	// (not connected, an exchange refused); LastIdentityError is the
+	// newest's message (never a token).
+	IdentityFailures  int    `json:"identity_failures,omitempty"`
+	LastIdentityError string `json:"last_identity_error,omitempty"`
 	// NotificationsDropped counts the notifications its rate limits left
 	// out (a server that floods).
 	NotificationsDropped int64 `json:"notifications_dropped,omitempty"`

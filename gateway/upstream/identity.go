@@ -53,12 +53,19 @@ func (s *shared) identify(ctx context.Context) (context.Context, string, error) 
 	tok, err := s.ident.Token(ctx, upstreamauth.Caller{Principal: id.Principal, Token: id.Token})
 	if err != nil {
 		s.h.Metrics.UpstreamIdentityFailures.WithLabelValues(s.name(), s.mode(), identityReason(err)).Inc()
+		s.idFailures.Add(1)
 		var nc *upstreamauth.NotConnectedError
 		if errors.As(err, &nc) {
+			// The status page gets who, not the link: the link
+			// connects an account to that principal.
+			msg := fmt.Sprintf("upstream %q: principal %q has not connected it", s.name(), id.Principal)
+			s.idLastErr.Store(&msg)
 			id.Mode = loader.ModeUserOAuth
 			return ctx, "", &source.ConnectFailure{Failure: source.Failure{Kind: source.FailError, Msg: nc.Error()},
 				Upstream: s.name(), URL: nc.ConnectURL, ElicitationID: elicitationID(nc.ConnectURL)}
 		}
+		msg := s.redact(err.Error())
+		s.idLastErr.Store(&msg)
 		if ctx.Err() != nil {
 			return ctx, "", &source.Failure{Kind: source.FailTimeout, Msg: fmt.Sprintf("timed out getting the caller's token for upstream %q: %v", s.name(), s.redact(err.Error()))}
 		}

@@ -137,6 +137,10 @@ type shared struct {
 	ident upstreamauth.Source
 	// tokens is wasmgate_upstream_identity_tokens_total of its mode.
 	tokens prometheus.Counter
+	// The calls that got no caller's token, and the newest one's error,
+	// for the status page.
+	idFailures atomic.Int64
+	idLastErr  atomic.Pointer[string]
 
 	credsOnce sync.Once
 	creds     *credentials // what its errors never show (outbound.go)

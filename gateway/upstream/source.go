@@ -81,6 +81,10 @@ func (u *Source) Status() source.Status {
 	s.mu.Unlock()
 	if s.ident != nil {
 		st.Identity, st.Users, st.Clients = s.mode(), st.Clients, 0
+		st.IdentityFailures = int(s.idFailures.Load())
+		if e := s.idLastErr.Load(); e != nil {
+			st.LastIdentityError = *e
+		}
 	}
 	return source.Status{Upstream: st}
 }
