@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/oauth2"
 
+	"github.com/wasmgate/wasmgate/auth"
 	"github.com/wasmgate/wasmgate/internal/lograte"
 	"github.com/wasmgate/wasmgate/internal/netutil"
 	"github.com/wasmgate/wasmgate/loader/egress"
@@ -160,7 +161,7 @@ func (t scrubbed) RoundTrip(req *http.Request) (*http.Response, error) {
 		b = append(b, fmt.Sprintf(" (reading the rest: %v)", rerr)...)
 	}
 	b = []byte(t.creds.redact(string(b)))
-	if tok, _ := bearerOf(req); tok != "" {
+	if tok, bearer := auth.BearerToken(req.Header.Get("Authorization")); bearer && tok != "" {
 		// A per-user token (identity.go): not among the upstream's own
 		// credentials, and never shown either.
 		b = bytes.ReplaceAll(b, []byte(tok), []byte("[secret]"))
@@ -289,13 +290,4 @@ func (s *shared) redactErr(err error) string {
 		return ""
 	}
 	return s.redact(err.Error())
-}
-
-// bearerOf is the bearer token req carries, if any.
-func bearerOf(req *http.Request) (string, bool) {
-	scheme, tok, ok := strings.Cut(req.Header.Get("Authorization"), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(tok) == "" {
-		return "", false
-	}
-	return strings.TrimSpace(tok), true
 }
