@@ -135,6 +135,7 @@ func New(opts Options) *Gateway {
 	g.status.AddSection("state", g.stateStatus)
 	g.status.AddSection("trust", g.trustStatus)
 	g.status.AddSection("credentials", g.credentialsStatus)
+	g.status.AddSection("flows", g.flowsStatus)
 	g.relay = relaysite.NewService(g.log, opts.Metrics, g)
 	g.plugins = &plugin.Host{
 		Logger: g.log, MCP: endpoint.Clients{Endpoints: g.eps}, Compiler: opts.Compiler, Metrics: opts.Metrics, Slots: g.slots,

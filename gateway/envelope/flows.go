@@ -114,8 +114,8 @@ func (e *Envelope) flowGate(ctx context.Context, rules *flow.Rules, c *Call, spa
 	}
 	e.o.Logger.Warn("flow rule fired", "rule", rule.Name, "action", rule.Action, c.Kind, c.Name, "source", c.Source,
 		"endpoint", c.Endpoint, "scope", key, "principal", c.Caller.Principal.Name, "chain", chain)
-	msg := fmt.Sprintf("%s %q is blocked by flow rule %q: %s; after that, calls labelled %s are stopped in this %s",
-		noun, c.Name, rule.Name, chain, strings.Join(blocked, ", "), scopeWord(key))
+	msg := fmt.Sprintf("%s %q is blocked by flow rule %q: earlier in this %s, %s; calls labelled %s are stopped after that",
+		noun, c.Name, rule.Name, scopeWord(key), chain, strings.Join(blocked, ", "))
 	switch rule.Action {
 	case flow.ActionAudit:
 		return nil
