@@ -244,7 +244,7 @@ func chainText(t *flow.Taint, rule flow.Rule) string {
 	for _, call := range t.Chain(rule) {
 		var added []string
 		for _, l := range rule.After {
-			if t.Labels[l] == call {
+			if c, ok := t.Labels[l]; ok && sameCall(c, call) {
 				added = append(added, l)
 			}
 		}
@@ -291,4 +291,10 @@ func (e *Envelope) sessionLabels(ctx context.Context, st State, c Caller) []stri
 		return nil
 	}
 	return t.Names()
+}
+
+// sameCall reports whether a and b are one call (times compared as
+// instants: one read back from Redis has another location).
+func sameCall(a, b flow.Call) bool {
+	return a.Kind == b.Kind && a.Name == b.Name && a.Source == b.Source && a.At.Equal(b.At)
 }
