@@ -10,10 +10,10 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/wasmgate/wasmgate/gateway/flow"
+	"github.com/wasmgate/wasmgate/flow"
 )
 
-// The taint of flow control (package gateway/flow) in Redis, so that every
+// The taint of flow control (package flow) in Redis, so that every
 // replica enforces what another saw: the taint of scope key k (a session,
 // "session:<id>", or a principal's window, "principal:<name>") is the hash
 // <key_prefix>flows:<k>, with a field l:<label> holding the JSON of the

@@ -11,7 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/wasmgate/wasmgate/gateway/flow"
+	"github.com/wasmgate/wasmgate/flow"
 	"github.com/wasmgate/wasmgate/internal/harness"
 	"github.com/wasmgate/wasmgate/state"
 	"github.com/wasmgate/wasmgate/state/stateconfig"
