@@ -28,11 +28,12 @@ type ResetResult struct {
 	Reset bool   `json:"reset"`
 }
 
-// Limits of a reset request.
-const (
-	maxResetBody = 4 << 10 // bytes of the body
-	maxResetName = 512     // bytes of the session id or principal name
-)
+// MaxResetName is the longest session id or principal name (bytes) a
+// reset request may name.
+const MaxResetName = 512
+
+// maxResetBody bounds the body of a reset request.
+const maxResetBody = 4 << 10
 
 // Key is the store key r names, or an error that names the field at
 // fault.
@@ -42,10 +43,10 @@ func (r ResetRequest) Key() (string, error) {
 		return "", errors.New(`give "session" or "principal", not both`)
 	case r.Session == "" && r.Principal == "":
 		return "", errors.New(`give "session" (an MCP session id) or "principal" (a principal's name), non-empty`)
-	case len(r.Session) > maxResetName:
-		return "", fmt.Errorf(`"session" is longer than %d bytes`, maxResetName)
-	case len(r.Principal) > maxResetName:
-		return "", fmt.Errorf(`"principal" is longer than %d bytes`, maxResetName)
+	case len(r.Session) > MaxResetName:
+		return "", fmt.Errorf(`"session" is longer than %d bytes`, MaxResetName)
+	case len(r.Principal) > MaxResetName:
+		return "", fmt.Errorf(`"principal" is longer than %d bytes`, MaxResetName)
 	case r.Session != "":
 		return Key(ScopeSession, r.Session, ""), nil
 	}
