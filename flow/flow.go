@@ -69,7 +69,7 @@ type Rules struct {
 	Unscoped   string
 	SessionTTL time.Duration
 	rules      []Rule
-	block    map[string]bool // labels some rule blocks
+	block      map[string]bool // labels some rule blocks
 }
 
 // New compiles cfg (checked by the loader); nil when it has no rules.
