@@ -45,6 +45,12 @@ func (s *Snapshot) FlowReport() []string {
 		return nil
 	}
 	out := []string{fmt.Sprintf("flows: scope %s, window %s, unscoped %s, %s", rules.Scope, rules.Window, rules.Unscoped, plural.N(len(rules.List()), "rule"))}
+	switch h := s.Config.Transports.HTTP; {
+	case rules.Scope == flow.ScopeSession && !h.On():
+		out = append(out, "note: flows.scope session on stdio only: the gateway serves one session, whose taint lasts as long as the process")
+	case rules.Scope == flow.ScopeSession:
+		out = append(out, fmt.Sprintf("note: flows.scope session: 2026-07-28 clients have no session; their calls are tracked per principal within flows.window (%s), and an anonymous one's are unscoped (flows.unscoped: %s)", rules.Window, rules.Unscoped))
+	}
 	carried := map[string]bool{}
 	item := func(kind, name string, labels []string) {
 		for _, l := range labels {

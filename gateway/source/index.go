@@ -218,8 +218,12 @@ func (x *Index) add(file string, src Source, d abi.Descriptor) []error {
 			}
 			continue
 		}
-		e := &Resource{Src: src, Res: r, URI: uri, Labels: labelsFor(lc, nil, r.URI, r.Name)}
-		var err error
+		labels, err := labelsFor(lc, nil, r.URI, r.Name)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %s: resource %q: %w", file, where, r.URI, err))
+			continue
+		}
+		e := &Resource{Src: src, Res: r, URI: uri, Labels: labels}
 		if r.Template != nil {
 			if e.Match, err = abi.ParseURITemplate(uri); err == nil {
 				e.Template, err = templateDef(uri, x.redactResource(src, r.Resource))
@@ -272,7 +276,8 @@ func (x *Index) add(file string, src Source, d abi.Descriptor) []error {
 		}
 		take("prompt", name)
 		if x.admit(src, "prompt", name, def) {
-			x.Prompts[name] = &Prompt{Name: name, Export: p.Name, Src: src, Def: def, Labels: labelsFor(lc, nil, p.Name)}
+			labels, _ := labelsFor(lc, nil, p.Name) // one name: no conflict
+			x.Prompts[name] = &Prompt{Name: name, Export: p.Name, Src: src, Def: def, Labels: labels}
 		}
 	}
 	return errs
@@ -339,8 +344,8 @@ func (x *Index) addTools(file string, src Source, tools []wire.Tool) []error {
 		}
 		x.owner["tool "+name] = claim{where, src.Name()}
 		if x.admit(src, "tool", name, def) {
-			x.Tools[name] = &Tool{Name: name, Export: t.Name, Src: src, Schema: cs.sch, Flat: cs.flat, Def: def,
-				Labels: labelsFor(lc, &def.Annotations, t.Name)}
+			labels, _ := labelsFor(lc, &def.Annotations, t.Name) // one name: no conflict
+			x.Tools[name] = &Tool{Name: name, Export: t.Name, Src: src, Schema: cs.sch, Flat: cs.flat, Def: def, Labels: labels}
 		}
 	}
 	return errs

@@ -1,6 +1,10 @@
 package source
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wasmgate/wasmgate/config"
@@ -22,22 +26,33 @@ func labelCuration(src Source) *config.Curation {
 // first that applies: an override's labels, the source's labels, a
 // tool's annotations (flows.from_annotations), the labels derived from
 // the source's grants.
-func labelsFor(cur *config.Curation, ann *mcp.ToolAnnotation, names ...string) []string {
+func labelsFor(cur *config.Curation, ann *mcp.ToolAnnotation, names ...string) ([]string, error) {
 	if cur == nil {
-		return nil
+		return nil, nil
 	}
+	var found []string
+	var by string
 	for _, n := range names {
 		if o, ok := cur.Overrides[n]; ok && o.Labels != nil {
-			return o.Labels
+			if by != "" && !slices.Equal(o.Labels, found) {
+				return nil, fmt.Errorf("overrides %q and %q both label it, differently (%s and %s): keep one",
+					by, n, strings.Join(found, ", "), strings.Join(o.Labels, ", "))
+			}
+			if by == "" {
+				found, by = o.Labels, n
+			}
 		}
 	}
+	if by != "" {
+		return found, nil
+	}
 	if cur.Labels != nil {
-		return cur.Labels
+		return cur.Labels, nil
 	}
 	if cur.FromAnnotations && ann != nil {
-		return AnnotationLabels(*ann)
+		return AnnotationLabels(*ann), nil
 	}
-	return cur.DefaultLabels
+	return cur.DefaultLabels, nil
 }
 
 // AnnotationLabels are the flow labels MCP tool annotations imply
