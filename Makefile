@@ -207,6 +207,8 @@ fuzz:
 	$(GO) test ./gateway/search -run '^$$' -fuzz '^FuzzSearch$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./auth/vault -run '^$$' -fuzz '^FuzzOpen$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./auth/upstreamauth -run '^$$' -fuzz '^FuzzTopLevelString$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./flow -run '^$$' -fuzz '^FuzzResetHandler$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./state -run '^$$' -fuzz '^FuzzDecodeTaint$$' -fuzztime $(FUZZTIME)
 
 ## install: the binary, the unit, /etc/wasmgate/gateway.yaml and the
 ## example plugins, under DESTDIR (staging) and PREFIX (default /usr/local)
