@@ -13,6 +13,19 @@ package config
 type Curation struct {
 	Tools     ToolFilter          `koanf:"tools"`
 	Overrides map[string]Override `koanf:"overrides"`
+	// Labels are the source's flow labels (flows:, docs/flows.md): what
+	// its tools, resources and prompts do. Set, they replace the labels
+	// derived from the source's grants; an override's labels replace
+	// them for one tool, prompt or resource.
+	Labels []string `koanf:"labels"`
+	// DefaultLabels are the labels the loader derived from the source's
+	// grants (a plugin's allowed_paths, kv_quota and allowed_hosts; a
+	// relay site), for when Labels is not set.
+	DefaultLabels []string `koanf:"-"`
+	// FromAnnotations: a tool without labels of its own or its source's
+	// gets them from its MCP annotations (flows.from_annotations, for
+	// upstream servers).
+	FromAnnotations bool `koanf:"-"`
 }
 
 // ToolFilter selects tools by name with shell patterns (path.Match). An
@@ -29,6 +42,10 @@ type Override struct {
 	Title       string           `koanf:"title"` // MCP's title, what clients show
 	Description string           `koanf:"description"`
 	Annotations *ToolAnnotations `koanf:"annotations"`
+	// Labels replace the source's flow labels for this tool, prompt or
+	// resource (the override's key is then a tool or prompt name, or a
+	// resource URI or URI template, the source's own).
+	Labels []string `koanf:"labels"`
 }
 
 // ToolAnnotations are MCP's tool annotations; a nil field keeps the

@@ -15,6 +15,7 @@ import (
 // new name collides with another tool of the source is known once the
 // source lists its tools; the index refuses it then, naming both.
 func (c *Curation) Check(key string, bad Bad) {
+	checkLabels(key+".labels", c.Labels, bad)
 	for _, f := range []struct {
 		name     string
 		patterns []string
@@ -29,6 +30,12 @@ func (c *Curation) Check(key string, bad Bad) {
 	for _, own := range slices.Sorted(maps.Keys(c.Overrides)) {
 		o := c.Overrides[own]
 		k := key + ".overrides." + own
+		checkLabels(k+".labels", o.Labels, bad)
+		if o.LabelsOnly() {
+			// Labels may name a prompt, or a resource by URI or name,
+			// as well as a tool.
+			continue
+		}
 		if !ValidName(own) {
 			bad(k, "%q is not a tool name: use 1-64 letters, digits, '_', '-' or '.'", own)
 			continue
@@ -47,6 +54,22 @@ func (c *Curation) Check(key string, bad Bad) {
 			continue
 		}
 		given[name] = own
+	}
+}
+
+// LabelsOnly reports whether o sets nothing but flow labels.
+func (o Override) LabelsOnly() bool {
+	return o.Labels != nil && o.Name == "" && o.Title == "" && o.Description == "" && o.Annotations == nil
+}
+
+// checkLabels reports labels that are no valid label name, or repeated.
+func checkLabels(key string, labels []string, bad Bad) {
+	for i, l := range labels {
+		if !ValidName(l) {
+			bad(fmt.Sprintf("%s[%d]", key, i), "%q is not a label: use 1-64 letters, digits, '_', '-' or '.'", l)
+		} else if slices.Index(labels, l) < i {
+			bad(fmt.Sprintf("%s[%d]", key, i), "%q is listed twice", l)
+		}
 	}
 }
 

@@ -65,6 +65,7 @@ type Config struct {
 	State       stateconfig.Config `koanf:"state"`
 	Trust       Trust              `koanf:"trust"`
 	Credentials Credentials        `koanf:"credentials"`
+	Flows       Flows              `koanf:"flows"`
 
 	// File is the absolute path of the file this Config was read from.
 	File string `koanf:"-"`
@@ -256,6 +257,8 @@ func (c *Config) normalize() error {
 	c.checkUserIdentity(env)
 	c.checkEndpoints(env)
 	c.checkCredentials(env)
+	c.deriveLabels()
+	c.checkFlows(env)
 	if h := c.Transports.HTTP; h.On() && !h.Auth.Set() && config.CheckListen(h.Listen) == nil {
 		if err := authconfig.CheckExposure(c.Auth, h.Listen); err != nil {
 			env.Bad("transports.http.listen", "%v", err)

@@ -62,6 +62,8 @@ type PluginSpec struct {
 	// Key is where this plugin was declared, e.g. "plugins[2]" or
 	// "plugins[3] (dir ./plugins, file echo.wasm)", for error messages.
 	Key string `koanf:"-"`
+
+	kvQuotaSet bool // limits.kv_quota is the config's, not the default (flow labels)
 }
 
 // Scopes of a plugin's instances (instances:).
@@ -184,6 +186,7 @@ func (p *PluginSpec) normalize(env *config.Env) {
 	if p.Prefix != "" && !config.ValidName(p.Prefix) {
 		env.Bad(p.Key+".prefix", "%q: use letters, digits, '_', '-' or '.'", p.Prefix)
 	}
+	p.kvQuotaSet = p.Limits.KVQuota != 0 // before the default fills it
 	p.Limits.fill()
 	p.Limits.check(p.Key+".limits", env.Bad)
 	p.Curation.Check(p.Key, env.Bad)
