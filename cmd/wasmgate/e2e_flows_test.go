@@ -521,7 +521,7 @@ func TestFlowReload(t *testing.T) {
 	id := steps["connect"].Session
 	postAgain := func() agentStep {
 		t.Helper()
-		return runTrifecta(t, g.MCPURL, "--session", id, "--steps", "post", "--post-url", w.collectURL())["post"]
+		return runTrifecta(t, g.MCPURL, "--session", id, "--steps", "post", "--post-url", w.collectURL(), "--keep-session")["post"]
 	}
 
 	reloadTo(t, g, cfg, w.yaml(t, base))
