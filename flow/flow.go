@@ -55,15 +55,20 @@ type Config struct {
 	Scope    string
 	Window   time.Duration
 	Unscoped string // "deny" or "allow"
-	Rules    []Rule
+	// SessionTTL is how long a session's taint is kept after its last
+	// change, for a session that ends without the gateway hearing of it
+	// (a replica that was not serving it).
+	SessionTTL time.Duration
+	Rules      []Rule
 }
 
 // Rules are a compiled flows section. Immutable.
 type Rules struct {
-	Scope    string
-	Window   time.Duration
-	Unscoped string
-	rules    []Rule
+	Scope      string
+	Window     time.Duration
+	Unscoped   string
+	SessionTTL time.Duration
+	rules      []Rule
 	block    map[string]bool // labels some rule blocks
 }
 
@@ -72,7 +77,7 @@ func New(cfg Config) *Rules {
 	if len(cfg.Rules) == 0 {
 		return nil
 	}
-	r := &Rules{Scope: cfg.Scope, Window: cfg.Window, Unscoped: cfg.Unscoped, rules: slices.Clone(cfg.Rules), block: map[string]bool{}}
+	r := &Rules{Scope: cfg.Scope, Window: cfg.Window, Unscoped: cfg.Unscoped, SessionTTL: cfg.SessionTTL, rules: slices.Clone(cfg.Rules), block: map[string]bool{}}
 	for _, rule := range cfg.Rules {
 		for _, l := range rule.Block {
 			r.block[l] = true

@@ -114,6 +114,8 @@ func (es *endpoints) newEndpoint(c loader.Endpoint, custom bool) *endpoint.Endpo
 			Tracer:    g.tracer.TracerFor,
 			Signer:    g.signer,
 			Connected: g.connected,
+			Taint:     g.flowStore,
+			Elicit:    endpoint.Clients{Endpoints: g.eps}.RequestElicitation,
 		},
 	})
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wasmgate/wasmgate/auth/vault"
+	"github.com/wasmgate/wasmgate/flow"
 	"github.com/wasmgate/wasmgate/gateway/component"
 	"github.com/wasmgate/wasmgate/gateway/endpoint"
 	"github.com/wasmgate/wasmgate/gateway/ops"
@@ -86,8 +87,10 @@ type Gateway struct {
 	state atomic.Pointer[state.Store]
 	// The credentials vault serving now (credentialsComponent), and the
 	// memory backend it uses without Redis, kept across reloads.
-	vault     atomic.Pointer[vault.Vault]
-	memVault  *vault.Memory
+	vault    atomic.Pointer[vault.Vault]
+	memVault *vault.Memory
+	// The flow taints without Redis, kept across reloads.
+	flowMem   *flow.Memory
 	replicaID string
 	started   time.Time
 
@@ -123,6 +126,7 @@ func New(opts Options) *Gateway {
 		signer:   roundtrip.NewSigner(0),
 
 		memVault:  vault.NewMemory(),
+		flowMem:   flow.NewMemory(),
 		replicaID: newReplicaID(),
 		started:   time.Now(),
 	}
@@ -131,6 +135,7 @@ func New(opts Options) *Gateway {
 	g.status.AddSection("state", g.stateStatus)
 	g.status.AddSection("trust", g.trustStatus)
 	g.status.AddSection("credentials", g.credentialsStatus)
+	g.status.AddSection("flows", g.flowsStatus)
 	g.relay = relaysite.NewService(g.log, opts.Metrics, g)
 	g.plugins = &plugin.Host{
 		Logger: g.log, MCP: endpoint.Clients{Endpoints: g.eps}, Compiler: opts.Compiler, Metrics: opts.Metrics, Slots: g.slots,

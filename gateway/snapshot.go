@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wasmgate/wasmgate/flow"
 	"github.com/wasmgate/wasmgate/gateway/component"
 	"github.com/wasmgate/wasmgate/gateway/endpoint"
 	"github.com/wasmgate/wasmgate/gateway/ops"
@@ -36,6 +37,7 @@ type Snapshot struct {
 	problems map[string][]string // by source: what a dynamic source could not publish
 	srcs     []indexed           // the sources as indexed, in component order
 	gate     *trust.Gate         // the lock file's, nil without one
+	flows    *flow.Rules         // the flows section, nil without rules
 
 	mu      sync.Mutex
 	refs    int
@@ -46,8 +48,11 @@ type Snapshot struct {
 var _ endpoint.Catalog = (*Snapshot)(nil)
 
 func newSnapshot(cfg *loader.Config, p *parts) *Snapshot {
-	return &Snapshot{Config: cfg, parts: p, problems: map[string][]string{}, drained: make(chan struct{})}
+	return &Snapshot{Config: cfg, parts: p, problems: map[string][]string{}, drained: make(chan struct{}), flows: cfg.FlowRules()}
 }
+
+// Flows is the flows section's rules; nil without any.
+func (s *Snapshot) Flows() *flow.Rules { return s.flows }
 
 // Index is what the snapshot's sources provide.
 func (s *Snapshot) Index() *source.Index { return s.index }

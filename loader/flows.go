@@ -48,9 +48,17 @@ type FlowRule struct {
 // On reports whether flow control is configured (any rule).
 func (f Flows) On() bool { return len(f.Rules) > 0 }
 
-// Compiled is the section as package flow runs it (nil without rules).
-func (f Flows) Compiled() *flow.Rules {
-	cfg := flow.Config{Scope: f.Scope, Window: time.Duration(f.Window), Unscoped: f.Unscoped}
+// FlowSessionTTL is how long a session's taint is kept after its last
+// change at least: sessions rarely live longer, and one that ended on
+// another replica is forgotten then.
+const FlowSessionTTL = 24 * time.Hour
+
+// FlowRules is the flows section as package flow runs it (nil without
+// rules).
+func (c *Config) FlowRules() *flow.Rules {
+	f := c.Flows
+	cfg := flow.Config{Scope: f.Scope, Window: time.Duration(f.Window), Unscoped: f.Unscoped,
+		SessionTTL: max(FlowSessionTTL, time.Duration(c.Transports.HTTP.SessionIdleTimeout))}
 	for _, r := range f.Rules {
 		cfg.Rules = append(cfg.Rules, flow.Rule{Name: r.Name, After: r.After, Block: r.Block, Action: r.Action})
 	}

@@ -32,6 +32,9 @@ const (
 	// OutcomeInputRequired: the call asked a 2026-07-28 client for input
 	// (input_required); the client's retry is another call.
 	OutcomeInputRequired = "input_required"
+	// OutcomeBlocked: stopped by a flow rule (flows:), or not approved
+	// by the person asked.
+	OutcomeBlocked = "blocked"
 )
 
 // Metrics is the set of wasmgate collectors on their own registry.
@@ -113,6 +116,9 @@ type Metrics struct {
 	UpstreamIdentityTokens   *prometheus.CounterVec
 	UpstreamIdentityFailures *prometheus.CounterVec
 	UpstreamConnectedUsers   *prometheus.GaugeVec
+	// Flow control (issue 43).
+	FlowBlocks      *prometheus.CounterVec
+	FlowStateErrors prometheus.Counter
 	// Shared state (issue 18).
 	StateUp    prometheus.Gauge
 	ConfigHash *prometheus.GaugeVec
@@ -154,6 +160,14 @@ func New(version, revision string) *Metrics {
 			Name: "wasmgate_upstream_connected_users",
 			Help: "Users with a grant in the credentials vault for an upstream with auth.user_oauth, as last counted (at each connect, revoke and status page load).",
 		}, []string{"upstream"}),
+		FlowBlocks: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_flow_blocks_total",
+			Help: "Calls a flow rule fired on (flows.rules), by rule, action (deny, elicit: the person was asked, audit: allowed and logged) and endpoint.",
+		}, []string{"rule", "action", "endpoint"}),
+		FlowStateErrors: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "wasmgate_flow_state_errors_total",
+			Help: "Reads and writes of flow taint that failed (state backend unavailable); a failed read refuses the call it was for.",
+		}),
 		reg: reg,
 		ToolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_tool_calls_total",
@@ -304,6 +318,7 @@ func New(version, revision string) *Metrics {
 		m.PluginNotificationsRefused, m.SubscriptionsRefused, m.SecretsRedacted,
 		m.UpstreamUp, m.UpstreamRestarts, m.UpstreamNotificationsDropped,
 		m.UpstreamRequestsRefused, m.UpstreamCallsRefused, m.UpstreamIdentityTokens, m.UpstreamIdentityFailures, m.UpstreamConnectedUsers,
+		m.FlowBlocks, m.FlowStateErrors,
 		buildInfo,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),

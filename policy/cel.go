@@ -34,6 +34,10 @@ const (
 	// varConnected: the upstreams with auth.user_oauth the caller has
 	// connected (list of string), read only by conditions that use it.
 	varConnected = "connected"
+	// varSession: the caller's session as flow control sees it (map:
+	// labels, the flow labels its calls have touched), read only by
+	// conditions that use it.
+	varSession = "session"
 )
 
 type celEnv struct{ env *cel.Env }
@@ -65,6 +69,7 @@ func newCELEnv() (*celEnv, error) {
 		cel.Variable(varArgs, cel.MapType(cel.StringType, cel.DynType)),
 		cel.Variable(varTransport, cel.StringType),
 		cel.Variable(varConnected, cel.ListType(cel.StringType)),
+		cel.Variable(varSession, cel.MapType(cel.StringType, cel.DynType)),
 		cel.CrossTypeNumericComparisons(true),
 		cel.OptionalTypes(),
 		ext.Strings(),
@@ -103,9 +108,9 @@ const (
 
 func (m mode) unknown() []string {
 	if m == modeTemplate {
-		return []string{varArgs, varTransport, varTool, varName, varConnected}
+		return []string{varArgs, varTransport, varTool, varName, varConnected, varSession}
 	}
-	return []string{varArgs, varTransport, varConnected}
+	return []string{varArgs, varTransport, varConnected, varSession}
 }
 
 func (e *celEnv) compile(src string) (*condition, error) {
@@ -161,7 +166,7 @@ func (e *celEnv) compile(src string) (*condition, error) {
 // known is every variable a list in mode m knows.
 func (m mode) known() []string {
 	var out []string
-	for _, v := range []string{varPrincipal, varTool, varName, varKind, varArgs, varTransport, varConnected} {
+	for _, v := range []string{varPrincipal, varTool, varName, varKind, varArgs, varTransport, varConnected, varSession} {
 		if !slices.Contains(m.unknown(), v) {
 			out = append(out, v)
 		}
@@ -293,6 +298,16 @@ func (a *activation) ResolveName(name string) (any, bool) {
 			return []string{}, true
 		}
 		return a.req.Connected(), true
+	case varSession:
+		labels := []string{}
+		if a.req.SessionLabels != nil {
+			// nil: the labels could not be read; the condition fails,
+			// and a failed condition denies.
+			if labels = a.req.SessionLabels(); labels == nil {
+				return types.NewErr("session.labels: the flow state is unavailable"), true
+			}
+		}
+		return map[string]any{"labels": labels}, true
 	}
 	return nil, false
 }

@@ -74,6 +74,11 @@ type Request struct {
 	// connected, for conditions on `connected`; called only by those
 	// (nil: none).
 	Connected func() []string
+	// SessionLabels are the flow labels the caller's session (or
+	// principal's window) has touched, for conditions on
+	// `session.labels`; called only by those (nil func: none; a nil
+	// result: they could not be read, and the condition fails).
+	SessionLabels func() []string
 }
 
 // Decision is what Decide concluded.
@@ -120,6 +125,20 @@ func (p *Policy) UsesConnected() bool {
 	}
 	for _, r := range p.rules {
 		if r.when != nil && r.when.uses[varConnected] {
+			return true
+		}
+	}
+	return false
+}
+
+// UsesSession reports whether a condition reads `session` (the flow
+// labels of the caller's session), which costs a lookup per call.
+func (p *Policy) UsesSession() bool {
+	if p == nil {
+		return false
+	}
+	for _, r := range p.rules {
+		if r.when != nil && r.when.uses[varSession] {
 			return true
 		}
 	}

@@ -404,11 +404,12 @@ func (s *Site) RedactSecrets() bool { return s.conf.RedactSecrets }
 // published names; nil when the site curates nothing.
 func (s *Site) Curation() *config.Curation {
 	c := s.conf.Curation
-	if c.Empty() {
+	if c.Empty() && c.Labels == nil && c.DefaultLabels == nil {
 		return nil
 	}
 	pre := func(n string) string { return config.PrefixedName(s.conf.Prefix, n) }
-	out := &config.Curation{Overrides: make(map[string]config.Override, len(c.Overrides))}
+	out := &config.Curation{Overrides: make(map[string]config.Override, len(c.Overrides)),
+		Labels: c.Labels, DefaultLabels: c.DefaultLabels}
 	for _, p := range c.Tools.Include {
 		out.Tools.Include = append(out.Tools.Include, pre(p))
 	}

@@ -37,6 +37,7 @@ import (
 // a hold on it while a call runs.
 type Catalog interface {
 	envelope.State // Index is every source's
+	envelope.FlowState
 	// Acquire holds the catalog for a call (false: it was retired;
 	// load the serving one again); Release ends the hold.
 	Acquire() bool

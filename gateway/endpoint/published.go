@@ -6,6 +6,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/wasmgate/wasmgate/flow"
 	"github.com/wasmgate/wasmgate/gateway/envelope"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader"
@@ -32,6 +33,7 @@ var (
 func (p *published) Index() *source.Index     { return p.index }
 func (p *published) Policy() *policy.Policy   { return p.cat.Policy() }
 func (p *published) Stdio() policy.Principal  { return p.cat.Stdio() }
+func (p *published) Flows() *flow.Rules       { return p.cat.Flows() }
 func (p *published) config() *loader.Config   { return p.cat.Conf() }
 func (p *published) sources() []source.Source { return p.cat.Sources() }
 

@@ -7,6 +7,8 @@ import (
 	"maps"
 	"sync"
 
+	"github.com/wasmgate/wasmgate/flow"
+
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
@@ -133,6 +135,13 @@ func (e *Endpoint) sessionEnded(ctx context.Context, session string) {
 		}
 	}
 	p.views.Delete(session)
+	// A session's taint in this process ends with it; in Redis it
+	// expires (another replica may still serve the session).
+	if f := e.o.Envelope.Taint; f != nil {
+		if m, ok := f().(*flow.Memory); ok {
+			m.End(flow.Key(flow.ScopeSession, session, ""))
+		}
+	}
 }
 
 // SessionChanged is told that the instance of session relisted the

@@ -21,6 +21,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
 
+	"github.com/wasmgate/wasmgate/flow"
 	"github.com/wasmgate/wasmgate/gateway/roundtrip"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/gateway/tracing"
@@ -87,6 +88,12 @@ type Options struct {
 	// Connected lists the upstreams with auth.user_oauth principal has
 	// connected (policy's `connected`); nil: none.
 	Connected func(ctx context.Context, principal string) []string
+	// Taint is the store of flow taints serving now (memory, or Redis);
+	// nil: flow control is off whatever the config says.
+	Taint func() flow.Store
+	// Elicit asks the client of ctx (a 2025-11-25 session) to fill a
+	// form: how a flow rule with action elicit asks its person.
+	Elicit func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error)
 }
 
 // Envelope runs calls. Safe for concurrent use.
@@ -140,6 +147,9 @@ type refusal struct {
 	// connect: the call needs the caller to connect their account
 	// first (auth.user_oauth).
 	connect *source.ConnectFailure
+	// input: a flow rule asks a 2026-07-28 client to approve the call
+	// (the Replay's pending request): the answer is input_required.
+	input bool
 }
 
 func (r *refusal) err() error {
@@ -190,6 +200,10 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 		}
 		ps.End()
 	}
+	var rules *flow.Rules
+	if e.o.Taint != nil && len(c.labels) > 0 {
+		rules = flowsOf(st)
+	}
 	defer func() {
 		c.Took = time.Since(c.Start)
 		c.Outcome = metrics.OutcomeOK
@@ -204,6 +218,9 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 			if o, msg := after(v); o != "" {
 				c.Outcome, c.Err = o, msg
 			}
+		}
+		if rules != nil && c.Outcome == metrics.OutcomeOK {
+			e.taint(ctx, rules, c)
 		}
 		if span.IsRecording() {
 			name := attribute.String("wasmgate.name", c.Name) // a resource's URI, a prompt's name
@@ -229,6 +246,11 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 	}
 	if validate != nil {
 		if r = validate(); r != nil {
+			return v, r
+		}
+	}
+	if rules != nil {
+		if r = e.flowGate(ctx, rules, c, span); r != nil {
 			return v, r
 		}
 	}
@@ -287,6 +309,9 @@ func (e *Envelope) authorize(ctx context.Context, st State, kind policy.Kind, no
 	req := policy.Request{Principal: c.Principal, Kind: kind, Name: name, Args: args, Transport: c.Transport}
 	if e.o.Connected != nil && pol.UsesConnected() {
 		req.Connected = func() []string { return e.o.Connected(ctx, c.Principal.Name) }
+	}
+	if e.o.Taint != nil && pol.UsesSession() {
+		req.SessionLabels = func() []string { return e.sessionLabels(ctx, st, c) }
 	}
 	d := pol.Decide(req)
 	if !d.Allowed {

@@ -52,7 +52,7 @@ func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req m
 			raw = []byte("{}")
 		}
 	}
-	c := &Call{Kind: kindTool, Name: t.Name, Key: t.Name}
+	c := &Call{Kind: kindTool, Name: t.Name, Key: t.Name, labels: t.Labels}
 	if req.Params.Task != nil { // mcp-go runs this in the background of a task
 		c.timeout = source.TaskTimeoutOf(t.Src)
 	}
@@ -110,6 +110,7 @@ func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req m
 			args, c.Args = b, m
 		}
 	}
+	c.rp = rp
 	invoke := func(ctx context.Context) (*mcp.CallToolResult, error) {
 		if rp == nil {
 			return redact.tool(t.Src.CallTool(ctx, t.Export, args))
@@ -141,6 +142,13 @@ func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req m
 	if r != nil {
 		if r.hidden != nil {
 			return nil, r.hidden
+		}
+		if r.input { // a flow rule asks the client to approve the call
+			token, err := e.o.Signer.Seal(bind, rp)
+			if err != nil {
+				return mcp.NewToolResultError(fmt.Sprintf("%s (asking to approve it failed: %v)", r.msg, err)), nil
+			}
+			return roundtrip.InputRequired(rp, token), nil
 		}
 		if r.connect != nil && rp == nil && source.DeclaresURLElicitation(ctx) {
 			// 2025-11-25: the error that asks the client to open the
@@ -206,7 +214,7 @@ func (e *Envelope) ResourceHandler(key string, template bool) server.ResourceHan
 			return nil, fmt.Errorf("resource %q does not match template %q", uri, at)
 		}
 		// A template's variables are what a `when` sees as args.
-		c := &Call{Kind: kindResource, Name: uri, Key: at, Args: ArgsOf(vars)}
+		c := &Call{Kind: kindResource, Name: uri, Key: at, Args: ArgsOf(vars), labels: r.Labels}
 		redact := e.redactorFor(r.Src)
 		contents, f := run(withRequest(ctx, req.Params.Meta), e, st, c, policy.Resource, r.Src, nil,
 			func(ctx context.Context) ([]mcp.ResourceContents, error) {
@@ -255,7 +263,7 @@ func (e *Envelope) PromptHandler(name string) server.PromptHandlerFunc {
 		if !ok {
 			return nil, fmt.Errorf("prompt %q not found", name)
 		}
-		c := &Call{Kind: kindPrompt, Name: name, Key: name, Args: ArgsOf(req.Params.Arguments)}
+		c := &Call{Kind: kindPrompt, Name: name, Key: name, Args: ArgsOf(req.Params.Arguments), labels: p.Labels}
 		validate := func() *refusal {
 			for _, a := range p.Def.Arguments {
 				if a.Required && req.Params.Arguments[a.Name] == "" {

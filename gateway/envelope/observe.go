@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/wasmgate/wasmgate/gateway/roundtrip"
 	"github.com/wasmgate/wasmgate/metrics"
 )
 
@@ -30,10 +31,18 @@ type Call struct {
 	// UpstreamMode and UpstreamSubject: whom a source reached as the
 	// caller saw (source.PerUser), for the audit line.
 	UpstreamMode, UpstreamSubject string
+	// FlowRule, FlowAction and FlowChain: the flow rule that fired on the
+	// call (flows:), what it did (deny, elicit, audit; approved or
+	// refused once asked; unscoped) and the calls that tainted the
+	// session, for the audit line.
+	FlowRule, FlowAction, FlowChain string
 
-	noun      string        // names the call in messages when Kind does not
-	timeout   time.Duration // bounds the call instead of the source's Timeout (a task)
-	malformed *refusal      // a request refused before it is authorized
+	labels    []string          // its flow labels
+	flowKey   string            // its taint's key, once flow control looked it up
+	rp        *roundtrip.Replay // a 2026-07-28 tool call's rounds, for a flow elicitation
+	noun      string            // names the call in messages when Kind does not
+	timeout   time.Duration     // bounds the call instead of the source's Timeout (a task)
+	malformed *refusal          // a request refused before it is authorized
 }
 
 // Observer hears of every finished call: metrics, the audit log, the

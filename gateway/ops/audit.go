@@ -97,6 +97,7 @@ func (a *Audit) Observe(ctx context.Context, call *envelope.Call) {
 		principal: c.Principal.Name, transport: c.Transport, session: session, endpoint: call.Endpoint,
 		kind: kind, name: name, outcome: outcome, took: call.Took, traceID: call.TraceID, args: argJSON,
 		upstreamMode: call.UpstreamMode, upstreamSubject: call.UpstreamSubject,
+		flowRule: call.FlowRule, flowAction: call.FlowAction, flowChain: call.FlowChain,
 	}
 	if a.lines == nil {
 		attrs, n := rec.attrs()
@@ -114,7 +115,7 @@ func (a *Audit) Observe(ctx context.Context, call *envelope.Call) {
 
 // attrs are the attributes of r's audit line, typed, in a fixed array:
 // no boxing, no parsing of key-value pairs, no slice growth.
-func (r *auditRec) attrs() (attrs [12]slog.Attr, n int) {
+func (r *auditRec) attrs() (attrs [15]slog.Attr, n int) {
 	n = copy(attrs[:], []slog.Attr{
 		slog.String("principal", r.principal), slog.String("transport", r.transport), slog.String("session", r.session),
 		slog.String("endpoint", r.endpoint), slog.String("kind", r.kind), slog.String("name", r.name), slog.String("outcome", r.outcome),
@@ -129,6 +130,14 @@ func (r *auditRec) attrs() (attrs [12]slog.Attr, n int) {
 		attrs[n] = slog.String("upstream_identity", r.upstreamMode)
 		attrs[n+1] = slog.String("upstream_subject", r.upstreamSubject)
 		n += 2
+	}
+	if r.flowRule != "" {
+		// The flow rule that fired, and the calls that tainted the
+		// session: their names, never their content.
+		attrs[n] = slog.String("flow_rule", r.flowRule)
+		attrs[n+1] = slog.String("flow_action", r.flowAction)
+		attrs[n+2] = slog.String("flow_chain", r.flowChain)
+		n += 3
 	}
 	if r.args != "" {
 		attrs[n] = slog.String("arguments", r.args)
@@ -145,12 +154,13 @@ type auditRec struct {
 	took                                                         time.Duration
 	traceID, args                                                string
 	upstreamMode, upstreamSubject                                string
+	flowRule, flowAction, flowChain                              string
 }
 
 // size is about how many bytes r's line takes: what the queue's bounds
 // count.
 func (r *auditRec) size() int {
-	return 160 + len(r.principal) + len(r.transport) + len(r.session) + len(r.endpoint) + len(r.kind) + len(r.name) + len(r.outcome) + len(r.traceID) + len(r.args)
+	return 160 + len(r.principal) + len(r.transport) + len(r.session) + len(r.endpoint) + len(r.kind) + len(r.name) + len(r.outcome) + len(r.traceID) + len(r.args) + len(r.flowChain)
 }
 
 // appendTo appends r's line as slog's JSON handler writes it

@@ -110,6 +110,21 @@ func (r *Replay) Ask(req mcp.InputRequest) (json.RawMessage, error) {
 	return nil, ErrNeedInput
 }
 
+// Skip takes the next answer when it is the answer to req (asked in an
+// earlier run of the call by the gateway itself, and no longer needed:
+// a flow approval remembered since), so the source's requests keep
+// their places; otherwise it does nothing.
+func (r *Replay) Skip(req mcp.InputRequest) {
+	b, err := json.Marshal(req)
+	if err != nil || r.next >= len(r.answers) {
+		return
+	}
+	sum := sha256.Sum256(b)
+	if r.asked[r.next] == hex.EncodeToString(sum[:16]) {
+		r.next++
+	}
+}
+
 // Pending is the request to send the client, once the run has ended; nil
 // when the plugin asked nothing unanswered.
 func (r *Replay) Pending() *mcp.InputRequest { return r.pending }

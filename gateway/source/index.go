@@ -76,6 +76,8 @@ type Tool struct {
 	// Flat checks the common call's arguments without the validator,
 	// when the schema is flat enough (nil otherwise).
 	Flat *FlatSchema
+	// Labels are its flow labels (package flow).
+	Labels []string
 }
 
 // Resource is a published static resource or resource template.
@@ -86,6 +88,7 @@ type Resource struct {
 	Match    *abi.URITemplate     // template: the exposed template, matching requested URIs
 	Resource mcp.Resource         // static
 	Template mcp.ResourceTemplate // template
+	Labels   []string             // flow labels (package flow)
 }
 
 // Prompt is a published prompt.
@@ -94,6 +97,7 @@ type Prompt struct {
 	Export string
 	Src    Source
 	Def    mcp.Prompt
+	Labels []string // flow labels (package flow)
 }
 
 // NewIndex returns an empty index.
@@ -205,6 +209,7 @@ func (x *Index) add(file string, src Source, d abi.Descriptor) []error {
 		}
 	}
 	errs = append(errs, x.addTools(file, src, d.Tools)...)
+	lc := labelCuration(src)
 	for _, r := range d.Resources {
 		uri := ExposedURI(src.Prefix(), r.URI)
 		if mine, err := free("resource", uri); mine || err != nil {
@@ -213,7 +218,7 @@ func (x *Index) add(file string, src Source, d abi.Descriptor) []error {
 			}
 			continue
 		}
-		e := &Resource{Src: src, Res: r, URI: uri}
+		e := &Resource{Src: src, Res: r, URI: uri, Labels: labelsFor(lc, nil, r.URI, r.Name)}
 		var err error
 		if r.Template != nil {
 			if e.Match, err = abi.ParseURITemplate(uri); err == nil {
@@ -267,7 +272,7 @@ func (x *Index) add(file string, src Source, d abi.Descriptor) []error {
 		}
 		take("prompt", name)
 		if x.admit(src, "prompt", name, def) {
-			x.Prompts[name] = &Prompt{Name: name, Export: p.Name, Src: src, Def: def}
+			x.Prompts[name] = &Prompt{Name: name, Export: p.Name, Src: src, Def: def, Labels: labelsFor(lc, nil, p.Name)}
 		}
 	}
 	return errs
@@ -297,6 +302,7 @@ func (x *Index) addTools(file string, src Source, tools []wire.Tool) []error {
 	var errs []error
 	where := Where(src)
 	cur := curationOf(src)
+	lc := labelCuration(src)
 	seen := map[string]string{} // exposed name -> the tool of src published under it
 	for _, t := range tools {
 		if !cur.Allows(t.Name) {
@@ -333,7 +339,8 @@ func (x *Index) addTools(file string, src Source, tools []wire.Tool) []error {
 		}
 		x.owner["tool "+name] = claim{where, src.Name()}
 		if x.admit(src, "tool", name, def) {
-			x.Tools[name] = &Tool{Name: name, Export: t.Name, Src: src, Schema: cs.sch, Flat: cs.flat, Def: def}
+			x.Tools[name] = &Tool{Name: name, Export: t.Name, Src: src, Schema: cs.sch, Flat: cs.flat, Def: def,
+				Labels: labelsFor(lc, &def.Annotations, t.Name)}
 		}
 	}
 	return errs
