@@ -448,10 +448,14 @@ func TestFlowElicit(t *testing.T) {
 			t.Fatalf("the agent was asked %d times during the post, want once: %+v", len(post.Elicitations), post.Elicitations)
 		}
 		e := post.Elicitations[0]
-		if !strings.Contains(e.Message, flowRule) || !strings.Contains(e.Message, "post") {
-			t.Errorf("the elicitation says %q, want the rule and the tool named", e.Message)
+		// The human sees the rule, the calls behind it and the call to
+		// approve with its arguments (where the notes would go): unlike a
+		// refusal, which the model reads, this goes to the person.
+		for _, want := range []string{fmt.Sprintf("%q", flowRule), chainNotes, chainFetch, `"post"`, w.collectURL()} {
+			if !strings.Contains(e.Message, want) {
+				t.Errorf("the elicitation says %q, which does not name %s", e.Message, want)
+			}
 		}
-		w.noSecret(t, "the elicitation's message", e.Message)
 		var schema struct {
 			Type       string `json:"type"`
 			Properties map[string]struct {
@@ -661,8 +665,9 @@ func modernAsked(t *testing.T, url, token string, a *approver) *client.Client {
 // TestFlowModernPrincipal: scope principal with 2026-07-28 clients of
 // authenticated principals. What alice read through one client taints
 // every client of hers (another 2026-07-28 one, a new 2025-11-25 session),
-// not bob; an operator's reset of the principal clears it; under action
-// elicit the question comes as input_required: approved, the post runs.
+// not bob; under action elicit the question comes as input_required:
+// approved, the post runs, declined, it is refused; an operator's reset
+// of the principal clears her taint.
 func TestFlowModernPrincipal(t *testing.T) {
 	w := newFlowWorld(t)
 	auth := `auth:
@@ -692,15 +697,6 @@ func TestFlowModernPrincipal(t *testing.T) {
 	if text, isErr := w.post(ctx, t, modern(bob)); isErr {
 		t.Errorf("bob's post: %q", text)
 	}
-	if code, key, reset := flowReset(t, g, `{"principal": "alice"}`); code != 200 || key != "principal:alice" || !reset {
-		t.Fatalf("reset of alice: %d key %q reset %v, want 200 principal:alice true", code, key, reset)
-	}
-	if text, isErr := w.post(ctx, t, modern(alice)); isErr {
-		t.Errorf("alice's post after the reset: %q", text)
-	}
-	if n := len(w.posts()); n != 2 {
-		t.Errorf("the recorder got %d posts, want bob's and alice's after the reset", n)
-	}
 
 	elicit := deny
 	elicit.action = "elicit"
@@ -727,6 +723,21 @@ func TestFlowModernPrincipal(t *testing.T) {
 		if posted != 0 {
 			t.Errorf("%s declined, yet the recorder got %d posts", tc.who, posted)
 		}
+	}
+
+	// Back to deny: alice is still tainted until an operator resets her.
+	reloadTo(t, g, cfg, w.yaml(t, deny))
+	before := len(w.posts())
+	text, isErr = w.post(ctx, t, modern(alice))
+	w.blocked(t, "alice's post under deny again", text, isErr, chainNotes, chainFetch)
+	if code, key, reset := flowReset(t, g, `{"principal": "alice"}`); code != 200 || key != "principal:alice" || !reset {
+		t.Fatalf("reset of alice: %d key %q reset %v, want 200 principal:alice true", code, key, reset)
+	}
+	if text, isErr := w.post(ctx, t, modern(alice)); isErr {
+		t.Errorf("alice's post after the reset: %q", text)
+	}
+	if n := len(w.posts()) - before; n != 1 {
+		t.Errorf("the recorder got %d posts after the reset, want alice's", n)
 	}
 }
 
