@@ -316,8 +316,8 @@ func reloadTo(t *testing.T, g *harness.Gateway, cfg, yaml string) {
 // TestFlowTrifecta: the attack with action deny. The post after both
 // reads is refused naming the rule and the calls that tainted the
 // session, the recorder stays empty, the block is counted and audited;
-// without the fetch the post goes through; an operator's reset clears the
-// session; an anonymous 2026-07-28 caller (no session, no principal) is
+// without the fetch the post goes through; an operator's reset (wasmgate
+// flows reset) clears the session; an anonymous 2026-07-28 caller (no session, no principal) is
 // refused what a rule could block under unscoped: deny, and allowed under
 // unscoped: allow.
 func TestFlowTrifecta(t *testing.T) {
@@ -384,11 +384,14 @@ func TestFlowTrifecta(t *testing.T) {
 		if b, _ := json.Marshal(st); !strings.Contains(string(b), flowRule) {
 			t.Errorf("the status page's flows section does not name the rule: %s", b)
 		}
-		if code, key, reset := flowReset(t, g, fmt.Sprintf(`{"session": %q}`, id)); code != 200 || key != "session:"+id || !reset {
-			t.Fatalf("reset of session %s: %d key %q reset %v, want 200 session:%s true", id, code, key, reset, id)
+		// The operator's command, over the admin listener.
+		r := bins.Run(t, harness.RunOptions{Plain: true}, "flows", "reset", "--config", cfg, "--admin", g.AdminURL, "--session", id)
+		if r.Code != 0 || !strings.Contains(r.Stdout, id) {
+			t.Fatalf("wasmgate flows reset --session %s: exit %d\n%s%s", id, r.Code, r.Stdout, r.Stderr)
 		}
-		if code, _, reset := flowReset(t, g, fmt.Sprintf(`{"session": %q}`, id)); code != 200 || reset {
-			t.Errorf("second reset of session %s: %d reset %v, want 200 false", id, code, reset)
+		// The endpoint itself: nothing left to reset.
+		if code, key, reset := flowReset(t, g, fmt.Sprintf(`{"session": %q}`, id)); code != 200 || key != "session:"+id || reset {
+			t.Errorf("second reset of session %s: %d key %q reset %v, want 200 session:%s false", id, code, key, reset, id)
 		}
 		before := len(w.posts())
 		again := runTrifecta(t, g.MCPURL, "--session", id, "--steps", "post", "--post-url", w.collectURL())
