@@ -7,7 +7,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state bench-endpoints bench-search bench-identity cluster cluster-restart fuzz validate conformance conformance-endpoint clean install dist
+.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state bench-endpoints bench-search bench-identity bench-flows cluster cluster-restart fuzz validate conformance conformance-endpoint clean install dist
 
 all: build
 
@@ -103,6 +103,7 @@ bench: build
 	@bash scripts/bench-endpoints.sh $(BENCH_DURATION)
 	@bash scripts/bench-search.sh
 	@bash scripts/bench-identity.sh $(BENCH_DURATION)
+	@bash scripts/bench-flows.sh $(BENCH_DURATION)
 
 ## bench-identity: each caller's identity toward an HTTP upstream (issue
 ## 42): tools/call at 16 JWT callers with a static bearer against each
@@ -113,6 +114,11 @@ bench-identity: build
 	$(GO) build -o bin/mcpbench ./cmd/mcpbench
 	$(GO) build -o bin/identitybench ./cmd/identitybench
 	@bash scripts/bench-identity.sh $(BENCH_DURATION)
+
+## bench-flows: flow control (issue 43): the CPU a call pays with a
+## trifecta rule in memory, and the Redis round trips per call on Redis.
+bench-flows: build
+	@bash scripts/bench-flows.sh $(BENCH_DURATION)
 
 ## bench-search: tool search (issue 41): find_tools, tools/call and
 ## call_tool over HTTP at 1 client against a 10,000-tool synthetic

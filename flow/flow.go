@@ -69,7 +69,7 @@ type Rules struct {
 	Unscoped   string
 	SessionTTL time.Duration
 	rules      []Rule
-	block    map[string]bool // labels some rule blocks
+	block      map[string]bool // labels some rule blocks
 }
 
 // New compiles cfg (checked by the loader); nil when it has no rules.
@@ -158,6 +158,13 @@ type Call struct {
 
 func (c Call) String() string { return fmt.Sprintf("%s %q (%s)", c.Kind, c.Name, c.Source) }
 
+// same reports whether c and d are one call: == on At would compare its
+// location and monotonic reading too, which differ for the same instant
+// read back from Redis (a replica in another time zone).
+func (c Call) same(d Call) bool {
+	return c.Kind == d.Kind && c.Name == d.Name && c.Source == d.Source && c.At.Equal(d.At)
+}
+
 // Taint is what a scope (a session, or a principal within the window)
 // has touched: each label with the latest call that added it, and the
 // calls a person approved.
@@ -194,9 +201,12 @@ func (t *Taint) Names() []string {
 
 // Chain is the calls that added the labels of rule's after, in order.
 func (t *Taint) Chain(rule Rule) []Call {
+	if t == nil {
+		return nil
+	}
 	var out []Call
 	for _, l := range rule.After {
-		if c, ok := t.Labels[l]; ok && !slices.Contains(out, c) {
+		if c, ok := t.Labels[l]; ok && !slices.ContainsFunc(out, c.same) {
 			out = append(out, c)
 		}
 	}
@@ -211,7 +221,7 @@ func (t *Taint) ChainText(rule Rule) string {
 	for _, c := range t.Chain(rule) {
 		var as []string
 		for _, l := range rule.After {
-			if t.Labels[l] == c {
+			if d, ok := t.Labels[l]; ok && d.same(c) {
 				as = append(as, l)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -16,7 +17,22 @@ import (
 // Redis while state.backend redis serves, so every replica enforces
 // what another saw.
 func (g *Gateway) flowStore() flow.Store {
+	if st := g.state.Load(); st != nil {
+		return st.Flows()
+	}
 	return g.flowMem
+}
+
+// flowsAdmin is POST /api/flows/reset: an operator who cleared a session
+// by hand forgets its taint (wasmgate flows reset), logged.
+func (g *Gateway) flowsAdmin() http.Handler {
+	return flow.ResetHandler(func(ctx context.Context, key string) (bool, error) {
+		found, err := g.flowStore().Reset(ctx, key)
+		if err == nil {
+			g.log.Info("flow taint reset by the operator", "scope", key, "found", found)
+		}
+		return found, err
+	})
 }
 
 // FlowReport is what `wasmgate validate` says of flow control: the

@@ -356,6 +356,7 @@ func (g *Gateway) adminHandler(m *metrics.Metrics) http.Handler {
 		Ready:       g.ready.Load,
 		Status:      g.Status,
 		Credentials: g.credentialsAdmin(),
+		Flows:       g.flowsAdmin(),
 		Lock: func(ctx context.Context, write bool, digest string) (any, error) {
 			return g.Lock(ctx, write, digest)
 		},

@@ -132,6 +132,9 @@ func credentialsRevoke(args []string, stdout, stderr io.Writer) int {
 // adminClient talks to the running gateway's admin listener.
 type adminClient struct {
 	base, token string
+	// absent is what a 404 means: the gateway at base ... (what the
+	// command asked for is not served).
+	absent string
 }
 
 // newAdminClient reads the config at cfgPath for the admin listener's
@@ -141,10 +144,10 @@ func newAdminClient(cfgPath, base string) (*adminClient, error) {
 	if err != nil {
 		return nil, configError(err)
 	}
-	c := &adminClient{base: strings.TrimSuffix(base, "/")}
+	c := &adminClient{base: strings.TrimSuffix(base, "/"), absent: "has no credentials vault: no upstream uses user_oauth, or it is an older wasmgate"}
 	if c.base == "" {
 		if !cfg.Admin.On() {
-			return nil, &cliError{what: "no admin listener", why: "admin.enabled is false in " + cfg.File + "; the credentials commands talk to the gateway over it"}
+			return nil, &cliError{what: "no admin listener", why: "admin.enabled is false in " + cfg.File + "; the credentials and flows commands talk to the gateway over it"}
 		}
 		host, port, err := net.SplitHostPort(cfg.Admin.Listen)
 		if err != nil || port == "0" {
@@ -208,16 +211,29 @@ func (c *adminClient) do(method, path string, body, out any) error {
 	}
 	switch {
 	case resp.StatusCode == http.StatusNotFound:
-		return &cliError{what: "the gateway at " + c.base + " has no credentials vault", why: "no upstream uses user_oauth, or it is an older wasmgate (" + strings.TrimSpace(string(data)) + ")"}
+		what, why, _ := strings.Cut(c.absent, ": ")
+		return &cliError{what: "the gateway at " + c.base + " " + what, why: why + " (" + errorText(data) + ")"}
 	case resp.StatusCode == http.StatusUnauthorized:
 		return &cliError{what: "the gateway at " + c.base + " refused the request", why: "missing or wrong admin bearer token (admin.auth)"}
 	case resp.StatusCode != http.StatusOK:
-		return &cliError{what: "the gateway at " + c.base + " answered " + resp.Status, why: strings.TrimSpace(string(data))}
+		return &cliError{what: "the gateway at " + c.base + " answered " + resp.Status, why: errorText(data)}
 	}
 	if err := json.Unmarshal(data, out); err != nil {
 		return fmt.Errorf("the gateway at %s answered: %w", target, err)
 	}
 	return nil
+}
+
+// errorText is the message of an error answer: its "error" when it is
+// a JSON {"error": "..."}, else its text.
+func errorText(data []byte) string {
+	var e struct {
+		Error string `json:"error"`
+	}
+	if json.Unmarshal(data, &e) == nil && e.Error != "" {
+		return e.Error
+	}
+	return strings.TrimSpace(string(data))
 }
 
 func orDash(s string) string {

@@ -56,6 +56,9 @@ Usage:
   wasmgate credentials list|revoke [--upstream U] [--principal P | --all]
                                                 each user's grants to upstreams (over
                                                 the admin listener)
+  wasmgate flows reset (--session ID | --principal NAME)
+                                                forget what a session touched (flow
+                                                control, over the admin listener)
   wasmgate plugin new NAME                      create a Go plugin project
   wasmgate version                              print the version and commit
 
@@ -95,6 +98,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return lockCmd(args[1:], stdin, stdout, stderr)
 	case "credentials":
 		return credentialsCmd(args[1:], stdout, stderr)
+	case "flows":
+		return flowsCmd(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "wasmgate %s (%s)\n", version, revision())
 		return 0

@@ -87,6 +87,7 @@ func (e *Envelope) flowGate(ctx context.Context, rules *flow.Rules, c *Call, spa
 		e.o.Logger.Warn("flow state unavailable: call refused", c.Kind, c.Name, "endpoint", c.Endpoint, "error", err)
 		return &refusal{outcome: metrics.OutcomeBlocked, msg: fmt.Sprintf("%s %q is refused: the flow state is unavailable (%v)", noun, c.Name, err)}
 	}
+	c.flowSeen = t
 	rule, ok := rules.Blocking(c.labels, t)
 	if !ok {
 		return nil
@@ -229,6 +230,22 @@ func (e *Envelope) taint(ctx context.Context, rules *flow.Rules, c *Call) {
 		}
 	}
 	_, ttl := window(rules, key)
+	if t := c.flowSeen; t != nil && !strings.HasPrefix(key, "principal:") {
+		// The session's taint, read before the call, has each of its
+		// labels already (and recently enough to keep the entry alive):
+		// nothing to write, no round trip. A principal's window needs
+		// each label's time renewed.
+		fresh := true
+		for _, l := range c.labels {
+			if added, ok := t.Labels[l]; !ok || c.Start.Sub(added.At) > ttl/2 {
+				fresh = false
+				break
+			}
+		}
+		if fresh {
+			return
+		}
+	}
 	call := flow.Call{Kind: c.Kind, Name: c.Name, Source: c.Source, At: c.Start}
 	if err := e.o.Taint().Add(context.WithoutCancel(ctx), key, c.labels, call, ttl); err != nil {
 		e.o.Metrics.FlowStateErrors.Inc()

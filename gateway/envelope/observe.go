@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/wasmgate/wasmgate/flow"
 	"github.com/wasmgate/wasmgate/gateway/roundtrip"
 	"github.com/wasmgate/wasmgate/metrics"
 )
@@ -39,6 +40,7 @@ type Call struct {
 
 	labels    []string          // its flow labels
 	flowKey   string            // its taint's key, once flow control looked it up
+	flowSeen  *flow.Taint       // the taint flow control read before the call
 	rp        *roundtrip.Replay // a 2026-07-28 tool call's rounds, for a flow elicitation
 	noun      string            // names the call in messages when Kind does not
 	timeout   time.Duration     // bounds the call instead of the source's Timeout (a task)

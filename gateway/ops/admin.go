@@ -42,6 +42,9 @@ type AdminOptions struct {
 	// Credentials serves GET /api/credentials and POST
 	// /api/credentials/revoke (the vault's admin API; nil: 404).
 	Credentials http.Handler
+	// Flows serves POST /api/flows/reset (flow.ResetHandler: forget a
+	// session's or a principal's taint; nil: 404).
+	Flows http.Handler
 }
 
 // ErrLockChanged: POST /-/lock?digest= named a state other than the one
@@ -73,7 +76,8 @@ func NewAdminServer(a loader.Admin, handler http.Handler, logger *slog.Logger) *
 }
 
 // AdminHandler serves the status page (/ and /api/status), /metrics,
-// /healthz, /readyz, GET and POST /-/lock and POST /-/reload.
+// /healthz, /readyz, GET and POST /-/lock and POST /-/reload, and with
+// their handlers the credentials API and POST /api/flows/reset.
 // With admin.auth, /metrics, /-/lock and /-/reload need the bearer token;
 // /healthz and /readyz stay open for health checks. The POST endpoints
 // refuse what a browser could be made to send (see sameOrigin) and, with
@@ -114,6 +118,10 @@ func AdminHandler(o AdminOptions) http.Handler {
 		// status page and the lock are guarded.
 		mux.Handle("GET /api/credentials", a.notRebound(a.adminAuth(o.Credentials)))
 		mux.Handle("POST /api/credentials/revoke", a.sameOrigin(a.adminAuth(a.deliberate(o.Credentials))))
+	}
+	if o.Flows != nil {
+		// An operator forgetting a taint: as the revocation is guarded.
+		mux.Handle("POST /api/flows/reset", a.sameOrigin(a.adminAuth(a.deliberate(o.Flows))))
 	}
 	mux.Handle("GET /{$}", a.notRebound(a.adminAuth(http.HandlerFunc(a.statusPage))))
 	mux.Handle("GET /api/status", a.notRebound(a.adminAuth(http.HandlerFunc(a.statusJSON))))
