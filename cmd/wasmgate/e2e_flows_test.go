@@ -411,8 +411,11 @@ func TestFlowTrifecta(t *testing.T) {
 			t.Fatalf("read_notes of an anonymous 2026-07-28 caller (no rule blocks it): %q", text)
 		}
 		text, isErr := w.post(ctx, t, c)
-		if !isErr {
-			t.Errorf("the post of an anonymous 2026-07-28 caller under unscoped: deny was allowed: %q", text)
+		if !isErr || !strings.Contains(text, "flows.unscoped") {
+			t.Errorf("the post of an anonymous 2026-07-28 caller under unscoped: deny: isError %v %q, want a refusal naming flows.unscoped", isErr, text)
+		}
+		if n := g.Scrape(t).Sum("wasmgate_flow_blocks_total", map[string]string{"rule": "unscoped", "action": "deny"}); n != 1 {
+			t.Errorf(`wasmgate_flow_blocks_total{rule="unscoped",action="deny"} = %v, want 1`, n)
 		}
 		w.noSecret(t, "the unscoped refusal", text)
 		if n := len(w.posts()); n != before {
