@@ -41,6 +41,7 @@ func fixtures() []string {
 		"testdata/plugins/hostile",
 		"testdata/plugins/kvquota",
 		"testdata/plugins/fetch",
+		"testdata/plugins/notes",
 		"testdata/plugins/fsescape",
 		"testdata/plugins/noisy",
 		"testdata/plugins/goodbye",
