@@ -248,7 +248,8 @@ func ApprovalKey(rule, name string) string { return rule + "\x00" + name }
 // approval) lasts after the call that added it; ttl how long a scope's
 // entry is kept after its last change.
 type Store interface {
-	// Get is key's taint: nil when it has none.
+	// Get is key's taint: nil when it has none. It is read-only (a
+	// store may hand out what it keeps) and does not change after.
 	Get(ctx context.Context, key string, window time.Duration) (*Taint, error)
 	// Add adds labels to key's taint, as added by call.
 	Add(ctx context.Context, key string, labels []string, call Call, ttl time.Duration) error

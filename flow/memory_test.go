@@ -61,10 +61,10 @@ func TestMemoryAddGet(t *testing.T) {
 	if mustGet(t, m, "session:b", time.Hour) != nil {
 		t.Error("another key sees the taint")
 	}
-	// Get is a copy: changing it changes nothing stored.
-	tt.Labels[Egress] = Call{}
-	if mustGet(t, m, "session:a", 0).Has(Egress) {
-		t.Error("Get returned the stored taint, not a copy")
+	// What Get returned is a snapshot: a later write does not change it.
+	_ = m.Add(ctx, "session:a", []string{Egress}, notes, 0)
+	if tt.Has(Egress) || !mustGet(t, m, "session:a", 0).Has(Egress) {
+		t.Error("a taint read before a write changed with it, or the write is lost")
 	}
 	// A later call replaces the call a label records; an explicit time is kept.
 	later := Call{Kind: "resource", Name: "file:///notes/b", Source: "notes", At: t0.Add(time.Second)}
@@ -241,4 +241,36 @@ func TestMemoryConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestMemoryAddUnchanged: a label added again within a second by a call
+// with a time stores nothing new (the first call stays on record); later,
+// the latest call replaces it.
+func TestMemoryAddUnchanged(t *testing.T) {
+	ctx := context.Background()
+	m := NewMemory()
+	t0 := time.Date(2026, 12, 6, 10, 0, 0, 0, time.UTC)
+	first := Call{Kind: "tool", Name: "a", Source: "s", At: t0}
+	again := Call{Kind: "tool", Name: "b", Source: "s", At: t0.Add(500 * time.Millisecond)}
+	later := Call{Kind: "tool", Name: "c", Source: "s", At: t0.Add(2 * time.Second)}
+	for _, c := range []Call{first, again} {
+		if err := m.Add(ctx, "session:x", []string{Private}, c, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, _ := m.Get(ctx, "session:x", 0); got.Labels[Private].Name != "a" {
+		t.Errorf("after a repeat within a second: %+v", got.Labels)
+	}
+	_ = m.Add(ctx, "session:x", []string{Private, Egress}, again, 0) // a new label is written
+	if got, _ := m.Get(ctx, "session:x", 0); !got.Has(Egress) {
+		t.Errorf("a new label was not added: %+v", got.Labels)
+	}
+	_ = m.Add(ctx, "session:x", []string{Private}, later, 0)
+	if got, _ := m.Get(ctx, "session:x", 0); got.Labels[Private].Name != "c" {
+		t.Errorf("after a later call: %+v", got.Labels)
+	}
+	_ = m.Add(ctx, "session:new", []string{Private}, first, 0) // an unknown key with a timed call
+	if got, _ := m.Get(ctx, "session:new", 0); !got.Has(Private) {
+		t.Error("a new key was not written")
+	}
 }

@@ -230,14 +230,19 @@ func (e *Envelope) taint(ctx context.Context, rules *flow.Rules, c *Call) {
 		}
 	}
 	_, ttl := window(rules, key)
-	if t := c.flowSeen; t != nil && !strings.HasPrefix(key, "principal:") {
-		// The session's taint, read before the call, has each of its
-		// labels already (and recently enough to keep the entry alive):
-		// nothing to write, no round trip. A principal's window needs
-		// each label's time renewed.
-		fresh := true
+	if t := c.flowSeen; t != nil {
+		// The taint, read before the call, has each of its labels
+		// already, added recently enough: nothing to write, no round
+		// trip. A session's entry must outlive half its ttl; a
+		// principal's labels are renewed to the hundredth of the window
+		// (a label lasts the window after the latest call that added it,
+		// give or take that).
+		fresh, within := true, ttl/2
+		if strings.HasPrefix(key, "principal:") {
+			within = rules.Window / 100
+		}
 		for _, l := range c.labels {
-			if added, ok := t.Labels[l]; !ok || c.Start.Sub(added.At) > ttl/2 {
+			if added, ok := t.Labels[l]; !ok || c.Start.Sub(added.At) > within {
 				fresh = false
 				break
 			}
