@@ -627,6 +627,36 @@ state:
 			t.Errorf("the recorder got %d posts, want bob's alone", n)
 		}
 	})
+
+	// A dead Redis: a call a rule could block is refused, saying why,
+	// and counted; the gateway keeps serving, and once Redis is back the
+	// same call runs.
+	t.Run("Redis down", func(t *testing.T) {
+		r.Stop()
+		c, _ := harness.HTTPClient(t, a.MCPURL, harness.ProtoStateless, withToken(bob))
+		text, isErr := w.post(ctx, t, c)
+		if !isErr || !strings.Contains(text, "the flow state is unavailable") {
+			t.Errorf("bob's post with Redis down: isError %v, %q; want it refused, saying the flow state is unavailable", isErr, text)
+		}
+		if n := len(w.posts()); n != 1 {
+			t.Errorf("the recorder got %d posts, want bob's first one alone", n)
+		}
+		if n := a.Scrape(t).Sum("wasmgate_flow_state_errors_total", nil); n < 1 {
+			t.Errorf("wasmgate_flow_state_errors_total = %v, want at least 1", n)
+		}
+		r.Start()
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			text, isErr = w.post(ctx, t, c)
+			if !isErr || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		if isErr {
+			t.Errorf("bob's post once Redis is back: %q", text)
+		}
+	})
 }
 
 // approver is a human answering form elicitations with answer, for mcp-go
@@ -807,4 +837,51 @@ func TestFlowUpstreamLabels(t *testing.T) {
 		text, isErr = flowCall(ctx, t, c, "ann_gzip-file-as-resource", gzip)
 		w.blocked(t, "ann_gzip-file-as-resource after ann_echo and fetch", text, isErr, "echo", "(ann)", chainFetch)
 	})
+}
+
+// TestFlowTraceAndPolicy: a rule that fires adds an event to the call's
+// span (rule, action, chain), and a policy condition reads the session's
+// taint as session.labels: once the session has brought in untrusted
+// content, policy refuses read_notes to it (a policy denial, not a flow
+// block), while a fresh session may read them.
+func TestFlowTraceAndPolicy(t *testing.T) {
+	w := newFlowWorld(t)
+	rc := newOTLPReceiver(t)
+	cfg := harness.WriteConfig(t, w.yaml(t, flowConfig{action: "audit", sections: fmt.Sprintf(`tracing:
+  endpoint: %s
+  sample_ratio: 0.000001
+policy:
+  default: allow
+  rules:
+    - principals: ["*"]
+      deny: {tools: [read_notes]}
+      when: '"untrusted" in session.labels'
+`, rc.URL)}))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 90*time.Second)
+	const trace1 = "5bf92f3577b34da6a3ce929d0e0e4736"
+	c := g.SessionClient(t, transport.WithHTTPHeaders(map[string]string{"traceparent": "00-" + trace1 + "-00f067aa0ba902b7-01"}))
+	w.taint(ctx, t, c)
+	if text, isErr := w.post(ctx, t, c); isErr {
+		t.Fatalf("the post under action audit was refused: %q", text)
+	}
+	sp := rc.trace(t, trace1, "tools/call post")
+	ev, ok := sp["tools/call post"].events["flow rule"]
+	if !ok {
+		t.Fatalf("the post's span has no \"flow rule\" event: %+v", sp["tools/call post"])
+	}
+	if ev["wasmgate.flow.rule"] != flowRule || ev["wasmgate.flow.action"] != "audit" ||
+		!strings.Contains(ev["wasmgate.flow.chain"], `tool "read_notes" (notes)`) || strings.Contains(ev["wasmgate.flow.chain"], w.secret) {
+		t.Errorf("the flow rule event: %v", ev)
+	}
+
+	// session.labels: this session has untrusted; a fresh one has nothing.
+	text, isErr := flowCall(ctx, t, c, "read_notes", nil)
+	if !isErr || !strings.Contains(text, "denied by policy") {
+		t.Errorf("read_notes after the fetch: isError %v %q; want it denied by policy", isErr, text)
+	}
+	fresh := g.SessionClient(t)
+	if text, isErr := flowCall(ctx, t, fresh, "read_notes", nil); isErr {
+		t.Errorf("read_notes in a fresh session: %q", text)
+	}
 }

@@ -35,6 +35,7 @@ import (
 type otlpSpan struct {
 	name, trace, id, parent string
 	attrs                   map[string]string
+	events                  map[string]map[string]string // by name: its string attributes
 }
 
 // otlpReceiver is an OTLP/HTTP trace receiver (POST /v1/traces,
@@ -78,6 +79,16 @@ func newOTLPReceiver(t *testing.T) *otlpReceiver {
 						if _, isInt := a.Value.GetValue().(*commonpb.AnyValue_IntValue); isInt {
 							sp.attrs[a.Key] = strconv.FormatInt(a.Value.GetIntValue(), 10)
 						}
+					}
+					for _, e := range s.Events {
+						if sp.events == nil {
+							sp.events = map[string]map[string]string{}
+						}
+						ea := map[string]string{}
+						for _, a := range e.Attributes {
+							ea[a.Key] = a.Value.GetStringValue()
+						}
+						sp.events[e.Name] = ea
 					}
 					for _, a := range rs.Resource.GetAttributes() {
 						sp.attrs["resource."+a.Key] = a.Value.GetStringValue()
