@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/wasmgate/wasmgate/gateway/component"
+	"github.com/wasmgate/wasmgate/gateway/intercept"
 	"github.com/wasmgate/wasmgate/gateway/ops"
 	"github.com/wasmgate/wasmgate/gateway/plugin"
 	"github.com/wasmgate/wasmgate/gateway/search/rerank"
@@ -19,7 +20,8 @@ import (
 // the list.
 func (g *Gateway) newParts() *parts {
 	p := &parts{id: &identity{limiters: g.limiters, logger: g.log}, plugins: plugin.New(g.plugins),
-		rankers: rerank.NewComponent(&rerank.Host{Logger: g.log, Compiler: g.plugins.Compiler, Slots: g.plugins.Slots})}
+		rankers: rerank.NewComponent(&rerank.Host{Logger: g.log, Compiler: g.plugins.Compiler, Slots: g.plugins.Slots}),
+		icpts:   intercept.NewComponent(&intercept.Host{Logger: g.log, Compiler: g.plugins.Compiler, Slots: g.plugins.Slots, Remote: g.remoteInterceptor})}
 	st := &stateComponent{g: g}
 	p.ups = upstream.New(g.upstreamHost())
 	p.list = []component.Part{
@@ -29,6 +31,7 @@ func (g *Gateway) newParts() *parts {
 		component.Bind(&auditComponent{a: g.audit}),
 		component.Bind(p.plugins),
 		component.Bind(p.rankers),
+		component.Bind(p.icpts),
 		component.Bind(g.relay.Component()),
 		component.Bind(g.tracer.Component(g.log)),
 		component.Bind(g.signer.Component()),
@@ -49,6 +52,7 @@ type parts struct {
 	id      *identity
 	plugins *plugin.Component
 	rankers *rerank.Component
+	icpts   *intercept.Component
 	ups     *upstream.Component
 
 	connectOnce sync.Once

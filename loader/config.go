@@ -66,6 +66,8 @@ type Config struct {
 	Trust       Trust              `koanf:"trust"`
 	Credentials Credentials        `koanf:"credentials"`
 	Flows       Flows              `koanf:"flows"`
+	// Interceptors are the operators' own filters of calls and lists.
+	Interceptors Interceptors `koanf:"interceptors"`
 
 	// File is the absolute path of the file this Config was read from.
 	File string `koanf:"-"`

@@ -119,6 +119,9 @@ type Metrics struct {
 	// Flow control (issue 43).
 	FlowBlocks      *prometheus.CounterVec
 	FlowStateErrors prometheus.Counter
+	// Interceptors (issue 44).
+	InterceptorDecisions *prometheus.CounterVec
+	InterceptorDuration  *prometheus.HistogramVec
 	// Shared state (issue 18).
 	StateUp    prometheus.Gauge
 	ConfigHash *prometheus.GaugeVec
@@ -168,6 +171,15 @@ func New(version, revision string) *Metrics {
 			Name: "wasmgate_flow_state_errors_total",
 			Help: "Reads and writes of flow taint that failed (state backend unavailable); a failed read refuses the call it was for.",
 		}),
+		InterceptorDecisions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "wasmgate_interceptor_decisions_total",
+			Help: "What interceptors decided of the calls and lists they saw: continue, deny, modify, or error (it failed: the call failed or went on per its failure setting).",
+		}, []string{"interceptor", "decision"}),
+		InterceptorDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "wasmgate_interceptor_duration_seconds",
+			Help:    "Time one interceptor took on one call or list, waiting for an instance included.",
+			Buckets: []float64{.00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1},
+		}, []string{"interceptor"}),
 		reg: reg,
 		ToolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "wasmgate_tool_calls_total",
@@ -318,7 +330,7 @@ func New(version, revision string) *Metrics {
 		m.PluginNotificationsRefused, m.SubscriptionsRefused, m.SecretsRedacted,
 		m.UpstreamUp, m.UpstreamRestarts, m.UpstreamNotificationsDropped,
 		m.UpstreamRequestsRefused, m.UpstreamCallsRefused, m.UpstreamIdentityTokens, m.UpstreamIdentityFailures, m.UpstreamConnectedUsers,
-		m.FlowBlocks, m.FlowStateErrors,
+		m.FlowBlocks, m.FlowStateErrors, m.InterceptorDecisions, m.InterceptorDuration,
 		buildInfo,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),

@@ -38,6 +38,7 @@ import (
 type Catalog interface {
 	envelope.State // Index is every source's
 	envelope.FlowState
+	envelope.InterceptorState
 	// Acquire holds the catalog for a call (false: it was retired;
 	// load the serving one again); Release ends the hold.
 	Acquire() bool

@@ -169,7 +169,8 @@ func (pb *published) visible(p policy.Principal) [4]string {
 // be denied by policy, counted and audited.
 
 func (e *Endpoint) filterTools(ctx context.Context, _ any, _ *mcp.ListToolsRequest, res *mcp.ListToolsResult) {
-	if p := e.cur.Load(); p != nil && res != nil && p.find != nil {
+	p := e.cur.Load()
+	if p != nil && res != nil && p.find != nil {
 		res.Tools = e.searchList(ctx, p)
 	} else if p != nil && res != nil {
 		res.Tools = visibleList(ctx, p, res.Tools, res.NextCursor,
@@ -179,6 +180,9 @@ func (e *Endpoint) filterTools(ctx context.Context, _ any, _ *mcp.ListToolsReque
 			func(pol *policy.Policy, who policy.Principal, t mcp.Tool) bool {
 				return pol.Visible(who, policy.Tool, t.Name)
 			})
+	}
+	if p != nil && res != nil {
+		res.Tools = interceptList(ctx, e, p, "tools/list", "tools", res.Tools, func(t mcp.Tool) string { return t.Name })
 	}
 }
 
@@ -191,6 +195,7 @@ func (e *Endpoint) filterPrompts(ctx context.Context, _ any, _ *mcp.ListPromptsR
 			func(pol *policy.Policy, who policy.Principal, x mcp.Prompt) bool {
 				return pol.Visible(who, policy.Prompt, x.Name)
 			})
+		res.Prompts = interceptList(ctx, e, p, "prompts/list", "prompts", res.Prompts, func(x mcp.Prompt) string { return x.Name })
 	}
 }
 
@@ -203,6 +208,7 @@ func (e *Endpoint) filterResources(ctx context.Context, _ any, _ *mcp.ListResour
 			func(pol *policy.Policy, who policy.Principal, r mcp.Resource) bool {
 				return pol.Visible(who, policy.Resource, r.URI)
 			})
+		res.Resources = interceptList(ctx, e, p, "resources/list", "resources", res.Resources, func(r mcp.Resource) string { return r.URI })
 	}
 }
 
@@ -214,6 +220,13 @@ func (e *Endpoint) filterTemplates(ctx context.Context, _ any, _ *mcp.ListResour
 			},
 			func(pol *policy.Policy, who policy.Principal, t mcp.ResourceTemplate) bool {
 				return t.URITemplate != nil && pol.VisibleTemplate(who, t.URITemplate.Raw())
+			})
+		res.ResourceTemplates = interceptList(ctx, e, p, "resources/templates/list", "resourceTemplates", res.ResourceTemplates,
+			func(t mcp.ResourceTemplate) string {
+				if t.URITemplate == nil {
+					return t.Name
+				}
+				return t.URITemplate.Raw()
 			})
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wasmgate/wasmgate/flow"
 	"github.com/wasmgate/wasmgate/gateway/envelope"
+	"github.com/wasmgate/wasmgate/gateway/intercept"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/policy"
@@ -30,12 +31,13 @@ var (
 	_ envelope.SessionState = (*published)(nil)
 )
 
-func (p *published) Index() *source.Index     { return p.index }
-func (p *published) Policy() *policy.Policy   { return p.cat.Policy() }
-func (p *published) Stdio() policy.Principal  { return p.cat.Stdio() }
-func (p *published) Flows() *flow.Rules       { return p.cat.Flows() }
-func (p *published) config() *loader.Config   { return p.cat.Conf() }
-func (p *published) sources() []source.Source { return p.cat.Sources() }
+func (p *published) Index() *source.Index           { return p.index }
+func (p *published) Policy() *policy.Policy         { return p.cat.Policy() }
+func (p *published) Stdio() policy.Principal        { return p.cat.Stdio() }
+func (p *published) Flows() *flow.Rules             { return p.cat.Flows() }
+func (p *published) Interceptors() *intercept.Chain { return p.cat.Interceptors() }
+func (p *published) config() *loader.Config         { return p.cat.Conf() }
+func (p *published) sources() []source.Source       { return p.cat.Sources() }
 
 // SessionIndex is the index of the session of ctx.
 func (p *published) SessionIndex(ctx context.Context) *source.Index {

@@ -244,6 +244,9 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 	if r != nil {
 		return v, r
 	}
+	if r = e.interceptRequest(ctx, st, c, span); r != nil {
+		return v, r
+	}
 	if validate != nil {
 		if r = validate(); r != nil {
 			return v, r
@@ -282,6 +285,9 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 	ss.End()
 	if err == nil {
 		return v, nil
+	}
+	if d, ok := err.(*interceptDenied); ok {
+		return v, &refusal{outcome: metrics.OutcomeDenied, msg: d.msg}
 	}
 	var f *source.Failure
 	if !errors.As(err, &f) {

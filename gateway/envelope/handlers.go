@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/wasmgate/wasmgate/gateway/intercept"
 	"github.com/wasmgate/wasmgate/gateway/roundtrip"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/internal/canon"
@@ -111,7 +112,30 @@ func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req m
 		}
 	}
 	c.rp = rp
-	invoke := func(ctx context.Context) (*mcp.CallToolResult, error) {
+	// Interceptors see the canonical arguments; new ones are canonical
+	// again and match the tool's input schema, or are refused.
+	c.raw = args
+	c.checkArgs = func(mod json.RawMessage) error {
+		b, err := canon.Args(mod)
+		if err != nil {
+			return err
+		}
+		if msg := source.ValidateArgs(t.Schema, b); msg != "" {
+			return fmt.Errorf("the arguments do not match the tool's input schema: %s", msg)
+		}
+		return nil
+	}
+	c.setArgs = func(mod json.RawMessage) *refusal {
+		b, err := canon.Args(mod)
+		if err != nil {
+			return &refusal{outcome: metrics.OutcomeInvalidArgs, msg: fmt.Sprintf("invalid arguments for tool %q from an interceptor: %v", t.Name, err)}
+		}
+		var m map[string]any
+		_ = json.Unmarshal(b, &m)
+		args, c.Args, c.raw = b, m, b
+		return nil
+	}
+	call := func(ctx context.Context) (*mcp.CallToolResult, error) {
 		if rp == nil {
 			return redact.tool(t.Src.CallTool(ctx, t.Export, args))
 		}
@@ -128,6 +152,16 @@ func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req m
 			return nil, &source.Failure{Kind: source.FailRejected, Msg: "was refused: " + serr.Error()}
 		}
 		return roundtrip.InputRequired(rp, token), nil
+	}
+	invoke := func(ctx context.Context) (*mcp.CallToolResult, error) {
+		res, err := call(ctx)
+		if err != nil || res == nil || res.ResultType == mcp.ResultTypeInputRequired ||
+			!interceptorsOf(st).Sees("tools/call", c.Endpoint, intercept.PhaseResponse) {
+			return res, err
+		}
+		return interceptResult(ctx, e, st, c, res, func(raw json.RawMessage) (*mcp.CallToolResult, error) {
+			return mcp.ParseCallToolResult(&raw)
+		})
 	}
 	res, r := run(withRequest(ctx, req.Params.Meta), e, st, c, policy.Tool, t.Src, validate, invoke,
 		func(res *mcp.CallToolResult) (string, string) {
@@ -216,9 +250,19 @@ func (e *Envelope) ResourceHandler(key string, template bool) server.ResourceHan
 		// A template's variables are what a `when` sees as args.
 		c := &Call{Kind: kindResource, Name: uri, Key: at, Args: ArgsOf(vars), labels: r.Labels}
 		redact := e.redactorFor(r.Src)
+		c.raw, _ = json.Marshal(vars)
 		contents, f := run(withRequest(ctx, req.Params.Meta), e, st, c, policy.Resource, r.Src, nil,
 			func(ctx context.Context) ([]mcp.ResourceContents, error) {
-				return redact.contents(r.Src.ReadResource(ctx, r.Res, own, vars))
+				contents, err := redact.contents(r.Src.ReadResource(ctx, r.Res, own, vars))
+				if err != nil || !interceptorsOf(st).Sees("resources/read", c.Endpoint, intercept.PhaseResponse) {
+					return contents, err
+				}
+				res, err := interceptResult(ctx, e, st, c, &mcp.ReadResourceResult{Contents: exposeContents(contents, own, uri)},
+					func(raw json.RawMessage) (*mcp.ReadResourceResult, error) { return mcp.ParseReadResourceResult(&raw) })
+				if err != nil {
+					return nil, err
+				}
+				return res.Contents, nil
 			}, nil)
 		c.Args = nil // the audit line of a read has no arguments
 		if f != nil {
@@ -274,9 +318,33 @@ func (e *Envelope) PromptHandler(name string) server.PromptHandlerFunc {
 			return nil
 		}
 		redact := e.redactorFor(p.Src)
+		pargs := req.Params.Arguments
+		c.raw, _ = json.Marshal(pargs)
+		c.checkArgs = func(mod json.RawMessage) error {
+			var m map[string]string
+			if err := json.Unmarshal(mod, &m); err != nil {
+				return fmt.Errorf("a prompt's arguments are strings: %v", err)
+			}
+			return nil
+		}
+		c.setArgs = func(mod json.RawMessage) *refusal {
+			var m map[string]string
+			_ = json.Unmarshal(mod, &m) // checked by checkArgs
+			pargs, c.Args = m, ArgsOf(m)
+			return nil
+		}
 		msgs, f := run(withRequest(ctx, req.Params.Meta), e, st, c, policy.Prompt, p.Src, validate,
 			func(ctx context.Context) ([]mcp.PromptMessage, error) {
-				return redact.messages(p.Src.GetPrompt(ctx, p.Export, req.Params.Arguments))
+				msgs, err := redact.messages(p.Src.GetPrompt(ctx, p.Export, pargs))
+				if err != nil || !interceptorsOf(st).Sees("prompts/get", c.Endpoint, intercept.PhaseResponse) {
+					return msgs, err
+				}
+				res, err := interceptResult(ctx, e, st, c, mcp.NewGetPromptResult(p.Def.Description, msgs),
+					func(raw json.RawMessage) (*mcp.GetPromptResult, error) { return mcp.ParseGetPromptResult(&raw) })
+				if err != nil {
+					return nil, err
+				}
+				return res.Messages, nil
 			}, nil)
 		if f != nil {
 			return nil, f.err()

@@ -2,6 +2,7 @@ package envelope
 
 import (
 	"context"
+	"encoding/json"
 	"sort"
 	"sync"
 	"time"
@@ -37,14 +38,24 @@ type Call struct {
 	// refused once asked; unscoped) and the calls that tainted the
 	// session, for the audit line.
 	FlowRule, FlowAction, FlowChain string
+	// Interceptor and Decision: the interceptors that ran on the call and
+	// what each decided (continue, deny, modify, error), comma-separated
+	// in the order they ran, for the audit line.
+	Interceptor, Decision string
 
-	labels    []string          // its flow labels
-	flowKey   string            // its taint's key, once flow control looked it up
-	flowSeen  *flow.Taint       // the taint flow control read before the call
-	rp        *roundtrip.Replay // a 2026-07-28 tool call's rounds, for a flow elicitation
-	noun      string            // names the call in messages when Kind does not
-	timeout   time.Duration     // bounds the call instead of the source's Timeout (a task)
-	malformed *refusal          // a request refused before it is authorized
+	labels   []string          // its flow labels
+	flowKey  string            // its taint's key, once flow control looked it up
+	flowSeen *flow.Taint       // the taint flow control read before the call
+	rp       *roundtrip.Replay // a 2026-07-28 tool call's rounds, for a flow elicitation
+	// raw are the call's arguments as interceptors see them (canonical
+	// JSON); checkArgs judges an interceptor's new arguments, setArgs
+	// makes them the call's.
+	raw       json.RawMessage
+	checkArgs func(json.RawMessage) error
+	setArgs   func(json.RawMessage) *refusal
+	noun      string        // names the call in messages when Kind does not
+	timeout   time.Duration // bounds the call instead of the source's Timeout (a task)
+	malformed *refusal      // a request refused before it is authorized
 }
 
 // Observer hears of every finished call: metrics, the audit log, the

@@ -1,0 +1,200 @@
+package envelope
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/wasmgate/wasmgate/gateway/intercept"
+	"github.com/wasmgate/wasmgate/gateway/tracing"
+	"github.com/wasmgate/wasmgate/metrics"
+)
+
+// InterceptorState is a State with interceptors (the interceptors
+// section); a State that is not one has none.
+type InterceptorState interface {
+	Interceptors() *intercept.Chain
+}
+
+func interceptorsOf(st State) *intercept.Chain {
+	if is, ok := st.(InterceptorState); ok {
+		return is.Interceptors()
+	}
+	return nil
+}
+
+// interceptInput is what the interceptors of phase see of call c on
+// st: its method, endpoint, source, name, arguments (c.raw), caller,
+// session and trace.
+func (e *Envelope) interceptInput(ctx context.Context, st State, c *Call, phase string) *intercept.Input {
+	in := &intercept.Input{Phase: phase, Method: methods[c.Kind], Endpoint: c.Endpoint, Source: c.Source, Name: c.Name,
+		Arguments: c.raw, Principal: intercept.Principal{Name: c.Caller.Principal.Name, Groups: c.Caller.Principal.Groups},
+		Transport: c.Caller.Transport, TraceID: c.TraceID}
+	if in.Principal.Groups == nil {
+		in.Principal.Groups = []string{}
+	}
+	in.Session = e.interceptSession(ctx, st, c.Caller)
+	return in
+}
+
+// interceptSession is the caller's session and its flow labels, nil
+// without either.
+func (e *Envelope) interceptSession(ctx context.Context, st State, c Caller) *intercept.Session {
+	var s intercept.Session
+	if cs := server.ClientSessionFromContext(ctx); cs != nil && !mcp.IsModernProtocol(server.RequestProtocolVersion(ctx)) {
+		s.ID = cs.SessionID()
+	}
+	if rules := flowsOf(st); rules != nil && e.o.Taint != nil {
+		s.Labels = e.sessionLabels(ctx, st, c)
+	}
+	if s.ID == "" && len(s.Labels) == 0 {
+		return nil
+	}
+	if s.Labels == nil {
+		s.Labels = []string{}
+	}
+	return &s
+}
+
+// interceptRequest runs the request phase of st's interceptors on c:
+// a refusal when one denied (or failed closed), else nil with c.raw
+// replaced by modified arguments (set, which the caller checks).
+func (e *Envelope) interceptRequest(ctx context.Context, st State, c *Call, span trace.Span) *refusal {
+	chain := interceptorsOf(st)
+	method := methods[c.Kind]
+	if !chain.Sees(method, c.Endpoint, intercept.PhaseRequest) {
+		return nil
+	}
+	v := chain.Run(ctx, e.interceptInput(ctx, st, c, intercept.PhaseRequest), c.checkArgs)
+	e.observeIntercept(ctx, c, v, span)
+	if v.Denied {
+		return &refusal{outcome: metrics.OutcomeDenied, msg: fmt.Sprintf("%s %q: %s", c.kindNoun(), c.Name, v.Message)}
+	}
+	if v.Arguments != nil {
+		c.raw = v.Arguments
+		if c.setArgs != nil {
+			if r := c.setArgs(v.Arguments); r != nil {
+				return r
+			}
+		}
+	}
+	return nil
+}
+
+// interceptResponse runs the response phase of st's interceptors on the
+// result of c, as JSON (res): the result to send (res, or what they
+// made of it), or the failure that replaces it.
+func (e *Envelope) interceptResponse(ctx context.Context, st State, c *Call, res json.RawMessage, check intercept.Check) (json.RawMessage, bool, error) {
+	in := e.interceptInput(ctx, st, c, intercept.PhaseResponse)
+	in.Result = res
+	v := interceptorsOf(st).Run(ctx, in, check)
+	e.observeIntercept(ctx, c, v, trace.SpanFromContext(ctx))
+	if v.Denied {
+		return nil, false, &interceptDenied{msg: fmt.Sprintf("%s %q: %s", c.kindNoun(), c.Name, v.Message)}
+	}
+	if v.Result != nil {
+		return v.Result, true, nil
+	}
+	return res, false, nil
+}
+
+// interceptDenied is a result an interceptor refused to let through.
+type interceptDenied struct{ msg string }
+
+func (d *interceptDenied) Error() string { return d.msg }
+
+// observeIntercept counts, logs and traces what the interceptors
+// decided of c, and keeps it for its audit line.
+func (e *Envelope) observeIntercept(ctx context.Context, c *Call, v intercept.Verdict, span trace.Span) {
+	for _, d := range v.Decisions {
+		e.o.Metrics.InterceptorDecisions.WithLabelValues(d.Interceptor, d.Decision).Inc()
+		e.o.Metrics.InterceptorDuration.WithLabelValues(d.Interceptor).Observe(d.Took.Seconds())
+		if d.Err != nil {
+			e.o.Logger.Warn("interceptor failed", "interceptor", d.Interceptor, "failure", d.Failure, c.Kind, c.Name,
+				"endpoint", c.Endpoint, "error", d.Err)
+		}
+		if span.IsRecording() {
+			// Its own span, under the call's, timed as it ran.
+			_, is := e.o.Tracer(ctx).Start(trace.ContextWithSpan(ctx, span), "interceptor "+d.Interceptor,
+				trace.WithTimestamp(d.Start), trace.WithSpanKind(trace.SpanKindInternal),
+				trace.WithAttributes(attribute.String("wasmgate.interceptor", d.Interceptor), attribute.String("wasmgate.interceptor.decision", d.Decision)))
+			if d.Err != nil {
+				tracing.Fail(is, d.Err.Error())
+			}
+			is.End(trace.WithTimestamp(d.Start.Add(d.Took)))
+		}
+		if c.Interceptor != "" {
+			c.Interceptor += ","
+			c.Decision += ","
+		}
+		c.Interceptor += d.Interceptor
+		c.Decision += d.Decision
+	}
+}
+
+// kindNoun names c in messages: "tool", "resource", "prompt".
+func (c *Call) kindNoun() string {
+	if c.noun != "" {
+		return c.noun
+	}
+	return c.Kind
+}
+
+// interceptResult runs the response phase on res, a result of c: what
+// the interceptors made of it, parsed back with parse, within
+// intercept.MaxOutput bytes; a modification parse refuses fails its
+// interceptor (and the call or not, per its failure).
+func interceptResult[T any](ctx context.Context, e *Envelope, st State, c *Call, res T, parse func(json.RawMessage) (T, error)) (T, error) {
+	var zero T
+	raw, err := json.Marshal(res)
+	if err != nil {
+		return zero, fmt.Errorf("encoding the result for the interceptors: %w", err)
+	}
+	out, modified, err := e.interceptResponse(ctx, st, c, raw, func(mod json.RawMessage) error {
+		if len(mod) > intercept.MaxOutput {
+			return fmt.Errorf("the result is %d bytes, over the bound of %d", len(mod), intercept.MaxOutput)
+		}
+		_, err := parse(mod)
+		return err
+	})
+	if err != nil {
+		return zero, err
+	}
+	if !modified {
+		return res, nil
+	}
+	return parse(out)
+}
+
+// InterceptList runs the response phase of st's interceptors on a list
+// (method tools/list, resources/list, resources/templates/list or
+// prompts/list) the caller of ctx gets: result is the list result as
+// JSON ({"tools": [...]}), check judges each modification. It returns
+// what to send (result when nothing changed: modified false), or, when
+// an interceptor denied the list or failed closed, why (denied): the
+// caller then sends an empty list.
+func (e *Envelope) InterceptList(ctx context.Context, st State, method string, result json.RawMessage, check intercept.Check) (out json.RawMessage, modified bool, denied string) {
+	chain := interceptorsOf(st)
+	if !chain.Sees(method, e.o.Endpoint, intercept.PhaseResponse) {
+		return result, false, ""
+	}
+	c := &Call{Kind: "list", Endpoint: e.o.Endpoint, Caller: CallerOf(ctx, st)}
+	in := e.interceptInput(ctx, st, c, intercept.PhaseResponse)
+	in.Method, in.Result = method, result
+	v := chain.Run(ctx, in, check)
+	e.observeIntercept(ctx, c, v, trace.SpanFromContext(ctx))
+	switch {
+	case v.Denied:
+		e.o.Logger.Warn("an interceptor refused a list: the caller gets it empty", "method", method, "endpoint", c.Endpoint,
+			"principal", c.Caller.Principal.Name, "interceptor", v.By, "reason", v.Message)
+		return nil, false, v.Message
+	case v.Result != nil:
+		return v.Result, true, ""
+	}
+	return result, false, ""
+}

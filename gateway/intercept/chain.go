@@ -1,0 +1,164 @@
+package intercept
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/wasmgate/wasmgate/loader"
+)
+
+// Chain is a snapshot's interceptors in config order. Immutable; safe
+// for concurrent use.
+type Chain struct {
+	list []*entry
+}
+
+type entry struct {
+	spec loader.InterceptorSpec
+	ic   Interceptor
+}
+
+// Decided is what one interceptor decided of a call, for metrics, the
+// audit line and the trace.
+type Decided struct {
+	Interceptor string
+	// Decision is continue, deny or modify, or "error" (it failed) with
+	// Failure saying what became of the call (closed: it failed; open:
+	// it went on).
+	Decision string
+	Failure  string
+	Err      error
+	Start    time.Time
+	Took     time.Duration
+}
+
+// Verdict is what the interceptors of one phase decided together.
+type Verdict struct {
+	// Denied: an interceptor denied the call (or failed, failure:
+	// closed); Message is what the client is told, By who.
+	Denied  bool
+	By      string
+	Message string
+	// Arguments and Result are what the interceptors modified (nil:
+	// unchanged).
+	Arguments json.RawMessage
+	Result    json.RawMessage
+	// Decisions are every interceptor's that ran, in the order they ran.
+	Decisions []Decided
+}
+
+// Sees reports whether any interceptor sees method on endpoint in phase
+// (so the caller need not build an Input for nothing).
+func (c *Chain) Sees(method, endpoint, phase string) bool {
+	if c == nil {
+		return false
+	}
+	for _, e := range c.list {
+		if e.spec.Runs(phase) && e.spec.Matches(method, endpoint, "", "") {
+			return true
+		}
+	}
+	return false
+}
+
+// Check is a modification's check by the caller (the tool's input
+// schema for arguments, the result's shape and size for a result): nil
+// accepts it.
+type Check func(modified json.RawMessage) error
+
+// Run runs the interceptors that see in (its phase, method, endpoint,
+// source, name): in config order in the request phase, in reverse order
+// in the response phase. Each sees what the ones before it made of the
+// call. A deny stops the chain; so does a failure of an interceptor
+// with failure: closed. check, when not nil, judges each modification
+// before the next interceptor sees it: one it refuses fails that
+// interceptor (and so the call, or not, per its failure).
+func (c *Chain) Run(ctx context.Context, in *Input, check Check) Verdict {
+	var v Verdict
+	if c == nil {
+		return v
+	}
+	n := len(c.list)
+	for i := range n {
+		e := c.list[i]
+		if in.Phase == PhaseResponse {
+			e = c.list[n-1-i]
+		}
+		if !e.spec.Runs(in.Phase) || !e.spec.Matches(in.Method, in.Endpoint, in.Source, in.Name) {
+			continue
+		}
+		start := time.Now()
+		out, err := e.ic.Intercept(ctx, in)
+		if err == nil && out.Decision == Modify {
+			err = apply(in, out, check)
+		}
+		d := Decided{Interceptor: e.spec.Name, Start: start, Took: time.Since(start)}
+		switch {
+		case err != nil:
+			d.Decision, d.Failure, d.Err = "error", e.spec.Failure, err
+			v.Decisions = append(v.Decisions, d)
+			if e.spec.Failure == loader.FailureOpen {
+				continue
+			}
+			v.Denied, v.By = true, e.spec.Name
+			v.Message = fmt.Sprintf("interceptor %q failed: %v (failure: closed)", e.spec.Name, err)
+			return v
+		case out.Decision == Deny:
+			d.Decision = Deny
+			v.Decisions = append(v.Decisions, d)
+			msg := out.Message
+			if msg == "" {
+				msg = "no reason given"
+			}
+			v.Denied, v.By = true, e.spec.Name
+			v.Message = fmt.Sprintf("denied by interceptor %q: %s", e.spec.Name, msg)
+			return v
+		case out.Decision == Modify:
+			d.Decision = Modify
+			if in.Phase == PhaseRequest {
+				v.Arguments = in.Arguments
+			} else {
+				v.Result = in.Result
+			}
+		default:
+			d.Decision = Continue
+		}
+		v.Decisions = append(v.Decisions, d)
+	}
+	return v
+}
+
+// apply makes out's modification in's, after check: new arguments in
+// the request phase, a new result in the response phase; nothing else
+// of the call can change (not the tool, not the caller).
+func apply(in *Input, out *Output, check Check) error {
+	var mod json.RawMessage
+	switch {
+	case in.Phase == PhaseRequest && len(out.Arguments) > 0:
+		if in.Method != "tools/call" && in.Method != "prompts/get" {
+			return fmt.Errorf("modified the arguments of %s, which has none an interceptor may change", in.Method)
+		}
+		mod = out.Arguments
+	case in.Phase == PhaseResponse && len(out.Result) > 0:
+		mod = out.Result
+	default:
+		return fmt.Errorf(`answered "modify" without the %s to use`, map[string]string{PhaseRequest: "arguments", PhaseResponse: "result"}[in.Phase])
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(mod, &obj); err != nil {
+		return fmt.Errorf("its modification is not a JSON object: %v", err)
+	}
+	if check != nil {
+		if err := check(mod); err != nil {
+			return fmt.Errorf("its modification was refused: %v", err)
+		}
+	}
+	if in.Phase == PhaseRequest {
+		in.Arguments = mod
+	} else {
+		in.Result = mod
+	}
+	return nil
+}

@@ -1,0 +1,150 @@
+package intercept
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/loader/abi"
+	"github.com/wasmgate/wasmgate/loader/fetch"
+)
+
+// MaxOutput bounds what an interceptor module may return: a modified
+// result is bounded again by the call's own output limit.
+const MaxOutput = 16 << 20
+
+// Module is a compiled interceptor module with its pool of instances: at
+// most limits.concurrency run at once, and each call (waiting for an
+// instance included) is bounded by limits.timeout. An instance a call
+// leaves dead (a timeout, a trap) is closed, and a new one started when
+// needed. Safe for concurrent use.
+type Module struct {
+	name    string
+	timeout time.Duration
+	plugin  *loader.Plugin
+	sem     chan struct{} // one per running call
+	slots   chan struct{} // the gateway's, one per WebAssembly call; nil: none
+	idle    chan *loader.Instance
+}
+
+var _ Interceptor = (*Module)(nil)
+
+// NewModule compiles the interceptor module mod, fetched for spec, with
+// c. slots, if not nil, are the gateway-wide WebAssembly call slots
+// (server.max_concurrent_calls) each call takes one of.
+func NewModule(ctx context.Context, c *loader.Compiler, spec loader.InterceptorSpec, mod fetch.Module, slots chan struct{}) (*Module, error) {
+	ps := spec.Plugin()
+	p, first, err := c.CompileInterceptor(ctx, ps, mod, spec.Exports()...)
+	if err != nil {
+		return nil, err
+	}
+	n := max(ps.Limits.Concurrency, 1)
+	m := &Module{name: spec.Name, timeout: time.Duration(ps.Limits.Timeout), plugin: p,
+		sem: make(chan struct{}, n), slots: slots, idle: make(chan *loader.Instance, n)}
+	m.idle <- first
+	return m, nil
+}
+
+// SHA256 is the digest of the module.
+func (m *Module) SHA256() string { return m.plugin.SHA256 }
+
+// Close closes the idle instances and the compiled module. No call may
+// be running or start.
+func (m *Module) Close(ctx context.Context) error {
+	for {
+		select {
+		case inst := <-m.idle:
+			inst.Close(ctx)
+		default:
+			return m.plugin.Close(ctx)
+		}
+	}
+}
+
+// Intercept runs the export of in's phase on an instance of the pool,
+// within limits.timeout.
+func (m *Module) Intercept(ctx context.Context, in *Input) (*Output, error) {
+	data, err := json.Marshal(in)
+	if err != nil {
+		return nil, fmt.Errorf("encoding its input: %w", err)
+	}
+	export := ExportRequest
+	if in.Phase == PhaseResponse {
+		export = ExportResponse
+	}
+	ctx, cancel := context.WithTimeout(ctx, m.timeout)
+	defer cancel()
+	raw, err := m.call(ctx, export, data)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOutput(raw)
+}
+
+// ParseOutput reads an interceptor's answer: a JSON object whose
+// decision is continue, deny or modify, within MaxOutput bytes.
+func ParseOutput(raw []byte) (*Output, error) {
+	if len(raw) > MaxOutput {
+		return nil, fmt.Errorf("its answer is %d bytes, over the bound of %d", len(raw), MaxOutput)
+	}
+	var out Output
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, fmt.Errorf(`its answer is not a JSON object {"decision": ...}: %v`, err)
+	}
+	switch out.Decision {
+	case Continue, Deny, Modify:
+	default:
+		return nil, fmt.Errorf(`its answer's decision is %q: want "continue", "deny" or "modify"`, out.Decision)
+	}
+	return &out, nil
+}
+
+// call runs export on an instance of the pool.
+func (m *Module) call(ctx context.Context, export string, data []byte) ([]byte, error) {
+	timedOut := func() error {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return fmt.Errorf("timed out waiting for an instance (limits.timeout %s, limits.concurrency %d)", m.timeout, cap(m.sem))
+		}
+		return ctx.Err()
+	}
+	select {
+	case m.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, timedOut()
+	}
+	defer func() { <-m.sem }()
+	if m.slots != nil {
+		select {
+		case m.slots <- struct{}{}:
+		case <-ctx.Done():
+			return nil, timedOut()
+		}
+		defer func() { <-m.slots }()
+	}
+	var inst *loader.Instance
+	select {
+	case inst = <-m.idle:
+	default:
+		var err error
+		if inst, err = m.plugin.NewInstance(context.WithoutCancel(ctx)); err != nil {
+			return nil, fmt.Errorf("instantiate: %w", err)
+		}
+	}
+	out, err := inst.Call(ctx, export, data)
+	if inst.Dead() {
+		inst.Close(context.WithoutCancel(ctx))
+	} else {
+		m.idle <- inst // never blocks: at most cap(sem) instances are out
+	}
+	if err != nil {
+		var ce *abi.CallError
+		if errors.As(err, &ce) && ce.Kind == abi.KindTimeout {
+			return nil, fmt.Errorf("%s timed out (limits.timeout %s)", export, m.timeout)
+		}
+		return nil, fmt.Errorf("%s: %w", export, err)
+	}
+	return out, nil
+}
