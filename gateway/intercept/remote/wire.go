@@ -147,7 +147,7 @@ type Result struct {
 	Messages []Message `json:"messages,omitempty"`
 
 	// MutationResult.
-	Modified *bool          `json:"modified,omitempty"`
+	Modified *bool           `json:"modified,omitempty"`
 	Payload  json.RawMessage `json:"payload,omitempty"`
 }
 
