@@ -458,13 +458,14 @@ func (e *RPCError) Error() string {
 }
 
 // rpc sends one request through the session. A failure of the transport
-// drops the connection.
+// (not the end of ctx) drops the connection.
 func (c *Client) rpc(ctx context.Context, cn *conn, method string, params any) (json.RawMessage, error) {
 	id := mcp.NewRequestId(fmt.Sprintf("wasmgate-%d", c.ids.Add(1)))
 	resp, err := cn.tr.SendRequest(ctx, transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: method, Params: params})
 	if err != nil {
 		if ctx.Err() != nil {
-			err = fmt.Errorf("%w (%w)", ctx.Err(), err)
+			// The call's time ran out: the session may be fine.
+			return nil, fmt.Errorf("%w (%w)", ctx.Err(), err)
 		}
 		c.drop(cn, err)
 		return nil, err
