@@ -148,11 +148,38 @@ func New(ctx context.Context, o Options) (*Client, error) {
 	c.log = c.log.With("interceptor", o.Name)
 	cn, err := c.dial(ctx)
 	if err != nil {
-		return nil, err
+		return nil, c.scrub(err)
 	}
 	c.cur = cn
 	return c, nil
 }
+
+// scrub hides the values of the configured headers in err's message (a
+// server may echo a request in an error body).
+func (c *Client) scrub(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	for _, v := range c.o.Headers {
+		if len(v) >= 4 && strings.Contains(msg, v) {
+			msg = strings.ReplaceAll(msg, v, "[redacted]")
+		}
+	}
+	if msg == err.Error() {
+		return err
+	}
+	return &scrubbed{msg: msg, err: err}
+}
+
+// scrubbed is an error whose message hides header values.
+type scrubbed struct {
+	msg string
+	err error
+}
+
+func (e *scrubbed) Error() string { return e.msg }
+func (e *scrubbed) Unwrap() error { return e.err }
 
 // Close ends the session with the server. Intercept fails afterwards.
 func (c *Client) Close() error {
@@ -186,6 +213,11 @@ func (c *Client) Interceptors() []string {
 // Intercept runs the server's interceptors that hook in.Method in
 // in.Phase.
 func (c *Client) Intercept(ctx context.Context, in *intercept.Input) (*intercept.Output, error) {
+	out, err := c.intercept(ctx, in)
+	return out, c.scrub(err)
+}
+
+func (c *Client) intercept(ctx context.Context, in *intercept.Input) (*intercept.Output, error) {
 	if in.Phase != intercept.PhaseRequest && in.Phase != intercept.PhaseResponse {
 		return nil, fmt.Errorf("%s: unknown phase %q", c.where, in.Phase)
 	}

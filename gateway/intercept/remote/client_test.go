@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -376,4 +378,17 @@ func names(invs []interceptortest.Invocation) []string {
 		out = append(out, inv.Name)
 	}
 	return out
+}
+
+// A server that echoes the request's headers in an error body: the
+// error does not show their values.
+func TestHeadersNotInErrors(t *testing.T) {
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "bad request, you sent "+r.Header.Get("Authorization"), http.StatusInternalServerError)
+	}))
+	defer echo.Close()
+	_, err := New(context.Background(), Options{Name: "policy", URL: echo.URL, Headers: map[string]string{"Authorization": token}})
+	if err == nil || !strings.Contains(err.Error(), "[redacted]") || strings.Contains(err.Error(), "s3cret") {
+		t.Fatalf("err = %v, want the header value hidden", err)
+	}
 }
