@@ -2,8 +2,10 @@ package gateway
 
 import (
 	"context"
+	"time"
 
 	"github.com/wasmgate/wasmgate/gateway/intercept"
+	"github.com/wasmgate/wasmgate/gateway/intercept/remote"
 	"github.com/wasmgate/wasmgate/loader"
 )
 
@@ -16,13 +18,8 @@ func (s *Snapshot) Interceptors() *intercept.Chain {
 	return s.parts.icpts.Chain()
 }
 
-// remoteInterceptor connects to an external interceptor server.
+// remoteInterceptor connects to an external interceptor server (an
+// interceptor with url:), bounded by its limits.timeout per call.
 func (g *Gateway) remoteInterceptor(ctx context.Context, spec loader.InterceptorSpec) (intercept.RemoteInterceptor, error) {
-	return nil, errRemoteInterceptors
+	return remote.New(ctx, remote.Options{Name: spec.Name, URL: spec.URL, Timeout: time.Duration(spec.Limits.Timeout), Logger: g.log})
 }
-
-var errRemoteInterceptors = errorString("external interceptor servers (url:) are not in this build yet")
-
-type errorString string
-
-func (e errorString) Error() string { return string(e) }
