@@ -136,6 +136,7 @@ func New(opts Options) *Gateway {
 	g.status.AddSection("trust", g.trustStatus)
 	g.status.AddSection("credentials", g.credentialsStatus)
 	g.status.AddSection("flows", g.flowsStatus)
+	g.status.AddSection("interceptors", g.interceptorsStatus)
 	g.relay = relaysite.NewService(g.log, opts.Metrics, g)
 	g.plugins = &plugin.Host{
 		Logger: g.log, MCP: endpoint.Clients{Endpoints: g.eps}, Compiler: opts.Compiler, Metrics: opts.Metrics, Slots: g.slots,

@@ -23,3 +23,13 @@ func (s *Snapshot) Interceptors() *intercept.Chain {
 func (g *Gateway) remoteInterceptor(ctx context.Context, spec loader.InterceptorSpec) (intercept.RemoteInterceptor, error) {
 	return remote.New(ctx, remote.Options{Name: spec.Name, URL: spec.URL, Timeout: time.Duration(spec.Limits.Timeout), Logger: g.log})
 }
+
+// interceptorsStatus is the status page's interceptors section: each
+// interceptor with what it decided since it was built.
+func (g *Gateway) interceptorsStatus() any {
+	st := g.cur.Load().Interceptors().Status()
+	if len(st) == 0 {
+		return nil
+	}
+	return st
+}

@@ -16,8 +16,9 @@ type Chain struct {
 }
 
 type entry struct {
-	spec loader.InterceptorSpec
-	ic   Interceptor
+	spec  loader.InterceptorSpec
+	ic    Interceptor
+	stats *stats // nil in tests
 }
 
 // Decided is what one interceptor decided of a call, for metrics, the
@@ -95,10 +96,11 @@ func (c *Chain) Run(ctx context.Context, in *Input, check Check) Verdict {
 			err = apply(in, out, check)
 		}
 		d := Decided{Interceptor: e.spec.Name, Start: start, Took: time.Since(start)}
+
 		switch {
 		case err != nil:
 			d.Decision, d.Failure, d.Err = "error", e.spec.Failure, err
-			v.Decisions = append(v.Decisions, d)
+			v.record(e, d)
 			if e.spec.Failure == loader.FailureOpen {
 				continue
 			}
@@ -107,7 +109,7 @@ func (c *Chain) Run(ctx context.Context, in *Input, check Check) Verdict {
 			return v
 		case out.Decision == Deny:
 			d.Decision = Deny
-			v.Decisions = append(v.Decisions, d)
+			v.record(e, d)
 			msg := out.Message
 			if msg == "" {
 				msg = "no reason given"
@@ -125,9 +127,17 @@ func (c *Chain) Run(ctx context.Context, in *Input, check Check) Verdict {
 		default:
 			d.Decision = Continue
 		}
-		v.Decisions = append(v.Decisions, d)
+		v.record(e, d)
 	}
 	return v
+}
+
+// record keeps d, e's decision, in v and in e's counts.
+func (v *Verdict) record(e *entry, d Decided) {
+	v.Decisions = append(v.Decisions, d)
+	if e.stats != nil {
+		e.stats.count(d)
+	}
 }
 
 // apply makes out's modification in's, after check: new arguments in

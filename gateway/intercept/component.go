@@ -76,7 +76,7 @@ func (c *Component) Provision(ctx context.Context, cfg *loader.Config) error {
 			continue
 		}
 		c.all[spec.Name] = sh // held by c from here on: Cleanup releases it
-		entries = append(entries, &entry{spec: spec, ic: sh.ic})
+		entries = append(entries, &entry{spec: spec, ic: sh.ic, stats: &sh.stats})
 	}
 	c.chain = &Chain{list: entries}
 	return errors.Join(errs...)
@@ -194,6 +194,7 @@ type shared struct {
 	close  func(context.Context) error
 	sha256 string
 	refs   refcount.Count
+	stats  stats
 }
 
 // reuseKey identifies what an interceptor was built from: its module's

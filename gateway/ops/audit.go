@@ -98,6 +98,7 @@ func (a *Audit) Observe(ctx context.Context, call *envelope.Call) {
 		kind: kind, name: name, outcome: outcome, took: call.Took, traceID: call.TraceID, args: argJSON,
 		upstreamMode: call.UpstreamMode, upstreamSubject: call.UpstreamSubject,
 		flowRule: call.FlowRule, flowAction: call.FlowAction, flowChain: call.FlowChain,
+		interceptor: call.Interceptor, decision: call.Decision,
 	}
 	if a.lines == nil {
 		attrs, n := rec.attrs()
@@ -115,7 +116,7 @@ func (a *Audit) Observe(ctx context.Context, call *envelope.Call) {
 
 // attrs are the attributes of r's audit line, typed, in a fixed array:
 // no boxing, no parsing of key-value pairs, no slice growth.
-func (r *auditRec) attrs() (attrs [15]slog.Attr, n int) {
+func (r *auditRec) attrs() (attrs [17]slog.Attr, n int) {
 	n = copy(attrs[:], []slog.Attr{
 		slog.String("principal", r.principal), slog.String("transport", r.transport), slog.String("session", r.session),
 		slog.String("endpoint", r.endpoint), slog.String("kind", r.kind), slog.String("name", r.name), slog.String("outcome", r.outcome),
@@ -139,6 +140,12 @@ func (r *auditRec) attrs() (attrs [15]slog.Attr, n int) {
 		attrs[n+2] = slog.String("flow_chain", r.flowChain)
 		n += 3
 	}
+	if r.interceptor != "" {
+		// The interceptors that saw the call and what each decided.
+		attrs[n] = slog.String("interceptor", r.interceptor)
+		attrs[n+1] = slog.String("decision", r.decision)
+		n += 2
+	}
 	if r.args != "" {
 		attrs[n] = slog.String("arguments", r.args)
 		n++
@@ -155,12 +162,13 @@ type auditRec struct {
 	traceID, args                                                string
 	upstreamMode, upstreamSubject                                string
 	flowRule, flowAction, flowChain                              string
+	interceptor, decision                                        string
 }
 
 // size is about how many bytes r's line takes: what the queue's bounds
 // count.
 func (r *auditRec) size() int {
-	return 160 + len(r.principal) + len(r.transport) + len(r.session) + len(r.endpoint) + len(r.kind) + len(r.name) + len(r.outcome) + len(r.traceID) + len(r.args) + len(r.flowChain)
+	return 160 + len(r.principal) + len(r.transport) + len(r.session) + len(r.endpoint) + len(r.kind) + len(r.name) + len(r.outcome) + len(r.traceID) + len(r.args) + len(r.flowChain) + len(r.interceptor) + len(r.decision)
 }
 
 // appendTo appends r's line as slog's JSON handler writes it
