@@ -226,6 +226,9 @@ func (s *InterceptorSpec) normalize(env *config.Env) {
 	} else {
 		s.configJSON = "{}"
 	}
+	if s.Path == "" && !s.Remote() {
+		return // reported above
+	}
 	if s.Remote() {
 		s.Limits.fill()
 		s.Limits.check(k+".limits", env.Bad)
