@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/wasmgate/wasmgate/gateway/intercept"
@@ -18,10 +19,56 @@ func (s *Snapshot) Interceptors() *intercept.Chain {
 	return s.parts.icpts.Chain()
 }
 
-// remoteInterceptor connects to an external interceptor server (an
-// interceptor with url:), bounded by its limits.timeout per call.
-func (g *Gateway) remoteInterceptor(ctx context.Context, spec loader.InterceptorSpec) (intercept.RemoteInterceptor, error) {
-	return remote.New(ctx, remote.Options{Name: spec.Name, URL: spec.URL, Timeout: time.Duration(spec.Limits.Timeout), Logger: g.log})
+// remoteInterceptor is the client of an external interceptor server (an
+// interceptor with url:), bounded by its limits.timeout per call. It
+// connects at its first call, and again after a failure: a server that
+// is down fails calls (or lets them go on, per failure:), not the
+// config.
+func (g *Gateway) remoteInterceptor(_ context.Context, spec loader.InterceptorSpec) (intercept.RemoteInterceptor, error) {
+	return &lazyRemote{o: remote.Options{Name: spec.Name, URL: spec.URL, Timeout: time.Duration(spec.Limits.Timeout), Logger: g.log}}, nil
+}
+
+// lazyRemote connects to its server when a call needs it.
+type lazyRemote struct {
+	o  remote.Options
+	mu sync.Mutex
+	c  *remote.Client
+}
+
+func (l *lazyRemote) client(ctx context.Context) (*remote.Client, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.c != nil {
+		return l.c, nil
+	}
+	if l.o.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, l.o.Timeout)
+		defer cancel()
+	}
+	c, err := remote.New(ctx, l.o)
+	if err != nil {
+		return nil, err
+	}
+	l.c = c
+	return c, nil
+}
+
+func (l *lazyRemote) Intercept(ctx context.Context, in *intercept.Input) (*intercept.Output, error) {
+	c, err := l.client(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return c.Intercept(ctx, in)
+}
+
+func (l *lazyRemote) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.c == nil {
+		return nil
+	}
+	return l.c.Close()
 }
 
 // interceptorsStatus is the status page's interceptors section: each

@@ -1,0 +1,82 @@
+package main
+
+// Interceptors (issue 44) through the binary: an external interceptor
+// server (internal/interceptortest, written from the interceptors draft)
+// that denies, and modifies arguments and results; failure closed and
+// open when it is down.
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wasmgate/wasmgate/internal/harness"
+	"github.com/wasmgate/wasmgate/internal/interceptortest"
+)
+
+func TestInterceptorServer(t *testing.T) {
+	srv := interceptortest.Start(t,
+		interceptortest.DenyTool("no-math", "calculate", "arithmetic is not allowed here"),
+		interceptortest.LowerArgument("lower", "name"),
+		interceptortest.ReplaceWord("howdy", "Hello", "Howdy"))
+	section := func(failure string) string {
+		return fmt.Sprintf("interceptors:\n  - {name: policy-server, url: %q, on: [tools/call], phase: both, failure: %s, limits: {timeout: 2s}}\n", srv.URL+"/mcp", failure)
+	}
+	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.ExamplePlugins(t), Sections: section("closed")}))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 90*time.Second)
+	c := g.SessionClient(t)
+
+	// Modified on the way in (the name lower-cased) and on the way out
+	// (Hello replaced): the plugin greets "alice", the client reads Howdy.
+	res, err := harness.CallToolErr(ctx, c, "say_hello", map[string]any{"name": "ALICE"})
+	if err != nil || res.IsError || harness.ResultText(res) != "Howdy, alice!" {
+		t.Fatalf("say_hello through the interceptors: %v %q", err, harness.ResultText(res))
+	}
+	// Denied before the plugin runs, with the server's reason.
+	res, err = harness.CallToolErr(ctx, c, "calculate", map[string]any{"operation": "add", "a": 1, "b": 2})
+	if err != nil || !res.IsError || !strings.Contains(harness.ResultText(res), `denied by interceptor "policy-server"`) ||
+		!strings.Contains(harness.ResultText(res), "arithmetic is not allowed here") {
+		t.Errorf("calculate: %v %q; want it denied by the interceptor with its reason", err, harness.ResultText(res))
+	}
+	m := g.Scrape(t)
+	if n := m.Sum("wasmgate_interceptor_decisions_total", map[string]string{"interceptor": "policy-server", "decision": "modify"}); n != 2 {
+		t.Errorf("modify decisions %v, want 2 (the request and the response of say_hello)", n)
+	}
+	if n := m.Sum("wasmgate_interceptor_decisions_total", map[string]string{"interceptor": "policy-server", "decision": "deny"}); n != 1 {
+		t.Errorf("deny decisions %v, want 1", n)
+	}
+	var denied auditRecord
+	for _, a := range auditLines(t, g.Stderr()) {
+		if a["name"] == "calculate" {
+			denied = a
+		}
+	}
+	if denied["interceptor"] != "policy-server" || denied["decision"] != "deny" || denied["outcome"] != "denied" {
+		t.Errorf("the denied call's audit line: %v", denied)
+	}
+
+	// The server goes away: with failure closed the call fails, naming
+	// the interceptor; reloaded to failure open, the call goes on.
+	srv.Close()
+	res, err = harness.CallToolErr(ctx, c, "say_hello", map[string]any{"name": "bob"})
+	if err != nil || !res.IsError || !strings.Contains(harness.ResultText(res), `interceptor "policy-server" failed`) {
+		t.Errorf("say_hello with the server down, failure closed: %v %q", err, harness.ResultText(res))
+	}
+	harness.RenameOver(t, cfg, []byte(bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.ExamplePlugins(t), Sections: section("open")})))
+	if code, body := g.PostReload(t); code != http.StatusOK {
+		t.Fatalf("reload to failure: open with the server down: %d %s", code, body)
+	}
+	res, err = harness.CallToolErr(ctx, c, "say_hello", map[string]any{"name": "Bob"})
+	if err != nil || res.IsError || harness.ResultText(res) != "Hello, Bob!" {
+		t.Errorf("say_hello with the server down, failure open: %v %q; want the call to go on untouched", err, harness.ResultText(res))
+	}
+	if n := g.Scrape(t).Sum("wasmgate_interceptor_decisions_total", map[string]string{"interceptor": "policy-server", "decision": "error"}); n < 2 {
+		t.Errorf("error decisions %v, want the failures counted", n)
+	}
+	if !strings.Contains(g.Stderr(), "interceptor failed") {
+		t.Error("no log line for the failing interceptor")
+	}
+}
