@@ -169,6 +169,9 @@ func run[T any](ctx context.Context, e *Envelope, st State, c *Call, pk policy.K
 	validate func() *refusal, fn func(context.Context) (T, error), after func(T) (outcome, errMsg string)) (v T, r *refusal) {
 	c.Start = time.Now()
 	c.Source = src.Name()
+	if ol, ok := src.(source.OutputLimited); ok {
+		c.maxOutput = ol.MaxOutput()
+	}
 	c.Endpoint = e.o.Endpoint
 	noun := c.Kind
 	if c.noun != "" {

@@ -155,9 +155,13 @@ func interceptResult[T any](ctx context.Context, e *Envelope, st State, c *Call,
 	if err != nil {
 		return zero, fmt.Errorf("encoding the result for the interceptors: %w", err)
 	}
+	limit := int64(intercept.MaxOutput)
+	if c.maxOutput > 0 {
+		limit = min(limit, c.maxOutput)
+	}
 	out, modified, err := e.interceptResponse(ctx, st, c, raw, func(mod json.RawMessage) error {
-		if len(mod) > intercept.MaxOutput {
-			return fmt.Errorf("the result is %d bytes, over the bound of %d", len(mod), intercept.MaxOutput)
+		if int64(len(mod)) > limit {
+			return fmt.Errorf("the result is %d bytes, over the bound of %d (the source's limits.max_output)", len(mod), limit)
 		}
 		_, err := parse(mod)
 		return err

@@ -53,6 +53,7 @@ type Call struct {
 	raw       json.RawMessage
 	checkArgs func(json.RawMessage) error
 	setArgs   func(json.RawMessage) *refusal
+	maxOutput int64         // the source's bound on a result (source.OutputLimited); 0: none
 	noun      string        // names the call in messages when Kind does not
 	timeout   time.Duration // bounds the call instead of the source's Timeout (a task)
 	malformed *refusal      // a request refused before it is authorized

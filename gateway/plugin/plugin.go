@@ -55,6 +55,7 @@ func (p *Source) Timeout() time.Duration     { return time.Duration(p.spec.Limit
 func (p *Source) TaskTimeout() time.Duration { return time.Duration(p.spec.Limits.TaskTimeout) }
 func (p *Source) RedactSecrets() bool        { return p.spec.RedactSecrets }
 func (p *Source) Kind() string               { return "plugin" }
+func (p *Source) MaxOutput() int64           { return int64(p.spec.Limits.MaxOutput) }
 
 // SelfTraced: a call's trace has the plugin's "instance wait" (when it
 // waited) and "wasm call" spans right under the call's span.

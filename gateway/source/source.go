@@ -84,6 +84,13 @@ func RedactsSecrets(src Source) bool {
 	return ok && r.RedactSecrets()
 }
 
+// OutputLimited is a source whose results are bounded (a plugin's
+// limits.max_output): what an interceptor makes of a result is bounded
+// the same.
+type OutputLimited interface {
+	MaxOutput() int64
+}
+
 // SelfTraced is a source that starts its own spans under the call's (a
 // plugin: its wait for an instance and the WASM call), so the envelope
 // adds no span of its own around the source's work.
