@@ -416,8 +416,8 @@ func TestGuardWAT(t *testing.T) {
 		// Braces and escaped quotes in strings do not end the arguments
 		// early.
 		{request("run", `{"a":"}\"}]","b":"rm -rf"}`), deny},
-		{request("run", `{"a":"` + big + `","b":"rm -rf"}`), deny},
-		{request("run", `{"a":"` + big + `"}`), continueJSON},
+		{request("run", `{"a":"`+big+`","b":"rm -rf"}`), deny},
+		{request("run", `{"a":"`+big+`"}`), continueJSON},
 		{request("run", `{}`), continueJSON},
 		{intercept.Input{Phase: "request", Method: "tools/list", Endpoint: "agents"}, continueJSON},
 		// "rm -rf" outside the arguments: the tool's name, the principal.
