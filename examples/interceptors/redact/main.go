@@ -20,7 +20,7 @@ func interceptResponse() int32 {
 	if err != nil {
 		return intercept.Fail(err)
 	}
-	if len(ev.Result) == 0 {
+	if len(ev.Result) == 0 || !r.MayHold(ev.Result) {
 		return intercept.Answer(intercept.Continue())
 	}
 	res, err := intercept.ParseResult(ev.Result)

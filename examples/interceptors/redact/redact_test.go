@@ -71,3 +71,24 @@ func TestRedact(t *testing.T) {
 		t.Error("pattern ssn: no error")
 	}
 }
+
+func TestMayHold(t *testing.T) {
+	all, _ := NewRedactor(nil)
+	cardOnly, _ := NewRedactor([]string{"card"})
+	for _, c := range []struct {
+		r    *Redactor
+		raw  string
+		want bool
+	}{
+		{all, `{"content":[{"type":"text","text":"12 files"}]}`, false},
+		{all, `{"content":[{"type":"text","text":"a@b.io"}]}`, true},
+		{cardOnly, `{"content":[{"type":"text","text":"a@b.io"}]}`, false},
+		{all, `{"content":[{"type":"text","text":"a\u0040b.io"}]}`, true},
+		{cardOnly, `{"content":[{"type":"text","text":"4111 1111 1111 1111"}]}`, true},
+		{cardOnly, `{"content":[{"type":"text","text":"4111 1111 1111"}]}`, false},
+	} {
+		if got := c.r.MayHold([]byte(c.raw)); got != c.want {
+			t.Errorf("MayHold(%s) = %v", c.raw, got)
+		}
+	}
+}
