@@ -14,7 +14,10 @@
 //     returns its refusals and failures as errors;
 //   - small helpers for writing exports: [Arguments] (the cheap way to read
 //     a call's arguments), [Args], [ReadResourceRequest], [Information],
-//     [Text] and [Fail].
+//     [Text] and [Fail], and the raw [Input] and [Output].
+//
+// Interceptors (docs/interceptors.md) import its subpackage
+// github.com/wasmgate/wasmgate/pdk/intercept.
 //
 // Every file of this package is built only for GOOS=wasip1. Plugins are
 // built with the standard Go toolchain:

@@ -89,6 +89,14 @@ func ReadResourceRequest() (ResourceRequest, error) {
 	return req, nil
 }
 
+// Input returns the export's raw input (as go-pdk's Input does, in
+// fewer host calls).
+func Input() []byte { return input() }
+
+// Output sets b as the export's raw output and returns 0, or 1 if the
+// output cannot be allocated in the plugin's memory.
+func Output(b []byte) int32 { return output(b) }
+
 // Information writes v as JSON to the export's output and returns 0, or
 // fails if v cannot be encoded. Use it to return the results of the
 // *_information exports, a ResourceContent or a prompt's messages.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds every plugin directory under examples/plugins/, examples/rankers/
-# and testdata/plugins/ to <dir>.wasm beside it, with the standard Go
-# toolchain:
+# Builds every plugin directory under examples/plugins/, examples/rankers/,
+# examples/interceptors/ and testdata/plugins/ to <dir>.wasm beside it, with
+# the standard Go toolchain:
 #
 #   GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o <dir>.wasm ./<dir>
 #
@@ -38,7 +38,7 @@ stale() {
 }
 
 built=0
-for dir in examples/plugins/*/ examples/rankers/*/ testdata/plugins/*/; do
+for dir in examples/plugins/*/ examples/rankers/*/ examples/interceptors/*/ testdata/plugins/*/; do
   dir=${dir%/}
   compgen -G "$dir/*.go" >/dev/null || continue
   out=$dir.wasm
@@ -47,7 +47,7 @@ for dir in examples/plugins/*/ examples/rankers/*/ testdata/plugins/*/; do
   GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -o "$out" "./$dir"
   built=$((built + 1))
 done
-for wat in examples/plugins/*.wat testdata/plugins/*.wat; do
+for wat in examples/plugins/*.wat examples/interceptors/*.wat testdata/plugins/*.wat; do
   [[ -f $wat ]] || continue
   out=${wat%.wat}.wasm
   [[ $force == 1 || ! -f $out || $wat -nt $out ]] || continue
