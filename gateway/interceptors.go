@@ -80,3 +80,12 @@ func (g *Gateway) interceptorsStatus() any {
 	}
 	return st
 }
+
+// interceptorDigests are the digests of s's interceptor modules, by
+// name, for the lock file.
+func (s *Snapshot) interceptorDigests() map[string]string {
+	if s == nil || s.parts == nil || s.parts.icpts == nil {
+		return nil
+	}
+	return s.parts.icpts.Digests()
+}

@@ -103,6 +103,9 @@ func (s *Snapshot) Summary() string {
 	if names := s.upstreamNames(); len(names) > 0 { // relay sites are in ops.SectionsSummary's "relay: …"
 		sources += fmt.Sprintf(", %s (%s)", plural.N(len(names), "upstream"), strings.Join(names, ", "))
 	}
+	if ic := s.parts.icpts.Summary(); ic != "" {
+		sources += ", " + ic
+	}
 	if es := s.Config.Endpoints; len(es) > 0 {
 		names := make([]string, len(es))
 		for i, e := range es {

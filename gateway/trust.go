@@ -112,7 +112,7 @@ func (g *Gateway) lockBuild(ctx context.Context) (LockResult, *lockfile.Lock, er
 		s.close(context.WithoutCancel(ctx))
 	}()
 	old, _ := trust.ReadLock(res.File) // unreadable or garbage: everything differs
-	l, err := trust.LockOf(s.Config, s.Sources(), old)
+	l, err := trust.LockOf(s.Config, s.Sources(), s.interceptorDigests(), old)
 	if err != nil {
 		return res, nil, err
 	}
@@ -130,5 +130,5 @@ func (g *Gateway) LockOf(prev *lockfile.Lock) (*lockfile.Lock, error) {
 	if s == nil {
 		return nil, errors.New("no configuration is serving")
 	}
-	return trust.LockOf(s.Config, s.Sources(), prev)
+	return trust.LockOf(s.Config, s.Sources(), s.interceptorDigests(), prev)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/component"
 	"github.com/wasmgate/wasmgate/internal/refcount"
 	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/loader/fetch"
 )
 
 // Host is what interceptors need of the gateway; it outlives every
@@ -27,6 +28,10 @@ type Host struct {
 	// Remote connects to an external interceptor server (url:); nil:
 	// such interceptors are a config error.
 	Remote func(ctx context.Context, spec loader.InterceptorSpec) (RemoteInterceptor, error)
+	// Approve, if set, is asked whether the modules fetched for cfg
+	// (their SHA-256 digests, by interceptor name) may run, before any
+	// of them is compiled (the lock file). An error fails the Provision.
+	Approve func(cfg *loader.Config, modules map[string]string) error
 }
 
 // RemoteInterceptor is an external interceptor server's client.
@@ -68,9 +73,30 @@ func (c *Component) Reuse(p *Component) { c.prev = p.all }
 func (c *Component) Provision(ctx context.Context, cfg *loader.Config) error {
 	defer func() { c.prev = nil }()
 	var errs []error
+	mods := map[string]fetch.Module{}
+	digests := map[string]string{}
+	for _, spec := range cfg.Interceptors {
+		if spec.Remote() {
+			continue
+		}
+		mod, err := c.h.Compiler.Fetch(ctx, spec.Plugin())
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", cfg.File, err))
+			continue
+		}
+		mods[spec.Name], digests[spec.Name] = mod, mod.SHA256
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	if c.h.Approve != nil {
+		if err := c.h.Approve(cfg, digests); err != nil {
+			return err
+		}
+	}
 	var entries []*entry
 	for _, spec := range cfg.Interceptors {
-		sh, err := c.build(ctx, spec)
+		sh, err := c.build(ctx, spec, mods[spec.Name])
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", cfg.File, err))
 			continue
@@ -82,7 +108,7 @@ func (c *Component) Provision(ctx context.Context, cfg *loader.Config) error {
 	return errors.Join(errs...)
 }
 
-func (c *Component) build(ctx context.Context, spec loader.InterceptorSpec) (*shared, error) {
+func (c *Component) build(ctx context.Context, spec loader.InterceptorSpec, mod fetch.Module) (*shared, error) {
 	if spec.Remote() {
 		if c.h.Remote == nil {
 			return nil, fmt.Errorf("interceptor %q (%s.url): external interceptor servers are not supported by this build", spec.Name, spec.Key)
@@ -98,10 +124,6 @@ func (c *Component) build(ctx context.Context, spec loader.InterceptorSpec) (*sh
 		sh := &shared{key: key, ic: r, close: func(context.Context) error { return r.Close() }}
 		sh.refs.Init()
 		return sh, nil
-	}
-	mod, err := c.h.Compiler.Fetch(ctx, spec.Plugin())
-	if err != nil {
-		return nil, err
 	}
 	key := reuseKey(spec, mod.SHA256)
 	if sh := c.prev[spec.Name]; sh != nil && key != "" && sh.key == key && sh.refs.Retain() {

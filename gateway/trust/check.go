@@ -3,6 +3,8 @@ package trust
 import (
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/wasmgate/wasmgate/gateway/plugin"
@@ -65,6 +67,59 @@ func (c *Checker) BeforeRun(cfg *loader.Config) error {
 			}
 		}
 		lines = append(lines, c.unapproved(t, p.Key, p.Name, now)...)
+	}
+	for _, ic := range cfg.Interceptors {
+		module := ""
+		if old := t.Lock.Sources[InterceptorKey(ic.Name)]; old != nil { // checked once fetched
+			module = old.Module
+		}
+		now, err := InterceptorPins(ic, module)
+		if err != nil {
+			return fmt.Errorf("%s: %w", ic.Key, err)
+		}
+		lines = append(lines, c.unapproved(t, ic.Key, InterceptorKey(ic.Name), now)...)
+	}
+	return c.refuseUnapproved(t, lines)
+}
+
+// InterceptorKey is the lock file's key of the interceptor called name:
+// interceptors are not sources, and may share a source's name.
+func InterceptorKey(name string) string { return "interceptor:" + name }
+
+// InterceptorPins is what the lock records of an interceptor: its
+// module's digest (module, "" for an external server) or its server's
+// URL, and its grants: the hosts and paths it may reach, and what it
+// sees (on, phase, match), which an approval covers too.
+func InterceptorPins(spec loader.InterceptorSpec, module string) (*lockfile.Source, error) {
+	hosts := append([]string{}, spec.AllowedHosts...)
+	slices.Sort(hosts)
+	paths := map[string]string{}
+	maps.Copy(paths, spec.AllowedPaths)
+	match := map[string][]string{"endpoints": lockfile.List(spec.Match.Endpoints), "sources": lockfile.List(spec.Match.Sources), "tools": lockfile.List(spec.Match.Tools)}
+	now := &lockfile.Source{Kind: "interceptor", Declared: spec.Key, Module: module, Upstream: spec.URL}
+	err := now.GrantAll(map[string]any{"allowed_hosts": hosts, "allowed_paths": paths, "on": lockfile.List(spec.On), "phase": spec.Phase, "match": match})
+	return now, err
+}
+
+// InterceptorModules is intercept.Host's Approve: each interceptor
+// module's digest against the lock, once fetched and before it is
+// compiled.
+func (c *Checker) InterceptorModules(cfg *loader.Config, modules map[string]string) error {
+	t := cfg.Trust
+	if t.Lock == nil || t.OnChange == loader.OnChangeWarn {
+		return nil
+	}
+	var lines []string
+	for _, ic := range cfg.Interceptors {
+		sum, ok := modules[ic.Name]
+		if !ok {
+			continue
+		}
+		now, err := InterceptorPins(ic, sum)
+		if err != nil {
+			return fmt.Errorf("%s: %w", ic.Key, err)
+		}
+		lines = append(lines, c.unapproved(t, ic.Key, InterceptorKey(ic.Name), now)...)
 	}
 	return c.refuseUnapproved(t, lines)
 }
@@ -155,8 +210,17 @@ func published(cfg *loader.Config, src source.Source) (*lockfile.Source, error) 
 // LockOf is the lock of what srcs, built from cfg, publish now. A relay
 // site whose page publishes nothing (none connected) keeps what prev
 // holds for it.
-func LockOf(cfg *loader.Config, srcs []source.Source, prev *lockfile.Lock) (*lockfile.Lock, error) {
+//
+// interceptors are the digests of cfg's interceptor modules, by name.
+func LockOf(cfg *loader.Config, srcs []source.Source, interceptors map[string]string, prev *lockfile.Lock) (*lockfile.Lock, error) {
 	l := lockfile.New()
+	for _, ic := range cfg.Interceptors {
+		ls, err := InterceptorPins(ic, interceptors[ic.Name])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", ic.Key, err)
+		}
+		l.Sources[InterceptorKey(ic.Name)] = ls
+	}
 	for _, src := range srcs {
 		ls, err := published(cfg, src)
 		if err != nil {
