@@ -141,7 +141,12 @@ func (c *Component) build(ctx context.Context, spec loader.InterceptorSpec, mod 
 
 // Chain is the interceptors in config order; empty (never nil) after a
 // Provision.
-func (c *Component) Chain() *Chain { return c.chain }
+func (c *Component) Chain() *Chain {
+	if c == nil {
+		return nil
+	}
+	return c.chain
+}
 
 // Cleanup releases c's hold on every interceptor; one no other snapshot
 // serves is closed. Safe after a failed Provision.
@@ -183,7 +188,7 @@ func (c *Component) Changes(p *Component) []string {
 // Summary lists the interceptors: "2 interceptors (redact, guard)", ""
 // for none.
 func (c *Component) Summary() string {
-	if c.chain == nil || len(c.chain.list) == 0 {
+	if c == nil || c.chain == nil || len(c.chain.list) == 0 {
 		return ""
 	}
 	var names []string
@@ -201,6 +206,9 @@ func (c *Component) Summary() string {
 // external servers).
 func (c *Component) Digests() map[string]string {
 	out := map[string]string{}
+	if c == nil {
+		return out
+	}
 	for name, sh := range c.all {
 		if sh.sha256 != "" {
 			out[name] = sh.sha256
