@@ -13,13 +13,7 @@ import (
 )
 
 // Input decodes the export's input: the event the gateway intercepted.
-func Input() (*Event, error) {
-	var e Event
-	if err := json.Unmarshal(pdk.Input(), &e); err != nil {
-		return nil, fmt.Errorf("decode interceptor input: %w", err)
-	}
-	return &e, nil
-}
+func Input() (*Event, error) { return DecodeEvent(pdk.Input()) }
 
 // Config decodes the interceptor's config: section (JSON in the Extism
 // config key [ConfigKey]) into v. Without a config: section it leaves v
@@ -42,7 +36,7 @@ func Answer(out Output) int32 {
 	if out.Decision == "" {
 		return Fail(errors.New("interceptor answer without a decision"))
 	}
-	b, err := json.Marshal(out)
+	b, err := EncodeOutput(out)
 	if err != nil {
 		return Fail(fmt.Errorf("encode interceptor answer: %w", err))
 	}

@@ -1,0 +1,46 @@
+package intercept
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// TestDecodeEvent: DecodeEvent reads what encoding/json reads, for
+// inputs with and without each member.
+func TestDecodeEvent(t *testing.T) {
+	for _, in := range []string{
+		`{"phase":"response","method":"tools/call","endpoint":"default","source":"fs","name":"read_file","arguments":{"path":"/a\"b"},"result":{"content":[{"type":"text","text":"x\u00e9"}]},"principal":{"name":"alice","groups":["dev"]},"transport":"http","session":{"id":"s1","labels":["private"]},"trace_id":"abc"}`,
+		`{"phase":"request","method":"tools/list","endpoint":"e","principal":{"name":"bob","groups":[]},"transport":"stdio"}`,
+		`{"phase":"request","method":"prompts/get","name":"p\u0041","arguments":null,"session":null,"principal":{"name":"x","groups":null}}`,
+	} {
+		got, err := DecodeEvent([]byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		var want Event
+		if err := json.Unmarshal([]byte(in), &want); err != nil {
+			t.Fatal(err)
+		}
+		if string(want.Arguments) == "null" {
+			want.Arguments = nil
+		}
+		if !reflect.DeepEqual(*got, want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", in, *got, want)
+		}
+	}
+	for _, bad := range []string{``, `[]`, `{"phase":`, `{"principal":"alice"}`} {
+		if _, err := DecodeEvent([]byte(bad)); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+	b, _ := EncodeOutput(Continue())
+	var out Output
+	if err := json.Unmarshal(b, &out); err != nil || out.Decision != DecisionContinue {
+		t.Errorf("Continue encodes as %s", b)
+	}
+	b, _ = EncodeOutput(Deny("no"))
+	if string(b) != `{"decision":"deny","message":"no"}` {
+		t.Errorf("Deny encodes as %s", b)
+	}
+}
