@@ -7,7 +7,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state bench-endpoints bench-search bench-identity bench-flows cluster cluster-restart fuzz validate conformance conformance-endpoint clean install dist
+.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state bench-endpoints bench-search bench-identity bench-flows bench-interceptors cluster cluster-restart fuzz validate conformance conformance-endpoint clean install dist
 
 all: build
 
@@ -104,6 +104,7 @@ bench: build
 	@bash scripts/bench-search.sh
 	@bash scripts/bench-identity.sh $(BENCH_DURATION)
 	@bash scripts/bench-flows.sh $(BENCH_DURATION)
+	@bash scripts/bench-interceptors.sh $(BENCH_DURATION)
 
 ## bench-identity: each caller's identity toward an HTTP upstream (issue
 ## 42): tools/call at 16 JWT callers with a static bearer against each
@@ -119,6 +120,11 @@ bench-identity: build
 ## trifecta rule in memory, and the Redis round trips per call on Redis.
 bench-flows: build
 	@bash scripts/bench-flows.sh $(BENCH_DURATION)
+
+## bench-interceptors: interceptors (issue 44): a no-op Go and WAT
+## interceptor on every call, and the redact example over 10 KiB.
+bench-interceptors: build
+	@bash scripts/bench-interceptors.sh $(BENCH_DURATION)
 
 ## bench-search: tool search (issue 41): find_tools, tools/call and
 ## call_tool over HTTP at 1 client against a 10,000-tool synthetic

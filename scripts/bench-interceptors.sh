@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# make bench-interceptors: what an interceptor (interceptors:, issue 44)
+# costs on the call path.
+#
+# 1. The same load as `make bench` (mcpbench, tools/call calculate over
+#    Streamable HTTP sessions) against three gateways of the same plugins,
+#    taking turns of 200 ms (mcpbench -target), at 1 and 16 clients:
+#      none      no interceptors
+#      go-pass   the Go example that lets everything through
+#                (examples/interceptors/pass), in both phases
+#      wat-noop  the WebAssembly-text example that does the same
+#                (examples/interceptors/noop.wat), in both phases
+#    calls/s and the gateway's CPU time per call against none, round by
+#    round (median). The issue's target: <= 15 µs of CPU per call added
+#    at 16 clients.
+# 2. In process (go test -bench BenchmarkCallToolInterceptors): the same
+#    three, and a result of about 10 KiB with personal data in it, without
+#    and with the redact example. The issue's target: <= 100 µs added.
+#
+#   scripts/bench-interceptors.sh [duration]   (make bench-interceptors BENCH_DURATION=5s)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${1:-5s}
+ROUNDS=${ROUNDS:-3}
+CLIENTS=${CLIENTS:-1,16}
+BIN=./bin/wasmgate
+BENCH=./bin/mcpbench
+work=$(mktemp -d)
+pid=
+declare -A http admin gw
+trap 'for p in $pid "${gw[@]}"; do kill $p 2>/dev/null || true; wait $p 2>/dev/null || true; done; rm -rf "$work"' EXIT
+
+. scripts/benchlib.sh
+root=$(pwd)
+for f in examples/plugins/calculator.wasm examples/interceptors/pass.wasm examples/interceptors/noop.wasm; do
+  [ -f "$f" ] || { echo "bench-interceptors: $f is not built (make plugins)" >&2; exit 1; }
+done
+base() { # base HTTP-PORT ADMIN-PORT
+  cat <<YAML
+server:
+  cache_dir: $work/cache
+  log: {level: warn}
+transports:
+  http: {listen: 127.0.0.1:$1}
+admin:
+  listen: 127.0.0.1:$2
+plugins:
+  - {name: calculator, path: $root/examples/plugins/calculator.wasm}
+YAML
+}
+for c in none go-pass wat-noop; do http[$c]=$(port); admin[$c]=$(port); done
+base ${http[none]} ${admin[none]} >"$work/none.yaml"
+{ base ${http[go-pass]} ${admin[go-pass]}; printf 'interceptors:\n  - {name: pass, path: %s, phase: both}\n' "$root/examples/interceptors/pass.wasm"; } >"$work/go-pass.yaml"
+{ base ${http[wat-noop]} ${admin[wat-noop]}; printf 'interceptors:\n  - {name: noop, path: %s, phase: both}\n' "$root/examples/interceptors/noop.wasm"; } >"$work/wat-noop.yaml"
+
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
+ADMIN=${admin[none]}; start "$work/go-pass.yaml"; stop # fill the compilation cache
+for c in none go-pass wat-noop; do
+  ADMIN=${admin[$c]}; start "$work/$c.yaml"; gw[$c]=$pid
+done
+pid=
+secs=${DURATION%s}
+measured=$(( ROUNDS * ${secs%.*} ))s
+target() { printf '{"name":"%s","url":"http://127.0.0.1:%s/mcp","pid":%s}' "$1" "${http[$1]}" "${gw[$1]}"; }
+echo "1. tools/call calculate, the three gateways in turns of 200 ms, ${measured} of each one's own time per client count:"
+$BENCH -tool calculate -args '{"operation":"add","a":5,"b":3}' -expect 8 -clients "$CLIENTS" \
+  -duration "$measured" -warmup 1s -json -target "$(target none)" -target "$(target go-pass)" -target "$(target wat-noop)" >"$work/out" || {
+  cat "$work/out"; echo "bench-interceptors: mcpbench failed" >&2; exit 1; }
+grep -v '^{' "$work/out" | sed 's/^/  /'
+python3 - <(grep '^{' "$work/out") <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+by = {(r["name"], r["clients"]): r for r in rows}
+print("each against none in the same round, the median over the rounds:")
+for clients in sorted({r["clients"] for r in rows}):
+    n = by.get(("none", clients))
+    for name in ("go-pass", "wat-noop"):
+        r = by.get((name, clients))
+        if not r or not n or "rate_ratio" not in r:
+            continue
+        added = r.get("server_cpu_us_per_call", 0) - n.get("server_cpu_us_per_call", 0)
+        verdict = ""
+        if clients == 16:
+            verdict = f" (issue 44's target <= 15 µs: {'met' if added <= 15 else 'NOT met'})"
+        print(f"  {clients:>2} clients, {name:8}: calls/s {r['rate_ratio']:.3f}x, p50 {r['p50_ratio']:.3f}x ({r['p50_over_us']:+.0f} µs), "
+              f"gateway CPU per call {n.get('server_cpu_us_per_call', 0):.1f} -> {r.get('server_cpu_us_per_call', 0):.1f} µs ({added:+.1f} µs){verdict}")
+PY
+for p in "${gw[@]}"; do kill $p 2>/dev/null || true; wait $p 2>/dev/null || true; done
+gw=()
+
+echo
+echo "2. in process (go test -bench CallToolInterceptors, median of 5):"
+go test -run '^$' -bench 'CallToolInterceptors' -count 5 ./gateway 2>/dev/null | awk '/^BenchmarkCallToolInterceptors\//{split($1, a, "/"); n = a[2]; sub(/-[0-9]+$/, "", n); v[n] = v[n] " " $3} END{for (k in v) print k, v[k]}' |
+  python3 -c '
+import sys, statistics
+d = {}
+for l in sys.stdin:
+    p = l.split(); d[p[0]] = statistics.median(float(x) for x in p[1:]) / 1000
+for k, base in (("go-pass", "off"), ("wat-noop", "off"), ("10KiB-redact", "10KiB-off")):
+    if k in d and base in d:
+        want = 100 if k.startswith("10KiB") else 15
+        print(f"  {k:13s} {d[k]:9.1f} µs per call against {d[base]:8.1f} ({d[k] - d[base]:+.1f} µs; issue 44: <= {want} µs: {\"met\" if d[k] - d[base] <= want else \"NOT met\"})")
+'
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
