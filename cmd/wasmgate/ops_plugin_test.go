@@ -6,6 +6,9 @@ package main
 // and answers `call`, `read` and `prompt`.
 
 import (
+	"context"
+	"encoding/json"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,7 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmgate/wasmgate/gateway/intercept"
 	"github.com/wasmgate/wasmgate/internal/harness"
+	"github.com/wasmgate/wasmgate/loader"
 )
 
 func TestPluginNewBuildValidateCall(t *testing.T) {
@@ -134,5 +139,140 @@ func TestCallAgainstURL(t *testing.T) {
 	}
 	if r := run("call", "--url", g.MCPURL, "calculate", `not json`); r.Code != 1 || !strings.Contains(r.Stderr, "not a JSON object") {
 		t.Errorf("call with bad JSON: exit %d\n%s", r.Code, r.Stderr)
+	}
+}
+
+// TestPluginNewInterceptor: `wasmgate plugin new --interceptor` makes a Go
+// interceptor project that builds outside the tree with the standard Go
+// toolchain, whose module the gateway compiles as an interceptor (both
+// exports, no wasmgate host functions), answers continue, and reads its
+// config: section.
+func TestPluginNewInterceptor(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(harness.RepoRoot(), "pdk", "intercept", "intercept.go")); err != nil {
+		t.Skip("pdk/intercept (the interceptor PDK, branch h/icpdk) is not in this checkout: plugin new --interceptor copies it into the project")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go toolchain on PATH")
+	}
+	work := t.TempDir()
+	if strings.HasPrefix(work, harness.RepoRoot()) {
+		t.Fatalf("temporary folder %s is inside the repository", work)
+	}
+	in := func(cmd *exec.Cmd) { cmd.Dir = work }
+	r := bins.Run(t, harness.RunOptions{Setup: in}, "plugin", "new", "--interceptor", "guard")
+	if r.Code != 0 {
+		t.Fatalf("plugin new --interceptor: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	dir := filepath.Join(work, "guard")
+	for _, f := range []string{"main.go", "go.mod", "go.sum", "Makefile", "gateway.yaml", "README.md",
+		"internal/wasmgate/go.mod", "internal/wasmgate/pdk/abi.go", "internal/wasmgate/pdk/intercept/intercept.go",
+		"internal/wasmgate/pdk/intercept/guest.go", "internal/wasmgate/wire/wire.go"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("scaffold lacks %s: %v", f, err)
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "internal/wasmgate/pdk/intercept/*_test.go")); len(m) > 0 {
+		t.Errorf("the kit has test files: %v", m)
+	}
+	for _, f := range []string{"Makefile", "gateway.yaml", "README.md", "main.go"} {
+		if b, _ := os.ReadFile(filepath.Join(dir, f)); strings.Contains(string(b), harness.RepoRoot()) {
+			t.Errorf("%s names the checkout:\n%s", f, b)
+		}
+	}
+	// A plugin's project has no interceptor PDK; an interceptor may be
+	// named like a plugin export.
+	if r := bins.Run(t, harness.RunOptions{Setup: in}, "plugin", "new", "shouter"); r.Code != 0 {
+		t.Fatalf("plugin new: exit %d %s", r.Code, r.Stderr)
+	} else if _, err := os.Stat(filepath.Join(work, "shouter", "internal/wasmgate/pdk/intercept")); err == nil {
+		t.Error("a plugin's project has a copy of pdk/intercept")
+	}
+	if r := bins.Run(t, harness.RunOptions{Setup: in}, "plugin", "new", "--interceptor", "about"); r.Code != 0 {
+		t.Errorf("plugin new --interceptor about: exit %d %s", r.Code, r.Stderr)
+	}
+
+	build := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-o", "guard.wasm", ".")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "GOWORK=off", "GOFLAGS=-mod=readonly",
+		"GOMODCACHE="+filepath.Join(work, "modcache"), "GOTOOLCHAIN=local")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build the scaffolded interceptor: %v\n%s", err, out)
+	}
+	t.Cleanup(func() { // the module cache is read-only
+		_ = exec.Command("chmod", "-R", "u+w", filepath.Join(work, "modcache")).Run()
+	})
+
+	cfg := filepath.Join(dir, "gateway.yaml")
+	if r := bins.Run(t, harness.RunOptions{Plain: true, Timeout: 2 * time.Minute, Setup: func(c *exec.Cmd) { c.Dir = dir }}, "validate", "--config", cfg); r.Code != 0 {
+		t.Fatalf("validate: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+
+	// Its config: reaches the module: deny one tool.
+	yaml, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(yaml), "deny: []") {
+		t.Fatalf("gateway.yaml has no deny: [] to change:\n%s", yaml)
+	}
+	if err := os.WriteFile(cfg, []byte(strings.Replace(string(yaml), "deny: []", "deny: [drop_table]", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lc, err := loader.Load(cfg, nil)
+	if err != nil {
+		t.Fatalf("load the scaffold's gateway.yaml: %v", err)
+	}
+	if len(lc.Interceptors) != 1 || lc.Interceptors[0].Name != "guard" || lc.Interceptors[0].Phase != loader.PhaseBoth {
+		t.Fatalf("interceptors: %+v; want guard in both phases", lc.Interceptors)
+	}
+	spec := lc.Interceptors[0]
+	ctx := harness.Ctx(t, 2*time.Minute)
+	c, err := loader.NewCompiler(filepath.Join(os.TempDir(), "wasmgate-bench-cache"), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close(context.Background()) })
+	mod, err := c.Fetch(ctx, spec.Plugin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, inst, err := c.CompileInterceptor(ctx, spec.Plugin(), mod, intercept.ExportRequest, intercept.ExportResponse)
+	if err != nil {
+		t.Fatalf("compile the scaffolded interceptor: %v", err)
+	}
+	t.Cleanup(func() { inst.Close(context.Background()); _ = p.Close(context.Background()) })
+	call := func(in intercept.Input) *intercept.Output {
+		t.Helper()
+		data, err := json.Marshal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		export := intercept.ExportRequest
+		if in.Phase == intercept.PhaseResponse {
+			export = intercept.ExportResponse
+		}
+		raw, err := inst.Call(ctx, export, data)
+		if err != nil {
+			t.Fatalf("%s: %v", export, err)
+		}
+		out, err := intercept.ParseOutput(raw)
+		if err != nil {
+			t.Fatalf("%s answered %s: %v", export, raw, err)
+		}
+		return out
+	}
+	who := intercept.Principal{Name: "alice", Groups: []string{}}
+	req := intercept.Input{Phase: intercept.PhaseRequest, Method: "tools/call", Endpoint: "default", Source: "db",
+		Name: "select", Arguments: json.RawMessage(`{"q":"x"}`), Principal: who, Transport: "http"}
+	if out := call(req); out.Decision != intercept.Continue {
+		t.Errorf("request of select: %+v, want continue", out)
+	}
+	req.Name = "drop_table"
+	if out := call(req); out.Decision != intercept.Deny || !strings.Contains(out.Message, "drop_table is not allowed") {
+		t.Errorf("request of drop_table (config deny: [drop_table]): %+v, want deny", out)
+	}
+	resp := req
+	resp.Phase, resp.Result = intercept.PhaseResponse, json.RawMessage(`{"content":[{"type":"text","text":"ok"}]}`)
+	if out := call(resp); out.Decision != intercept.Continue {
+		t.Errorf("response: %+v, want continue", out)
 	}
 }

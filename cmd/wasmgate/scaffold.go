@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/template"
 
@@ -30,14 +32,15 @@ const kitDir = "internal/wasmgate"
 
 func pluginCmd(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] != "new" {
-		fmt.Fprint(stderr, "Usage: wasmgate plugin new [--dir DIR] [--module PATH] [--port N] NAME\n")
+		fmt.Fprint(stderr, "Usage: wasmgate plugin new [--interceptor] [--dir DIR] [--module PATH] [--port N] NAME\n")
 		return 2
 	}
 	return pluginNew(args[1:], stdout, stderr)
 }
 
 func pluginNew(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("plugin new", "NAME", "Create a Go plugin project in ./NAME (or --dir): main.go with a tool, a resource\nand a prompt, a Makefile, a gateway.yaml that serves it, and a copy of the pdk\npackage, so it builds with the standard Go toolchain and no access to this\nrepository. Then: cd NAME && make && make validate && make call.", stderr)
+	fs := newFlagSet("plugin new", "NAME", "Create a Go plugin project in ./NAME (or --dir): main.go with a tool, a resource\nand a prompt, a Makefile, a gateway.yaml that serves it, and a copy of the pdk\npackage, so it builds with the standard Go toolchain and no access to this\nrepository. Then: cd NAME && make && make validate && make call.\nWith --interceptor, a Go interceptor project instead (docs/interceptors.md):\nmain.go with intercept_request and intercept_response, a copy of the pdk and\npdk/intercept packages, and a gateway.yaml with an interceptors entry.", stderr)
+	interceptor := fs.Bool("interceptor", false, "create an interceptor (intercept_request, intercept_response) instead of a plugin")
 	dir := fs.String("dir", "", "folder to create (default ./NAME); must not exist or be empty")
 	module := fs.String("module", "", "Go module path of the project (default example.com/NAME)")
 	port := fs.Int("port", 0, "the HTTP port of its gateway.yaml; the admin listener gets the next one (default: two ports free now)")
@@ -53,7 +56,7 @@ func pluginNew(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wasmgate plugin new: %q is not a plugin name: use letters, digits, '_' or '-'\n", name)
 		return 2
 	}
-	if reservedExport(name) {
+	if !*interceptor && reservedExport(name) {
 		fmt.Fprintf(stderr, "wasmgate plugin new: %q is not a plugin name: the scaffold exports a function of that name already\n", name)
 		return 2
 	}
@@ -72,12 +75,21 @@ func pluginNew(args []string, stdout, stderr io.Writer) int {
 	if *module == "" {
 		*module = "example.com/" + name
 	}
-	if err := scaffold(*dir, name, *module, ports); err != nil {
+	kind := pluginProject
+	if *interceptor {
+		kind = interceptorProject
+	}
+	if err := scaffold(*dir, name, *module, ports, kind); err != nil {
 		fmt.Fprintf(stderr, "wasmgate plugin new: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "created %s: a plugin %q with a tool %q (module %s), served on 127.0.0.1:%d (status page on :%d)\n  cd %s && make && make validate && make call\n",
-		*dir, name, name, *module, ports[0], ports[1], *dir)
+	if *interceptor {
+		fmt.Fprintf(stdout, "created %s: an interceptor %q (module %s), on tools/call in both phases, in a gateway on 127.0.0.1:%d (status page on :%d)\n  cd %s && make && make validate\n",
+			*dir, name, *module, ports[0], ports[1], *dir)
+	} else {
+		fmt.Fprintf(stdout, "created %s: a plugin %q with a tool %q (module %s), served on 127.0.0.1:%d (status page on :%d)\n  cd %s && make && make validate && make call\n",
+			*dir, name, name, *module, ports[0], ports[1], *dir)
+	}
 	if exe, err := os.Executable(); err == nil {
 		if onPath, err := exec.LookPath("wasmgate"); err != nil || !sameFile(onPath, exe) {
 			fmt.Fprintf(stdout, "  (this wasmgate is not the one on PATH: run make with WASMGATE=%s)\n", exe)
@@ -121,8 +133,36 @@ func sameFile(a, b string) bool {
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
-// scaffold writes the project into dir.
-func scaffold(dir, name, module string, ports [2]int) error {
+// project is what `plugin new` scaffolds: its own files, and the
+// packages of the kit it copies (folders of wasmgate.PluginKit).
+type project struct {
+	files map[string]string
+	kit   []string
+}
+
+var (
+	pluginProject = project{
+		files: map[string]string{
+			"main.go":      scaffoldMain,
+			"Makefile":     scaffoldMakefile,
+			"gateway.yaml": scaffoldConfig,
+			"README.md":    scaffoldReadme,
+		},
+		kit: []string{"pdk", "pdk/args", "wire"},
+	}
+	interceptorProject = project{
+		files: map[string]string{
+			"main.go":      scaffoldInterceptorMain,
+			"Makefile":     scaffoldInterceptorMakefile,
+			"gateway.yaml": scaffoldInterceptorConfig,
+			"README.md":    scaffoldInterceptorReadme,
+		},
+		kit: []string{"pdk", "pdk/args", "pdk/intercept", "wire"},
+	}
+)
+
+// scaffold writes the project kind into dir.
+func scaffold(dir, name, module string, ports [2]int, kind project) error {
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
 		return fmt.Errorf("%s exists and is not empty", dir)
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -132,21 +172,24 @@ func scaffold(dir, name, module string, ports [2]int) error {
 	if err != nil {
 		return err
 	}
+	for _, pkg := range kind.kit {
+		// A package the kit lacks: this wasmgate was built without it.
+		if m, _ := fs.Glob(wasmgate.PluginKit, pkg+"/*.go"); len(m) == 0 {
+			return fmt.Errorf("this wasmgate was built without the %s package: build one from a checkout that has it", pkg)
+		}
+	}
 	data := struct {
 		Name, Module, Version, Kit, GoPDK, GoPDKVersion string
 		HTTPPort, AdminPort                             int
 	}{name, module, version, kitDir, goPDK, sums.version, ports[0], ports[1]}
 	files := map[string]string{
-		"main.go":          scaffoldMain,
 		"go.mod":           scaffoldGoMod,
 		"go.sum":           sums.lines,
-		"Makefile":         scaffoldMakefile,
-		"gateway.yaml":     scaffoldConfig,
-		"README.md":        scaffoldReadme,
 		".gitignore":       "*.wasm\n",
 		kitDir + "/go.mod": scaffoldKitGoMod,
 		kitDir + "/go.sum": sums.lines,
 	}
+	maps.Copy(files, kind.files)
 	for rel, text := range files {
 		var b bytes.Buffer
 		t := template.Must(template.New(rel).Delims("[[", "]]").Parse(text))
@@ -157,9 +200,9 @@ func scaffold(dir, name, module string, ports [2]int) error {
 			return err
 		}
 	}
-	// The pdk and wire packages as this gateway was built with them.
+	// The kit's packages as this gateway was built with them.
 	return fs.WalkDir(wasmgate.PluginKit, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || path.Ext(p) != ".go" || strings.HasSuffix(p, "_test.go") {
+		if err != nil || d.IsDir() || path.Ext(p) != ".go" || strings.HasSuffix(p, "_test.go") || !slices.Contains(kind.kit, path.Dir(p)) {
 			return err
 		}
 		b, err := wasmgate.PluginKit.ReadFile(p)
