@@ -21,7 +21,7 @@ import (
 func (g *Gateway) newParts() *parts {
 	p := &parts{id: &identity{limiters: g.limiters, logger: g.log}, plugins: plugin.New(g.plugins),
 		rankers: rerank.NewComponent(&rerank.Host{Logger: g.log, Compiler: g.plugins.Compiler, Slots: g.plugins.Slots}),
-		icpts:   intercept.NewComponent(&intercept.Host{Logger: g.log, Compiler: g.plugins.Compiler, Slots: g.plugins.Slots, Remote: g.remoteInterceptor,
+		icpts: intercept.NewComponent(&intercept.Host{Logger: g.log, Compiler: g.plugins.Compiler, Slots: g.plugins.Slots, Remote: g.remoteInterceptor,
 			Approve: g.trust.InterceptorModules})}
 	st := &stateComponent{g: g}
 	p.ups = upstream.New(g.upstreamHost())

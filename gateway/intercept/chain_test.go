@@ -59,7 +59,9 @@ func TestChainOrderAndModify(t *testing.T) {
 
 type interceptorFunc func(context.Context, *Input) (*Output, error)
 
-func (f interceptorFunc) Intercept(ctx context.Context, in *Input) (*Output, error) { return f(ctx, in) }
+func (f interceptorFunc) Intercept(ctx context.Context, in *Input) (*Output, error) {
+	return f(ctx, in)
+}
 
 func TestChainDenyAndFailure(t *testing.T) {
 	boom := errors.New("trap: unreachable")
