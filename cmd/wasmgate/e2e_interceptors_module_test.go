@@ -11,10 +11,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -234,4 +238,389 @@ func TestInterceptorFilesystem(t *testing.T) {
 		// The interceptor sees the files source only.
 		harness.Calc(ctx, t, c, 2, 3)
 	})
+}
+
+// TestInterceptorDescribeLocked: `wasmgate lock` approves
+// server-filesystem's tools; then, with the describe example on
+// tools/list, every tool is still listed (its description rewritten, not
+// withheld by the lock's check, which judges what the source publishes)
+// and callable, the hidden ones are not listed, nothing is held, and
+// `wasmgate lock --check` finds no tool changed.
+func TestInterceptorDescribeLocked(t *testing.T) {
+	warmInterceptors(t, "examples/interceptors/describe")
+	base := t.TempDir()
+	note := filepath.Join(base, "note.txt")
+	harness.WriteFile(t, note, []byte("a note"))
+	plugins := harness.Item("name: calculator", "path: "+harness.Q(harness.Wasm(t, "examples/plugins/calculator")))
+	yaml := func(interceptors string) []byte {
+		return []byte(bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: plugins, Sections: filesUpstream(t, base) + interceptors}))
+	}
+	cfg := harness.WriteConfig(t, string(yaml("")))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 3*time.Minute)
+	c := g.SessionClient(t)
+	waitListed(ctx, t, c, "fs_read_text_file", "fs_write_file", "fs_move_file", "calculate")
+	published := listDefs(ctx, t, c)
+
+	reloads := g.ReloadCount(t)
+	if out := mustLock(t, g, cfg); !strings.Contains(out, `upstream "files": tool "fs_read_text_file": new, not in the lock`) {
+		t.Errorf("wasmgate lock did not approve server-filesystem's tools:\n%s", out)
+	}
+	g.WaitReload(t, reloads, "wasmgate lock")
+
+	const prefix = "[files] "
+	hidden := []string{"fs_write_file", "fs_move_file"}
+	harness.RenameOver(t, cfg, yaml(fmt.Sprintf(`interceptors:
+  - name: describe
+    path: %q
+    on: [tools/list]
+    phase: response
+    limits: {timeout: 10s}
+    config:
+      prefix: %q
+      replace: {"Read the complete contents": "Read all of"}
+      hide: [fs_write_file, "*_move_file"]
+`, harness.Wasm(t, "examples/interceptors/describe"), prefix)))
+	if code, body := g.PostReload(t); code != http.StatusOK {
+		t.Fatalf("reload with the describe interceptor under the lock: %d %s\n%s", code, body, g.Stderr())
+	}
+
+	listed := listDefs(ctx, t, c)
+	rewritten := 0
+	for name, tl := range published {
+		got, ok := listed[name]
+		switch {
+		case slices.Contains(hidden, name):
+			if ok {
+				t.Errorf("%s is listed; describe hides it", name)
+			}
+		case !ok:
+			t.Errorf("%s is not listed with the describe interceptor (withheld?)", name)
+		case tl.Description == "":
+			if got.Description != "" {
+				t.Errorf("%s: description %q, want none (describe gives none to a tool without one)", name, got.Description)
+			}
+		default:
+			want := prefix + strings.ReplaceAll(tl.Description, "Read the complete contents", "Read all of")
+			if got.Description != want {
+				t.Errorf("%s: description %q, want %q", name, got.Description, want)
+			}
+			if want != prefix+tl.Description {
+				rewritten++
+			}
+		}
+	}
+	if len(listed) != len(published)-len(hidden) {
+		t.Errorf("%d tools listed, want %d (the %d published less the hidden)", len(listed), len(published)-len(hidden), len(published))
+	}
+	if rewritten == 0 {
+		t.Error("no description had its replace: applied (server-filesystem's descriptions changed?)")
+	}
+	locked, held := trustSection(t, g)
+	if !locked || len(held) != 0 {
+		t.Errorf("the trust section: locked %v, held %+v; want locked with nothing held", locked, held)
+	}
+	if n := g.Scrape(t).Sum("wasmgate_trust_unapproved", nil); n != 0 {
+		t.Errorf("wasmgate_trust_unapproved = %v, want 0", n)
+	}
+	if text, isErr := harness.CallTool(ctx, t, c, "fs_read_text_file", map[string]any{"path": note}); isErr || text != "a note" {
+		t.Errorf("fs_read_text_file with its description rewritten: %q (isError %v)", text, isErr)
+	}
+	harness.Calc(ctx, t, c, 4, 5)
+	if r := lockRun(t, g, cfg, "--check"); strings.Contains(r.Stdout, `tool "`) {
+		t.Errorf("wasmgate lock --check with the describe interceptor finds tools changed: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	// The TypeScript SDK client lists the same.
+	v := runEndpointClient(t, "http", g.MCPURL)
+	for _, name := range hidden {
+		if slices.Contains(v.Tools, name) {
+			t.Errorf("the TypeScript SDK client lists %s", name)
+		}
+	}
+	if !slices.Contains(v.Tools, "fs_read_text_file") || len(v.Tools) != len(published)-len(hidden) {
+		t.Errorf("the TypeScript SDK client lists %v", v.Tools)
+	}
+	if n := g.Scrape(t).Sum("wasmgate_interceptor_decisions_total", map[string]string{"interceptor": "describe", "decision": "modify"}); n < 2 {
+		t.Errorf("describe's modify decisions: %v, want one per list", n)
+	}
+}
+
+// hostileCase is one way testdata/interceptors/hostile misbehaves: an
+// interceptor hostile-<name> on tools/call of the source <name> (a
+// calculator, its tool <name>_calculate).
+type hostileCase struct {
+	name, phase, config, limits string
+	source                      string // more of the source's item
+	want                        string // in the message of the call failed closed
+}
+
+var hostileCases = []hostileCase{
+	{name: "trap", phase: "request", config: "{mode: trap}", want: "intercept_request"},
+	{name: "loop", phase: "request", config: "{mode: loop}", limits: "{timeout: 300ms}", want: "timed out (limits.timeout 300ms)"},
+	{name: "huge", phase: "response", config: "{mode: huge, bytes: 17825792}", limits: "{timeout: 60s, memory: 256MiB}", want: "over the bound of 16777216"},
+	{name: "big", phase: "response", config: "{mode: huge, bytes: 65536}", source: "limits: {max_output: 16KiB}", want: "the source's limits.max_output"},
+	{name: "badargs", phase: "request", config: "{mode: schema}", want: "its modification was refused"},
+	{name: "badresult", phase: "response", config: "{mode: schema}", want: "its modification was refused"},
+	{name: "garbage", phase: "request", config: "{mode: garbage}", want: "not a JSON object"},
+}
+
+// TestInterceptorHostile: testdata/interceptors/hostile traps, loops,
+// answers over 16 MiB, modifies a result past the source's
+// limits.max_output, modifies arguments and a result into shapes the
+// tool refuses, and answers garbage: with failure: closed each call
+// fails with a message naming the interceptor; reloaded to failure: open
+// each call goes on untouched, counted as decision=error and logged. A
+// modification that tries to widen the call (another tool, method,
+// source, endpoint, principal) changes the arguments and nothing else.
+// The gateway serves throughout.
+func TestInterceptorHostile(t *testing.T) {
+	warmInterceptors(t, "testdata/interceptors/hostile")
+	module, calc := harness.Q(harness.Wasm(t, "testdata/interceptors/hostile")), harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
+	yaml := func(failure string) []byte {
+		plugins := harness.Item("name: calculator", "path: "+calc) +
+			harness.Item("name: greeter", "path: "+harness.Q(harness.Wasm(t, "examples/plugins/greeter"))) +
+			harness.Item("name: rename", "path: "+calc, "prefix: rename")
+		var ic strings.Builder
+		ic.WriteString("interceptors:\n")
+		for _, hc := range hostileCases {
+			items := []string{"name: " + hc.name, "path: " + calc, "prefix: " + hc.name}
+			if hc.source != "" {
+				items = append(items, hc.source)
+			}
+			plugins += harness.Item(items...)
+			limits := hc.limits
+			if limits == "" {
+				limits = "{timeout: 10s}"
+			}
+			fmt.Fprintf(&ic, "  - {name: hostile-%s, path: %s, on: [tools/call], phase: %s, match: {sources: [%s]}, failure: %s, limits: %s, config: %s}\n",
+				hc.name, module, hc.phase, hc.name, failure, limits, hc.config)
+		}
+		fmt.Fprintf(&ic, "  - {name: hostile-rename, path: %s, on: [tools/call], phase: request, match: {sources: [rename]}, failure: %s, limits: {timeout: 10s}, config: {mode: rename, arguments: {a: 1000}}}\n",
+			module, failure)
+		return []byte(bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: plugins, Sections: ic.String()}))
+	}
+	cfg := harness.WriteConfig(t, string(yaml("closed")))
+	g := bins.Start(t, harness.Options{Config: cfg})
+	ctx := harness.Ctx(t, 5*time.Minute)
+	c := g.SessionClient(t)
+	add := map[string]any{"operation": "add", "a": 1, "b": 2}
+
+	// serving checks that the gateway still answers, after what.
+	serving := func(what string) {
+		t.Helper()
+		if !g.Alive() {
+			t.Fatalf("the gateway exited after %s:\n%s", what, g.Stderr())
+		}
+		if text, failed := callOutcome(ctx, c, "calculate", map[string]any{"operation": "add", "a": 20, "b": 22}); failed || text != "42" {
+			t.Fatalf("calculate (no interceptor) after %s: %q (failed %v)", what, text, failed)
+		}
+	}
+	// widening checks the rename interceptor's call: its arguments
+	// modified (a: 1000), its tool and caller not.
+	widening := func(failure string) {
+		t.Helper()
+		offset := len(g.Stderr())
+		if text, failed := callOutcome(ctx, c, "rename_calculate", add); failed || text != "1002" {
+			t.Errorf("rename_calculate, failure %s: %q (failed %v); want 1000+2 (the arguments modified, the tool not)", failure, text, failed)
+		}
+		var principal string
+		for _, a := range auditLines(t, g.StderrSince(offset)) {
+			if a["name"] == "rename_calculate" {
+				principal = a["principal"]
+				if interceptorDecision(a, "hostile-rename") != "modify" || a["outcome"] != "ok" || a["kind"] != "tool" {
+					t.Errorf("the audit line of rename_calculate: %v", a)
+				}
+			}
+			if a["name"] == "say_hello" {
+				t.Errorf("the rename interceptor reached say_hello: %v", a)
+			}
+		}
+		offset = len(g.Stderr())
+		serving("rename_calculate")
+		for _, a := range auditLines(t, g.StderrSince(offset)) {
+			if a["name"] == "calculate" && a["principal"] != principal {
+				t.Errorf("rename_calculate ran as %q, calculate as %q: the interceptor changed the caller", principal, a["principal"])
+			}
+		}
+		if principal == "root" || principal == "" {
+			t.Errorf("rename_calculate ran as %q", principal)
+		}
+	}
+
+	for _, hc := range hostileCases {
+		text, failed := callOutcome(ctx, c, hc.name+"_calculate", add)
+		if !failed || !strings.Contains(text, fmt.Sprintf(`interceptor "hostile-%s" failed`, hc.name)) || !strings.Contains(text, hc.want) ||
+			!strings.Contains(text, "failure: closed") {
+			t.Errorf("%s, failure closed: %q (failed %v); want it failed naming hostile-%s and %q", hc.name, text, failed, hc.name, hc.want)
+		}
+		serving(hc.name + ", failure closed")
+	}
+	widening("closed")
+
+	harness.RenameOver(t, cfg, yaml("open"))
+	if code, body := g.PostReload(t); code != http.StatusOK {
+		t.Fatalf("reload to failure: open: %d %s", code, body)
+	}
+	for _, hc := range hostileCases {
+		offset := len(g.Stderr())
+		if text, failed := callOutcome(ctx, c, hc.name+"_calculate", add); failed || text != "3" {
+			t.Errorf("%s, failure open: %q (failed %v); want the call to go on untouched", hc.name, text, failed)
+		}
+		logged := false
+		for _, line := range strings.Split(g.StderrSince(offset), "\n") {
+			if strings.Contains(line, `msg="interceptor failed"`) && strings.Contains(line, "interceptor=hostile-"+hc.name+" ") &&
+				strings.Contains(line, "failure=open") && strings.Contains(line, hc.want) {
+				logged = true
+			}
+		}
+		if !logged {
+			t.Errorf("%s, failure open: no log line of the failure with %q:\n%s", hc.name, hc.want, g.StderrSince(offset))
+		}
+		serving(hc.name + ", failure open")
+	}
+	widening("open")
+
+	m := g.Scrape(t)
+	for _, hc := range hostileCases {
+		if n := m.Sum("wasmgate_interceptor_decisions_total", map[string]string{"interceptor": "hostile-" + hc.name, "decision": "error"}); n != 2 {
+			t.Errorf("hostile-%s: %v decision=error counted, want 2 (closed and open)", hc.name, n)
+		}
+	}
+	if n := m.Sum("wasmgate_interceptor_decisions_total", map[string]string{"interceptor": "hostile-rename", "decision": "modify"}); n != 2 {
+		t.Errorf("hostile-rename: %v decision=modify counted, want 2", n)
+	}
+	if n := m.ToolCalls("say_hello", "ok"); n != 0 {
+		t.Errorf("say_hello was called %v times", n)
+	}
+	var status []struct {
+		Name      string `json:"name"`
+		Errors    int64  `json:"errors"`
+		LastError string `json:"last_error"`
+	}
+	statusSection(t, g, "interceptors", &status)
+	for _, hc := range hostileCases {
+		i := slices.IndexFunc(status, func(s struct {
+			Name      string `json:"name"`
+			Errors    int64  `json:"errors"`
+			LastError string `json:"last_error"`
+		}) bool {
+			return s.Name == "hostile-"+hc.name
+		})
+		if i < 0 || status[i].Errors < 1 || !strings.Contains(status[i].LastError, hc.want) {
+			t.Errorf("the status page's interceptors section has no errors for hostile-%s: %+v", hc.name, status)
+		}
+	}
+}
+
+// TestInterceptorReloadUnderLoad: 16 sessions call say_hello with an
+// e-mail address as the name without pause while the interceptor's
+// module is replaced (noop.wasm renamed over by redact.wasm) and the
+// config saved twice (redact's patterns changed, then changed back),
+// with the watcher on. No call fails, and after each change the new
+// interceptor serves.
+func TestInterceptorReloadUnderLoad(t *testing.T) {
+	const clients = 16
+	warmInterceptors(t, "examples/interceptors/redact")
+	e := bins.NewDir(t)
+	filter := e.Module("filter", "examples/interceptors/noop")
+	redact := harness.ReadFixture(t, "examples/interceptors/redact")
+	greeter := harness.Item("name: greeter", "path: "+harness.Q(harness.Wasm(t, "examples/plugins/greeter")))
+	render := func(patterns, comment string) []byte {
+		return []byte(comment + bins.YAML(harness.Parts{Plugins: greeter, Sections: fmt.Sprintf(
+			"interceptors:\n  - {name: filter, path: %q, on: [tools/call], phase: response, limits: {timeout: 10s, concurrency: 8}, config: {patterns: [%s]}}\n",
+			filter, patterns)}))
+	}
+	harness.WriteFile(t, e.Config, render("email", ""))
+	g := bins.Start(t, harness.Options{Config: e.Config})
+	ctx := harness.Ctx(t, 4*time.Minute)
+
+	var (
+		stop     atomic.Bool
+		calls    atomic.Int64
+		failMu   sync.Mutex
+		failures []string
+		wg       sync.WaitGroup
+	)
+	for w := range clients {
+		c := g.SessionClient(t)
+		wg.Go(func() {
+			name := fmt.Sprintf("user%d@example.com", w)
+			for !stop.Load() {
+				cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+				res, err := harness.CallToolErr(cctx, c, "say_hello", map[string]any{"name": name})
+				cancel()
+				var bad string
+				switch {
+				case err != nil:
+					bad = err.Error()
+				case res.IsError:
+					bad = "isError: " + harness.ResultText(res)
+				case harness.ResultText(res) != "Hello, "+name+"!" && harness.ResultText(res) != "Hello, [redacted email]!":
+					bad = fmt.Sprintf("say_hello %s = %q", name, harness.ResultText(res))
+				}
+				calls.Add(1)
+				if bad != "" {
+					failMu.Lock()
+					failures = append(failures, fmt.Sprintf("client %d at %s: %s", w, time.Now().Format("15:04:05.000"), bad))
+					failMu.Unlock()
+				}
+			}
+		})
+	}
+	defer func() {
+		stop.Store(true)
+		wg.Wait()
+	}()
+	control := g.SessionClient(t)
+	// serves waits until the control session's say_hello answers want,
+	// under load.
+	serves := func(what, want string) {
+		t.Helper()
+		var got string
+		if !harness.WaitFor(30*time.Second, func() bool {
+			got, _ = callOutcome(ctx, control, "say_hello", map[string]any{"name": "ctl@example.com"})
+			return got == want
+		}) {
+			t.Fatalf("%s: say_hello answers %q, want %q", what, got, want)
+		}
+	}
+	waitCalls := func(n int64) {
+		t.Helper()
+		target := calls.Load() + n
+		if !harness.WaitFor(60*time.Second, func() bool { return calls.Load() >= target }) {
+			t.Fatalf("the load made %d calls, want %d", calls.Load(), target)
+		}
+	}
+	serves("noop", "Hello, ctl@example.com!")
+	waitCalls(clients)
+
+	for i, change := range []struct {
+		what string
+		save func()
+		want string
+	}{
+		{"noop.wasm renamed over by redact.wasm", func() { harness.RenameOver(t, filter, redact) }, "Hello, [redacted email]!"},
+		{"config saved: patterns [card]", func() { harness.RenameOver(t, e.Config, render("card", "")) }, "Hello, ctl@example.com!"},
+		{"config saved: patterns [email, card]", func() { harness.RenameOver(t, e.Config, render("email, card", "# saved again\n")) }, "Hello, [redacted email]!"},
+	} {
+		before := g.ReloadCount(t)
+		change.save()
+		g.WaitReload(t, before, change.what)
+		if g.LastReloadOK(t) != 1 {
+			t.Fatalf("change %d (%s): the reload failed:\n%s", i, change.what, g.Stderr())
+		}
+		serves(change.what, change.want)
+		waitCalls(clients)
+	}
+	time.Sleep(500 * time.Millisecond)
+	stop.Store(true)
+	wg.Wait()
+
+	t.Logf("%d calls of %d sessions across 3 reloads", calls.Load(), clients)
+	if len(failures) > 0 {
+		t.Errorf("%d of %d calls failed under reload, want none; first:\n%s", len(failures), calls.Load(), strings.Join(failures[:min(len(failures), 10)], "\n"))
+	}
+	if n := g.Scrape(t).Sum("wasmgate_interceptor_decisions_total", map[string]string{"interceptor": "filter", "decision": "error"}); n != 0 {
+		t.Errorf("filter: %v decision=error under reload, want 0", n)
+	}
 }
