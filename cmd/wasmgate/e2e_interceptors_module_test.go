@@ -73,6 +73,29 @@ func interceptorDecision(a auditRecord, name string) string {
 	return ""
 }
 
+// waitAudit waits (10 s at most) until the gateway has logged n audit
+// lines that match after offset, and returns every one that does: an
+// audit line may be logged after the client has its answer.
+func waitAudit(t *testing.T, g *harness.Gateway, offset, n int, match func(auditRecord) bool) []auditRecord {
+	t.Helper()
+	var out []auditRecord
+	harness.WaitFor(10*time.Second, func() bool {
+		out = out[:0]
+		for _, a := range auditLines(t, g.StderrSince(offset)) {
+			if match(a) {
+				out = append(out, a)
+			}
+		}
+		return len(out) >= n
+	})
+	return out
+}
+
+// named matches the audit lines of calls of name.
+func named(name string) func(auditRecord) bool {
+	return func(a auditRecord) bool { return a["name"] == name }
+}
+
 // callOutcome is a tool call's result text, or its JSON-RPC error's
 // message, and whether it failed either way.
 func callOutcome(ctx context.Context, c *client.Client, tool string, args map[string]any) (text string, failed bool) {
@@ -159,12 +182,7 @@ func TestInterceptorFilesystem(t *testing.T) {
 				t.Errorf("the TypeScript SDK client got %q: no %s", got, marker)
 			}
 		}
-		var audited []auditRecord
-		for _, a := range auditLines(t, g.StderrSince(offset)) {
-			if a["name"] == "fs_read_text_file" {
-				audited = append(audited, a)
-			}
-		}
+		audited := waitAudit(t, g, offset, 1, named("fs_read_text_file"))
 		if len(audited) != 1 || interceptorDecision(audited[0], "redact") != "modify" || audited[0]["outcome"] != "ok" ||
 			interceptorDecision(audited[0], "argguard") != "continue" {
 			t.Errorf("audit lines of the call: %v; want one, interceptor=redact decision=modify (argguard continue)", audited)
@@ -219,14 +237,11 @@ func TestInterceptorFilesystem(t *testing.T) {
 				t.Errorf("%s %v: %q (failed %v); want it denied by argguard", tc.tool, tc.args, text, failed)
 			}
 		}
-		denied := 0
-		for _, a := range auditLines(t, g.StderrSince(offset)) {
-			if interceptorDecision(a, "argguard") == "deny" && a["outcome"] == "denied" {
-				denied++
-			}
-		}
-		if denied != len(outside) {
-			t.Errorf("%d audit lines with argguard deny, want %d", denied, len(outside))
+		denied := waitAudit(t, g, offset, len(outside), func(a auditRecord) bool {
+			return interceptorDecision(a, "argguard") == "deny" && a["outcome"] == "denied"
+		})
+		if len(denied) != len(outside) {
+			t.Errorf("%d audit lines with argguard deny, want %d", len(denied), len(outside))
 		}
 		// The TypeScript SDK client sees the refusal as a tool error.
 		args, _ := json.Marshal(map[string]any{"path": shared + "/../secret/plans.txt"})
@@ -357,7 +372,10 @@ type hostileCase struct {
 var hostileCases = []hostileCase{
 	{name: "trap", phase: "request", config: "{mode: trap}", want: "intercept_request"},
 	{name: "loop", phase: "request", config: "{mode: loop}", limits: "{timeout: 300ms}", want: "timed out (limits.timeout 300ms)"},
-	{name: "huge", phase: "response", config: "{mode: huge, bytes: 17825792}", limits: "{timeout: 60s, memory: 256MiB}", want: "over the bound of 16777216"},
+	// The source's timeout bounds its interceptors too: 17 MiB through
+	// the Extism kernel takes seconds under the race detector.
+	{name: "huge", phase: "response", config: "{mode: huge, bytes: 17825792}", limits: "{timeout: 90s, memory: 256MiB}",
+		source: "limits: {timeout: 90s}", want: "over the bound of 16777216"},
 	{name: "big", phase: "response", config: "{mode: huge, bytes: 65536}", source: "limits: {max_output: 16KiB}", want: "the source's limits.max_output"},
 	{name: "badargs", phase: "request", config: "{mode: schema}", want: "its modification was refused"},
 	{name: "badresult", phase: "response", config: "{mode: schema}", want: "its modification was refused"},
@@ -423,27 +441,21 @@ func TestInterceptorHostile(t *testing.T) {
 		if text, failed := callOutcome(ctx, c, "rename_calculate", add); failed || text != "1002" {
 			t.Errorf("rename_calculate, failure %s: %q (failed %v); want 1000+2 (the arguments modified, the tool not)", failure, text, failed)
 		}
-		var principal string
-		for _, a := range auditLines(t, g.StderrSince(offset)) {
-			if a["name"] == "rename_calculate" {
-				principal = a["principal"]
-				if interceptorDecision(a, "hostile-rename") != "modify" || a["outcome"] != "ok" || a["kind"] != "tool" {
-					t.Errorf("the audit line of rename_calculate: %v", a)
-				}
-			}
-			if a["name"] == "say_hello" {
-				t.Errorf("the rename interceptor reached say_hello: %v", a)
-			}
-		}
-		offset = len(g.Stderr())
 		serving("rename_calculate")
-		for _, a := range auditLines(t, g.StderrSince(offset)) {
-			if a["name"] == "calculate" && a["principal"] != principal {
-				t.Errorf("rename_calculate ran as %q, calculate as %q: the interceptor changed the caller", principal, a["principal"])
-			}
+		renamed := waitAudit(t, g, offset, 1, named("rename_calculate"))
+		plain := waitAudit(t, g, offset, 1, named("calculate"))
+		if len(renamed) != 1 || len(plain) != 1 {
+			t.Fatalf("audit lines of rename_calculate %v and calculate %v: want one each", renamed, plain)
 		}
-		if principal == "root" || principal == "" {
-			t.Errorf("rename_calculate ran as %q", principal)
+		a := renamed[0]
+		if interceptorDecision(a, "hostile-rename") != "modify" || a["outcome"] != "ok" || a["kind"] != "tool" || a["endpoint"] != plain[0]["endpoint"] {
+			t.Errorf("the audit line of rename_calculate: %v", a)
+		}
+		if a["principal"] != plain[0]["principal"] || a["principal"] == "root" {
+			t.Errorf("rename_calculate ran as %q, calculate as %q: the interceptor changed the caller", a["principal"], plain[0]["principal"])
+		}
+		if other := auditLines(t, g.StderrSince(offset)); slices.ContainsFunc(other, named("say_hello")) {
+			t.Errorf("the rename interceptor reached say_hello: %v", other)
 		}
 	}
 
@@ -466,14 +478,8 @@ func TestInterceptorHostile(t *testing.T) {
 		if text, failed := callOutcome(ctx, c, hc.name+"_calculate", add); failed || text != "3" {
 			t.Errorf("%s, failure open: %q (failed %v); want the call to go on untouched", hc.name, text, failed)
 		}
-		logged := false
-		for _, line := range strings.Split(g.StderrSince(offset), "\n") {
-			if strings.Contains(line, `msg="interceptor failed"`) && strings.Contains(line, "interceptor=hostile-"+hc.name+" ") &&
-				strings.Contains(line, "failure=open") && strings.Contains(line, hc.want) {
-				logged = true
-			}
-		}
-		if !logged {
+		line, _ := g.WaitLog(offset, "interceptor=hostile-"+hc.name+" failure=open", 10*time.Second)
+		if !strings.Contains(line, `msg="interceptor failed"`) || !strings.Contains(line, hc.want) {
 			t.Errorf("%s, failure open: no log line of the failure with %q:\n%s", hc.name, hc.want, g.StderrSince(offset))
 		}
 		serving(hc.name + ", failure open")
