@@ -498,20 +498,15 @@ func TestInterceptorHostile(t *testing.T) {
 	if n := m.ToolCalls("say_hello", "ok"); n != 0 {
 		t.Errorf("say_hello was called %v times", n)
 	}
-	var status []struct {
+	type interceptorStatus struct {
 		Name      string `json:"name"`
 		Errors    int64  `json:"errors"`
 		LastError string `json:"last_error"`
 	}
+	var status []interceptorStatus
 	statusSection(t, g, "interceptors", &status)
 	for _, hc := range hostileCases {
-		i := slices.IndexFunc(status, func(s struct {
-			Name      string `json:"name"`
-			Errors    int64  `json:"errors"`
-			LastError string `json:"last_error"`
-		}) bool {
-			return s.Name == "hostile-"+hc.name
-		})
+		i := slices.IndexFunc(status, func(s interceptorStatus) bool { return s.Name == "hostile-"+hc.name })
 		if i < 0 || status[i].Errors < 1 || !strings.Contains(status[i].LastError, hc.want) {
 			t.Errorf("the status page's interceptors section has no errors for hostile-%s: %+v", hc.name, status)
 		}
