@@ -242,4 +242,4 @@ dist: plugins
 
 clean:
 	rm -rf bin dist
-	find examples/plugins examples/rankers examples/interceptors testdata/plugins -name '*.wasm' -delete
+	find examples/plugins examples/rankers examples/interceptors testdata/plugins testdata/interceptors -name '*.wasm' -delete

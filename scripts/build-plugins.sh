@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds every plugin directory under examples/plugins/, examples/rankers/,
-# examples/interceptors/ and testdata/plugins/ to <dir>.wasm beside it, with
-# the standard Go toolchain:
+# examples/interceptors/, testdata/plugins/ and testdata/interceptors/ to
+# <dir>.wasm beside it, with the standard Go toolchain:
 #
 #   GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o <dir>.wasm ./<dir>
 #
@@ -38,7 +38,7 @@ stale() {
 }
 
 built=0
-for dir in examples/plugins/*/ examples/rankers/*/ examples/interceptors/*/ testdata/plugins/*/; do
+for dir in examples/plugins/*/ examples/rankers/*/ examples/interceptors/*/ testdata/plugins/*/ testdata/interceptors/*/; do
   dir=${dir%/}
   compgen -G "$dir/*.go" >/dev/null || continue
   out=$dir.wasm
