@@ -75,9 +75,14 @@ func (m *Module) Intercept(ctx context.Context, in *Input) (*Output, error) {
 	if in.Phase == PhaseResponse {
 		export = ExportResponse
 	}
+	limit := fmt.Sprintf("limits.timeout %s", m.timeout)
+	if d, ok := ctx.Deadline(); ok && time.Until(d) < m.timeout {
+		// The call's own deadline comes first: name it, not ours.
+		limit = "the call's deadline (its source's limits.timeout)"
+	}
 	ctx, cancel := context.WithTimeout(ctx, m.timeout)
 	defer cancel()
-	raw, err := m.call(ctx, export, data)
+	raw, err := m.call(ctx, export, data, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -103,10 +108,10 @@ func ParseOutput(raw []byte) (*Output, error) {
 }
 
 // call runs export on an instance of the pool.
-func (m *Module) call(ctx context.Context, export string, data []byte) ([]byte, error) {
+func (m *Module) call(ctx context.Context, export string, data []byte, limit string) ([]byte, error) {
 	timedOut := func() error {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return fmt.Errorf("timed out waiting for an instance (limits.timeout %s, limits.concurrency %d)", m.timeout, cap(m.sem))
+			return fmt.Errorf("timed out waiting for an instance (%s, limits.concurrency %d)", limit, cap(m.sem))
 		}
 		return ctx.Err()
 	}
@@ -142,7 +147,7 @@ func (m *Module) call(ctx context.Context, export string, data []byte) ([]byte, 
 	if err != nil {
 		var ce *abi.CallError
 		if errors.As(err, &ce) && ce.Kind == abi.KindTimeout {
-			return nil, fmt.Errorf("%s timed out (limits.timeout %s)", export, m.timeout)
+			return nil, fmt.Errorf("%s timed out (%s)", export, limit)
 		}
 		return nil, fmt.Errorf("%s: %w", export, err)
 	}
