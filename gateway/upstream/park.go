@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/wasmgate/wasmgate/gateway/roundtrip"
 	"github.com/wasmgate/wasmgate/gateway/source"
@@ -57,6 +58,9 @@ type parkedCall struct {
 
 	principal string // whose call it is, for the bound on parked calls
 	parkedNow bool   // waiting for its client now (guarded by s.parkedMu)
+	// client is the session of the call's client (its capabilities):
+	// it is asked only what it declared.
+	client server.ClientSession
 }
 
 type inputAsk struct {
@@ -169,6 +173,14 @@ func (s *shared) principal(ctx context.Context) string {
 // ask is the upstream's request req of the client, answered when the
 // client retries the call (or an error once the call ended).
 func (p *parkedCall) ask(ctx context.Context, req mcp.InputRequest) (json.RawMessage, error) {
+	// A request the client did not declare it takes is refused to the
+	// upstream, not sent (a stdio server's roots/list, say, that came
+	// while a call of a client without roots was parked).
+	if what := inputKind(req); what != "" && p.client != nil {
+		if known, has := source.ClientDeclares(p.client, what); known && !has {
+			return nil, fmt.Errorf("the downstream client does not support %s (it did not declare the capability)", what)
+		}
+	}
 	a := &inputAsk{req: req, answer: make(chan json.RawMessage, 1)}
 	select {
 	case p.asks <- a:
@@ -247,7 +259,7 @@ func (u *Source) callParkable(ctx context.Context, rp *roundtrip.Replay, tool st
 	var idb [16]byte
 	_, _ = rand.Read(idb[:])
 	p := &parkedCall{id: hex.EncodeToString(idb[:]), s: s, asks: make(chan *inputAsk), done: make(chan parkedOutcome, 1), release: release,
-		principal: s.principal(ctx)}
+		principal: s.principal(ctx), client: server.ClientSessionFromContext(ctx)}
 	tok, unprog := s.progressToken(ctx, c)
 	p.unprog = unprog
 	if tok != nil {
@@ -391,6 +403,20 @@ func (f *forwarder) parkedFor(ctx context.Context) (*parkedCall, error) {
 		}
 	}
 	return p, nil
+}
+
+// inputKind is the capability an input request needs: sampling,
+// elicitation or roots.
+func inputKind(req mcp.InputRequest) string {
+	switch {
+	case req.Sampling != nil:
+		return "sampling"
+	case req.Elicitation != nil:
+		return "elicitation"
+	case req.Method == mcp.MethodListRoots:
+		return "roots"
+	}
+	return ""
 }
 
 // decodeAnswer is a client's answer to an upstream request, as the
