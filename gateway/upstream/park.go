@@ -173,11 +173,13 @@ func (s *shared) principal(ctx context.Context) string {
 // ask is the upstream's request req of the client, answered when the
 // client retries the call (or an error once the call ended).
 func (p *parkedCall) ask(ctx context.Context, req mcp.InputRequest) (json.RawMessage, error) {
-	// A request the client did not declare it takes is refused to the
-	// upstream, not sent (a stdio server's roots/list, say, that came
-	// while a call of a client without roots was parked).
-	if what := inputKind(req); what != "" && p.client != nil {
-		if known, has := source.ClientDeclares(p.client, what); known && !has {
+	// A request of a kind the client left out of the capabilities it
+	// declared is refused to the upstream, not sent (a stdio server's
+	// roots/list, say, that came while the call of a client declaring
+	// sampling and elicitation only was parked). A 2026-07-28 client that
+	// declared nothing is asked: input_required is how it learns.
+	if what := inputKind(req); what != "" && declaredSome(p.client) {
+		if _, has := source.ClientDeclares(p.client, what); !has {
 			return nil, fmt.Errorf("the downstream client does not support %s (it did not declare the capability)", what)
 		}
 	}
@@ -403,6 +405,17 @@ func (f *forwarder) parkedFor(ctx context.Context) (*parkedCall, error) {
 		}
 	}
 	return p, nil
+}
+
+// declaredSome reports whether the client of session declared any of
+// the capabilities a server may ask it for.
+func declaredSome(session server.ClientSession) bool {
+	ci, ok := session.(server.SessionWithClientInfo)
+	if !ok {
+		return false
+	}
+	c := ci.GetClientCapabilities()
+	return c.Sampling != nil || c.Elicitation != nil || c.Roots != nil
 }
 
 // inputKind is the capability an input request needs: sampling,
