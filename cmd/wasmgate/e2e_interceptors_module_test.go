@@ -256,8 +256,9 @@ func TestInterceptorFilesystem(t *testing.T) {
 }
 
 // TestInterceptorDescribeLocked: `wasmgate lock` approves
-// server-filesystem's tools; then, with the describe example on
-// tools/list, every tool is still listed (its description rewritten, not
+// server-filesystem's tools; the describe example, added, is refused
+// until `wasmgate lock` approves it too; then, with it on tools/list,
+// every tool is still listed (its description rewritten, not
 // withheld by the lock's check, which judges what the source publishes)
 // and callable, the hidden ones are not listed, nothing is held, and
 // `wasmgate lock --check` finds no tool changed.
@@ -296,9 +297,19 @@ func TestInterceptorDescribeLocked(t *testing.T) {
       replace: {"Read the complete contents": "Read all of"}
       hide: [fs_write_file, "*_move_file"]
 `, harness.Wasm(t, "examples/interceptors/describe"), prefix)))
-	if code, body := g.PostReload(t); code != http.StatusOK {
-		t.Fatalf("reload with the describe interceptor under the lock: %d %s\n%s", code, body, g.Stderr())
+	// An interceptor the lock does not know is refused, the whole
+	// config with it (withholding it would serve calls it should see).
+	if code, body := g.PostReload(t); code == http.StatusOK || !strings.Contains(body, `interceptors[0] (interceptor "describe"): new, not in the lock`) {
+		t.Fatalf("reload with an interceptor the lock does not know: %d %s; want it refused", code, body)
 	}
+	if listed := listDefs(ctx, t, c); len(listed) != len(published) {
+		t.Fatalf("after the refused reload %d tools are listed, want the %d served before", len(listed), len(published))
+	}
+	reloads = g.ReloadCount(t)
+	if out := mustLock(t, g, cfg); !strings.Contains(out, `interceptor "describe": new, not in the lock`) || strings.Contains(out, `tool "`) {
+		t.Errorf("wasmgate lock with the describe interceptor: want it alone approved, no tool changed:\n%s", out)
+	}
+	g.WaitReload(t, reloads, "wasmgate lock")
 
 	listed := listDefs(ctx, t, c)
 	rewritten := 0

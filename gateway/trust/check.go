@@ -154,7 +154,7 @@ func (c *Checker) Modules(cfg *loader.Config, modules map[string]string) error {
 func (c *Checker) unapproved(t loader.Trust, key, name string, now *lockfile.Source) []string {
 	var lines []string
 	if old := t.Lock.Sources[name]; old == nil {
-		lines = []string{fmt.Sprintf("%s (%s %q): new, not in the lock", key, now.Kind, name)}
+		lines = []string{fmt.Sprintf("%s (%s %q): new, not in the lock", key, now.Kind, lockfile.Display(now.Kind, name))}
 	} else {
 		for _, d := range lockfile.PinDiff(name, old, now) {
 			lines = append(lines, fmt.Sprintf("%s: %s", key, d))

@@ -259,9 +259,9 @@ func Diff(old, now *Lock) []string {
 		o, s := old.Sources[n], now.Sources[n]
 		switch {
 		case s == nil:
-			out = append(out, fmt.Sprintf("%s %q: in the lock, no longer a source", o.Kind, display(o.Kind, n)))
+			out = append(out, fmt.Sprintf("%s %q: in the lock, no longer a source", o.Kind, Display(o.Kind, n)))
 		case o == nil:
-			out = append(out, fmt.Sprintf("%s %q: new, not in the lock", s.Kind, display(s.Kind, n)))
+			out = append(out, fmt.Sprintf("%s %q: new, not in the lock", s.Kind, Display(s.Kind, n)))
 			for _, kind := range []string{KindTool, KindPrompt, KindResource} {
 				for _, e := range slices.Sorted(maps.Keys(s.Entries(kind))) {
 					out = append(out, fmt.Sprintf("%s %q: %s %q: new, not in the lock", s.Kind, n, kind, e))
@@ -281,7 +281,7 @@ func Diff(old, now *Lock) []string {
 // source named name between the lock's o and now's s.
 func PinDiff(name string, o, s *Source) []string {
 	var out []string
-	head := fmt.Sprintf("%s %q: ", s.Kind, display(s.Kind, name))
+	head := fmt.Sprintf("%s %q: ", s.Kind, Display(s.Kind, name))
 	if o.Kind != s.Kind {
 		out = append(out, head+fmt.Sprintf("kind: %s -> %s", o.Kind, s.Kind))
 	}
@@ -345,10 +345,10 @@ func FieldDiff(a, b json.RawMessage) []string {
 	return out
 }
 
-// display is the name a person reads of the entry name of kind: an
+// Display is the name a person reads of the entry name of kind: an
 // interceptor's is keyed "interceptor:<name>" (it may share a source's
 // name), and named <name>.
-func display(kind, name string) string { return strings.TrimPrefix(name, kind+":") }
+func Display(kind, name string) string { return strings.TrimPrefix(name, kind+":") }
 
 func orNone(s string) string {
 	if strings.TrimSpace(s) == "" {
