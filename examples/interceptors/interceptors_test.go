@@ -238,12 +238,12 @@ func TestRedact(t *testing.T) {
 	sameJSON(t, "prompts/get", out.Result, `{"description":"d","messages":[{"role":"user","content":{"type":"text","text":"card [redacted card]"}}]}`)
 
 	// Nothing to redact: continue, no copy of the result.
-	for _, result := range []string{
-		`{"content":[{"type":"text","text":"12 files, 3.5 MB, no one at example.com"}],"isError":false}`,
-		`{"tools":[{"name":"mail","description":"Sends to jane@example.com"}]}`, // lists are not visited
+	for _, c := range []struct{ method, result string }{
+		{"tools/call", `{"content":[{"type":"text","text":"12 files, 3.5 MB, no one at example.com"}],"isError":false}`},
+		{"tools/list", `{"tools":[{"name":"mail","description":"Sends to jane@example.com"}]}`}, // lists are not visited
 	} {
-		if raw, _ := answer(t, p, intercept.ExportResponse, response("tools/call", "x", result)); raw != continueJSON {
-			t.Errorf("%s: answer %s, want %s", result, raw, continueJSON)
+		if raw, _ := answer(t, p, intercept.ExportResponse, response(c.method, "x", c.result)); raw != continueJSON {
+			t.Errorf("%s: answer %s, want %s", c.result, raw, continueJSON)
 		}
 	}
 

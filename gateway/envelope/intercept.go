@@ -159,11 +159,18 @@ func interceptResult[T any](ctx context.Context, e *Envelope, st State, c *Call,
 	if c.maxOutput > 0 {
 		limit = min(limit, c.maxOutput)
 	}
+	// The last modification checked, parsed: the result sent when no
+	// interceptor after it changes it again.
+	var checked json.RawMessage
+	var parsed T
 	out, modified, err := e.interceptResponse(ctx, st, c, raw, func(mod json.RawMessage) error {
 		if int64(len(mod)) > limit {
 			return fmt.Errorf("the result is %d bytes, over the bound of %d (the source's limits.max_output)", len(mod), limit)
 		}
-		_, err := parse(mod)
+		p, err := parse(mod)
+		if err == nil {
+			checked, parsed = mod, p
+		}
 		return err
 	})
 	if err != nil {
@@ -171,6 +178,9 @@ func interceptResult[T any](ctx context.Context, e *Envelope, st State, c *Call,
 	}
 	if !modified {
 		return res, nil
+	}
+	if len(out) > 0 && len(out) == len(checked) && &out[0] == &checked[0] {
+		return parsed, nil
 	}
 	return parse(out)
 }

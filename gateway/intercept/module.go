@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/wasmgate/wasmgate/internal/deadline"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/loader/fetch"
@@ -28,6 +29,9 @@ type Module struct {
 	sem     chan struct{} // one per running call
 	slots   chan struct{} // the gateway's, one per WebAssembly call; nil: none
 	idle    chan *loader.Instance
+	// timeouts ends calls at limits.timeout without a runtime timer
+	// each (internal/deadline).
+	timeouts deadline.Watch
 }
 
 var _ Interceptor = (*Module)(nil)
@@ -59,6 +63,7 @@ func (m *Module) Close(ctx context.Context) error {
 		case inst := <-m.idle:
 			inst.Close(ctx)
 		default:
+			m.timeouts.Stop()
 			return m.plugin.Close(ctx)
 		}
 	}
@@ -67,10 +72,7 @@ func (m *Module) Close(ctx context.Context) error {
 // Intercept runs the export of in's phase on an instance of the pool,
 // within limits.timeout.
 func (m *Module) Intercept(ctx context.Context, in *Input) (*Output, error) {
-	data, err := json.Marshal(in)
-	if err != nil {
-		return nil, fmt.Errorf("encoding its input: %w", err)
-	}
+	data := in.AppendJSON(make([]byte, 0, 512+len(in.Arguments)+len(in.Result)))
 	export := ExportRequest
 	if in.Phase == PhaseResponse {
 		export = ExportResponse
@@ -80,7 +82,7 @@ func (m *Module) Intercept(ctx context.Context, in *Input) (*Output, error) {
 		// The call's own deadline comes first: name it, not ours.
 		limit = "the call's deadline (its source's limits.timeout)"
 	}
-	ctx, cancel := context.WithTimeout(ctx, m.timeout)
+	ctx, cancel := m.timeouts.WithTimeout(ctx, m.timeout)
 	defer cancel()
 	raw, err := m.call(ctx, export, data, limit)
 	if err != nil {
@@ -94,6 +96,10 @@ func (m *Module) Intercept(ctx context.Context, in *Input) (*Output, error) {
 func ParseOutput(raw []byte) (*Output, error) {
 	if len(raw) > MaxOutput {
 		return nil, fmt.Errorf("its answer is %d bytes, over the bound of %d", len(raw), MaxOutput)
+	}
+	if string(raw) == `{"decision":"continue"}` {
+		// The common answer, as the PDKs write it: no decoding.
+		return &Output{Decision: Continue}, nil
 	}
 	var out Output
 	if err := json.Unmarshal(raw, &out); err != nil {

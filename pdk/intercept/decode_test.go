@@ -43,4 +43,16 @@ func TestDecodeEvent(t *testing.T) {
 	if string(b) != `{"decision":"deny","message":"no"}` {
 		t.Errorf("Deny encodes as %s", b)
 	}
+	// Arguments and Result are written as they are; the message is a
+	// JSON string.
+	mod := Output{Decision: DecisionModify, Message: "said \"hi\" <b>", Result: json.RawMessage(`{"content":[]}`)}
+	b, _ = EncodeOutput(mod)
+	var back Output
+	if err := json.Unmarshal(b, &back); err != nil || back.Message != mod.Message || string(back.Result) != `{"content":[]}` || back.Decision != DecisionModify {
+		t.Errorf("a modify encodes as %s (%v)", b, err)
+	}
+	b, _ = EncodeOutput(Output{Decision: DecisionModify, Arguments: json.RawMessage(`{"a":1}`)})
+	if string(b) != `{"decision":"modify","arguments":{"a":1}}` {
+		t.Errorf("modified arguments encode as %s", b)
+	}
 }

@@ -306,6 +306,14 @@ func instantiateEnvModule(ctx context.Context, rt wazero.Runtime) (api.Module, e
 		WithGoModuleFunction(api.GoModuleFunc(store_u64), []ValueType{ValueTypeI64, ValueTypeI64}, []ValueType{}).
 		Export("store_u64")
 
+	// wasmgate patch: the input and the output in one copy each.
+	builder.NewFunctionBuilder().
+		WithGoModuleFunction(api.GoModuleFunc(wasmgateInputRead), []ValueType{ValueTypeI32, ValueTypeI32}, []ValueType{ValueTypeI32}).
+		Export("wasmgate_input_read")
+	builder.NewFunctionBuilder().
+		WithGoModuleFunction(api.GoModuleFunc(wasmgateOutputSet), []ValueType{ValueTypeI32, ValueTypeI32}, []ValueType{ValueTypeI32}).
+		Export("wasmgate_output_set")
+
 	hostFunc := func(name string, f interface{}) {
 		builder.NewFunctionBuilder().WithFunc(f).Export(name)
 	}
@@ -392,6 +400,68 @@ func inputLoad_u64(ctx context.Context, mod api.Module, stack []uint64) {
 	if !ok {
 		panic(fmt.Sprintf("could not read value at offset: %v", stack[0]))
 	}
+}
+
+// wasmgateInputRead (wasmgate patch), wasmgate_input_read(ptr, n i32) i32,
+// copies the first n bytes of the input (at most its length) into the
+// calling module's own memory at ptr and returns how many it copied: one
+// host call where input_load_u64 takes one per 8 bytes. A range outside
+// either memory traps, as the kernel's functions do.
+func wasmgateInputRead(ctx context.Context, mod api.Module, stack []uint64) {
+	p, ok := ctx.Value(PluginCtxKey("plugin")).(*Plugin)
+	if !ok {
+		panic("Invalid context")
+	}
+	offset, ok := ctx.Value(InputOffsetKey("inputOffset")).(uint64)
+	if !ok {
+		panic("Invalid context")
+	}
+	out, err := p.extism.ExportedFunction("input_length").Call(ctx)
+	if err != nil || len(out) != 1 {
+		panic(fmt.Sprintf("could not read the input's length: %v", err))
+	}
+	ptr, n := api.DecodeU32(stack[0]), api.DecodeU32(stack[1])
+	n = uint32(min(uint64(n), out[0]))
+	src, ok := p.Memory().Read(uint32(offset), n)
+	if !ok {
+		panic(fmt.Sprintf("could not read %d input bytes at offset %d", n, offset))
+	}
+	if !mod.Memory().Write(ptr, src) {
+		panic(fmt.Sprintf("could not write %d bytes at the caller's offset %d", n, ptr))
+	}
+	stack[0] = api.EncodeU32(n)
+}
+
+// wasmgateOutputSet (wasmgate patch), wasmgate_output_set(ptr, n i32) i32,
+// sets the n bytes at ptr in the calling module's own memory as the
+// output: one copy into a new kernel block, where store_u64 takes one
+// host call per 8 bytes. It returns 0, or 1 when the kernel cannot
+// allocate the block (the plugin's memory limit) and no output was set.
+func wasmgateOutputSet(ctx context.Context, mod api.Module, stack []uint64) {
+	p, ok := ctx.Value(PluginCtxKey("plugin")).(*Plugin)
+	if !ok {
+		panic("Invalid context")
+	}
+	ptr, n := api.DecodeU32(stack[0]), api.DecodeU32(stack[1])
+	src, ok := mod.Memory().Read(ptr, n)
+	if !ok {
+		panic(fmt.Sprintf("could not read %d bytes at the caller's offset %d", n, ptr))
+	}
+	out, err := p.extism.ExportedFunction("alloc").Call(ctx, uint64(n))
+	if err != nil || len(out) != 1 {
+		panic(fmt.Sprintf("could not allocate %d output bytes: %v", n, err))
+	}
+	if out[0] == 0 && n > 0 {
+		stack[0] = 1
+		return
+	}
+	if !p.Memory().Write(uint32(out[0]), src) {
+		panic(fmt.Sprintf("could not write %d output bytes at offset %d", n, out[0]))
+	}
+	if _, err := p.extism.ExportedFunction("output_set").Call(ctx, out[0], uint64(n)); err != nil {
+		panic(fmt.Sprintf("could not set the output: %v", err))
+	}
+	stack[0] = 0
 }
 
 func configGet(ctx context.Context, m api.Module, offset uint64) uint64 {

@@ -454,6 +454,20 @@ func (p *CompiledPlugin) Instance(ctx context.Context, config PluginInstanceConf
 type cachedModule struct {
 	api.Module
 	fns map[string]api.Function
+	mem api.Memory // the export "memory", looked up once (wasmgate patch)
+}
+
+// ExportedMemory returns the exported memory name. "memory", which the
+// kernel's functions ask for on every call (Plugin.Memory), is looked up
+// once: wazero finds an export by name in a map on each lookup.
+func (m *cachedModule) ExportedMemory(name string) api.Memory {
+	if name != "memory" {
+		return m.Module.ExportedMemory(name)
+	}
+	if m.mem == nil {
+		m.mem = m.Module.ExportedMemory(name)
+	}
+	return m.mem
 }
 
 func (m *cachedModule) ExportedFunction(name string) api.Function {

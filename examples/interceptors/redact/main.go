@@ -3,6 +3,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/wasmgate/wasmgate/pdk/intercept"
 )
 
@@ -20,19 +22,18 @@ func interceptResponse() int32 {
 	if err != nil {
 		return intercept.Fail(err)
 	}
-	if len(ev.Result) == 0 || !r.MayHold(ev.Result) {
+	// Lists (tools/list, ...) are left as they are: their descriptions
+	// are the servers' own, pinned by the lock file.
+	if len(ev.Result) == 0 || strings.HasSuffix(ev.Method, "/list") || !r.MayHold(ev.Result) {
 		return intercept.Answer(intercept.Continue())
 	}
-	res, err := intercept.ParseResult(ev.Result)
+	res, changed, err := r.RedactJSON(ev.Result)
 	if err != nil {
 		return intercept.Fail(err)
 	}
-	if !res.EachText(r.Redact) {
+	if !changed {
 		return intercept.Answer(intercept.Continue())
 	}
-	out, err := intercept.ModifyResult(res)
-	if err != nil {
-		return intercept.Fail(err)
-	}
+	out := intercept.Output{Decision: intercept.DecisionModify, Result: res}
 	return intercept.Answer(out.WithMessage("redacted personal data"))
 }

@@ -1,6 +1,11 @@
 package main
 
-import "testing"
+import (
+	"encoding/json"
+	"reflect"
+	"regexp"
+	"testing"
+)
 
 func TestValidCard(t *testing.T) {
 	for _, c := range []struct {
@@ -91,4 +96,122 @@ func TestMayHold(t *testing.T) {
 			t.Errorf("MayHold(%s) = %v", c.raw, got)
 		}
 	}
+}
+
+// The regular expressions the scanners implement (redact.go), and the
+// redaction they give with package regexp: the reference the scanners
+// are compared with.
+var (
+	emailRE = regexp.MustCompile(`[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}`)
+	ibanRE  = regexp.MustCompile(`\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b`)
+	cardRE  = regexp.MustCompile(`\b(?:[0-9][ \-]?){12,18}[0-9]\b`)
+)
+
+func redactRE(s string) string {
+	s = emailRE.ReplaceAllLiteralString(s, "[redacted email]")
+	s = ibanRE.ReplaceAllStringFunc(s, func(m string) string {
+		if ValidIBAN(m) {
+			return "[redacted iban]"
+		}
+		return m
+	})
+	return cardRE.ReplaceAllStringFunc(s, func(m string) string {
+		if ValidCard(m) {
+			return "[redacted card]"
+		}
+		return m
+	})
+}
+
+// FuzzRedact compares the scanners with the regular expressions.
+func FuzzRedact(f *testing.F) {
+	for _, s := range []string{
+		"Write to jane.doe+x@mail.example.co.uk today.",
+		"IBAN DE89 3704 0044 0532 0130 00, thanks",
+		"GB82WEST12345698765432 and GB82WEST12345698765433",
+		"card 4111 1111 1111 1111 exp 12/29 4111-1111-1111-1111-1111 1",
+		"a@b@c.com x@y z@a.b..cd a@b.c1 q@-x.org.uk9 DE89370400440532013000A",
+		"DE00 4111 1111 1111 1111 DE89 3704 0044 0532 0130 00 1",
+	} {
+		f.Add(s)
+	}
+	all, _ := NewRedactor(nil)
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := all.Redact(s), redactRE(s); got != want {
+			t.Errorf("Redact(%q)\n = %q\nwant %q (regexp)", s, got, want)
+		}
+	})
+}
+
+// TestRedactJSON redacts strings in JSON, values only, escapes kept.
+func TestRedactJSON(t *testing.T) {
+	all, _ := NewRedactor(nil)
+	for _, c := range []struct{ in, want string }{
+		{`{"content":[{"type":"text","text":"12 files"}]}`, ``},
+		{`{"content":[{"type":"text","text":"mail a@b.io now"}]}`, `{"content":[{"type":"text","text":"mail [redacted email] now"}]}`},
+		{`{"a@b.io":"x","k":["c@d.io", 4111111111111111]}`, `{"a@b.io":"x","k":["[redacted email]", 4111111111111111]}`},
+		{`{"t":"line\njane@example.com\t4111 1111 1111 1111\"q\""}`, `{"t":"line\n[redacted email]\t[redacted card]\"q\""}`},
+		{`{"t":"x\\nj@example.com"}`, `{"t":"x\\[redacted email]"}`}, // a backslash, then "nj@example.com"
+		{`{"t":"jane\u0040example.com <b>"}`, `{"t":"[redacted email] <b>"}`},
+		{`{"t":"\u00e9 nothing"}`, ``},
+		{`{"s" : "DE89 3704 0044 0532 0130 00"}`, `{"s" : "[redacted iban]"}`},
+	} {
+		got, changed, err := all.RedactJSON([]byte(c.in))
+		if err != nil {
+			t.Fatalf("RedactJSON(%s): %v", c.in, err)
+		}
+		if c.want == "" {
+			if changed || string(got) != c.in {
+				t.Errorf("RedactJSON(%s) = %s, %v; want it unchanged", c.in, got, changed)
+			}
+			continue
+		}
+		if !changed || string(got) != c.want {
+			t.Errorf("RedactJSON(%s)\n = %s, %v\nwant %s", c.in, got, changed, c.want)
+		}
+	}
+	if _, _, err := all.RedactJSON([]byte(`{"t":"open`)); err == nil {
+		t.Error("an unterminated string: no error")
+	}
+}
+
+// FuzzRedactJSON checks that RedactJSON of valid JSON is valid JSON and
+// redacts each string value as Redact does.
+func FuzzRedactJSON(f *testing.F) {
+	f.Add(`{"content":[{"type":"text","text":"mail a@b.io now\n4111 1111 1111 1111"}]}`)
+	f.Add(`["jane\u0040example.com", {"k\"@x.io":"DE89370400440532013000"}]`)
+	all, _ := NewRedactor(nil)
+	f.Fuzz(func(t *testing.T, s string) {
+		var v any
+		if json.Unmarshal([]byte(s), &v) != nil {
+			return
+		}
+		got, _, err := all.RedactJSON([]byte(s))
+		if err != nil {
+			t.Fatalf("RedactJSON(%s): %v", s, err)
+		}
+		var w any
+		if err := json.Unmarshal(got, &w); err != nil {
+			t.Fatalf("RedactJSON(%s) = %s: not JSON: %v", s, got, err)
+		}
+		if want := redactValue(all, v); !reflect.DeepEqual(w, want) {
+			t.Fatalf("RedactJSON(%s) = %s\nwant %v", s, got, want)
+		}
+	})
+}
+
+func redactValue(r *Redactor, v any) any {
+	switch v := v.(type) {
+	case string:
+		return r.Redact(v)
+	case []any:
+		for i := range v {
+			v[i] = redactValue(r, v[i])
+		}
+	case map[string]any:
+		for k := range v {
+			v[k] = redactValue(r, v[k])
+		}
+	}
+	return v
 }
