@@ -115,8 +115,12 @@ func scalar(s string) string {
 	if plainSafe(s) {
 		return s
 	}
-	q, _ := json.Marshal(s) // a JSON string is a YAML double-quoted scalar
-	return string(q)
+	// A JSON string is a YAML double-quoted scalar.
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func plainSafe(s string) bool {

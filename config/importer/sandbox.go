@@ -20,6 +20,9 @@ var runtimeCaches = map[string][]string{
 	"dnx":  {"~/.nuget"},
 }
 
+// scripts are the extensions of programs a runtime is given to run.
+var scripts = map[string]bool{".js": true, ".mjs": true, ".cjs": true, ".ts": true, ".py": true, ".jar": true, ".dll": true, ".rb": true}
+
 // runners download the package they run at start.
 var runners = []string{"npx", "pnpm", "yarn", "bunx", "uvx", "uv", "pipx", "dnx"}
 
@@ -44,14 +47,24 @@ func suggestSandbox(command []string) *Sandbox {
 		if _, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "-") {
 			a = v
 		}
-		if (path.IsAbs(a) || strings.HasPrefix(a, "~/")) && !slices.Contains(folders, a) {
-			folders = append(folders, path.Clean(a))
+		if !path.IsAbs(a) && !strings.HasPrefix(a, "~/") {
+			continue
+		}
+		a = path.Clean(a)
+		switch {
+		case scripts[path.Ext(a)]:
+			// The program's own code: read, not written.
+			if !slices.Contains(sb.Read, a) {
+				sb.Read = append(sb.Read, a)
+			}
+		case !slices.Contains(folders, a):
+			folders = append(folders, a)
 		}
 	}
 	sb.Write = append(sb.Write, folders...)
 	var why []string
 	if len(folders) > 0 {
-		why = append(why, "the folders it was given")
+		why = append(why, "the paths it was given")
 	}
 	if len(runtimeCaches[prog]) > 0 {
 		why = append(why, prog+"'s cache")

@@ -257,7 +257,7 @@ func translatePackage(short, from string, m map[string]any) (*Server, string) {
 		cmd = append(cmd, pargs...)
 	case "dnx":
 		cmd = append(cmd, rargs...)
-		cmd = append(cmd, withVersion(id, "@", version), "--yes")
+		cmd = append(cmd, withVersion(id, "@", version))
 		if len(pargs) > 0 {
 			cmd = append(append(cmd, "--"), pargs...)
 		}
