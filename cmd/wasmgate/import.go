@@ -33,9 +33,10 @@ func importCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	merge := fs.String("merge", "", "add the servers to this gateway.yaml's upstreams instead of printing them")
 	replace := fs.Bool("replace", false, "with --merge: replace an upstream of the same name instead of refusing")
+	start := fs.String("start", "", "the imported upstreams' start: eager (the default: started at load) or background (a server that downloads its package at start, as npx and uvx do, does not hold up the load)")
 	formatName := fs.String("format", string(importer.FormatAuto), "the files' format: auto, claude, vscode, cursor or server.json")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: wasmgate import [--merge gateway.yaml] [--replace] [--format auto|claude|vscode|cursor|server.json] FILE...\n\n%s\n\nFlags:\n", importSummary)
+		fmt.Fprintf(fs.Output(), "Usage: wasmgate import [--merge gateway.yaml] [--replace] [--start eager|background] [--format auto|claude|vscode|cursor|server.json] FILE...\n\n%s\n\nFlags:\n", importSummary)
 		fs.PrintDefaults()
 	}
 	// Flags may come before or after the files.
@@ -63,6 +64,10 @@ func importCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printCmdErr(stderr, "import", fmt.Errorf("--format: %w", err))
 		return 2
 	}
+	if *start != "" && *start != "eager" && *start != "background" {
+		printCmdErr(stderr, "import", fmt.Errorf("--start %q: use eager or background", *start))
+		return 2
+	}
 	if *replace && *merge == "" {
 		printCmdErr(stderr, "import", errors.New("--replace is for --merge"))
 		return 2
@@ -86,6 +91,11 @@ func importCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	n := 0
 	for _, r := range results {
 		n += len(r.Servers)
+		for _, s := range r.Servers {
+			if *start == "background" {
+				s.Start = *start
+			}
+		}
 	}
 	if *merge == "" {
 		if n > 0 {

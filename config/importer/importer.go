@@ -97,6 +97,10 @@ type Server struct {
 
 	// Sandbox is a suggested sandbox for a command, printed commented out.
 	Sandbox *Sandbox
+
+	// Start is the upstream's start: ("" for the gateway's default,
+	// eager).
+	Start string
 }
 
 // EnvVar is one variable of a command's environment: a literal value

@@ -74,6 +74,9 @@ func Items(rs []*Result, indent string) string {
 					line(1, "auth: {bearer_env: %s}%s", scalar(s.BearerEnv), lineComment(s.BearerNote))
 				}
 			}
+			if s.Start != "" {
+				line(1, "start: %s", scalar(s.Start))
+			}
 			line(1, "prefix: %s", scalar(s.Name))
 			for _, n := range s.NotImported {
 				line(1, "# not imported: %s", comment(n))
