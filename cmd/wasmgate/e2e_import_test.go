@@ -186,7 +186,7 @@ func TestImportServesNPMServers(t *testing.T) {
 	ctx := harness.Ctx(t, 2*time.Minute)
 	c := g.SessionClient(t)
 	tools := toolNames(ctx, t, c)
-	for _, want := range []string{"calculator_add", "filesystem_read_text_file", "everything_echo", "everything_get-env"} {
+	for _, want := range []string{"calculate", "filesystem_read_text_file", "everything_echo", "everything_get-env"} {
 		if !slices.Contains(tools, want) {
 			t.Errorf("tools/list lacks %s: %v", want, tools)
 		}
