@@ -215,3 +215,63 @@ func mustJSON(t *testing.T, path string, v any) {
 		t.Fatal(err)
 	}
 }
+
+// TestImportRefusals: bad input is a clear error (exit 1 or 2, naming the
+// file and what is wrong) and --merge leaves the gateway.yaml as it was,
+// with no temporary file beside it.
+func TestImportRefusals(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	claude := filepath.Join(dir, "claude_desktop_config.json")
+	mustJSON(t, claude, map[string]any{"mcpServers": map[string]any{
+		"github": map[string]any{"command": "npx", "args": []string{"-y", "@modelcontextprotocol/server-github"}, "env": map[string]string{"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_16C7e42F292c6912E7710c838347Ae178B4a"}},
+	}})
+	bad := filepath.Join(dir, "mcp.json")
+	if err := os.WriteFile(bad, []byte("{\"servers\": {\n  \"a\": {\"command\": \"x\"\n  \"b\": 1}}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gw := filepath.Join(dir, "gateway.yaml")
+	const mine = "# mine\nupstreams:\n  - name: github # the team's\n    url: https://gh.example.com/mcp\n"
+	if err := os.WriteFile(gw, []byte(mine), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{bad}, 1, bad + ": not JSON: line 3"},
+		{[]string{"--merge", gw, bad}, 1, "not JSON"},
+		{[]string{"--merge", gw, claude}, 1, `--merge ` + gw + `: upstreams[0] already names "github": rename it there, or pass --replace`},
+		{[]string{"--format", "yaml", claude}, 2, `unknown format "yaml"`},
+		{[]string{"--merge", filepath.Join(dir, "missing.yaml"), claude}, 1, "to start a new file, redirect the output"},
+		{nil, 2, "name at least one FILE"},
+	} {
+		r := runImport(t, tc.args...)
+		if r.Code != tc.code || !strings.Contains(r.Stderr, tc.want) {
+			t.Errorf("import %q: exit %d, stderr:\n%s\nwant exit %d and %q", tc.args, r.Code, r.Stderr, tc.code, tc.want)
+		}
+		if strings.Contains(r.Stdout+r.Stderr, "ghp_16C7e42F") {
+			t.Errorf("import %q printed the token", tc.args)
+		}
+		if data, _ := os.ReadFile(gw); string(data) != mine {
+			t.Fatalf("import %q changed gateway.yaml:\n%s", tc.args, data)
+		}
+	}
+	// --replace replaces the upstream, keeps the file's mode and leaves no
+	// temporary file.
+	r := runImport(t, "--merge", gw, "--replace", claude)
+	if r.Code != 0 {
+		t.Fatalf("import --replace: exit %d:\n%s", r.Code, r.Stderr)
+	}
+	data, _ := os.ReadFile(gw)
+	if !strings.HasPrefix(string(data), "# mine\n") || strings.Contains(string(data), "gh.example.com") || !strings.Contains(string(data), "- GITHUB_PERSONAL_ACCESS_TOKEN") || strings.Contains(string(data), "ghp_") {
+		t.Errorf("after --replace:\n%s", data)
+	}
+	if st, err := os.Stat(gw); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("gateway.yaml mode after the merge: %v, %v; want 0600", st.Mode(), err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 3 {
+		t.Errorf("files beside gateway.yaml after the merge: %v", entries)
+	}
+}
