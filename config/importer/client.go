@@ -231,15 +231,19 @@ func (s *Server) command(command string, m map[string]any, ip interp) string {
 	if !ok {
 		return `"args": want a list of strings`
 	}
-	for i, a := range append([]string{command}, args...) {
+	all := append([]string{command}, args...)
+	for i, a := range all {
 		lit, ok := ip.literal(a)
 		if !ok {
 			s.NotImported = append(s.NotImported, fmt.Sprintf("%s in the command: the gateway does not expand it in arguments; write the value", strings.Join(refNames(ip.refs(a)), ", ")))
 		}
-		s.Command = append(s.Command, lit)
-		if i > 0 && IsSecret("", a) {
-			s.NotImported = append(s.NotImported, fmt.Sprintf("argument %d looks like a credential: put it in an environment variable the server reads (env_from), not in the command", i))
+		if i > 0 {
+			if clean, secret := secretArg(lit, all[i-1]); secret {
+				lit = clean
+				s.NotImported = append(s.NotImported, fmt.Sprintf("argument %d holds a credential, left out as %s: have the server read it from an environment variable (env_from), or wrap the command in a script that does", i, clean))
+			}
 		}
+		s.Command = append(s.Command, lit)
 	}
 	if cwd := str(m["cwd"]); cwd != "" {
 		if lit, ok := ip.literal(cwd); ok && (path.IsAbs(lit) || strings.HasPrefix(lit, "~/")) {
@@ -426,4 +430,28 @@ func stringList(v any) ([]string, bool) {
 		}
 	}
 	return out, true
+}
+
+// secretArg is a command argument a with any credential in it replaced by
+// a placeholder, and whether there was one: a value shaped like a token,
+// the password of a URL (postgresql://user:pw@host/db), the value of a
+// flag named like a secret (--api-key=x, or x after --token).
+func secretArg(a, prev string) (string, bool) {
+	const hidden = "<secret>"
+	if name, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(name, "-") && v != "" && (IsSecret(strings.TrimLeft(name, "-"), v) || placeholder(v)) {
+		return name + "=" + hidden, true
+	}
+	if strings.HasPrefix(prev, "-") && !strings.Contains(prev, "=") && !strings.HasPrefix(a, "-") && secretName.MatchString(strings.TrimLeft(prev, "-")) {
+		return hidden, true
+	}
+	if secretValue.MatchString(a) {
+		return hidden, true
+	}
+	if u, err := url.Parse(a); err == nil && u.User != nil {
+		if _, has := u.User.Password(); has {
+			u.User = url.UserPassword(u.User.Username(), "PASSWORD")
+			return strings.Replace(u.String(), "PASSWORD", hidden, 1), true
+		}
+	}
+	return a, false
 }
