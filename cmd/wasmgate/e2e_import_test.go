@@ -136,8 +136,9 @@ func TestImportValidates(t *testing.T) {
 
 // TestImportServesNPMServers imports a Claude Desktop config (the
 // filesystem server, as the MCP quickstart writes it: npx -y and a
-// folder) and a VS Code mcp.json (server-everything, with a token asked
-// for by a password input) in one run, merges them into a gateway.yaml and
+// folder), a VS Code mcp.json (server-everything, with a token asked for
+// by a password input) and a registry server.json (the filesystem server
+// again, pinned) in one run, merges them into a gateway.yaml and
 // serves it: npx finds both packages in tests/node (the gateway runs
 // there), and a client lists and calls their tools. The token reaches the
 // server from the gateway's environment (env_from), never through the
@@ -169,8 +170,34 @@ func TestImportServesNPMServers(t *testing.T) {
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The registry's filesystem example (generic-server-json.md), at the
+	// version tests/node installs, its folder argument defaulting to the
+	// shared folder. Its name is taken by the Claude Desktop server, so it
+	// is imported as filesystem-2.
+	var pkg struct{ Dependencies map[string]string }
+	data, err := os.ReadFile(filepath.Join(harness.RepoRoot(), "tests", "node", "package.json"))
+	if err != nil || json.Unmarshal(data, &pkg) != nil || pkg.Dependencies["@modelcontextprotocol/server-filesystem"] == "" {
+		t.Fatalf("tests/node/package.json: %v", err)
+	}
+	serverJSON := filepath.Join(dir, "server.json")
+	mustJSON(t, serverJSON, map[string]any{
+		"$schema": "https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json",
+		"name":    "io.github.modelcontextprotocol/filesystem",
+		"version": pkg.Dependencies["@modelcontextprotocol/server-filesystem"],
+		"packages": []any{map[string]any{
+			"registryType": "npm",
+			"identifier":   "@modelcontextprotocol/server-filesystem",
+			"version":      pkg.Dependencies["@modelcontextprotocol/server-filesystem"],
+			"transport":    map[string]any{"type": "stdio"},
+			"packageArguments": []any{map[string]any{
+				"type": "positional", "valueHint": "target_dir", "description": "Path to access",
+				"default": shared, "isRequired": true, "isRepeated": true,
+			}},
+			"environmentVariables": []any{map[string]any{"name": "LOG_LEVEL", "description": "Logging level (debug, info, warn, error)", "default": "info"}},
+		}},
+	})
 	cfg := harness.WriteConfig(t, upstreamYAML(t, ""))
-	r := runImport(t, "--merge", cfg, claude, vscode)
+	r := runImport(t, "--merge", cfg, claude, vscode, serverJSON)
 	if r.Code != 0 {
 		t.Fatalf("import exited %d:\n%s", r.Code, r.Stderr)
 	}
@@ -186,13 +213,16 @@ func TestImportServesNPMServers(t *testing.T) {
 	ctx := harness.Ctx(t, 2*time.Minute)
 	c := g.SessionClient(t)
 	tools := toolNames(ctx, t, c)
-	for _, want := range []string{"calculate", "filesystem_read_text_file", "everything_echo", "everything_get-env"} {
+	for _, want := range []string{"calculate", "filesystem_read_text_file", "everything_echo", "everything_get-env", "filesystem-2_read_text_file"} {
 		if !slices.Contains(tools, want) {
 			t.Errorf("tools/list lacks %s: %v", want, tools)
 		}
 	}
 	if text, isErr := harness.CallTool(ctx, t, c, "filesystem_read_text_file", map[string]any{"path": filepath.Join(shared, "hello.txt")}); isErr || text != "hello from an imported config" {
 		t.Errorf("filesystem_read_text_file = %q (isError %v)", text, isErr)
+	}
+	if text, isErr := harness.CallTool(ctx, t, c, "filesystem-2_read_text_file", map[string]any{"path": filepath.Join(shared, "hello.txt")}); isErr || text != "hello from an imported config" {
+		t.Errorf("filesystem-2_read_text_file (from the server.json) = %q (isError %v)", text, isErr)
 	}
 	if text, isErr := harness.CallTool(ctx, t, c, "everything_echo", map[string]any{"message": "through the gateway"}); isErr || !strings.Contains(text, "through the gateway") {
 		t.Errorf("everything_echo = %q (isError %v)", text, isErr)
