@@ -115,11 +115,12 @@ type EnvVar struct {
 // Header is one literal HTTP header of a remote server.
 type Header struct{ Name, Value string }
 
-// Sandbox is a suggested sandbox: paths to read and write, and whether the
-// command needs the network, with why.
+// Sandbox is a suggested sandbox: paths to read and write, and the
+// network the command needs as the YAML of sandbox.network ("false",
+// "[443]"), with why.
 type Sandbox struct {
 	Read, Write []string
-	Network     bool
+	Network     string
 	Why         string
 }
 

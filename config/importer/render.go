@@ -88,7 +88,7 @@ func Items(rs []*Result, indent string) string {
 				if len(sb.Write) > 0 {
 					line(1, "#   write: %s", flowList(sb.Write))
 				}
-				line(1, "#   network: %t", sb.Network)
+				line(1, "#   network: %s", sb.Network)
 			} else if len(s.Command) > 0 {
 				line(1, "# no sandbox suggested: %s runs the server outside this process tree; confine it with the container's own options", comment(s.Command[0]))
 			}

@@ -40,7 +40,7 @@ func suggestSandbox(command []string) *Sandbox {
 	case "docker", "podman", "nerdctl":
 		return nil
 	}
-	sb := &Sandbox{Read: []string{"/usr", "/etc"}}
+	sb := &Sandbox{Read: []string{"/usr", "/etc"}, Network: "false"}
 	sb.Write = append(sb.Write, runtimeCaches[prog]...)
 	var folders []string
 	for _, a := range command[1:] {
@@ -70,8 +70,8 @@ func suggestSandbox(command []string) *Sandbox {
 		why = append(why, prog+"'s cache")
 	}
 	if slices.Contains(runners, prog) {
-		sb.Network = true
-		why = append(why, "the network: "+prog+" downloads the package at start (install it instead to run with network: false)")
+		sb.Network = "[443]"
+		why = append(why, "HTTPS: "+prog+" downloads the package at start (install it instead to run with network: false)")
 	} else {
 		why = append(why, "no network (if it needs one, network: true or a list of ports)")
 	}
