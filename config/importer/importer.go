@@ -12,6 +12,7 @@ package importer
 
 import (
 	"fmt"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -219,7 +220,18 @@ var secretValue = regexp.MustCompile(`^(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w
 // IsSecret reports whether a variable or header name, or its value,
 // looks like a credential.
 func IsSecret(name, value string) bool {
-	return secretName.MatchString(name) || secretValue.MatchString(strings.TrimSpace(value))
+	return secretName.MatchString(name) || secretValue.MatchString(strings.TrimSpace(value)) || urlPassword(value)
+}
+
+// urlPassword reports whether v is a URL with a password in it
+// (postgresql://user:pw@host/db).
+func urlPassword(v string) bool {
+	u, err := url.Parse(strings.TrimSpace(v))
+	if err != nil || u.User == nil {
+		return false
+	}
+	_, has := u.User.Password()
+	return has
 }
 
 // envName is s as an environment variable name: upper case, letters,

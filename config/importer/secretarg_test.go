@@ -24,3 +24,25 @@ func TestSecretArg(t *testing.T) {
 		}
 	}
 }
+
+func TestIsSecret(t *testing.T) {
+	for _, tc := range []struct {
+		name, value string
+		want        bool
+	}{
+		{"GITHUB_PERSONAL_ACCESS_TOKEN", "x", true},
+		{"BRAVE_API_KEY", "", true},
+		{"DB_PASSWORD", "", true},
+		{"DATABASE_URL", "postgresql://app:hunter2@db.example.com/app", true},
+		{"DATABASE_URL", "postgresql://localhost/mydb", false},
+		{"HEADER", "Bearer abc.def", true},
+		{"X", "sk-abcdefghijklmnopqrstuvwx", true},
+		{"LOG_LEVEL", "info", false},
+		{"SLACK_TEAM_ID", "T01234567", false},
+		{"MEMORY_FILE_PATH", "/path/to/memory.json", false},
+	} {
+		if got := IsSecret(tc.name, tc.value); got != tc.want {
+			t.Errorf("IsSecret(%q, %q) = %v, want %v", tc.name, tc.value, got, tc.want)
+		}
+	}
+}
