@@ -128,6 +128,9 @@ type interp struct {
 	home   string
 }
 
+// windowsPath matches a path of a Windows client's config (C:\\Users\\me).
+var windowsPath = regexp.MustCompile(`^[A-Za-z]:[\\/]`)
+
 var varRef = regexp.MustCompile(`\$\{([^}]*)\}`)
 
 // ref is one ${...} in a string: an environment variable (env:NAME), an
@@ -242,6 +245,9 @@ func (s *Server) command(command string, m map[string]any, ip interp) string {
 				lit = clean
 				s.NotImported = append(s.NotImported, fmt.Sprintf("argument %d holds a credential, left out as %s: have the server read it from an environment variable (env_from), or wrap the command in a script that does", i, clean))
 			}
+		}
+		if windowsPath.MatchString(lit) {
+			s.NotImported = append(s.NotImported, fmt.Sprintf("argument %d, %s, is a Windows path: write the folder as the gateway's host sees it", i, lit))
 		}
 		s.Command = append(s.Command, lit)
 	}
