@@ -59,6 +59,9 @@ Usage:
   wasmgate flows reset (--session ID | --principal NAME)
                                                 forget what a session touched (flow
                                                 control, over the admin listener)
+  wasmgate import   [--merge gateway.yaml] FILE...
+                                                translate Claude Desktop, VS Code, Cursor or
+                                                registry server.json configs into upstreams:
   wasmgate plugin new NAME                      create a Go plugin project
   wasmgate version                              print the version and commit
 
@@ -100,6 +103,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return credentialsCmd(args[1:], stdout, stderr)
 	case "flows":
 		return flowsCmd(args[1:], stdout, stderr)
+	case "import":
+		return importCmd(args[1:], stdin, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "wasmgate %s (%s)\n", version, revision())
 		return 0

@@ -36,6 +36,9 @@ type Options struct {
 	// ReadyDir is the folder of the --ready-file; default a folder of the
 	// test's own. A gateway run as another user needs one it can write.
 	ReadyDir string
+	// Dir is the gateway's working directory (its upstream commands'
+	// too, unless they set cwd); default the test's.
+	Dir string
 }
 
 // Gateway is a running `wasmgate serve` process.
@@ -84,6 +87,7 @@ func (b *Binaries) Start(t testing.TB, opts Options) *Gateway {
 	g.Cmd = exec.Command(bin, args...)
 	g.Cmd.SysProcAttr = dieWithTest()
 	g.Cmd.Env = append(CleanEnv(), opts.Env...)
+	g.Cmd.Dir = opts.Dir
 	if opts.Stdio {
 		var err error
 		if g.Stdin, err = g.Cmd.StdinPipe(); err != nil {
