@@ -2,6 +2,8 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
+	"maps"
 	"sync"
 	"time"
 
@@ -25,7 +27,22 @@ func (s *Snapshot) Interceptors() *intercept.Chain {
 // is down fails calls (or lets them go on, per failure:), not the
 // config.
 func (g *Gateway) remoteInterceptor(_ context.Context, spec loader.InterceptorSpec) (intercept.RemoteInterceptor, error) {
-	return &lazyRemote{o: remote.Options{Name: spec.Name, URL: spec.URL, Timeout: time.Duration(spec.Limits.Timeout), Logger: g.log}}, nil
+	o := remote.Options{Name: spec.Name, URL: spec.URL, Timeout: time.Duration(spec.Limits.Timeout), Logger: g.log,
+		Headers: maps.Clone(spec.Headers)}
+	bearer, err := spec.Auth.BearerRef().Read(spec.File, nil)
+	if err != nil {
+		return nil, err
+	}
+	if bearer.IsSet() {
+		if o.Headers == nil {
+			o.Headers = map[string]string{}
+		}
+		o.Headers["Authorization"] = "Bearer " + bearer.Value()
+	}
+	if c := spec.ConfigJSON(); c != "{}" && c != "" {
+		o.Config = json.RawMessage(c)
+	}
+	return &lazyRemote{o: o}, nil
 }
 
 // lazyRemote connects to its server when a call needs it.

@@ -6,9 +6,11 @@ import (
 	"net/url"
 	"path"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/internal/netutil"
 	"github.com/wasmgate/wasmgate/loader/fetch"
 )
 
@@ -56,10 +58,33 @@ type InterceptorSpec struct {
 	AllowedHosts []string          `koanf:"allowed_hosts"`
 	AllowedPaths map[string]string `koanf:"allowed_paths"`
 
+	// Headers are sent to an external interceptor server (url:) with
+	// every request; never a credential (auth: is for that).
+	Headers map[string]string `koanf:"headers"`
+	// Auth is the bearer token sent to an external interceptor server.
+	Auth InterceptorAuth `koanf:"auth"`
+
 	// Key is where it is declared ("interceptors[0]").
 	Key string `koanf:"-"`
+	// File is the gateway.yaml it is declared in (for the messages of
+	// its secrets).
+	File string `koanf:"-"`
 	// configJSON is Config as JSON, for the module's Extism config.
 	configJSON string
+}
+
+// InterceptorAuth is how the gateway authenticates to an external
+// interceptor server: a bearer token read from an environment variable or
+// a file, sent as "Authorization: Bearer <token>".
+type InterceptorAuth struct {
+	BearerEnv  string `koanf:"bearer_env"`
+	BearerFile string `koanf:"bearer_file"`
+	Key        string `koanf:"-"`
+}
+
+// BearerRef is where the bearer token is read from.
+func (a InterceptorAuth) BearerRef() config.SecretRef {
+	return config.SecretRef{Key: a.Key, EnvKey: "bearer_env", Env: a.BearerEnv, FileKey: "bearer_file", File: a.BearerFile}
 }
 
 // InterceptorMatch selects calls by shell pattern (path.Match); an empty
@@ -80,6 +105,11 @@ const (
 	FailureOpen    = "open"
 	interceptorKey = "interceptors"
 )
+
+// ConfigJSON is the config: section as JSON ("{}" without one): what a
+// module reads from its Extism config, and what an external server gets
+// as each invocation's config.
+func (s *InterceptorSpec) ConfigJSON() string { return s.configJSON }
 
 // Remote reports whether it is an external interceptor server.
 func (s *InterceptorSpec) Remote() bool { return s.URL != "" }
@@ -170,12 +200,40 @@ func (s *InterceptorSpec) normalize(env *config.Env) {
 			key string
 			set bool
 		}{{"sha256", s.SHA256 != ""}, {"verify", s.Verify != nil}, {"allowed_hosts", len(s.AllowedHosts) > 0},
-			{"allowed_paths", len(s.AllowedPaths) > 0}, {"config", len(s.Config) > 0}} {
+			{"allowed_paths", len(s.AllowedPaths) > 0}} {
 			if f.set {
 				env.Bad(k+"."+f.key, "is for a WASM module (path:); an external interceptor server has none")
 			}
 		}
+		for name := range s.Headers {
+			if strings.EqualFold(name, "Authorization") {
+				env.Bad(k+".headers", "never write a credential in gateway.yaml: use auth.bearer_env or auth.bearer_file")
+			}
+			if strings.EqualFold(name, netutil.AdminHeader) {
+				env.Bad(k+".headers", "%s is the header the admin listener's POST endpoints require; the gateway never sends it elsewhere", netutil.AdminHeader)
+			}
+		}
+		a := &s.Auth
+		a.Key = k + ".auth"
+		if a.BearerEnv != "" && a.BearerFile != "" {
+			env.Bad(a.Key, "set bearer_env or bearer_file, not both")
+		}
+		if a.BearerFile != "" {
+			a.BearerFile = env.Path(a.BearerFile)
+			env.WatchFile(a.BearerFile)
+		}
 	}
+	if s.Path != "" {
+		for _, f := range []struct {
+			key string
+			set bool
+		}{{"headers", len(s.Headers) > 0}, {"auth", s.Auth.BearerEnv != "" || s.Auth.BearerFile != ""}} {
+			if f.set {
+				env.Bad(k+"."+f.key, "is for an external interceptor server (url:); a WASM module makes no requests but its own (allowed_hosts)")
+			}
+		}
+	}
+	s.File = env.File
 	if len(s.On) == 0 {
 		s.On = []string{"tools/call"}
 	}

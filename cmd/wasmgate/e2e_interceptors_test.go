@@ -8,6 +8,8 @@ package main
 import (
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,8 +23,16 @@ func TestInterceptorServer(t *testing.T) {
 		interceptortest.DenyTool("no-math", "calculate", "arithmetic is not allowed here"),
 		interceptortest.LowerArgument("lower", "name"),
 		interceptortest.ReplaceWord("howdy", "Hello", "Howdy"))
+	// The server is reached with a bearer token from a file and a plain
+	// header, and told the entry's config.
+	const secret = "interceptor-token-5e1f"
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(tokenFile, []byte(secret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	section := func(failure string) string {
-		return fmt.Sprintf("interceptors:\n  - {name: policy-server, url: %q, on: [tools/call], phase: both, failure: %s, limits: {timeout: 2s}}\n", srv.URL+"/mcp", failure)
+		return fmt.Sprintf("interceptors:\n  - {name: policy-server, url: %q, on: [tools/call], phase: both, failure: %s, limits: {timeout: 2s},\n"+
+			"     auth: {bearer_file: %q}, headers: {X-Team: blue}, config: {root: /srv}}\n", srv.URL+"/mcp", failure, tokenFile)
 	}
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.ExamplePlugins(t), Sections: section("closed")}))
 	g := bins.Start(t, harness.Options{Config: cfg})
@@ -34,6 +44,16 @@ func TestInterceptorServer(t *testing.T) {
 	res, err := harness.CallToolErr(ctx, c, "say_hello", map[string]any{"name": "ALICE"})
 	if err != nil || res.IsError || harness.ResultText(res) != "Howdy, alice!" {
 		t.Fatalf("say_hello through the interceptors: %v %q", err, harness.ResultText(res))
+	}
+	invs := srv.Invocations()
+	if len(invs) == 0 {
+		t.Fatal("the server saw no invocation")
+	}
+	if h := invs[0].Header; h.Get("Authorization") != "Bearer "+secret || h.Get("X-Team") != "blue" {
+		t.Errorf("the server got Authorization %q, X-Team %q; want the bearer token from auth.bearer_file and the header", h.Get("Authorization"), h.Get("X-Team"))
+	}
+	if string(invs[0].Config) != `{"root":"/srv"}` {
+		t.Errorf("the server got config %s, want the entry's config", invs[0].Config)
 	}
 	// Denied before the plugin runs, with the server's reason.
 	res, err = harness.CallToolErr(ctx, c, "calculate", map[string]any{"operation": "add", "a": 1, "b": 2})
@@ -78,5 +98,8 @@ func TestInterceptorServer(t *testing.T) {
 	}
 	if !strings.Contains(g.Stderr(), "interceptor failed") {
 		t.Error("no log line for the failing interceptor")
+	}
+	if strings.Contains(g.Stderr(), secret) {
+		t.Error("the interceptor server's token is in the gateway's log")
 	}
 }

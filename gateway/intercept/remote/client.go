@@ -66,6 +66,9 @@ type Options struct {
 	// Headers are sent with every request (e.g. Authorization). Their
 	// values never appear in an error or a log.
 	Headers map[string]string
+	// Config, a JSON object, is sent with every invocation as its
+	// config (the interceptor's config: section); none when empty.
+	Config json.RawMessage
 	// HTTPClient sends the requests; a plain client when nil.
 	HTTPClient *http.Client
 	// Logger gets what does not block a call: warnings and infos of

@@ -392,3 +392,27 @@ func TestHeadersNotInErrors(t *testing.T) {
 		t.Fatalf("err = %v, want the header value hidden", err)
 	}
 }
+
+// The interceptor's config: section reaches every invocation as its
+// config, and the session's id and flow labels its context.
+func TestConfigAndSession(t *testing.T) {
+	s := interceptortest.Start(t, interceptortest.DenyTool("guard", "delete_file", "no"))
+	c := newClient(t, s.URL, Options{Config: json.RawMessage(`{"root":"/srv"}`), Headers: map[string]string{"X-Team": "blue"}})
+	in := call("read_file", `{}`)
+	in.Session = &intercept.Session{ID: "sess-1", Labels: []string{"private", "untrusted"}}
+	mustIntercept(t, c, in)
+	invs := s.Invocations()
+	if len(invs) != 1 {
+		t.Fatalf("%d invocations, want 1", len(invs))
+	}
+	if string(invs[0].Config) != `{"root":"/srv"}` {
+		t.Errorf("config %s, want the interceptor's config section", invs[0].Config)
+	}
+	var ctx InvokeContext
+	if err := json.Unmarshal(invs[0].Context, &ctx); err != nil || ctx.SessionID != "sess-1" || len(ctx.Labels) != 2 || ctx.Labels[1] != "untrusted" {
+		t.Errorf("context %s (%v), want the session's id and labels", invs[0].Context, err)
+	}
+	if got := invs[0].Header.Get("X-Team"); got != "blue" {
+		t.Errorf("X-Team %q, want the configured header", got)
+	}
+}

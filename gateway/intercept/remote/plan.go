@@ -218,6 +218,7 @@ func (c *Client) invoke(ctx context.Context, cn *conn, e *entry, p *planInput, p
 		Event:   p.in.Method,
 		Phase:   p.in.Phase,
 		Payload: payload,
+		Config:  c.o.Config,
 		Context: invokeContext(p.in),
 	}
 	if d, ok := ctx.Deadline(); ok {
@@ -323,6 +324,9 @@ func invokeContext(in *intercept.Input) *InvokeContext {
 	ic.Principal = &InvokePrincipal{Type: "anonymous", Claims: map[string]any{"groups": groups}}
 	if in.Principal.Name != "" {
 		ic.Principal.Type, ic.Principal.ID = "user", in.Principal.Name
+	}
+	if s := in.Session; s != nil {
+		ic.SessionID, ic.Labels = s.ID, s.Labels
 	}
 	return ic
 }

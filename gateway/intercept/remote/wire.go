@@ -123,6 +123,11 @@ type InvokeContext struct {
 	Principal *InvokePrincipal `json:"principal,omitempty"`
 	TraceID   string           `json:"traceId,omitempty"`
 	Timestamp string           `json:"timestamp"`
+	SessionID string           `json:"sessionId,omitempty"`
+	// Labels are the flow labels the caller's session has touched
+	// (flows:, docs/flows.md): wasmgate's own member of the context,
+	// under its reverse-DNS name as the draft's extensions are.
+	Labels []string `json:"io.wasmgate/labels,omitempty"`
 }
 
 // InvokePrincipal is who makes the call.
