@@ -50,6 +50,9 @@ type Endpoint struct {
 	// Discovery is how clients find its tools: every tool listed (mode
 	// all, the default) or a search (mode search).
 	Discovery Discovery `koanf:"discovery"`
+	// Lists overrides the top-level lists section's caching hints for
+	// this endpoint's list results.
+	Lists Lists `koanf:"lists"`
 
 	// Key is where it is declared ("endpoints[0]"); for the default
 	// endpoint, "transports.http.path".
@@ -234,6 +237,7 @@ func (es Endpoints) Normalize(key string, env *config.Env) {
 			}
 		}
 		e.Discovery.normalize(e.Key+".discovery", e.Name, env)
+		e.Lists.Normalize(e.Key+".lists", env)
 		for j, p := range e.Access.Principals {
 			if p == "" || strings.TrimSpace(p) != p {
 				env.Bad(fmt.Sprintf("%s.access.principals[%d]", e.Key, j), "%q: want a principal's name", p)
