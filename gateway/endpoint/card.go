@@ -43,16 +43,22 @@ func (e *Endpoint) Public(ctx context.Context, anonymous bool) Public {
 			out.Tools = e.searchList(ctx, p)
 		} else {
 			out.Tools = visibleList(ctx, p, ownList(x.Tools, func(t *source.Tool) mcp.Tool { return t.Def }, func(t mcp.Tool) string { return t.Name }), "", nil,
-				func(pol *policy.Policy, who policy.Principal, t mcp.Tool) bool { return pol.Visible(who, policy.Tool, t.Name) })
+				func(pol *policy.Policy, who policy.Principal, t mcp.Tool) bool {
+					return pol.Visible(who, policy.Tool, t.Name)
+				})
 		}
 	}
 	if admits(p.cfg.Resources) && !sees(listResources) {
 		out.Resources = visibleList(ctx, p, ownList(x.Resources, func(r *source.Resource) mcp.Resource { return r.Resource }, func(r mcp.Resource) string { return r.URI }), "", nil,
-			func(pol *policy.Policy, who policy.Principal, r mcp.Resource) bool { return pol.Visible(who, policy.Resource, r.URI) })
+			func(pol *policy.Policy, who policy.Principal, r mcp.Resource) bool {
+				return pol.Visible(who, policy.Resource, r.URI)
+			})
 	}
 	if admits(p.cfg.Prompts) && !sees(listPrompts) {
 		out.Prompts = visibleList(ctx, p, ownList(x.Prompts, func(p *source.Prompt) mcp.Prompt { return p.Def }, func(p mcp.Prompt) string { return p.Name }), "", nil,
-			func(pol *policy.Policy, who policy.Principal, x mcp.Prompt) bool { return pol.Visible(who, policy.Prompt, x.Name) })
+			func(pol *policy.Policy, who policy.Principal, x mcp.Prompt) bool {
+				return pol.Visible(who, policy.Prompt, x.Name)
+			})
 	}
 	return out
 }
