@@ -19,6 +19,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/wasmgate/wasmgate/loader"
 )
 
 // The documents' identifiers and locations.
@@ -29,10 +31,10 @@ const (
 	MediaType = "application/mcp-server-card+json"
 	// Suffix is appended to an endpoint's Streamable HTTP path for its
 	// card (GET <streamable-http-url>/server-card).
-	Suffix = "/server-card"
+	Suffix = loader.ServerCardSuffix
 	// CatalogPath is where the AI Catalog of the listener's endpoints is
 	// served.
-	CatalogPath = "/.well-known/ai-catalog.json"
+	CatalogPath = loader.CatalogPath
 	// CatalogMediaType is the AI Catalog's media type.
 	CatalogMediaType = "application/ai-catalog+json"
 	// CatalogSpecVersion is the AI Catalog's specVersion.
