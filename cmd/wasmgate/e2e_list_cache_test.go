@@ -109,6 +109,10 @@ endpoints:
   - name: mixed
     path: /mcp/mixed
     sources: [calculator, hinted]
+  - name: restricted
+    path: /mcp/restricted
+    sources: [calculator]
+    access: {principals: [anonymous]}
 `
 		g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, epYAML(t, "", sections))})
 		plain, hint, mixed := epURL(t, g, "/mcp/plain"), epURL(t, g, "/mcp/hinted"), epURL(t, g, "/mcp/mixed")
@@ -136,6 +140,9 @@ endpoints:
 		}
 		wantHints(t, "mixed tools/list", mt, 5000, "private")
 
+		// An endpoint open only to some is private, even unfiltered.
+		wantHints(t, "restricted tools/list (access)", statelessList(t, epURL(t, g, "/mcp/restricted"), "tools/list"), 30000, "private")
+
 		// The 2025-11-25 era has no such fields.
 		s := harness.OpenSession(t, plain)
 		resp := harness.Send(t, s, http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, nil)
@@ -157,13 +164,37 @@ endpoints:
     - principals: ["*"]
       deny: {tools: [say_hello]}
 `
-		g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, epYAML(t, "", sections))})
+		cfg := harness.WriteConfig(t, epYAML(t, "", sections))
+		g := bins.Start(t, harness.Options{Config: cfg})
 		tools := statelessList(t, g.MCPURL, "tools/list")
 		if strings.Contains(strings.Join(tools.Names, ","), "say_hello") {
 			t.Fatalf("tools/list = %v: say_hello is denied by policy", tools.Names)
 		}
 		wantHints(t, "tools/list filtered by policy (default lists.ttl)", tools, time.Minute.Milliseconds(), "private")
 		wantHints(t, "prompts/list with a policy", statelessList(t, g.MCPURL, "prompts/list"), time.Minute.Milliseconds(), "private")
+
+		// A bad lists.ttl is refused, naming the key, and changes
+		// nothing; a good one applies on the next list.
+		before := g.ReloadCount(t)
+		offset := len(g.Stderr())
+		harness.RenameOver(t, cfg, []byte(epYAML(t, "", sections+"lists: {ttl: -5s}\n")))
+		if _, failure := g.WaitReload(t, before, "lists.ttl -5s"); failure < 1 {
+			t.Fatalf("a reload with lists.ttl -5s succeeded")
+		}
+		if _, ok := g.WaitLog(offset, "lists.ttl: -5s is out of range", 10*time.Second); !ok {
+			t.Errorf("the refused reload's log does not name lists.ttl:\n%s", g.StderrSince(offset))
+		}
+		after := statelessList(t, g.MCPURL, "tools/list")
+		wantHints(t, "tools/list after the refused reload", after, time.Minute.Milliseconds(), "private")
+		if strings.Join(after.Names, ",") != strings.Join(tools.Names, ",") {
+			t.Errorf("tools/list after the refused reload = %v, want %v as before", after.Names, tools.Names)
+		}
+		before = g.ReloadCount(t)
+		harness.RenameOver(t, cfg, []byte(epYAML(t, "", sections+"lists: {ttl: 10s}\n")))
+		if success, _ := g.WaitReload(t, before, "lists.ttl 10s"); g.LastReloadOK(t) != 1 {
+			t.Fatalf("the reload with lists.ttl 10s failed (successes %v):\n%s", success, g.StderrSince(offset))
+		}
+		wantHints(t, "tools/list after lists.ttl: 10s", statelessList(t, g.MCPURL, "tools/list"), 10000, "private")
 	})
 }
 
