@@ -155,6 +155,10 @@ endpoints:
     path: /mcp/storage
     sources: [storage]
     access: {principals: [local]}
+  - name: search
+    path: /mcp/search
+    sources: [calculator, greeter]
+    discovery: {mode: search}
 `
 		g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, epYAML(t, "", sections))})
 		people := epURL(t, g, "/mcp/people")
@@ -190,7 +194,14 @@ endpoints:
 			t.Errorf("the card of an endpoint anonymous may not use lists something:\n%s", sbody)
 		}
 
-		// The catalog lists both cards, and each URL serves one.
+		// In search mode, the card lists what such a tools/list holds:
+		// the meta-tools (nothing is pinned).
+		qc, _ := fetchCard(t, schema, epURL(t, g, "/mcp/search")+"/server-card")
+		if got := names(qc.Tools, func(x struct{ Name string }) string { return x.Name }); !slices.Equal(got, []string{"call_tool", "find_tools"}) {
+			t.Errorf("the search endpoint's card lists tools %v, want [call_tool find_tools]", got)
+		}
+
+		// The catalog lists every card, and each URL serves one.
 		resp, cat := get(t, epURL(t, g, "/.well-known/ai-catalog.json"), nil)
 		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/ai-catalog+json" {
 			t.Fatalf("the catalog: %d %q %s", resp.StatusCode, resp.Header.Get("Content-Type"), cat)
@@ -201,10 +212,10 @@ endpoints:
 				Identifier, Type, URL string
 			} `json:"entries"`
 		}
-		if err := json.Unmarshal(cat, &doc); err != nil || doc.SpecVersion == "" || len(doc.Entries) != 2 {
+		if err := json.Unmarshal(cat, &doc); err != nil || doc.SpecVersion == "" || len(doc.Entries) != 3 {
 			t.Fatalf("the catalog: %v %s", err, cat)
 		}
-		for i, want := range []string{people + "/server-card", storage + "/server-card"} {
+		for i, want := range []string{people + "/server-card", storage + "/server-card", epURL(t, g, "/mcp/search") + "/server-card"} {
 			e := doc.Entries[i]
 			if e.URL != want || e.Type != "application/mcp-server-card+json" || !strings.HasPrefix(e.Identifier, "urn:air:") {
 				t.Errorf("catalog entry %d = %+v, want the card at %s", i, e, want)
