@@ -37,25 +37,35 @@ func (e *Endpoint) Public(ctx context.Context, anonymous bool) Public {
 		return p.Interceptors().Sees(listMethods[list], e.name, intercept.PhaseResponse)
 	}
 	var out Public
-	x := p.index
+	// The endpoint's own lists, filtered as visibleList filters a
+	// page of mcp-go's (a card's request has no session of its own).
+	tools := func(x *source.Index) []mcp.Tool {
+		return ownList(x.Tools, func(t *source.Tool) mcp.Tool { return t.Def }, func(t mcp.Tool) string { return t.Name })
+	}
+	resources := func(x *source.Index) []mcp.Resource {
+		return ownList(x.Resources, func(r *source.Resource) mcp.Resource { return r.Resource }, func(r mcp.Resource) string { return r.URI })
+	}
+	prompts := func(x *source.Index) []mcp.Prompt {
+		return ownList(x.Prompts, func(p *source.Prompt) mcp.Prompt { return p.Def }, func(p mcp.Prompt) string { return p.Name })
+	}
 	if !sees(listTools) {
 		if p.find != nil {
 			out.Tools = e.searchList(ctx, p)
 		} else {
-			out.Tools = visibleList(ctx, p, ownList(x.Tools, func(t *source.Tool) mcp.Tool { return t.Def }, func(t mcp.Tool) string { return t.Name }), "", nil,
+			out.Tools = visibleList(ctx, p, tools(p.index), "", tools,
 				func(pol *policy.Policy, who policy.Principal, t mcp.Tool) bool {
 					return pol.Visible(who, policy.Tool, t.Name)
 				})
 		}
 	}
 	if admits(p.cfg.Resources) && !sees(listResources) {
-		out.Resources = visibleList(ctx, p, ownList(x.Resources, func(r *source.Resource) mcp.Resource { return r.Resource }, func(r mcp.Resource) string { return r.URI }), "", nil,
+		out.Resources = visibleList(ctx, p, resources(p.index), "", resources,
 			func(pol *policy.Policy, who policy.Principal, r mcp.Resource) bool {
 				return pol.Visible(who, policy.Resource, r.URI)
 			})
 	}
 	if admits(p.cfg.Prompts) && !sees(listPrompts) {
-		out.Prompts = visibleList(ctx, p, ownList(x.Prompts, func(p *source.Prompt) mcp.Prompt { return p.Def }, func(p mcp.Prompt) string { return p.Name }), "", nil,
+		out.Prompts = visibleList(ctx, p, prompts(p.index), "", prompts,
 			func(pol *policy.Policy, who policy.Principal, x mcp.Prompt) bool {
 				return pol.Visible(who, policy.Prompt, x.Name)
 			})
