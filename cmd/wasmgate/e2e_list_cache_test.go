@@ -172,6 +172,11 @@ endpoints:
 		}
 		wantHints(t, "tools/list filtered by policy (default lists.ttl)", tools, time.Minute.Milliseconds(), "private")
 		wantHints(t, "prompts/list with a policy", statelessList(t, g.MCPURL, "prompts/list"), time.Minute.Milliseconds(), "private")
+		tpl := statelessList(t, g.MCPURL, "resources/templates/list")
+		if len(tpl.Names) != 1 {
+			t.Errorf("resources/templates/list = %v, want the storage plugin's template", tpl.Names)
+		}
+		wantHints(t, "resources/templates/list with a policy", tpl, time.Minute.Milliseconds(), "private")
 
 		// A bad lists.ttl is refused, naming the key, and changes
 		// nothing; a good one applies on the next list.
