@@ -76,13 +76,13 @@ func wantHints(t *testing.T, where string, h listHints, ttl int64, scope string)
 	if h.TTL == nil || *h.TTL != ttl || h.Scope != scope {
 		got := "no ttlMs"
 		if h.TTL != nil {
-			got = "ttlMs " + jsonString(*h.TTL)
+			got = "ttlMs " + listJSON(*h.TTL)
 		}
 		t.Errorf("%s: %s, cacheScope %q (names %v); want ttlMs %d, cacheScope %q", where, got, h.Scope, h.Names, ttl, scope)
 	}
 }
 
-func jsonString(v any) string { b, _ := json.Marshal(v); return string(b) }
+func listJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 // TestListCacheHints: without a policy, a list of the example plugins
 // is public with the endpoint's lists.ttl; an upstream's smaller ttl is
@@ -146,7 +146,7 @@ endpoints:
 		// The 2025-11-25 era has no such fields.
 		s := harness.OpenSession(t, plain)
 		resp := harness.Send(t, s, http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, nil)
-		raw, _ := readAll(resp)
+		raw, _ := listReadAll(resp)
 		msg, err := mcphttp.Response(resp.Header.Get("Content-Type"), raw)
 		if err != nil {
 			t.Fatalf("tools/list in a session: %v: %s", err, raw)
@@ -203,8 +203,8 @@ endpoints:
 	})
 }
 
-// readAll reads and closes resp's body.
-func readAll(resp *http.Response) ([]byte, error) {
+// listReadAll reads and closes resp's body.
+func listReadAll(resp *http.Response) ([]byte, error) {
 	defer resp.Body.Close()
 	return io.ReadAll(resp.Body)
 }

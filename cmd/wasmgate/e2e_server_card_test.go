@@ -47,8 +47,8 @@ func cardSchema(t *testing.T) *jsonschema.Schema {
 	return s
 }
 
-// card is what the tests read of a server card.
-type card struct {
+// serverCard is what the tests read of a server card.
+type serverCard struct {
 	Name        string `json:"name"`
 	Version     string `json:"version"`
 	Description string `json:"description"`
@@ -71,8 +71,8 @@ type card struct {
 	Meta      map[string]any          `json:"_meta"`
 }
 
-// get GETs u with the extra headers and returns the response and body.
-func get(t *testing.T, u string, hdr map[string]string) (*http.Response, []byte) {
+// cardGet GETs u with the extra headers and returns the response and body.
+func cardGet(t *testing.T, u string, hdr map[string]string) (*http.Response, []byte) {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodGet, u, nil)
 	if err != nil {
@@ -92,9 +92,9 @@ func get(t *testing.T, u string, hdr map[string]string) (*http.Response, []byte)
 
 // fetchCard GETs the card at u, checks the response and validates it
 // against the draft's schema.
-func fetchCard(t *testing.T, s *jsonschema.Schema, u string) (card, []byte) {
+func fetchCard(t *testing.T, s *jsonschema.Schema, u string) (serverCard, []byte) {
 	t.Helper()
-	resp, body := get(t, u, map[string]string{"Accept": "application/mcp-server-card+json"})
+	resp, body := cardGet(t, u, map[string]string{"Accept": "application/mcp-server-card+json"})
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET %s: %d %s", u, resp.StatusCode, body)
 	}
@@ -111,14 +111,14 @@ func fetchCard(t *testing.T, s *jsonschema.Schema, u string) (card, []byte) {
 	if err := s.Validate(inst); err != nil {
 		t.Errorf("the card at %s does not validate against the draft's schema: %v\n%s", u, err, body)
 	}
-	var c card
+	var c serverCard
 	if err := json.Unmarshal(body, &c); err != nil {
 		t.Fatal(err)
 	}
 	return c, body
 }
 
-func names[T any](xs []T, name func(T) string) []string {
+func cardNames[T any](xs []T, name func(T) string) []string {
 	out := []string{}
 	for _, x := range xs {
 		out = append(out, name(x))
@@ -163,13 +163,13 @@ endpoints:
 		g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, epYAML(t, "", sections))})
 		people := epURL(t, g, "/mcp/people")
 		c, body := fetchCard(t, schema, people+"/server-card")
-		if got := names(c.Tools, func(x struct{ Name string }) string { return x.Name }); !slices.Equal(got, []string{"calculate"}) {
+		if got := cardNames(c.Tools, func(x struct{ Name string }) string { return x.Name }); !slices.Equal(got, []string{"calculate"}) {
 			t.Errorf("people's card lists tools %v, want [calculate] (say_hello is denied to anonymous; set-storage is another endpoint's)", got)
 		}
-		if got := names(c.Resources, func(x struct{ URI string }) string { return x.URI }); !slices.Equal(got, []string{"greeter://about"}) {
+		if got := cardNames(c.Resources, func(x struct{ URI string }) string { return x.URI }); !slices.Equal(got, []string{"greeter://about"}) {
 			t.Errorf("people's card lists resources %v, want [greeter://about]", got)
 		}
-		if got := names(c.Prompts, func(x struct{ Name string }) string { return x.Name }); !slices.Equal(got, []string{"greeting_prompt"}) {
+		if got := cardNames(c.Prompts, func(x struct{ Name string }) string { return x.Name }); !slices.Equal(got, []string{"greeting_prompt"}) {
 			t.Errorf("people's card lists prompts %v, want [greeting_prompt]", got)
 		}
 		if strings.Contains(string(body), "say_hello") {
@@ -197,12 +197,12 @@ endpoints:
 		// In search mode, the card lists what such a tools/list holds:
 		// the meta-tools (nothing is pinned).
 		qc, _ := fetchCard(t, schema, epURL(t, g, "/mcp/search")+"/server-card")
-		if got := names(qc.Tools, func(x struct{ Name string }) string { return x.Name }); !slices.Equal(got, []string{"call_tool", "find_tools"}) {
+		if got := cardNames(qc.Tools, func(x struct{ Name string }) string { return x.Name }); !slices.Equal(got, []string{"call_tool", "find_tools"}) {
 			t.Errorf("the search endpoint's card lists tools %v, want [call_tool find_tools]", got)
 		}
 
 		// The catalog lists every card, and each URL serves one.
-		resp, cat := get(t, epURL(t, g, "/.well-known/ai-catalog.json"), nil)
+		resp, cat := cardGet(t, epURL(t, g, "/.well-known/ai-catalog.json"), nil)
 		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/ai-catalog+json" {
 			t.Fatalf("the catalog: %d %q %s", resp.StatusCode, resp.Header.Get("Content-Type"), cat)
 		}
@@ -224,8 +224,8 @@ endpoints:
 		}
 
 		// Revalidation, and only GET.
-		r1, _ := get(t, people+"/server-card", nil)
-		if r2, b2 := get(t, people+"/server-card", map[string]string{"If-None-Match": r1.Header.Get("ETag")}); r2.StatusCode != http.StatusNotModified || len(b2) != 0 {
+		r1, _ := cardGet(t, people+"/server-card", nil)
+		if r2, b2 := cardGet(t, people+"/server-card", map[string]string{"If-None-Match": r1.Header.Get("ETag")}); r2.StatusCode != http.StatusNotModified || len(b2) != 0 {
 			t.Errorf("the card with its ETag: %d, want 304", r2.StatusCode)
 		}
 		post, err := http.Post(people+"/server-card", "application/json", strings.NewReader("{}"))
@@ -236,7 +236,7 @@ endpoints:
 		if post.StatusCode != http.StatusMethodNotAllowed {
 			t.Errorf("POST to the card: %d, want 405", post.StatusCode)
 		}
-		if r, _ := get(t, epURL(t, g, "/mcp/nowhere/server-card"), nil); r.StatusCode != http.StatusNotFound {
+		if r, _ := cardGet(t, epURL(t, g, "/mcp/nowhere/server-card"), nil); r.StatusCode != http.StatusNotFound {
 			t.Errorf("the card of no endpoint: %d, want 404", r.StatusCode)
 		}
 	})
