@@ -145,6 +145,7 @@ func (es *endpoints) remove(e *endpoint.Endpoint) {
 func (es *endpoints) serveHTTP(o transport.Options) *transport.Router {
 	es.mu.Lock()
 	es.router, es.listener = transport.NewRouter(), o
+	es.router.SetCatalog(http.HandlerFunc(es.catalog))
 	es.mu.Unlock()
 	es.route()
 	return es.router
@@ -163,7 +164,7 @@ func (es *endpoints) route() {
 		served, ok := es.http[e]
 		if !ok {
 			o := es.listener
-			o.Path, o.MCP, o.Owns = e.Config().Path, e.MCPServer(), e.Owns
+			o.Path, o.MCP, o.Owns, o.Card = e.Config().Path, e.MCPServer(), e.Owns, es.card(e)
 			if es.custom(e) {
 				o.Scope, o.Allow = e.Name(), e.Allowed
 			}

@@ -68,6 +68,8 @@ type Config struct {
 	Flows       Flows              `koanf:"flows"`
 	// Interceptors are the operators' own filters of calls and lists.
 	Interceptors Interceptors `koanf:"interceptors"`
+	// Lists are the caching hints of list results (SEP-2549).
+	Lists Lists `koanf:"lists"`
 
 	// File is the absolute path of the file this Config was read from.
 	File string `koanf:"-"`

@@ -50,6 +50,9 @@ type Endpoint struct {
 	// Discovery is how clients find its tools: every tool listed (mode
 	// all, the default) or a search (mode search).
 	Discovery Discovery `koanf:"discovery"`
+	// Lists overrides the top-level lists section's caching hints for
+	// this endpoint's list results.
+	Lists Lists `koanf:"lists"`
 
 	// Key is where it is declared ("endpoints[0]"); for the default
 	// endpoint, "transports.http.path".
@@ -234,6 +237,7 @@ func (es Endpoints) Normalize(key string, env *config.Env) {
 			}
 		}
 		e.Discovery.normalize(e.Key+".discovery", e.Name, env)
+		e.Lists.Normalize(e.Key+".lists", env)
 		for j, p := range e.Access.Principals {
 			if p == "" || strings.TrimSpace(p) != p {
 				env.Bad(fmt.Sprintf("%s.access.principals[%d]", e.Key, j), "%q: want a principal's name", p)
@@ -310,12 +314,21 @@ func (c *Config) checkEndpoints(env *config.Env) {
 		return // the default endpoint at transports.http.path: checked as it always was
 	}
 	relay := c.Relay.Path
+	paths := map[string]string{}
+	for _, e := range c.Endpoints {
+		paths[e.Path] = e.Key
+	}
 	for _, e := range c.Endpoints {
 		p, k := e.Path, e.Key+".path"
 		if p == "" || checkEndpointPath(p) != nil {
 			continue // reported by Normalize
 		}
+		card, isCard := strings.CutSuffix(p, ServerCardSuffix)
 		switch {
+		case p == CatalogPath:
+			env.Bad(k, "%q is where the catalog of the endpoints' server cards is served; choose another path", p)
+		case isCard && paths[card] != "":
+			env.Bad(k, "%q is where the server card of %s (%s) is served; choose another path", p, paths[card], card)
 		case p == relay || strings.HasPrefix(p, relay+"/"):
 			env.Bad(k, "%q is under relay.path %q, where the browser relay serves; give the endpoint a path outside it", p, relay)
 		case p == authconfig.MetadataPath || strings.HasPrefix(p, authconfig.MetadataPath+"/"):
@@ -329,6 +342,13 @@ func (c *Config) checkEndpoints(env *config.Env) {
 	c.checkEndpointSources(env)
 	c.checkEndpointAccess(env)
 }
+
+// Where the MCP listener serves the server cards of the endpoints and
+// their catalog (package servercard): an endpoint's path may be neither.
+const (
+	ServerCardSuffix = "/server-card"
+	CatalogPath      = "/.well-known/ai-catalog.json"
+)
 
 // checkEndpointSources reports each sources entry that matches no
 // plugin, upstream or relay site.

@@ -2,8 +2,10 @@ package main
 
 // What of the 2026-07-28 revision a gateway must get right beyond calls
 // (issue 19, item 3): Mcp-Method and Mcp-Name headers that disagree with
-// the body are refused; list and read results carry ttlMs and, because
-// lists differ per principal, cacheScope "private".
+// the body are refused; list and read results carry ttlMs and
+// cacheScope: "public" for lists nothing filters per caller (no policy
+// here: docs/config.md, "lists"; e2e_list_cache_test.go has the rest),
+// "private" for a read.
 
 import (
 	"encoding/json"
@@ -51,8 +53,12 @@ func TestModernEraDetails(t *testing.T) {
 			t.Errorf("%s: %d %.300s", m.method, code, body)
 			continue
 		}
-		if string(resp.Result["cacheScope"]) != `"private"` || resp.Result["ttlMs"] == nil {
-			t.Errorf("%s: cacheScope %s ttlMs %s, want \"private\" and a ttlMs", m.method, resp.Result["cacheScope"], resp.Result["ttlMs"])
+		scope := `"public"`
+		if m.method == "resources/read" {
+			scope = `"private"`
+		}
+		if string(resp.Result["cacheScope"]) != scope || resp.Result["ttlMs"] == nil {
+			t.Errorf("%s: cacheScope %s ttlMs %s, want %s and a ttlMs", m.method, resp.Result["cacheScope"], resp.Result["ttlMs"], scope)
 		}
 	}
 }

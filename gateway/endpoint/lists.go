@@ -183,6 +183,7 @@ func (e *Endpoint) filterTools(ctx context.Context, _ any, _ *mcp.ListToolsReque
 	}
 	if p != nil && res != nil {
 		res.Tools = interceptList(ctx, e, p, "tools/list", "tools", res.Tools, func(t mcp.Tool) string { return t.Name })
+		e.setHints(ctx, p, listTools, &res.CacheableResult)
 	}
 }
 
@@ -196,6 +197,7 @@ func (e *Endpoint) filterPrompts(ctx context.Context, _ any, _ *mcp.ListPromptsR
 				return pol.Visible(who, policy.Prompt, x.Name)
 			})
 		res.Prompts = interceptList(ctx, e, p, "prompts/list", "prompts", res.Prompts, func(x mcp.Prompt) string { return x.Name })
+		e.setHints(ctx, p, listPrompts, &res.CacheableResult)
 	}
 }
 
@@ -209,6 +211,7 @@ func (e *Endpoint) filterResources(ctx context.Context, _ any, _ *mcp.ListResour
 				return pol.Visible(who, policy.Resource, r.URI)
 			})
 		res.Resources = interceptList(ctx, e, p, "resources/list", "resources", res.Resources, func(r mcp.Resource) string { return r.URI })
+		e.setHints(ctx, p, listResources, &res.CacheableResult)
 	}
 }
 
@@ -228,6 +231,7 @@ func (e *Endpoint) filterTemplates(ctx context.Context, _ any, _ *mcp.ListResour
 				}
 				return t.URITemplate.Raw()
 			})
+		e.setHints(ctx, p, listTemplates, &res.CacheableResult)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/intercept"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/loader"
+	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/policy"
 )
 
@@ -24,6 +25,10 @@ type published struct {
 	index *source.Index   // cat.Index() selected
 	views sync.Map        // session id -> *source.Index: its overlay, selected
 	find  *finder         // the search index (discovery.mode search), else nil
+	// hints are the sources' caching hints of each list (cache.go),
+	// computed once, on the first list request.
+	hintsOnce sync.Once
+	hints     [4]abi.CacheHint
 }
 
 var (

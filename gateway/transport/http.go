@@ -64,6 +64,10 @@ type Options struct {
 	// Shared is the registry of session ids the replicas share, nil
 	// (or a nil func) while there is none (shared.go).
 	Shared func() SharedSessions
+	// Card, when set, is the endpoint's server card for a request of it
+	// (GET <path>/server-card, package servercard); anonymous says
+	// whether the listener lets callers in without authentication now.
+	Card func(r *http.Request, anonymous bool, st *State) any
 	// SlowPath serves every request through mcp-go's ServeHTTP, without
 	// the fast path for plain tools/call requests (fast.go); for tests
 	// that compare the two.
@@ -97,6 +101,7 @@ func Handler(o Options) (http.Handler, *server.StreamableHTTPServer) {
 type Served struct {
 	MCP      http.Handler
 	Metadata http.Handler
+	Card     http.Handler // nil without Options.Card
 	Server   *server.StreamableHTTPServer
 }
 
@@ -125,6 +130,7 @@ func Endpoint(o Options) Served {
 	return Served{
 		MCP:      chain(fastCall(sh, o.SlowPath), c.serving, c.origin, c.authenticate, c.access, c.ownSession, c.body, c.sessions, c.streams),
 		Metadata: c.metadataHandler(),
+		Card:     c.cardHandler(),
 		Server:   sh,
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/wasmgate/wasmgate/auth"
+	"github.com/wasmgate/wasmgate/gateway/servercard"
 )
 
 // Router is the MCP listener's handler: each endpoint's path, its
@@ -18,6 +19,8 @@ type Router struct {
 	routes map[string]Served
 	meta   http.Handler // the root metadata path's: the first endpoint's
 	mounts map[string]http.Handler
+	// catalog serves servercard.CatalogPath (SetCatalog); nil: 404.
+	catalog http.Handler
 }
 
 // NewRouter routes nothing until Set.
@@ -32,6 +35,14 @@ func (rt *Router) Set(first string, routes map[string]Served, mounts map[string]
 	if f, ok := routes[first]; ok {
 		rt.meta = f.Metadata
 	}
+}
+
+// SetCatalog serves h at servercard.CatalogPath, the catalog of the
+// endpoints' server cards.
+func (rt *Router) SetCatalog(h http.Handler) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.catalog = h
 }
 
 // Route is the endpoint served at path.
@@ -54,6 +65,12 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		} else if rest, found := strings.CutPrefix(p, auth.MetadataPath); found {
 			if e, ok := rt.routes[rest]; ok {
 				mount = e.Metadata
+			}
+		} else if p == servercard.CatalogPath && rt.catalog != nil {
+			mount = rt.catalog
+		} else if ep, found := strings.CutSuffix(p, servercard.Suffix); found {
+			if e, ok := rt.routes[ep]; ok && e.Card != nil {
+				mount = e.Card
 			}
 		}
 		for prefix, h := range rt.mounts {

@@ -68,6 +68,7 @@ func describe(ctx context.Context, cli *client.Client, maxTools int) (abi.Descri
 			if err != nil {
 				return nil, "", err
 			}
+			d.Cache.Tools = d.Cache.Tools.Merge(r.TTLMs, string(r.CacheScope))
 			return r.Tools, r.NextCursor, nil
 		})
 		if err != nil {
@@ -93,6 +94,7 @@ func describe(ctx context.Context, cli *client.Client, maxTools int) (abi.Descri
 			if err != nil {
 				return nil, "", err
 			}
+			d.Cache.Resources = d.Cache.Resources.Merge(r.TTLMs, string(r.CacheScope))
 			return r.Resources, r.NextCursor, nil
 		})
 		if err != nil && !optional(&d, err, "resources") {
@@ -113,6 +115,7 @@ func describe(ctx context.Context, cli *client.Client, maxTools int) (abi.Descri
 			if err != nil {
 				return nil, "", err
 			}
+			d.Cache.Templates = d.Cache.Templates.Merge(r.TTLMs, string(r.CacheScope))
 			return r.ResourceTemplates, r.NextCursor, nil
 		})
 		if err != nil && !optional(&d, err, "resource templates") {
@@ -144,6 +147,7 @@ func describe(ctx context.Context, cli *client.Client, maxTools int) (abi.Descri
 			if err != nil {
 				return nil, "", err
 			}
+			d.Cache.Prompts = d.Cache.Prompts.Merge(r.TTLMs, string(r.CacheScope))
 			return r.Prompts, r.NextCursor, nil
 		})
 		if err != nil && !optional(&d, err, "prompts") {

@@ -11,6 +11,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
+	"time"
 
 	"github.com/wasmgate/wasmgate/wire"
 )
@@ -152,6 +154,40 @@ type Descriptor struct {
 	// each naming the item concerned (a resource with no export of its
 	// name, say); the loader logs them.
 	Warnings []string
+
+	// Cache are the caching hints (SEP-2549) the source gave on its
+	// lists, by list; a source that gave none leaves them zero.
+	Cache ListHints
+}
+
+// ListHints are a source's caching hints on each of its lists.
+type ListHints struct {
+	Tools, Resources, Templates, Prompts CacheHint
+}
+
+// CacheHint is what a source said of one list's caching (SEP-2549): the
+// smallest ttlMs of its pages, and whether any page was cacheScope
+// "private". The zero CacheHint says nothing.
+type CacheHint struct {
+	TTL     time.Duration // when HasTTL: how long the list may be considered fresh
+	HasTTL  bool
+	Private bool
+}
+
+// Merge is h with other's hint taken in: the smaller ttl, private if
+// either is. A negative ttlMs is 0, as the specification asks clients to
+// read it.
+func (h CacheHint) Merge(ttlMs *int64, scope string) CacheHint {
+	if ttlMs != nil {
+		d := time.Duration(min(max(*ttlMs, 0), math.MaxInt64/int64(time.Millisecond))) * time.Millisecond
+		if !h.HasTTL || d < h.TTL {
+			h.TTL, h.HasTTL = d, true
+		}
+	}
+	if scope == "private" {
+		h.Private = true
+	}
+	return h
 }
 
 // Resource is a static resource or, when its URI holds {var} segments, a
