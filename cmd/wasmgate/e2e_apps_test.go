@@ -28,6 +28,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -96,19 +97,45 @@ type hostState struct {
 
 func readHost(tb *harness.Tab) hostState { return harness.Evaluate[hostState](tb, `window.host`) }
 
-// inApp runs a on the App's frame: its document, when the browser keeps
-// the frame in the page's process, else the frame's own target.
-func inApp(t *testing.T, tb *harness.Tab, a func(opts ...chromedp.QueryOption) chromedp.Action[chromedp.Void]) {
+// appFrame is a context of the App's frame of tab: Chromium runs a
+// sandboxed frame in a process of its own (a target of type "iframe"
+// whose parent is the tab), so actions in the App attach to it
+// (chromedp.WithTargetID). It waits for the frame up to 30 s.
+func appFrame(t *testing.T, tb *harness.Tab) context.Context {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(tb.Ctx(), 30*time.Second)
+	parent := chromedp.FromContext(tb.Ctx()).Target.TargetID
+	var id target.ID
+	if !harness.WaitFor(30*time.Second, func() bool {
+		infos, err := chromedp.Targets(tb.Ctx())
+		if err != nil {
+			return false
+		}
+		for _, info := range infos {
+			if info.Type == "iframe" && info.ParentID == parent {
+				id = info.TargetID
+				return true
+			}
+		}
+		return false
+	}) {
+		t.Fatal("the App's frame is not a target of its own")
+	}
+	ctx, cancel := chromedp.NewContext(tb.Ctx(), chromedp.WithTargetID(id))
+	t.Cleanup(cancel)
+	// The first run attaches, without a timeout: one would detach the
+	// frame with it.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("attach to the App's frame: %v", err)
+	}
+	return ctx
+}
+
+// inApp runs a in the App's frame (appFrame), for at most 30 s.
+func inApp[T any](t *testing.T, frame context.Context, a chromedp.Action[T]) (T, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(frame, 30*time.Second)
 	defer cancel()
-	frames, err := chromedp.Run(ctx, chromedp.Nodes(chromedp.CSS("#app")))
-	if err != nil || len(frames) == 0 {
-		t.Fatalf("the App's frame: %v", err)
-	}
-	if _, err := chromedp.Run(ctx, a(chromedp.FromNode(frames[0]))); err != nil {
-		t.Fatalf("in the App's frame: %v", err)
-	}
+	return chromedp.Run(ctx, a)
 }
 
 // TestAppsUpstreamBehindPrefix: two copies of server-basic-vanillajs
@@ -139,7 +166,7 @@ policy:
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 3*time.Minute)
 	c := g.SessionClient(t)
-	harness.WaitTools(ctx, t, c, 60*time.Second, "a_get-time")
+	harness.WaitTools(ctx, t, c, 60*time.Second, "a_get-time", "calculate") // b_get-time: denied
 
 	// tools/list: the reference follows the prefix (both forms).
 	res, err := c.ListTools(ctx, mcp.ListToolsRequest{})
@@ -190,23 +217,21 @@ policy:
 		t.Fatalf("host: %+v", st)
 	}
 	off := len(g.Stderr())
-	inApp(t, tab, func(o ...chromedp.QueryOption) chromedp.Action[chromedp.Void] {
-		return chromedp.Click(chromedp.CSS("#get-time-btn"), o...)
-	})
+	frame := appFrame(t, tab)
+	if _, err := inApp(t, frame, chromedp.Click(chromedp.CSS("#get-time-btn"))); err != nil {
+		t.Fatalf("click Get Server Time in the App: %v", err)
+	}
 	tab.WaitJS(`window.host.calls.length > 0`, 30*time.Second)
 	var text string
+	var terr error
 	if !harness.WaitFor(30*time.Second, func() bool {
-		ctx, cancel := context.WithTimeout(tab.Ctx(), 5*time.Second)
-		defer cancel()
-		frames, err := chromedp.Run(ctx, chromedp.Nodes(chromedp.CSS("#app")))
-		if err != nil || len(frames) == 0 {
+		if text, terr = inApp(t, frame, chromedp.TextContent(chromedp.CSS("#server-time"))); terr != nil {
 			return false
 		}
-		text, _ = chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#server-time"), chromedp.FromNode(frames[0])))
-		_, err = time.Parse(time.RFC3339, strings.TrimSpace(text))
+		_, err := time.Parse(time.RFC3339, strings.TrimSpace(text))
 		return err == nil
 	}) {
-		t.Fatalf("the App shows %q, want the server's time; host %+v", text, readHost(tab))
+		t.Fatalf("the App shows %q (%v), want the server's time; host %+v", text, terr, readHost(tab))
 	}
 	if st := readHost(tab); !reflect.DeepEqual(st.Calls, []string{"get-time"}) || len(st.Errors) != 0 {
 		t.Errorf("the App's calls %v, errors %v; want get-time, answered", st.Calls, st.Errors)
@@ -217,12 +242,13 @@ policy:
 	}
 
 	// b: policy denies b_get-time; the App's call is refused and audited.
+	tab.Close()
 	tab2 := b.Open(t, host.URL+"/host.html?app="+url.QueryEscape("ui://b/get-time/mcp-app.html"))
 	tab2.WaitJS(`window.host && (window.host.ready || window.host.failed)`, 60*time.Second)
 	off = len(g.Stderr())
-	inApp(t, tab2, func(o ...chromedp.QueryOption) chromedp.Action[chromedp.Void] {
-		return chromedp.Click(chromedp.CSS("#get-time-btn"), o...)
-	})
+	if _, err := inApp(t, appFrame(t, tab2), chromedp.Click(chromedp.CSS("#get-time-btn"))); err != nil {
+		t.Fatalf("click Get Server Time in b's App: %v", err)
+	}
 	tab2.WaitJS(`window.host.errors.length > 0`, 30*time.Second)
 	if st := readHost(tab2); !strings.Contains(strings.Join(st.Errors, " "), "not found") {
 		t.Errorf("the denied call's error: %v, want the tool told as unknown", st.Errors)
