@@ -8,6 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/wire"
 )
@@ -226,4 +227,33 @@ func FuzzRewriteUIRefs(f *testing.F) {
 			t.Fatalf("keys added or removed: %v -> %v", orig, meta)
 		}
 	})
+}
+
+// curatedApp is a prefixed fake with a curation.
+type curatedApp struct {
+	prefixed
+	cur config.Curation
+}
+
+func (c *curatedApp) Curation() *config.Curation { return &c.cur }
+
+// An override renames the tool; its App keeps its URI under the prefix,
+// and the App's call by the server's own name reaches the renamed tool.
+func TestAppToolRenamed(t *testing.T) {
+	s := &curatedApp{prefixed{fake{name: "a", d: appServer("")}, "a"},
+		config.Curation{Overrides: map[string]config.Override{"get-time": {Name: "clock"}}}}
+	x, errs := index(nil, s)
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	tool := x.Tools["a_clock"]
+	if tool == nil {
+		t.Fatalf("a_clock not published: %v", x.ToolNames())
+	}
+	if got := tool.Def.Meta.AdditionalFields["ui"].(map[string]any)["resourceUri"]; got != "ui://a/get-time/mcp-app.html" {
+		t.Errorf("resourceUri = %v", got)
+	}
+	if got, err := x.AppTool("ui://a/get-time/mcp-app.html", "get-time"); err != nil || got != tool {
+		t.Errorf("AppTool(get-time) = %v, %v; want a_clock", got, err)
+	}
 }
