@@ -91,6 +91,7 @@ func (e *Endpoint) hooks() *server.Hooks {
 	})
 	e.subs.hooks(h)
 	e.upstreamHooks(h)
+	h.AddBeforeCallTool(e.appCall)
 	h.AddAfterListTools(e.filterTools)
 	h.AddAfterListPrompts(e.filterPrompts)
 	h.AddAfterListResources(e.filterResources)

@@ -54,6 +54,17 @@ func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req m
 		}
 	}
 	c := &Call{Kind: kindTool, Name: t.Name, Key: t.Name, labels: t.Labels}
+	if app := source.AppRef(req.Params.Meta); app != "" {
+		// An MCP App's own call, proxied by its host: the App must be
+		// one this endpoint publishes and the tool its own server's.
+		c.App = app
+		if at, err := indexOf(ctx, st).AppTool(app, t.Name); err != nil || at != t {
+			if err == nil {
+				err = fmt.Errorf("the App %q may call only the tools of its own server, not %q", app, t.Name)
+			}
+			c.malformed = &refusal{outcome: metrics.OutcomeDenied, msg: fmt.Sprintf("tool %q: %v", t.Name, err)}
+		}
+	}
 	if req.Params.Task != nil { // mcp-go runs this in the background of a task
 		c.timeout = source.TaskTimeoutOf(t.Src)
 	}
@@ -137,9 +148,9 @@ func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req m
 	}
 	call := func(ctx context.Context) (*mcp.CallToolResult, error) {
 		if rp == nil {
-			return redact.tool(t.Src.CallTool(ctx, t.Export, args))
+			return appResult(t.Src)(redact.tool(t.Src.CallTool(ctx, t.Export, args)))
 		}
-		res, err := redact.tool(t.Src.CallTool(roundtrip.With(ctx, rp), t.Export, args))
+		res, err := appResult(t.Src)(redact.tool(t.Src.CallTool(roundtrip.With(ctx, rp), t.Export, args)))
 		askConnect(ctx, rp, err)
 		if rerr := rp.Err(); rerr != nil {
 			return nil, &source.Failure{Kind: source.FailError, Msg: fmt.Sprintf("tool %q: %v", t.Name, rerr)}
@@ -254,6 +265,7 @@ func (e *Envelope) ResourceHandler(key string, template bool) server.ResourceHan
 		contents, f := run(withRequest(ctx, req.Params.Meta), e, st, c, policy.Resource, r.Src, nil,
 			func(ctx context.Context) ([]mcp.ResourceContents, error) {
 				contents, err := redact.contents(r.Src.ReadResource(ctx, r.Res, own, vars))
+				contents = appContents(r.Src, own, contents)
 				if err != nil || !interceptorsOf(st).Sees("resources/read", c.Endpoint, intercept.PhaseResponse) {
 					return contents, err
 				}

@@ -42,6 +42,10 @@ type Call struct {
 	// what each decided (continue, deny, modify, error), comma-separated
 	// in the order they ran, for the audit line.
 	Interceptor, Decision string
+	// App is the MCP App (its ui:// URI as the endpoint publishes it)
+	// a tool call came from, as its host said (source.AppRef): the
+	// audit line's origin=app and app.
+	App string
 
 	labels   []string          // its flow labels
 	flowKey  string            // its taint's key, once flow control looked it up

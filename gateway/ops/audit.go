@@ -98,7 +98,7 @@ func (a *Audit) Observe(ctx context.Context, call *envelope.Call) {
 		kind: kind, name: name, outcome: outcome, took: call.Took, traceID: call.TraceID, args: argJSON,
 		upstreamMode: call.UpstreamMode, upstreamSubject: call.UpstreamSubject,
 		flowRule: call.FlowRule, flowAction: call.FlowAction, flowChain: call.FlowChain,
-		interceptor: call.Interceptor, decision: call.Decision,
+		interceptor: call.Interceptor, decision: call.Decision, app: call.App,
 	}
 	if a.lines == nil {
 		attrs, n := rec.attrs()
@@ -116,7 +116,7 @@ func (a *Audit) Observe(ctx context.Context, call *envelope.Call) {
 
 // attrs are the attributes of r's audit line, typed, in a fixed array:
 // no boxing, no parsing of key-value pairs, no slice growth.
-func (r *auditRec) attrs() (attrs [17]slog.Attr, n int) {
+func (r *auditRec) attrs() (attrs [19]slog.Attr, n int) {
 	n = copy(attrs[:], []slog.Attr{
 		slog.String("principal", r.principal), slog.String("transport", r.transport), slog.String("session", r.session),
 		slog.String("endpoint", r.endpoint), slog.String("kind", r.kind), slog.String("name", r.name), slog.String("outcome", r.outcome),
@@ -146,6 +146,12 @@ func (r *auditRec) attrs() (attrs [17]slog.Attr, n int) {
 		attrs[n+1] = slog.String("decision", r.decision)
 		n += 2
 	}
+	if r.app != "" {
+		// An MCP App's own call, proxied by its host: which App.
+		attrs[n] = slog.String("origin", "app")
+		attrs[n+1] = slog.String("app", r.app)
+		n += 2
+	}
 	if r.args != "" {
 		attrs[n] = slog.String("arguments", r.args)
 		n++
@@ -163,12 +169,13 @@ type auditRec struct {
 	upstreamMode, upstreamSubject                                string
 	flowRule, flowAction, flowChain                              string
 	interceptor, decision                                        string
+	app                                                          string // the MCP App a tool call came from
 }
 
 // size is about how many bytes r's line takes: what the queue's bounds
 // count.
 func (r *auditRec) size() int {
-	return 160 + len(r.principal) + len(r.transport) + len(r.session) + len(r.endpoint) + len(r.kind) + len(r.name) + len(r.outcome) + len(r.traceID) + len(r.args) + len(r.flowChain) + len(r.interceptor) + len(r.decision)
+	return 160 + len(r.principal) + len(r.transport) + len(r.session) + len(r.endpoint) + len(r.kind) + len(r.name) + len(r.outcome) + len(r.traceID) + len(r.args) + len(r.flowChain) + len(r.interceptor) + len(r.decision) + len(r.app)
 }
 
 // appendTo appends r's line as slog's JSON handler writes it

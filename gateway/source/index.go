@@ -252,6 +252,14 @@ func (x *Index) add(file string, src Source, d abi.Descriptor) []error {
 		if e.Resource, err = resourceDef(uri, x.redactResource(src, r.Resource)); err == nil {
 			err = x.insideTemplate(e)
 		}
+		if csp := GrantedCSP(src); csp != nil && IsAppURI(r.URI) {
+			// An App of a source with grants reaches what the source may.
+			var meta map[string]any
+			if e.Resource.Meta != nil {
+				meta = e.Resource.Meta.AdditionalFields
+			}
+			e.Resource.Meta = &mcp.Meta{AdditionalFields: WithCSP(meta, csp)}
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %s: resource %q: %w", file, where, r.URI, err))
 			continue
@@ -339,6 +347,9 @@ func (x *Index) addTools(file string, src Source, tools []wire.Tool) []error {
 			continue
 		}
 		override(cur, t.Name, &def)
+		if def.Meta != nil {
+			RewriteUIRefs(src.Prefix(), def.Meta.AdditionalFields) // MCP Apps (apps.go)
+		}
 		if TaskTimeoutOf(src) > 0 {
 			def.Execution = &mcp.ToolExecution{TaskSupport: mcp.TaskSupportOptional}
 		}

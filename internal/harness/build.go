@@ -47,6 +47,7 @@ func fixtures() []string {
 		"testdata/plugins/goodbye",
 		"testdata/plugins/hyperv1",
 		"testdata/plugins/hyperv2",
+		"testdata/plugins/appprobe",
 		"examples/plugins/shout_v1",
 		"examples/plugins/shout_v2",
 	}
