@@ -227,7 +227,7 @@ UNITDIR ?= $(PREFIX)/lib/systemd/system
 # The binary to install: bin/wasmgate by default (make dist installs the
 # cross-compiled ones into the package trees).
 INSTALL_BIN ?= bin/wasmgate
-DOCS := README.md CHANGELOG.md LICENSE docs/operations.md docs/config.md docs/plugins.md docs/reload.md docs/metrics.md docs/policy.md docs/relay-protocol.md docs/ARCHITECTURE.md docs/endpoints.md docs/perf.md docs/scale-out.md docs/trust.md docs/flows.md docs/upstreams.md docs/interceptors.md
+DOCS := README.md CHANGELOG.md LICENSE docs/operations.md docs/config.md docs/plugins.md docs/reload.md docs/metrics.md docs/policy.md docs/relay-protocol.md docs/ARCHITECTURE.md docs/endpoints.md docs/perf.md docs/scale-out.md docs/trust.md docs/flows.md docs/upstreams.md docs/interceptors.md docs/apps-and-skills.md
 install: $(if $(filter bin/wasmgate,$(INSTALL_BIN)),build,plugins)
 	BINDIR='$(BINDIR)' SYSCONFDIR='$(SYSCONFDIR)' DATADIR='$(DATADIR)' DOCDIR='$(DOCDIR)' UNITDIR='$(UNITDIR)' \
 	  DESTDIR='$(DESTDIR)' BIN='$(INSTALL_BIN)' DOCS='$(DOCS)' bash scripts/install.sh
