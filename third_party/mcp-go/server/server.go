@@ -189,6 +189,9 @@ type NotificationHandlerFunc func(ctx context.Context, notification mcp.JSONRPCN
 // MCPServer implements a Model Context Protocol server that can handle various types of requests
 // including resources, prompts, and tools.
 type MCPServer struct {
+	// methodHandlers answer methods the server does not know (wasmgate
+	// patch: WithMethodHandler).
+	methodHandlers map[string]MethodHandler
 	// Separate mutexes for different resource types
 	resourcesMu            sync.RWMutex
 	resourceMiddlewareMu   sync.RWMutex
