@@ -10,6 +10,7 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/ops"
 	"github.com/wasmgate/wasmgate/gateway/plugin"
 	"github.com/wasmgate/wasmgate/gateway/search/rerank"
+	"github.com/wasmgate/wasmgate/gateway/skillset"
 	"github.com/wasmgate/wasmgate/gateway/upstream"
 	"github.com/wasmgate/wasmgate/internal/refcount"
 	"github.com/wasmgate/wasmgate/loader"
@@ -37,6 +38,7 @@ func (g *Gateway) newParts() *parts {
 		component.Bind(g.tracer.Component(g.log)),
 		component.Bind(g.signer.Component()),
 		component.Bind(p.ups),
+		component.Bind(skillset.New(g.log)),
 	}
 	p.refs.Init()
 	return p
