@@ -152,6 +152,12 @@ func TestSkillsFolder(t *testing.T) {
 		}
 	}
 
+	if r := bins.Run(t, harness.RunOptions{}, "validate", "--config", cfg); r.Code != 0 ||
+		!strings.Contains(r.Stdout, "skills folder team-skills (skills[0]): 2 skills: git-workflow, release") ||
+		!strings.Contains(r.Stdout, "skill left out: "+filepath.Join(dir, "broken", "SKILL.md")+": no front matter") {
+		t.Errorf("wasmgate validate: exit %d\n%s\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+
 	// Lock, then change the skill's text: withheld until locked again.
 	out := mustLock(t, g, cfg)
 	if !strings.Contains(out, "written") {

@@ -157,9 +157,9 @@ func (c *Component) Sources() []source.Source {
 
 func (c *Component) Cleanup(context.Context) {}
 
-// Describe is one line per folder for `wasmgate validate`: the skills it
+// Report is one line per folder for `wasmgate validate`: the skills it
 // serves and those it leaves out.
-func (c *Component) Describe() []string {
+func (c *Component) Report() []string {
 	var out []string
 	for _, s := range c.sources {
 		var names []string
