@@ -56,16 +56,17 @@ func (x *Index) addSkills(file string, src Source, where string, skills []abi.Sk
 			hide(s)
 			continue
 		}
-		if !cur.AllowsSkill(name) {
-			hide(s)
-			continue
-		}
 		uri := ExposedURI(src.Prefix(), s.URI)
 		if mine, err := free("skill", uri); mine || err != nil {
 			if err != nil {
 				report(err)
 				hide(s)
 			}
+			continue
+		}
+		take("skill", uri) // curated out or withheld, it stays the source's
+		if !cur.AllowsSkill(name) {
+			hide(s)
 			continue
 		}
 		e := SkillEntry{URI: uri, FrontMatter: s.FrontMatter, Resources: "dynamic"}
@@ -76,7 +77,6 @@ func (x *Index) addSkills(file string, src Source, where string, skills []abi.Sk
 			}
 			e.Resources = files
 		}
-		take("skill", uri)
 		if !x.admit(src, "skill", uri, e) {
 			hide(s)
 			continue
