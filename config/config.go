@@ -42,6 +42,7 @@ type Env struct {
 
 	watchFiles []string
 	watchDirs  []string
+	watchTrees []string
 }
 
 // NewEnv returns an Env for the file at abs that collects problems into
@@ -70,6 +71,13 @@ func (e *Env) WatchFile(path string) { e.watchFiles = append(e.watchFiles, path)
 
 // WatchModuleDir records a folder whose *.wasm files should reload.
 func (e *Env) WatchModuleDir(dir string) { e.watchDirs = append(e.watchDirs, dir) }
+
+// WatchTree records a folder any file of which, in any folder below it,
+// should reload (a skills folder).
+func (e *Env) WatchTree(dir string) { e.watchTrees = append(e.watchTrees, dir) }
+
+// WatchedTrees returns what WatchTree recorded.
+func (e *Env) WatchedTrees() []string { return e.watchTrees }
 
 // Watched returns what WatchFile and WatchModuleDir recorded.
 func (e *Env) Watched() (files, moduleDirs []string) { return e.watchFiles, e.watchDirs }

@@ -13,6 +13,10 @@ package config
 type Curation struct {
 	Tools     ToolFilter          `koanf:"tools"`
 	Overrides map[string]Override `koanf:"overrides"`
+	// Skills selects the source's skills (the skills extension) by
+	// name, as Tools selects its tools; a skill left out is neither
+	// listed nor are its files readable.
+	Skills ToolFilter `koanf:"skills"`
 	// Labels are the source's flow labels (flows:, docs/flows.md): what
 	// its tools, resources and prompts do. Set, they replace the labels
 	// derived from the source's grants; an override's labels replace

@@ -19,10 +19,11 @@ func (c *Curation) Check(key string, bad Bad) {
 	for _, f := range []struct {
 		name     string
 		patterns []string
-	}{{"include", c.Tools.Include}, {"exclude", c.Tools.Exclude}} {
+	}{{"tools.include", c.Tools.Include}, {"tools.exclude", c.Tools.Exclude},
+		{"skills.include", c.Skills.Include}, {"skills.exclude", c.Skills.Exclude}} {
 		for i, p := range f.patterns {
 			if _, err := path.Match(p, ""); err != nil || p == "" {
-				bad(fmt.Sprintf("%s.tools.%s[%d]", key, f.name, i), "%q is not a valid pattern (shell patterns: *, ?, [a-z]; see path.Match)", p)
+				bad(fmt.Sprintf("%s.%s[%d]", key, f.name, i), "%q is not a valid pattern (shell patterns: *, ?, [a-z]; see path.Match)", p)
 			}
 		}
 	}
@@ -107,5 +108,28 @@ func (c *Curation) NewName(own string) string {
 
 // Empty reports whether c changes nothing.
 func (c *Curation) Empty() bool {
-	return c == nil || len(c.Tools.Include) == 0 && len(c.Tools.Exclude) == 0 && len(c.Overrides) == 0
+	return c == nil || len(c.Tools.Include) == 0 && len(c.Tools.Exclude) == 0 && len(c.Overrides) == 0 &&
+		len(c.Skills.Include) == 0 && len(c.Skills.Exclude) == 0
+}
+
+// AllowsSkill reports whether c publishes the skill named name
+// (skills.include, skills.exclude).
+func (c *Curation) AllowsSkill(name string) bool {
+	if c == nil {
+		return true
+	}
+	for _, p := range c.Skills.Exclude {
+		if ok, _ := path.Match(p, name); ok {
+			return false
+		}
+	}
+	if len(c.Skills.Include) == 0 {
+		return true
+	}
+	for _, p := range c.Skills.Include {
+		if ok, _ := path.Match(p, name); ok {
+			return true
+		}
+	}
+	return false
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/ops"
 	"github.com/wasmgate/wasmgate/gateway/plugin"
 	"github.com/wasmgate/wasmgate/gateway/search/rerank"
+	"github.com/wasmgate/wasmgate/gateway/skillset"
 	"github.com/wasmgate/wasmgate/gateway/upstream"
 	"github.com/wasmgate/wasmgate/internal/refcount"
 	"github.com/wasmgate/wasmgate/loader"
@@ -25,6 +26,7 @@ func (g *Gateway) newParts() *parts {
 			Approve: g.trust.InterceptorModules})}
 	st := &stateComponent{g: g}
 	p.ups = upstream.New(g.upstreamHost())
+	p.skills = skillset.New(g.log)
 	p.list = []component.Part{
 		component.Bind(st),
 		component.Bind(&credentialsComponent{g: g, st: st}),
@@ -37,6 +39,7 @@ func (g *Gateway) newParts() *parts {
 		component.Bind(g.tracer.Component(g.log)),
 		component.Bind(g.signer.Component()),
 		component.Bind(p.ups),
+		component.Bind(p.skills),
 	}
 	p.refs.Init()
 	return p
@@ -55,6 +58,7 @@ type parts struct {
 	rankers *rerank.Component
 	icpts   *intercept.Component
 	ups     *upstream.Component
+	skills  *skillset.Component
 
 	connectOnce sync.Once
 	connect     http.Handler // the user_oauth pages (oauthHandler); nil: none

@@ -123,6 +123,10 @@ func (s *Snapshot) Summary() string {
 // warnings, if any.
 func (s *Snapshot) PluginReport() []string { return s.parts.plugins.Report() }
 
+// SkillReport describes each skills folder in a line: its skills, then
+// the skills it left out and why.
+func (s *Snapshot) SkillReport() []string { return s.parts.skills.Report() }
+
 func (s *Snapshot) upstreamNames() []string {
 	var names []string
 	for _, u := range s.Config.Upstreams {

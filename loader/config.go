@@ -70,12 +70,16 @@ type Config struct {
 	Interceptors Interceptors `koanf:"interceptors"`
 	// Lists are the caching hints of list results (SEP-2549).
 	Lists Lists `koanf:"lists"`
+	// Skills are folders of Agent Skills served through the MCP skills
+	// extension.
+	Skills Skills `koanf:"skills"`
 
 	// File is the absolute path of the file this Config was read from.
 	File string `koanf:"-"`
 
 	// What a reload should watch, as the sections recorded it.
 	watchFiles, watchDirs []string
+	watchTrees            []string
 	// environ is the environment Load was given (env_from reads it).
 	environ []string
 	// readLockFile: normalize reads server.lock_file (LoadUnlocked: not).
@@ -103,6 +107,10 @@ func (c *Config) WatchFiles() []string { return c.watchFiles }
 
 // WatchModuleDirs are the folders whose *.wasm files should reload.
 func (c *Config) WatchModuleDirs() []string { return c.watchDirs }
+
+// WatchTrees are the folders any file of which, in any folder below them,
+// should reload (skills folders).
+func (c *Config) WatchTrees() []string { return c.watchTrees }
 
 // Load reads the config file at path, applies environment overrides from
 // environ (os.Environ() form), fills defaults and validates everything that
@@ -235,6 +243,7 @@ func (c *Config) normalize() error {
 		}
 	})
 	c.watchFiles, c.watchDirs = env.Watched()
+	c.watchTrees = env.WatchedTrees()
 	// Defaults and checks that depend on more than one section.
 	c.watchFiles = append(c.watchFiles, c.Server.LockFile) // `wasmgate lock` writing it is a reload
 	if c.readLockFile {
@@ -258,6 +267,7 @@ func (c *Config) normalize() error {
 	}
 	c.checkRelay(env)
 	c.checkUpstreams(env)
+	c.checkSkills(env)
 	c.checkUserIdentity(env)
 	c.checkEndpoints(env)
 	c.checkCredentials(env)

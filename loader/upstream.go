@@ -270,6 +270,13 @@ func (u *UpstreamSpec) checkCuration(env *config.Env) {
 			env.Bad(fmt.Sprintf("%s.tools.%s[%d]", u.Key, which, n), "%q: not a valid pattern: %v", p, err)
 		}
 	}
+	for which, ps := range map[string][]string{"include": u.Skills.Include, "exclude": u.Skills.Exclude} {
+		for i, p := range ps {
+			if _, err := filepath.Match(p, ""); err != nil || p == "" {
+				env.Bad(fmt.Sprintf("%s.skills.%s[%d]", u.Key, which, i), "%q is not a valid pattern (shell patterns: *, ?, [a-z]; see path.Match)", p)
+			}
+		}
+	}
 }
 
 func (u *UpstreamSpec) normalizeStdio(env *config.Env) {

@@ -37,6 +37,7 @@ type Watcher struct {
 	mu       sync.Mutex
 	files    map[string]bool // absolute paths that matter
 	wasmDirs map[string]bool // folders whose *.wasm files matter
+	treeDirs map[string]bool // folders whose every file matters (skills folders and below)
 	cfgDirs  map[string]bool // folders holding the config (symlink swaps)
 	watched  map[string]bool
 	missing  map[string]bool // folders wanted but absent, watched from a parent
@@ -75,7 +76,7 @@ func (w *Watcher) Track(configPath string, cfg *Config) {
 		abs = configPath
 	}
 	files := map[string]bool{abs: true}
-	wasmDirs := map[string]bool{}
+	wasmDirs, treeDirs := map[string]bool{}, map[string]bool{}
 	cfgDirs := map[string]bool{filepath.Dir(abs): true}
 	// A symlinked config: also watch where it points.
 	if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
@@ -89,8 +90,14 @@ func (w *Watcher) Track(configPath string, cfg *Config) {
 		for _, d := range cfg.WatchModuleDirs() {
 			wasmDirs[d] = true
 		}
+		for _, t := range cfg.WatchTrees() {
+			treeFolders(t, treeDirs)
+		}
 	}
 	want := map[string]bool{}
+	for d := range treeDirs {
+		want[d] = true
+	}
 	for f := range files {
 		want[filepath.Dir(f)] = true
 	}
@@ -115,7 +122,7 @@ func (w *Watcher) Track(configPath string, cfg *Config) {
 			appeared = true
 		}
 	}
-	w.files, w.wasmDirs, w.cfgDirs, w.missing = files, wasmDirs, cfgDirs, missing
+	w.files, w.wasmDirs, w.treeDirs, w.cfgDirs, w.missing = files, wasmDirs, treeDirs, cfgDirs, missing
 	for d := range w.watched {
 		if !dirs[d] {
 			_ = w.fs.Remove(d)
@@ -190,6 +197,32 @@ func (w *Watcher) expectedOnly(paths []string) bool {
 	return true
 }
 
+// treeFolders adds root and every folder below it (but those whose names
+// start with ".") to dirs; a root that does not exist is added alone (it
+// is waited for).
+func treeFolders(root string, dirs map[string]bool) {
+	dirs[root] = true
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if p != root && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			if len(dirs) >= maxTreeFolders {
+				return filepath.SkipAll
+			}
+			dirs[p] = true
+		}
+		return nil
+	})
+}
+
+// maxTreeFolders bounds the folders watched below skills folders (each
+// is an inotify watch).
+const maxTreeFolders = 4096
+
 // existingAncestor returns dir if it is an existing folder, else its
 // nearest parent that is.
 func existingAncestor(dir string) string {
@@ -217,6 +250,9 @@ func (w *Watcher) relevant(ev fsnotify.Event) bool {
 	dir, base := filepath.Split(ev.Name)
 	dir = filepath.Clean(dir)
 	if w.wasmDirs[dir] && strings.HasSuffix(base, ".wasm") && !strings.HasPrefix(base, ".") {
+		return true
+	}
+	if w.treeDirs[dir] && !strings.HasPrefix(base, ".") {
 		return true
 	}
 	// Kubernetes swaps ..data (a symlink to a timestamped folder).

@@ -305,7 +305,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	defer cancel()
 	_ = g.Close(cctx)
 	fmt.Fprintf(stdout, "%s: ok: %s; tools: %s\n", cfg.File, s.Summary(), strings.Join(s.ToolNames(), ", "))
-	for _, line := range append(append(append(s.PluginReport(), s.UpstreamReport()...), endpoints...), s.FlowReport()...) {
+	for _, line := range append(append(append(append(s.PluginReport(), s.UpstreamReport()...), s.SkillReport()...), endpoints...), s.FlowReport()...) {
 		fmt.Fprintf(stdout, "  %s\n", line)
 	}
 	failed := false

@@ -122,6 +122,7 @@ func New(o Options) *Endpoint {
 	opts := []server.ServerOption{server.WithToolCapabilities(true)}
 	if resources {
 		opts = append(opts, server.WithResourceCapabilities(true, true))
+		opts = append(opts, e.skillsOptions()...)
 	}
 	if prompts {
 		opts = append(opts, server.WithPromptCapabilities(true))

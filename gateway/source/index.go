@@ -25,6 +25,7 @@ type Index struct {
 	Resources map[string]*Resource // static, by URI
 	Templates map[string]*Resource // by raw URI template
 	Prompts   map[string]*Prompt
+	Skills    map[string]*Skill    // by the exposed URI of the SKILL.md
 	claimed   map[string]*Resource // every template claimed, published or withheld (Gate)
 	owner     map[string]claim     // "tool NAME", "resource URI", ... -> who provides it
 	reserved  map[string]string    // the same keys -> the source that owned them before (Reserve)
@@ -107,6 +108,7 @@ func NewIndex() *Index {
 		Resources: map[string]*Resource{},
 		Templates: map[string]*Resource{},
 		Prompts:   map[string]*Prompt{},
+		Skills:    map[string]*Skill{},
 		claimed:   map[string]*Resource{},
 		owner:     map[string]claim{},
 	}
@@ -209,6 +211,8 @@ func (x *Index) add(file string, src Source, d abi.Descriptor) []error {
 		}
 	}
 	errs = append(errs, x.addTools(file, src, d.Tools)...)
+	hidden, serrs := x.addSkills(file, src, where, d.Skills, free, take, report)
+	errs = append(errs, serrs...)
 	lc := labelCuration(src)
 	for _, r := range d.Resources {
 		uri := ExposedURI(src.Prefix(), r.URI)
@@ -216,6 +220,10 @@ func (x *Index) add(file string, src Source, d abi.Descriptor) []error {
 			if err != nil {
 				report(err)
 			}
+			continue
+		}
+		if hidden[r.URI] { // a file of a skill not published: claimed, not served
+			take("resource", uri)
 			continue
 		}
 		labels, err := labelsFor(lc, nil, r.URI, r.Name)

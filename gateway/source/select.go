@@ -23,6 +23,7 @@ func (x *Index) Select(sel Selector) *Index {
 		Resources: map[string]*Resource{},
 		Templates: map[string]*Resource{},
 		Prompts:   map[string]*Prompt{},
+		Skills:    map[string]*Skill{},
 		Gate:      x.Gate,
 		Redacted:  x.Redacted,
 	}
@@ -44,6 +45,11 @@ func (x *Index) Select(sel Selector) *Index {
 	for n, p := range x.Prompts {
 		if sel.Source(p.Src.Name()) && sel.Prompt(n) {
 			v.Prompts[n] = p
+		}
+	}
+	for u, s := range x.Skills { // a skill goes with its SKILL.md
+		if sel.Source(s.Src.Name()) && sel.Resource(u) {
+			v.Skills[u] = s
 		}
 	}
 	return v

@@ -28,6 +28,7 @@ func (x *Index) SessionView(file string, src Source, d abi.Descriptor) (*Index, 
 		Resources: without(x.Resources, src, func(r *Resource) Source { return r.Src }),
 		Templates: without(x.Templates, src, func(r *Resource) Source { return r.Src }),
 		Prompts:   without(x.Prompts, src, func(p *Prompt) Source { return p.Src }),
+		Skills:    without(x.Skills, src, func(s *Skill) Source { return s.Src }),
 		claimed:   without(x.claimed, src, func(r *Resource) Source { return r.Src }),
 		owner:     maps.Clone(x.owner),
 		Gate:      x.Gate, // what the lock file withholds, withheld in the view too

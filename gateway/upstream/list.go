@@ -139,6 +139,11 @@ func describe(ctx context.Context, cli *client.Client, maxTools int) (abi.Descri
 			d.Resources = append(d.Resources, abi.Resource{Resource: w, Template: tpl})
 		}
 	}
+	if caps.Resources != nil {
+		if err := describeSkills(ctx, cli, &d); err != nil {
+			return d, err
+		}
+	}
 	if caps.Prompts != nil {
 		ps, err := listed(ctx, "prompts/list", "prompts", loader.MaxUpstreamListed, "", func(ctx context.Context, c mcp.Cursor) ([]mcp.Prompt, mcp.Cursor, error) {
 			req := mcp.ListPromptsRequest{}

@@ -149,6 +149,9 @@ type Descriptor struct {
 	Tools     []wire.Tool
 	Resources []Resource // static resources and templates (Template != nil)
 	Prompts   []wire.Prompt
+	// Skills are the skills it serves (an upstream server's, a skills
+	// folder's); their files are among Resources.
+	Skills []Skill
 
 	// Warnings are problems that do not stop the plugin from loading,
 	// each naming the item concerned (a resource with no export of its

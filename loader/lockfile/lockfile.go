@@ -44,6 +44,9 @@ type Source struct {
 	Tools     map[string]Entry           `json:"tools,omitempty"`
 	Prompts   map[string]Entry           `json:"prompts,omitempty"`
 	Resources map[string]Entry           `json:"resources,omitempty"` // static resources and templates, by exposed URI
+	// Skills are the skills extension's entries (front matter and the
+	// digest of every file), by the exposed URI of their SKILL.md.
+	Skills map[string]Entry `json:"skills,omitempty"`
 }
 
 // Entry is one definition (a tool's name, description, schemas and
@@ -58,7 +61,11 @@ const (
 	KindTool     = "tool"
 	KindPrompt   = "prompt"
 	KindResource = "resource"
+	KindSkill    = "skill"
 )
+
+// kinds are the kinds of entries, in the order Diff lists them.
+func kinds() []string { return []string{KindTool, KindPrompt, KindResource, KindSkill} }
 
 // Entries are s's entries of kind.
 func (s *Source) Entries(kind string) map[string]Entry {
@@ -67,6 +74,8 @@ func (s *Source) Entries(kind string) map[string]Entry {
 		return s.Tools
 	case KindPrompt:
 		return s.Prompts
+	case KindSkill:
+		return s.Skills
 	}
 	return s.Resources
 }
@@ -86,6 +95,8 @@ func (s *Source) Add(kind, name string, def any) error {
 			s.Tools = m
 		case KindPrompt:
 			s.Prompts = m
+		case KindSkill:
+			s.Skills = m
 		default:
 			s.Resources = m
 		}
@@ -207,7 +218,7 @@ func Parse(data []byte) (*Lock, error) {
 			}
 			s.Grants[k] = c
 		}
-		for _, kind := range []string{KindTool, KindPrompt, KindResource} {
+		for _, kind := range kinds() {
 			m := s.Entries(kind)
 			for _, n := range slices.Sorted(maps.Keys(m)) {
 				e := m[n]
@@ -262,14 +273,14 @@ func Diff(old, now *Lock) []string {
 			out = append(out, fmt.Sprintf("%s %q: in the lock, no longer a source", o.Kind, Display(o.Kind, n)))
 		case o == nil:
 			out = append(out, fmt.Sprintf("%s %q: new, not in the lock", s.Kind, Display(s.Kind, n)))
-			for _, kind := range []string{KindTool, KindPrompt, KindResource} {
+			for _, kind := range kinds() {
 				for _, e := range slices.Sorted(maps.Keys(s.Entries(kind))) {
 					out = append(out, fmt.Sprintf("%s %q: %s %q: new, not in the lock", s.Kind, n, kind, e))
 				}
 			}
 		default:
 			out = append(out, PinDiff(n, o, s)...)
-			for _, kind := range []string{KindTool, KindPrompt, KindResource} {
+			for _, kind := range kinds() {
 				out = append(out, EntriesDiff(n, s.Kind, kind, o.Entries(kind), s.Entries(kind))...)
 			}
 		}

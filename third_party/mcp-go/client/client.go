@@ -232,6 +232,12 @@ func (c *Client) OnConnectionLost(handler func(error)) {
 	}
 }
 
+// Request sends a request of method (an extension's, such as
+// skills/list) with params and returns the raw result (wasmgate patch).
+func (c *Client) Request(ctx context.Context, method string, params any) (*json.RawMessage, error) {
+	return c.sendRequest(ctx, method, params, nil)
+}
+
 // sendRequest sends a JSON-RPC request to the server and waits for a response.
 // Returns the raw JSON response message or an error if the request fails.
 func (c *Client) sendRequest(

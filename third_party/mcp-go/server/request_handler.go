@@ -693,6 +693,9 @@ func (s *MCPServer) handleMessage(
 		s.hooks.afterComplete(ctx, baseMessage.ID, &request, result)
 		return createResponse(baseMessage.ID, *result)
 	default:
+		if resp, ok := s.handleCustom(ctx, baseMessage.ID, string(baseMessage.Method), env.Params); ok {
+			return resp
+		}
 		return createErrorResponse(
 			baseMessage.ID,
 			mcp.METHOD_NOT_FOUND,

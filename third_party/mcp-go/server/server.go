@@ -189,6 +189,9 @@ type NotificationHandlerFunc func(ctx context.Context, notification mcp.JSONRPCN
 // MCPServer implements a Model Context Protocol server that can handle various types of requests
 // including resources, prompts, and tools.
 type MCPServer struct {
+	// methodHandlers answer methods the server does not know (wasmgate
+	// patch: WithMethodHandler).
+	methodHandlers map[string]MethodHandler
 	// Separate mutexes for different resource types
 	resourcesMu            sync.RWMutex
 	resourceMiddlewareMu   sync.RWMutex
@@ -741,9 +744,17 @@ func WithExperimental(experimental map[string]any) ServerOption {
 // Extensions were formalized in protocol version 2026-07-28. When one party
 // supports an extension and the other does not, the supporting party must
 // either fall back to core protocol behaviour or reject the request.
+//
+// Several calls add up (wasmgate patch): each adds its extensions to those
+// declared before, a later one replacing an identifier an earlier one set.
 func WithExtensions(extensions map[string]any) ServerOption {
 	return func(s *MCPServer) {
-		s.capabilities.extensions = extensions
+		if s.capabilities.extensions == nil {
+			s.capabilities.extensions = map[string]any{}
+		}
+		for id, settings := range extensions {
+			s.capabilities.extensions[id] = settings
+		}
 	}
 }
 
