@@ -10,8 +10,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -19,33 +17,11 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/wasmgate/wasmgate/gateway/servercard/servercardtest"
 	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
-// cardSchema compiles the draft's ServerCard definition
-// (gateway/servercard/testdata/SOURCE.md), formats asserted.
-func cardSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(harness.RepoRoot(), "gateway/servercard/testdata/server-card.schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	const u = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
-	if err := c.AddResource(u, doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(u + "#/$defs/ServerCard")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
+func cardSchema(t *testing.T) *jsonschema.Schema { return servercardtest.Schema(t) }
 
 // serverCard is what the tests read of a server card.
 type serverCard struct {

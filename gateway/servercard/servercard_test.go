@@ -5,39 +5,17 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/wasmgate/wasmgate/gateway/servercard/servercardtest"
 )
 
-// cardSchema is the draft's schema (testdata/SOURCE.md), its ServerCard
-// definition compiled with format assertions on.
-func cardSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	raw, err := os.ReadFile("testdata/server-card.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	const u = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
-	if err := c.AddResource(u, doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(u + "#/$defs/ServerCard")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
+func cardSchema(t *testing.T) *jsonschema.Schema { return servercardtest.Schema(t) }
 
 func validate(t *testing.T, s *jsonschema.Schema, body []byte) error {
 	t.Helper()
