@@ -15,6 +15,7 @@
 package args
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -225,4 +226,78 @@ func (o Object) Names() []string {
 		names[i] = string(m.name)
 	}
 	return names
+}
+
+// Strings returns the member name's value if it is an array of strings
+// (an empty array gives an empty, non-nil slice; a null element is "",
+// as encoding/json decodes it).
+func (o Object) Strings(name string) ([]string, bool) {
+	v, ok := o.Raw(name)
+	if !ok {
+		return nil, false
+	}
+	i := skipSpace(v, 0)
+	if i >= len(v) || v[i] != '[' {
+		return nil, false
+	}
+	out := []string{}
+	i = skipSpace(v, i+1)
+	if i < len(v) && v[i] == ']' {
+		return out, true
+	}
+	for i < len(v) {
+		if bytes.HasPrefix(v[i:], []byte("null")) {
+			// As encoding/json decodes it into a string: "".
+			out = append(out, "")
+			i = skipSpace(v, i+4)
+			if i < len(v) && v[i] == ',' {
+				i = skipSpace(v, i+1)
+				continue
+			}
+			if i < len(v) && v[i] == ']' {
+				return out, true
+			}
+			return nil, false
+		}
+		if v[i] != '"' {
+			return nil, false
+		}
+		j := i + 1
+		for j < len(v) && v[j] != '"' {
+			if v[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(v) {
+			return nil, false
+		}
+		s, ok := unquote(v[i : j+1])
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+		i = skipSpace(v, j+1)
+		if i >= len(v) {
+			return nil, false
+		}
+		switch v[i] {
+		case ']':
+			return out, true
+		case ',':
+			i = skipSpace(v, i+1)
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// skipSpace is the index of the first byte of b at or after i that is not
+// JSON white space.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -103,7 +104,8 @@ func TestParseErrors(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{`{"operation":"add","a":5,"b":3}`, `{"a":"\ud83d\ude00\ud800x\u00e9","b":[{"c":null}],"a":true}`,
 		`{"k":"` + "\xff\xfe" + `"}`, `[1]`, `{"a":1e400}`, `{"\u0061":1,"A":2}`, ` {} `, `{"a":{"b":{"c":[[]]}}}`,
-		`{"a":-0,"b":123456789012345,"c":-1234567890123456,"d":0.5,"e":12345678901234567890}`} {
+		`{"a":-0,"b":123456789012345,"c":-1234567890123456,"d":0.5,"e":12345678901234567890}`,
+		`{"g":["a", "b\"c" ,"\u00e9"],"h":[],"i":[1],"j":["x",null]}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -124,6 +126,14 @@ func FuzzParse(f *testing.F) {
 			got, ok := o.Raw(name)
 			if !ok || !bytes.Equal(got, raw) {
 				t.Fatalf("Parse(%q).Raw(%q) = %q, %v; encoding/json %q", b, name, got, ok, raw)
+			}
+			var ss []string
+			if json.Unmarshal(raw, &ss) == nil && ss != nil {
+				if got, ok := o.Strings(name); !ok || !slices.Equal(got, ss) {
+					t.Fatalf("Parse(%q).Strings(%q) = %q, %v; encoding/json %q", b, name, got, ok, ss)
+				}
+			} else if got, ok := o.Strings(name); ok {
+				t.Fatalf("Parse(%q).Strings(%q) = %q; encoding/json: not a list of strings", b, name, got)
 			}
 			var f float64
 			if json.Unmarshal(raw, &f) == nil {

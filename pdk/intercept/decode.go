@@ -3,6 +3,7 @@ package intercept
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/wasmgate/wasmgate/pdk/args"
 )
@@ -35,17 +36,52 @@ func DecodeEvent(b []byte) (*Event, error) {
 		e.Result = raw
 	}
 	if raw, ok := o.Raw("principal"); ok {
-		if err := json.Unmarshal(raw, &e.Principal); err != nil {
-			return nil, fmt.Errorf("decode interceptor input: principal: %w", err)
+		p, err := member(raw, "principal")
+		if err != nil {
+			return nil, err
+		}
+		e.Principal.Name, _ = p.String("name")
+		if e.Principal.Groups, err = stringsOf(p, "principal.groups"); err != nil {
+			return nil, err
 		}
 	}
 	if raw, ok := o.Raw("session"); ok && string(raw) != "null" {
+		s, err := member(raw, "session")
+		if err != nil {
+			return nil, err
+		}
 		e.Session = &Session{}
-		if err := json.Unmarshal(raw, e.Session); err != nil {
-			return nil, fmt.Errorf("decode interceptor input: session: %w", err)
+		e.Session.ID, _ = s.String("id")
+		if e.Session.Labels, err = stringsOf(s, "session.labels"); err != nil {
+			return nil, err
 		}
 	}
 	return e, nil
+}
+
+// member parses raw, the member name of the input, as an object (with
+// package args, as the rest: encoding/json's reflection costs a module
+// more than the whole of a small interceptor's work).
+func member(raw []byte, name string) (args.Object, error) {
+	o, err := args.Parse(raw)
+	if err != nil {
+		return args.Object{}, fmt.Errorf("decode interceptor input: %s: %w", name, err)
+	}
+	return o, nil
+}
+
+// stringsOf is o's member named as the last element of key, a list of
+// strings or null (nil); anything else is an error naming key.
+func stringsOf(o args.Object, key string) ([]string, error) {
+	name := key[strings.LastIndexByte(key, '.')+1:]
+	if !o.Has(name) || o.IsNull(name) {
+		return nil, nil
+	}
+	ss, ok := o.Strings(name)
+	if !ok {
+		return nil, fmt.Errorf("decode interceptor input: %s: not a list of strings", key)
+	}
+	return ss, nil
 }
 
 // continueJSON is the answer of Continue, written without encoding/json.

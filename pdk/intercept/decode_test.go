@@ -13,6 +13,7 @@ func TestDecodeEvent(t *testing.T) {
 		`{"phase":"response","method":"tools/call","endpoint":"default","source":"fs","name":"read_file","arguments":{"path":"/a\"b"},"result":{"content":[{"type":"text","text":"x\u00e9"}]},"principal":{"name":"alice","groups":["dev"]},"transport":"http","session":{"id":"s1","labels":["private"]},"trace_id":"abc"}`,
 		`{"phase":"request","method":"tools/list","endpoint":"e","principal":{"name":"bob","groups":[]},"transport":"stdio"}`,
 		`{"phase":"request","method":"prompts/get","name":"p\u0041","arguments":null,"session":null,"principal":{"name":"x","groups":null}}`,
+		`{"phase":"request","principal":{ "groups" : [ "a\"b" , "\u00e9\\" ,"c"] , "name":"n"},"session":{"labels":[]}}`,
 	} {
 		got, err := DecodeEvent([]byte(in))
 		if err != nil {
@@ -29,7 +30,7 @@ func TestDecodeEvent(t *testing.T) {
 			t.Errorf("%s:\n got %+v\nwant %+v", in, *got, want)
 		}
 	}
-	for _, bad := range []string{``, `[]`, `{"phase":`, `{"principal":"alice"}`} {
+	for _, bad := range []string{``, `[]`, `{"phase":`, `{"principal":"alice"}`, `{"principal":{"groups":[1]}}`, `{"session":{"labels":"x"}}`} {
 		if _, err := DecodeEvent([]byte(bad)); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
