@@ -6,11 +6,9 @@ import (
 	"net/url"
 	"path"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/wasmgate/wasmgate/config"
-	"github.com/wasmgate/wasmgate/internal/netutil"
 	"github.com/wasmgate/wasmgate/loader/fetch"
 )
 
@@ -84,7 +82,7 @@ type InterceptorAuth struct {
 
 // BearerRef is where the bearer token is read from.
 func (a InterceptorAuth) BearerRef() config.SecretRef {
-	return config.SecretRef{Key: a.Key, EnvKey: "bearer_env", Env: a.BearerEnv, FileKey: "bearer_file", File: a.BearerFile}
+	return bearerRef(a.Key, a.BearerEnv, a.BearerFile)
 }
 
 // InterceptorMatch selects calls by shell pattern (path.Match); an empty
@@ -205,23 +203,9 @@ func (s *InterceptorSpec) normalize(env *config.Env) {
 				env.Bad(k+"."+f.key, "is for a WASM module (path:); an external interceptor server has none")
 			}
 		}
-		for name := range s.Headers {
-			if strings.EqualFold(name, "Authorization") {
-				env.Bad(k+".headers", "never write a credential in gateway.yaml: use auth.bearer_env or auth.bearer_file")
-			}
-			if strings.EqualFold(name, netutil.AdminHeader) {
-				env.Bad(k+".headers", "%s is the header the admin listener's POST endpoints require; the gateway never sends it elsewhere", netutil.AdminHeader)
-			}
-		}
-		a := &s.Auth
-		a.Key = k + ".auth"
-		if a.BearerEnv != "" && a.BearerFile != "" {
-			env.Bad(a.Key, "set bearer_env or bearer_file, not both")
-		}
-		if a.BearerFile != "" {
-			a.BearerFile = env.Path(a.BearerFile)
-			env.WatchFile(a.BearerFile)
-		}
+		checkSentHeaders(env, k+".headers", s.Headers, "auth.bearer_env or auth.bearer_file", "elsewhere")
+		s.Auth.Key = k + ".auth"
+		normalizeBearer(env, s.Auth.Key, s.Auth.BearerEnv, &s.Auth.BearerFile)
 	}
 	if s.Path != "" {
 		for _, f := range []struct {

@@ -90,15 +90,11 @@ func validSkillPrefix(p string) bool {
 
 // checkSkills refuses a skills folder named like another source.
 func (c *Config) checkSkills(env *config.Env) {
-	owners := map[string]string{}
-	for _, p := range c.Plugins {
-		owners[p.Name] = p.Key
-	}
-	for _, s := range c.Relay.Sites {
-		owners[s.Name] = s.Key
-	}
+	owners := c.sourceOwners()
 	for _, u := range c.Upstreams {
-		owners[u.Name] = u.Key
+		if _, ok := owners[u.Name]; !ok {
+			owners[u.Name] = u.Key
+		}
 	}
 	for _, s := range c.Skills {
 		if prev, ok := owners[s.Name]; ok && s.Name != "" {

@@ -162,7 +162,40 @@ func (u *UpstreamSpec) Stdio() bool { return len(u.Command) > 0 }
 
 // BearerRef is where the bearer token is, for config.SecretRef.Read.
 func (a UpstreamAuth) BearerRef() config.SecretRef {
-	return config.SecretRef{Key: a.Key, EnvKey: "bearer_env", Env: a.BearerEnv, FileKey: "bearer_file", File: a.BearerFile}
+	return bearerRef(a.Key, a.BearerEnv, a.BearerFile)
+}
+
+// bearerRef is the bearer token of the auth section at key: its keys
+// bearer_env and bearer_file.
+func bearerRef(key, env, file string) config.SecretRef {
+	return config.SecretRef{Key: key, EnvKey: "bearer_env", Env: env, FileKey: "bearer_file", File: file}
+}
+
+// normalizeBearer checks the bearer_env and bearer_file of the auth
+// section at key, resolves the file against the config's folder and
+// watches it.
+func normalizeBearer(env *config.Env, key, bearerEnv string, bearerFile *string) {
+	if bearerEnv != "" && *bearerFile != "" {
+		env.Bad(key, "set bearer_env or bearer_file, not both")
+	}
+	if *bearerFile != "" {
+		*bearerFile = env.Path(*bearerFile)
+		env.WatchFile(*bearerFile)
+	}
+}
+
+// checkSentHeaders refuses, among the headers the gateway sends to
+// another server (whom: "to an upstream"), a credential, which has keys
+// of its own (use), and the admin listener's header.
+func checkSentHeaders(env *config.Env, key string, headers map[string]string, use, whom string) {
+	for name := range headers {
+		if strings.EqualFold(name, "Authorization") {
+			env.Bad(key, "never write a credential in gateway.yaml: use %s", use)
+		}
+		if strings.EqualFold(name, netutil.AdminHeader) {
+			env.Bad(key, "%s is the header the admin listener's POST endpoints require; the gateway never sends it %s", netutil.AdminHeader, whom)
+		}
+	}
 }
 
 // SecretRef is where the client secret is.
@@ -373,27 +406,14 @@ func (u *UpstreamSpec) normalizeRemote(env *config.Env) {
 	if err := checkUpstreamURL(u.URL); err != nil {
 		env.Bad(k+".url", "%q: %v", u.URL, err)
 	}
-	for name := range u.Headers {
-		if strings.EqualFold(name, "Authorization") {
-			env.Bad(k+".headers", "never write a credential in gateway.yaml: use auth.bearer_env, auth.bearer_file or auth.oauth")
-		}
-		if strings.EqualFold(name, netutil.AdminHeader) {
-			env.Bad(k+".headers", "%s is the header the admin listener's POST endpoints require; the gateway never sends it to an upstream", netutil.AdminHeader)
-		}
-	}
+	checkSentHeaders(env, k+".headers", u.Headers, "auth.bearer_env, auth.bearer_file or auth.oauth", "to an upstream")
 	a := &u.Auth
 	a.Key = k + ".auth"
 	n := 0
 	if a.BearerEnv != "" || a.BearerFile != "" {
 		n++
 	}
-	if a.BearerEnv != "" && a.BearerFile != "" {
-		env.Bad(a.Key, "set bearer_env or bearer_file, not both")
-	}
-	if a.BearerFile != "" {
-		a.BearerFile = env.Path(a.BearerFile)
-		env.WatchFile(a.BearerFile)
-	}
+	normalizeBearer(env, a.Key, a.BearerEnv, &a.BearerFile)
 	if o := a.OAuth; o != nil {
 		n++
 		o.Key = a.Key + ".oauth"
@@ -451,20 +471,29 @@ func checkUpstreamURL(raw string) error {
 	return nil
 }
 
-// checkUpstreams checks what upstreams share with the other sections and
-// the gateway's environment: names unique among every source, env_from
-// variables set, the command found, and builds each command's
-// environment.
-func (c *Config) checkUpstreams(env *config.Env) {
+// sourceOwners maps the name of each plugin and relay site to where it
+// is declared (the first, when names repeat).
+func (c *Config) sourceOwners() map[string]string {
 	owners := map[string]string{}
 	for _, p := range c.Plugins {
-		owners[p.Name] = p.Key
+		if _, ok := owners[p.Name]; !ok {
+			owners[p.Name] = p.Key
+		}
 	}
 	for _, s := range c.Relay.Sites {
 		if _, ok := owners[s.Name]; !ok {
 			owners[s.Name] = s.Key
 		}
 	}
+	return owners
+}
+
+// checkUpstreams checks what upstreams share with the other sections and
+// the gateway's environment: names unique among every source, env_from
+// variables set, the command found, and builds each command's
+// environment.
+func (c *Config) checkUpstreams(env *config.Env) {
+	owners := c.sourceOwners()
 	lookup := func(name string) (string, bool) {
 		for i := len(c.environ) - 1; i >= 0; i-- {
 			if k, v, ok := strings.Cut(c.environ[i], "="); ok && k == name {
