@@ -32,6 +32,9 @@ type Module struct {
 	// timeouts ends calls at limits.timeout without a runtime timer
 	// each (internal/deadline).
 	timeouts deadline.Watch
+	// limit names limits.timeout in the messages of a timeout, written
+	// once rather than on every call.
+	limit string
 }
 
 var _ Interceptor = (*Module)(nil)
@@ -47,7 +50,8 @@ func NewModule(ctx context.Context, c *loader.Compiler, spec loader.InterceptorS
 	}
 	n := max(ps.Limits.Concurrency, 1)
 	m := &Module{name: spec.Name, timeout: time.Duration(ps.Limits.Timeout), plugin: p,
-		sem: make(chan struct{}, n), slots: slots, idle: make(chan *loader.Instance, n)}
+		sem: make(chan struct{}, n), slots: slots, idle: make(chan *loader.Instance, n),
+		limit: fmt.Sprintf("limits.timeout %s", time.Duration(ps.Limits.Timeout))}
 	m.idle <- first
 	return m, nil
 }
@@ -77,7 +81,7 @@ func (m *Module) Intercept(ctx context.Context, in *Input) (*Output, error) {
 	if in.Phase == PhaseResponse {
 		export = ExportResponse
 	}
-	limit := fmt.Sprintf("limits.timeout %s", m.timeout)
+	limit := m.limit
 	if d, ok := ctx.Deadline(); ok && time.Until(d) < m.timeout {
 		// The call's own deadline comes first: name it, not ours.
 		limit = "the call's deadline (its source's limits.timeout)"
