@@ -15,7 +15,6 @@
 package args
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -236,68 +235,46 @@ func (o Object) Strings(name string) ([]string, bool) {
 	if !ok {
 		return nil, false
 	}
-	i := skipSpace(v, 0)
-	if i >= len(v) || v[i] != '[' {
+	p := parser{b: v}
+	p.space()
+	if p.peek() != '[' {
 		return nil, false
 	}
+	p.i++
 	out := []string{}
-	i = skipSpace(v, i+1)
-	if i < len(v) && v[i] == ']' {
-		return out, true
-	}
-	for i < len(v) {
-		if bytes.HasPrefix(v[i:], []byte("null")) {
-			// As encoding/json decodes it into a string: "".
+	for {
+		p.space()
+		if len(out) == 0 && p.peek() == ']' {
+			p.i++
+			return out, p.end()
+		}
+		switch start := p.i; p.peek() {
+		case '"':
+			if p.string() != nil {
+				return nil, false
+			}
+			s, ok := unquote(v[start:p.i])
+			if !ok {
+				return nil, false
+			}
+			out = append(out, s)
+		case 'n':
+			if p.literal("null") != nil {
+				return nil, false
+			}
 			out = append(out, "")
-			i = skipSpace(v, i+4)
-			if i < len(v) && v[i] == ',' {
-				i = skipSpace(v, i+1)
-				continue
-			}
-			if i < len(v) && v[i] == ']' {
-				return out, true
-			}
+		default:
 			return nil, false
 		}
-		if v[i] != '"' {
-			return nil, false
-		}
-		j := i + 1
-		for j < len(v) && v[j] != '"' {
-			if v[j] == '\\' {
-				j++
-			}
-			j++
-		}
-		if j >= len(v) {
-			return nil, false
-		}
-		s, ok := unquote(v[i : j+1])
-		if !ok {
-			return nil, false
-		}
-		out = append(out, s)
-		i = skipSpace(v, j+1)
-		if i >= len(v) {
-			return nil, false
-		}
-		switch v[i] {
-		case ']':
-			return out, true
+		p.space()
+		switch p.peek() {
 		case ',':
-			i = skipSpace(v, i+1)
+			p.i++
+		case ']':
+			p.i++
+			return out, p.end()
 		default:
 			return nil, false
 		}
 	}
-	return nil, false
-}
-
-// skipSpace is the index of the first byte of b at or after i that is not
-// JSON white space.
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
 }
