@@ -440,8 +440,14 @@ func TestInterceptorHostile(t *testing.T) {
 		if !g.Alive() {
 			t.Fatalf("the gateway exited after %s:\n%s", what, g.Stderr())
 		}
+		offset := len(g.Stderr())
 		if text, failed := callOutcome(ctx, c, "calculate", map[string]any{"operation": "add", "a": 20, "b": 22}); failed || text != "42" {
 			t.Fatalf("calculate (no interceptor) after %s: %q (failed %v)", what, text, failed)
+		}
+		// Its audit line is written after the answer: wait for it, so
+		// that it is not counted with the next call's.
+		if got := waitAudit(t, g, offset, 1, named("calculate")); len(got) != 1 {
+			t.Fatalf("calculate (no interceptor) after %s: audit lines %v, want one", what, got)
 		}
 	}
 	// widening checks the rename interceptor's call: its arguments
