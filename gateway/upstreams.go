@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"path/filepath"
 
 	"github.com/wasmgate/wasmgate/gateway/endpoint"
 	"github.com/wasmgate/wasmgate/gateway/envelope"
@@ -15,6 +16,9 @@ func (g *Gateway) upstreamHost() *upstream.Host {
 		ParkTTL: g.signer.TTL, Principal: g.principalName, Grants: g.grants}
 	if g.opts.Compiler != nil {
 		h.Own = g.opts.Compiler.Listeners()
+		if d := g.opts.Compiler.Dir(); d != "" {
+			h.CatalogDir = filepath.Join(d, "catalogs")
+		}
 	}
 	return h
 }

@@ -35,6 +35,7 @@ type Compiler struct {
 	fetchers fetch.Registry
 
 	compiles atomic.Int64 // Compile calls, for tests and the status of reuse
+	dir      string       // the cache directory; "": memory only
 }
 
 // Compiles is how many times Compile was called.
@@ -65,10 +66,15 @@ func NewCompiler(dir string, logger *slog.Logger) (*Compiler, error) {
 	} else {
 		cache = wazero.NewCompilationCache()
 	}
-	c := &Compiler{cache: cache, abis: builtinABIs(), logger: logger}
+	c := &Compiler{cache: cache, abis: builtinABIs(), logger: logger, dir: dir}
 	c.fetchers = builtinFetchers(fetch.Options{CacheDir: moduleCacheDir(dir), Logger: logger, Listeners: &c.own})
 	return c, nil
 }
+
+// Dir is the cache directory the compiler was made with; "": memory
+// only. Other caches of the gateway keep their files in folders of it
+// (modules fetched from registries, upstreams' catalogs).
+func (c *Compiler) Dir() string { return c.dir }
 
 // Close releases the compilation cache.
 func (c *Compiler) Close(ctx context.Context) error { return c.cache.Close(ctx) }

@@ -53,6 +53,14 @@ const (
 	// status page, and the lists are published (list_changed) once the
 	// server answered initialize.
 	StartBackground = "background"
+	// StartLazy: started at the first call that needs it (its lists are
+	// served from the catalog cached by an earlier run, or read once at
+	// load when there is none), and stopped again after idle_timeout
+	// without a call.
+	StartLazy = "lazy"
+	// DefaultUpstreamIdleTimeout is how long a lazy upstream's shared session
+	// stays up without a call.
+	DefaultUpstreamIdleTimeout = 10 * time.Minute
 )
 
 // Upstreams is the upstreams section: MCP servers the gateway fronts,
@@ -83,7 +91,10 @@ type UpstreamSpec struct {
 
 	Session string `koanf:"session"`
 	Start   string `koanf:"start"`
-	Prefix  string `koanf:"prefix"`
+	// IdleTimeout stops a lazy upstream's shared session (its process,
+	// for a command) after this long without a call (start: lazy only).
+	IdleTimeout config.Duration `koanf:"idle_timeout"`
+	Prefix      string          `koanf:"prefix"`
 
 	config.Curation `koanf:",squash"`
 
@@ -254,9 +265,17 @@ func (u *UpstreamSpec) normalize(env *config.Env) {
 	switch u.Start {
 	case "":
 		u.Start = StartEager
-	case StartEager, StartBackground:
+	case StartEager, StartBackground, StartLazy:
 	default:
-		env.Bad(k+".start", "%q: use %s or %s", u.Start, StartEager, StartBackground)
+		env.Bad(k+".start", "%q: use %s, %s or %s", u.Start, StartEager, StartBackground, StartLazy)
+	}
+	switch {
+	case u.Start != StartLazy && u.IdleTimeout != 0:
+		env.Bad(k+".idle_timeout", "applies only to start: lazy (this upstream is start: %s)", u.Start)
+	case u.Start == StartLazy && u.IdleTimeout == 0:
+		u.IdleTimeout = config.Duration(DefaultUpstreamIdleTimeout)
+	case u.Start == StartLazy && (u.IdleTimeout < config.Duration(time.Second) || u.IdleTimeout > config.Duration(24*time.Hour)):
+		env.Bad(k+".idle_timeout", "%s is out of range (1s..24h)", u.IdleTimeout)
 	}
 	u.checkCuration(env)
 	l := &u.Limits

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/wasmgate/wasmgate/config/importer"
+	"github.com/wasmgate/wasmgate/loader"
 )
 
 const importSummary = `Translate the MCP servers of other clients' configs into upstreams: entries
@@ -33,10 +34,10 @@ func importCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	merge := fs.String("merge", "", "add the servers to this gateway.yaml's upstreams instead of printing them")
 	replace := fs.Bool("replace", false, "with --merge: replace an upstream of the same name instead of refusing")
-	start := fs.String("start", "", "the imported upstreams' start: eager (the default: started at load) or background (a server that downloads its package at start, as npx and uvx do, does not hold up the load)")
+	start := fs.String("start", "", "the imported upstreams' start: eager (the default: started at load) background (a server that downloads its package at start, as npx and uvx do, does not hold up the load) or lazy (started at its first call, stopped when idle)")
 	formatName := fs.String("format", string(importer.FormatAuto), "the files' format: auto, claude, vscode, cursor or server.json")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: wasmgate import [--merge gateway.yaml] [--replace] [--start eager|background] [--format auto|claude|vscode|cursor|server.json] FILE...\n\n%s\n\nFlags:\n", importSummary)
+		fmt.Fprintf(fs.Output(), "Usage: wasmgate import [--merge gateway.yaml] [--replace] [--start eager|background|lazy] [--format auto|claude|vscode|cursor|server.json] FILE...\n\n%s\n\nFlags:\n", importSummary)
 		fs.PrintDefaults()
 	}
 	// Flags may come before or after the files.
@@ -64,8 +65,8 @@ func importCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printCmdErr(stderr, "import", fmt.Errorf("--format: %w", err))
 		return 2
 	}
-	if *start != "" && *start != "eager" && *start != "background" {
-		printCmdErr(stderr, "import", fmt.Errorf("--start %q: use eager or background", *start))
+	if *start != "" && *start != loader.StartEager && *start != loader.StartBackground && *start != loader.StartLazy {
+		printCmdErr(stderr, "import", fmt.Errorf("--start %q: use %s, %s or %s", *start, loader.StartEager, loader.StartBackground, loader.StartLazy))
 		return 2
 	}
 	if *replace && *merge == "" {
@@ -92,7 +93,7 @@ func importCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, r := range results {
 		n += len(r.Servers)
 		for _, s := range r.Servers {
-			if *start == "background" {
+			if *start == loader.StartBackground || *start == loader.StartLazy {
 				s.Start = *start
 			}
 		}

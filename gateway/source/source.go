@@ -127,6 +127,11 @@ type UpstreamStatus struct {
 	Target    string `json:"target"`    // the command or URL
 	Session   string `json:"session"`   // shared or per_client
 	Up        bool   `json:"up"`
+	// Stale: what it lists is the catalog an earlier run kept, served
+	// until the upstream answers and lists its own.
+	Stale bool `json:"stale,omitempty"`
+	// Idle: a start: lazy upstream stopped until a call needs it.
+	Idle      bool   `json:"idle,omitempty"`
 	Restarts  int    `json:"restarts"`
 	LastError string `json:"last_error,omitempty"`
 	Clients   int    `json:"clients,omitempty"` // per_client sessions open

@@ -58,8 +58,15 @@ func (u *Source) call(ctx context.Context, fn func(ctx context.Context, cli *cli
 	}
 	end := c.begin(ctx)
 	c.calls.Add(1)
+	lazy := c.lazy()
+	if lazy {
+		c.lastUsed.Store(time.Now().UnixNano())
+	}
 	ctx, long := tooLongMark(withCallConn(ctx, c))
 	err = fn(ctx, cli)
+	if lazy {
+		c.lastUsed.Store(time.Now().UnixNano())
+	}
 	c.calls.Add(-1)
 	end()
 	if err == nil {

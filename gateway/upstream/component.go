@@ -26,6 +26,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -62,6 +63,9 @@ type Host struct {
 	// Grants is the credentials vault serving now (nil: none), where the
 	// upstreams with auth.user_oauth keep each user's grant.
 	Grants func() *vault.Vault
+	// CatalogDir is where each upstream's lists are kept for the next
+	// start (catalog.go); "": nowhere.
+	CatalogDir string
 }
 
 // Component is the upstreams section of one snapshot.
@@ -98,28 +102,33 @@ func (c *Component) Reuse(p *Component) {
 }
 
 // Provision starts every upstream whose config changed (or is new), and
-// takes over the serving snapshot's unchanged ones. An eager upstream
-// that cannot be started and initialized fails the build, naming it.
+// takes over the serving snapshot's unchanged ones. The new ones start
+// together, so a load waits for the slowest eager upstream rather than
+// for all of them in turn. An eager upstream that cannot be started and
+// initialized fails the build, naming it.
 func (c *Component) Provision(ctx context.Context, cfg *loader.Config) error {
-	var errs []error
-	for _, spec := range cfg.Upstreams {
+	errs := make([]error, len(cfg.Upstreams))
+	srvs := make([]*shared, len(cfg.Upstreams))
+	var wg sync.WaitGroup
+	for i, spec := range cfg.Upstreams {
 		key, secrets, err := connKey(cfg.File, spec)
 		if err != nil {
-			errs = append(errs, err)
+			errs[i] = err
 			continue
 		}
 		if s := c.prev[spec.Name]; s != nil && s.key == key && s.refs.Retain() { // else it is stopping: start it anew
 			c.h.Logger.Debug("upstream unchanged: its process and sessions are kept", "upstream", spec.Name)
-			c.sources = append(c.sources, &Source{spec: spec, srv: s})
+			srvs[i] = s
 			s.setView(spec)
 			continue
 		}
-		s, err := startServer(ctx, c.h, cfg.File, spec, key, secrets)
-		if err != nil {
-			errs = append(errs, err)
-			continue
+		wg.Go(func() { srvs[i], errs[i] = startServer(ctx, c.h, cfg.File, spec, key, secrets) })
+	}
+	wg.Wait()
+	for i, spec := range cfg.Upstreams {
+		if srvs[i] != nil {
+			c.sources = append(c.sources, &Source{spec: spec, srv: srvs[i]})
 		}
-		c.sources = append(c.sources, &Source{spec: spec, srv: s})
 	}
 	c.prev = nil
 	return errors.Join(errs...)

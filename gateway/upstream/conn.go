@@ -43,6 +43,40 @@ type conn struct {
 
 	calls  atomic.Int32             // calls running on c (not parked ones)
 	parked map[*parkedCall]struct{} // parked calls whose upstream request runs on c
+	// lastUsed is when a call last began or ended on c (UnixNano), for
+	// a lazy upstream's idle_timeout.
+	lastUsed atomic.Int64
+}
+
+// errIdle ends a lazy upstream's shared session after idle_timeout.
+var errIdle = errors.New("stopped after idle_timeout without a call (start: lazy)")
+
+// lazy reports whether c is the shared session of a start: lazy
+// upstream, which sleeps until a call needs it.
+func (c *conn) lazy() bool { return c == c.s.main && c.s.demand != nil }
+
+// want wakes a lazy upstream's sleeping shared session.
+func (c *conn) want() {
+	if c.lazy() {
+		select {
+		case c.s.demand <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// idleLeft is how much of idle_timeout is left before c, a lazy
+// upstream's shared session, is stopped: 0 once it has run out with no
+// call running or parked.
+func (c *conn) idleLeft() time.Duration {
+	idle := time.Duration(c.s.idleTimeout.Load())
+	c.mu.Lock()
+	parked := len(c.parked)
+	c.mu.Unlock()
+	if c.calls.Load() > 0 || parked > 0 {
+		return idle
+	}
+	return max(0, idle-time.Since(time.Unix(0, c.lastUsed.Load())))
 }
 
 // begin records a downstream call running on c; the func returned ends it.
@@ -76,6 +110,9 @@ func (c *conn) wait(ctx context.Context) (*client.Client, <-chan struct{}, error
 		c.mu.Unlock()
 		if closed {
 			return nil, nil, fmt.Errorf("upstream %q is stopping", c.s.name())
+		}
+		if cli == nil {
+			c.want()
 		}
 		if cli != nil {
 			select {
@@ -163,6 +200,24 @@ func (c *conn) supervise() {
 			return
 		}
 		if cli == nil {
+			if c.lazy() && (c.s.idle.Load() || (first && c.s.cached.Load())) {
+				// Nothing needs it: sleep until a call does.
+				select {
+				case <-c.s.demand:
+				case <-ctx.Done():
+					return
+				case <-c.wakeup:
+				}
+				c.mu.Lock()
+				closed := c.closed
+				c.mu.Unlock()
+				if closed {
+					return
+				}
+				c.s.idle.Store(false)
+				c.s.h.Logger.Info("upstream starting for a call (start: lazy)", "upstream", c.s.name())
+				first, delay = true, 0 // a start, not a restart
+			}
 			if !first {
 				select {
 				case <-time.After(delay):
@@ -193,7 +248,7 @@ func (c *conn) supervise() {
 			}
 			c.s.h.Logger.Info("upstream connected", "upstream", c.s.name(), "transport", c.kind, "session", c.ownerLabel())
 			if c == c.s.main {
-				if err := c.s.relist(ctx); err != nil && ctx.Err() == nil {
+				if err := c.s.relist(ctx, true); err != nil && ctx.Err() == nil {
 					c.s.h.Logger.Warn("upstream connected, but listing what it provides failed", "upstream", c.s.name(), "error", c.s.redact(err.Error()))
 				}
 			}
@@ -207,6 +262,13 @@ func (c *conn) supervise() {
 			t := time.NewTicker(pingEvery)
 			ping, stopPing = t.C, t.Stop
 		}
+		var idle <-chan time.Time
+		var idleTimer *time.Timer
+		if c.lazy() {
+			c.lastUsed.Store(time.Now().UnixNano())
+			idleTimer = time.NewTimer(time.Duration(c.s.idleTimeout.Load()))
+			idle = idleTimer.C
+		}
 	alive:
 		for {
 			select {
@@ -214,7 +276,17 @@ func (c *conn) supervise() {
 				break alive
 			case <-ctx.Done():
 				stopPing()
+				if idleTimer != nil {
+					idleTimer.Stop()
+				}
 				return
+			case <-idle:
+				if left := c.idleLeft(); left > 0 {
+					idleTimer.Reset(left)
+					continue
+				}
+				c.s.idle.Store(true)
+				c.down(errIdle)
 			case <-ping:
 				pctx, cancel := context.WithTimeout(ctx, time.Duration(c.s.spec.Limits.Timeout))
 				err := cli.Ping(pctx)
@@ -225,9 +297,18 @@ func (c *conn) supervise() {
 			}
 		}
 		stopPing() // this session's: the next one has its own
+		if idleTimer != nil {
+			idleTimer.Stop()
+		}
 		c.mu.Lock()
 		why := c.why
 		c.mu.Unlock()
+		if errors.Is(why, errIdle) {
+			c.s.h.Logger.Info("upstream stopped: idle_timeout passed without a call (start: lazy)", "upstream", c.s.name())
+			c.teardown(cli, nil)
+			policy.Reset()
+			continue
+		}
 		reason = restartReason(why)
 		if time.Since(started) > maxBackoff {
 			policy.Reset()

@@ -108,7 +108,7 @@ func (s *shared) relistLater() {
 		// From here a list_changed queues the next relist: this one may
 		// already have read the lists it changed.
 		s.notes.relistQueued.Store(false)
-		if err := s.relist(s.ctx); err != nil && s.ctx.Err() == nil {
+		if err := s.relist(s.ctx, true); err != nil && s.ctx.Err() == nil {
 			s.h.Logger.Warn("upstream said its lists changed, but listing them failed; serving the previous lists", "upstream", s.name(), "error", err)
 		}
 	}()

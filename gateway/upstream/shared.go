@@ -144,6 +144,19 @@ type shared struct {
 
 	credsOnce sync.Once
 	creds     *credentials // what its errors never show (outbound.go)
+
+	// catalog is the file its lists are kept in between runs
+	// (catalog.go); "" without a cache directory.
+	catalog string
+	// cached: desc is the catalog kept by an earlier run, not yet
+	// confirmed by the upstream (the status page says stale).
+	cached atomic.Bool
+	// A lazy upstream's (start: lazy): demand wakes its shared session
+	// when a call needs it; idle is set while it is stopped for want of
+	// calls; idleTimeout is idle_timeout, from each snapshot's spec.
+	demand      chan struct{}
+	idle        atomic.Bool
+	idleTimeout atomic.Int64
 }
 
 // startServer starts the upstream's shared session: at once, with its
@@ -158,6 +171,10 @@ func startServer(ctx context.Context, h *Host, file string, spec loader.Upstream
 	s.refs.Init()
 	s.setView(spec)
 	h.Metrics.UpstreamUp.WithLabelValues(spec.Name).Set(0)
+	if spec.Start == loader.StartLazy {
+		s.demand = make(chan struct{}, 1)
+	}
+	s.loadCatalog(catalogPath(h.CatalogDir, file, spec.Name, key))
 	var err error
 	if s.ident, err = s.newIdentity(); err != nil {
 		cancel()
@@ -167,12 +184,15 @@ func startServer(ctx context.Context, h *Host, file string, spec loader.Upstream
 		s.tokens = h.Metrics.UpstreamIdentityTokens.WithLabelValues(spec.Name, spec.Auth.UserMode())
 	}
 	s.main = s.newConn("", nil)
-	if spec.Start == loader.StartEager {
+	// An eager upstream whose catalog an earlier run kept is not waited
+	// for either: its tools are served from the catalog meanwhile, and
+	// a call waits for it (bounded by its timeout).
+	if spec.Start == loader.StartEager && !s.cached.Load() {
 		ictx, icancel := context.WithTimeout(ctx, time.Duration(spec.Limits.StartTimeout))
 		err := s.main.connect(ictx)
 		icancel()
 		if err == nil {
-			err = s.relist(ctx)
+			err = s.relist(ctx, false) // no snapshot serves s yet: the build reads its lists
 		}
 		if err != nil {
 			s.stop(context.WithoutCancel(ctx))
@@ -195,6 +215,39 @@ func (s *shared) applyView(spec loader.UpstreamSpec) {
 	p := spec.Prefix
 	s.prefix.Store(&p)
 	s.redactSecrets.Store(spec.RedactSecrets)
+	s.idleTimeout.Store(int64(spec.IdleTimeout))
+}
+
+// loadCatalog serves the catalog an earlier run kept at path, if any,
+// until the upstream lists its own.
+func (s *shared) loadCatalog(path string) {
+	s.catalog = path
+	if path == "" {
+		return
+	}
+	d, saved, ok, err := readCatalog(path, s.name())
+	if err != nil {
+		s.h.Logger.Warn("upstream: the catalog kept by an earlier run is not used; the upstream's lists are read when it starts", "upstream", s.name(), "error", err)
+		return
+	}
+	if !ok {
+		return
+	}
+	s.desc.Store(&d)
+	s.gen.Add(1)
+	s.cached.Store(true)
+	s.h.Logger.Info("upstream: serving the catalog kept by an earlier run until it answers", "upstream", s.name(),
+		"tools", len(d.Tools), "saved", saved.Format(time.RFC3339))
+}
+
+// keepCatalog writes d as the catalog of s for the next run.
+func (s *shared) keepCatalog(d abi.Descriptor) {
+	if s.catalog == "" {
+		return
+	}
+	if err := writeCatalog(s.catalog, s.name(), d, time.Now()); err != nil {
+		s.refusals.Warn(s.h.Logger, "upstream: its catalog could not be kept for the next start", "upstream", s.name(), "error", err)
+	}
 }
 
 func (s *shared) name() string { return s.spec.Name }
@@ -228,8 +281,10 @@ func (s *shared) stop(ctx context.Context) {
 }
 
 // relist reads the upstream's lists through the shared session; when they
-// differ from what s had, the gateway hears of it.
-func (s *shared) relist(ctx context.Context) error {
+// differ from what s had, the gateway hears of it if publish (not while a
+// build is starting s: the build reads them, under the lock a reindex
+// takes).
+func (s *shared) relist(ctx context.Context, publish bool) error {
 	s.relistMu.Lock()
 	defer s.relistMu.Unlock()
 	cli := s.main.current()
@@ -246,9 +301,12 @@ func (s *shared) relist(ctx context.Context) error {
 	}
 	s.listErr.Store(nil)
 	old := s.desc.Load()
-	a, _ := json.Marshal(old)
-	b, _ := json.Marshal(d)
-	if string(a) == string(b) {
+	// Whether or not they differ, its lists are now its own.
+	defer s.cached.Store(false)
+	if sameLists(old, &d) {
+		if s.cached.Load() {
+			s.h.Logger.Info("upstream: its lists are the catalog kept by the earlier run", "upstream", s.name())
+		}
 		return nil
 	}
 	for _, w := range d.Warnings { // once each time the lists change
@@ -256,10 +314,24 @@ func (s *shared) relist(ctx context.Context) error {
 	}
 	s.desc.Store(&d)
 	s.gen.Add(1)
-	if old != nil && s.h.Lists != nil {
+	if publish && s.h.Lists != nil {
 		s.h.Lists.Changed(s.spec.Name)
 	}
+	s.keepCatalog(d)
 	return nil
+}
+
+// sameLists reports whether a and b list the same (their warnings,
+// which a kept catalog does not have, aside).
+func sameLists(a, b *abi.Descriptor) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	x, y := *a, *b
+	x.Warnings, y.Warnings = nil, nil
+	j, _ := json.Marshal(x)
+	k, _ := json.Marshal(y)
+	return string(j) == string(k)
 }
 
 // clientFor is the session a call made with ctx goes to: the shared one,

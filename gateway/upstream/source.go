@@ -76,6 +76,7 @@ func (u *Source) Status() source.Status {
 		st.LastError = s.redact(*le)
 	}
 	st.NotificationsDropped = s.notes.dropped.Load()
+	st.Stale, st.Idle = s.cached.Load(), s.idle.Load() || (s.demand != nil && s.cached.Load() && !st.Up)
 	s.mu.Lock()
 	st.Clients = len(s.clients)
 	s.mu.Unlock()
