@@ -7,7 +7,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state bench-endpoints bench-search bench-identity bench-flows bench-interceptors cluster cluster-restart fuzz validate conformance conformance-endpoint clean install dist
+.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state bench-endpoints bench-search bench-identity bench-flows bench-interceptors bench-scale cluster cluster-restart fuzz validate conformance conformance-endpoint clean install dist
 
 all: build
 
@@ -126,6 +126,11 @@ bench-flows: build
 bench-interceptors: build
 	@bash scripts/bench-interceptors.sh $(BENCH_DURATION)
 
+## bench-scale: scale (issue 46): a start with 20 upstreams that take 5 s
+## each to answer initialize, without and with the catalogs a previous
+## run kept (UPSTREAMS, DELAY, ROUNDS: the script)
+bench-scale: build
+	@bash scripts/bench-scale.sh
 ## bench-search: tool search (issue 41): find_tools, tools/call and
 ## call_tool over HTTP at 1 client against a 10,000-tool synthetic
 ## upstream, start, reload and memory in mode search against mode all;

@@ -1,0 +1,288 @@
+// Command scalebench measures how the gateway starts with many slow
+// upstreams (issue 46, docs/upstreams.md "Catalogs kept between runs"),
+// for make bench-scale (scripts/bench-scale.sh):
+//
+//	scalebench -wasmgate bin/wasmgate -fixture bin/slowstart \
+//	    [-upstreams 20] [-delay 5s] [-tools 3] [-rounds 3]
+//
+// writes a gateway.yaml with -upstreams eager upstreams, each the
+// slowstart fixture (testdata/upstreams/slowstart) answering initialize
+// -delay after it starts, and runs the gateway -rounds times in each of
+// two ways, in turns: cold (no catalog kept: the first run of a config)
+// and warm (the catalogs the previous run kept). For each run, from the
+// moment the process is started:
+//
+//	ready   the gateway wrote its --ready-file (it serves)
+//	listed  tools/list first returned every upstream's tools
+//	calls   the first call of each upstream's tool_0, all made at once
+//	        when it was ready, returned (their median and the last)
+//
+// It prints one JSON line per way with the medians over the rounds, in
+// milliseconds.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+	case errors.Is(err, errUsage):
+		os.Exit(2)
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "scalebench:", err)
+		os.Exit(1)
+	}
+}
+
+var errUsage = errors.New("usage")
+
+type options struct {
+	wasmgate, fixture string
+	upstreams, tools  int
+	delay             time.Duration
+	rounds            int
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var o options
+	fs := flag.NewFlagSet("scalebench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.wasmgate, "wasmgate", "bin/wasmgate", "the gateway binary")
+	fs.StringVar(&o.fixture, "fixture", "bin/slowstart", "the slowstart fixture binary (testdata/upstreams/slowstart)")
+	fs.IntVar(&o.upstreams, "upstreams", 20, "how many upstreams")
+	fs.IntVar(&o.tools, "tools", 3, "tools of each upstream (besides its pid tool)")
+	fs.DurationVar(&o.delay, "delay", 5*time.Second, "how long each upstream takes to answer initialize")
+	fs.IntVar(&o.rounds, "rounds", 3, "runs of each way, in turns")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
+	}
+	for _, p := range []*string{&o.wasmgate, &o.fixture} {
+		abs, err := filepath.Abs(*p)
+		if err != nil {
+			return err
+		}
+		*p = abs
+	}
+	dir, err := os.MkdirTemp("", "scalebench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	cfg := filepath.Join(dir, "gateway.yaml")
+	if err := os.WriteFile(cfg, []byte(config(o, dir)), 0o600); err != nil {
+		return err
+	}
+	results := map[string][]runResult{}
+	for r := range o.rounds {
+		for _, way := range []string{"cold", "warm"} {
+			if way == "cold" {
+				if err := os.RemoveAll(filepath.Join(dir, "cache", "catalogs")); err != nil {
+					return err
+				}
+			}
+			res, err := runOnce(ctx, o, cfg, dir)
+			if err != nil {
+				return fmt.Errorf("round %d, %s: %w", r+1, way, err)
+			}
+			fmt.Fprintf(stderr, "scalebench: round %d %s: ready %.0f ms, listed %.0f ms, calls median %.0f ms, last %.0f ms\n",
+				r+1, way, ms(res.ready), ms(res.listed), ms(res.callsMedian), ms(res.callsLast))
+			results[way] = append(results[way], res)
+		}
+	}
+	for _, way := range []string{"cold", "warm"} {
+		rs := results[way]
+		line := map[string]any{"way": way, "upstreams": o.upstreams, "delay_ms": ms(o.delay), "rounds": len(rs),
+			"ready_ms":        medianOf(rs, func(r runResult) time.Duration { return r.ready }),
+			"listed_ms":       medianOf(rs, func(r runResult) time.Duration { return r.listed }),
+			"calls_median_ms": medianOf(rs, func(r runResult) time.Duration { return r.callsMedian }),
+			"calls_last_ms":   medianOf(rs, func(r runResult) time.Duration { return r.callsLast })}
+		b, _ := json.Marshal(line)
+		fmt.Fprintln(stdout, string(b))
+	}
+	return nil
+}
+
+// config is the gateway.yaml of the run: no plugins, the upstreams.
+func config(o options, dir string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "server:\n  cache_dir: %q\n  log: {level: warn}\ntransports:\n  http: {listen: 127.0.0.1:0}\nupstreams:\n", filepath.Join(dir, "cache"))
+	for i := range o.upstreams {
+		fmt.Fprintf(&b, "  - name: u%02d\n    prefix: u%02d\n    command: [%q]\n    env: {SLOWSTART_DELAY: %q, SLOWSTART_TOOLS: \"%d\"}\n    limits: {start_timeout: 5m, timeout: 5m}\n",
+			i, i, o.fixture, o.delay.String(), o.tools)
+	}
+	return b.String()
+}
+
+type runResult struct {
+	ready, listed, callsMedian, callsLast time.Duration
+}
+
+// runOnce starts the gateway, measures one run and stops it.
+func runOnce(ctx context.Context, o options, cfg, dir string) (runResult, error) {
+	var res runResult
+	ready := filepath.Join(dir, "ready.json")
+	_ = os.Remove(ready)
+	cmd := exec.CommandContext(ctx, o.wasmgate, "serve", "--config", cfg, "--ready-file", ready)
+	cmd.Stderr = os.Stderr
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return res, err
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	defer func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(30 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+	}()
+	var url string
+	for url == "" {
+		select {
+		case err := <-exited:
+			exited <- err
+			return res, fmt.Errorf("the gateway exited before it was ready: %v", err)
+		case <-ctx.Done():
+			return res, ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+		b, err := os.ReadFile(ready)
+		if err != nil || len(b) == 0 {
+			continue
+		}
+		var rf struct {
+			MCP string `json:"mcp"`
+		}
+		if json.Unmarshal(b, &rf) == nil && rf.MCP != "" {
+			url = rf.MCP
+		}
+	}
+	res.ready = time.Since(start)
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	c, err := connect(cctx, url)
+	if err != nil {
+		return res, err
+	}
+	defer c.Close()
+
+	// Every upstream's first call, at once.
+	took := make([]time.Duration, o.upstreams)
+	errs := make([]error, o.upstreams)
+	var wg sync.WaitGroup
+	for i := range o.upstreams {
+		wg.Go(func() {
+			req := mcp.CallToolRequest{}
+			req.Params.Name = fmt.Sprintf("u%02d_tool_0", i)
+			r, err := c.CallTool(cctx, req)
+			switch {
+			case err != nil:
+				errs[i] = err
+			case r.IsError:
+				errs[i] = fmt.Errorf("%s: isError: %v", req.Params.Name, r.Content)
+			}
+			took[i] = time.Since(start)
+		})
+	}
+	// The whole catalog listed.
+	want := o.upstreams * (o.tools + 1)
+	for {
+		n, err := countTools(cctx, c)
+		if err != nil {
+			return res, err
+		}
+		if n >= want {
+			res.listed = time.Since(start)
+			break
+		}
+		select {
+		case <-cctx.Done():
+			return res, fmt.Errorf("tools/list had %d tools, want %d: %w", n, want, cctx.Err())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return res, err
+	}
+	slices.Sort(took)
+	res.callsMedian, res.callsLast = took[len(took)/2], took[len(took)-1]
+	return res, nil
+}
+
+// connect starts and initializes an mcp-go client on url (one session).
+func connect(ctx context.Context, url string) (*client.Client, error) {
+	c, err := client.NewStreamableHttpClient(url)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Start(ctx); err != nil {
+		return nil, fmt.Errorf("starting the client: %w", err)
+	}
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = "2025-11-25"
+	req.Params.ClientInfo = mcp.Implementation{Name: "scalebench", Version: "1"}
+	if _, err := c.Initialize(ctx, req); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("initialize: %w", err)
+	}
+	return c, nil
+}
+
+// countTools is how many tools tools/list returns, every page.
+func countTools(ctx context.Context, c *client.Client) (int, error) {
+	n := 0
+	var cursor mcp.Cursor
+	for {
+		req := mcp.ListToolsRequest{}
+		req.Params.Cursor = cursor
+		r, err := c.ListToolsByPage(ctx, req)
+		if err != nil {
+			return 0, fmt.Errorf("tools/list: %w", err)
+		}
+		n += len(r.Tools)
+		if r.NextCursor == "" {
+			return n, nil
+		}
+		cursor = r.NextCursor
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func medianOf(rs []runResult, f func(runResult) time.Duration) float64 {
+	v := make([]time.Duration, len(rs))
+	for i, r := range rs {
+		v[i] = f(r)
+	}
+	slices.Sort(v)
+	return ms(v[len(v)/2])
+}
