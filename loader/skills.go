@@ -99,7 +99,9 @@ func (ss *Skills) Normalize(key string, env *config.Env) {
 			env.Bad(s.Key+".path", "missing: the folder holding the skills (each a folder with a SKILL.md), or an oci:// artifact of them")
 			continue
 		case s.Artifact():
-			s.normalizeArtifact(env)
+			if s.normalizeArtifact(env); s.Name == "" {
+				continue // the reference, which names it, is refused
+			}
 		case strings.Contains(s.Path, "://"):
 			env.Bad(s.Key+".path", "%q: skills are read from a local folder or an oci://REGISTRY/REPO:TAG artifact", s.Path)
 			continue
