@@ -3,7 +3,8 @@
 // image one of whose layers holds the module, either as a layer of a wasm
 // media type (application/wasm, or any type ending in +wasm) or as a file
 // plugin.wasm in a tar layer (plain, gzip or zstd), the way hyper-mcp's
-// plugins are published.
+// plugins are published. FetchLayer gets instead the one tar layer of a
+// skills artifact, whole, and unpacks its files (layer.go).
 //
 // Credentials come from the standard Docker config file
 // ($DOCKER_CONFIG/config.json, else ~/.docker/config.json, with its
@@ -50,7 +51,8 @@ const ModuleFile = "plugin.wasm"
 // linkKind names the cache links from manifest digests to modules.
 const linkKind = "oci"
 
-// Fetcher pulls modules from OCI registries.
+// Fetcher pulls modules, and the layers of skills artifacts, from OCI
+// registries.
 type Fetcher struct {
 	opts  fetch.Options
 	cache fetch.Cache
