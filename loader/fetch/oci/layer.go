@@ -26,8 +26,8 @@ const MaxLayerEntries = 4096
 
 // Limits bound what ReadLayer unpacks.
 type Limits struct {
-	MaxBytes   int64 // the files' total size
-	MaxEntries int   // files and folders
+	MaxBytes   int64 // the files' total size; 0 means fetch.DefaultMaxSize
+	MaxEntries int   // files and folders; 0 means MaxLayerEntries
 }
 
 // Layer is the files of a skills artifact's tar layer, as an fs.FS of
@@ -97,6 +97,12 @@ func (f *Fetcher) skillsLayer(img v1.Image, m *v1.Manifest) ([]byte, error) {
 // a path with "..", an entry twice, and more than lim allows. A layer
 // whose entries all lie in one folder is read from within it (Root).
 func ReadLayer(blob []byte, lim Limits) (*Layer, error) {
+	if lim.MaxBytes <= 0 {
+		lim.MaxBytes = fetch.DefaultMaxSize
+	}
+	if lim.MaxEntries <= 0 {
+		lim.MaxEntries = MaxLayerEntries
+	}
 	r, err := decompress(blob)
 	if err != nil {
 		return nil, err
@@ -105,6 +111,12 @@ func ReadLayer(blob []byte, lim Limits) (*Layer, error) {
 	// Headers take room too: bound what is decompressed on the way.
 	maxStream := 2*lim.MaxBytes + int64(lim.MaxEntries+1)*8<<10
 	cr := &countingReader{r: io.LimitReader(r, maxStream)}
+	tooLong := func(err error) error {
+		if cr.n >= maxStream {
+			return fmt.Errorf("read tar: decompresses to more than %s", config.ByteSize(maxStream))
+		}
+		return err
+	}
 	tr := tar.NewReader(cr)
 	files := map[string][]byte{}
 	dirs := map[string]bool{}
@@ -116,10 +128,7 @@ func ReadLayer(blob []byte, lim Limits) (*Layer, error) {
 			break
 		}
 		if err != nil {
-			if cr.n >= maxStream {
-				return nil, fmt.Errorf("read tar: decompresses to more than %s", config.ByteSize(maxStream))
-			}
-			return nil, fmt.Errorf("read tar: %w", err)
+			return nil, tooLong(fmt.Errorf("read tar: %w", err))
 		}
 		if h.Typeflag == tar.TypeXGlobalHeader {
 			continue
@@ -152,7 +161,7 @@ func ReadLayer(blob []byte, lim Limits) (*Layer, error) {
 			}
 			data, err := io.ReadAll(tr)
 			if err != nil {
-				return nil, fmt.Errorf("read %q: %w", h.Name, err)
+				return nil, tooLong(fmt.Errorf("read %q: %w", h.Name, err))
 			}
 			total += int64(len(data))
 			files[name] = data

@@ -231,6 +231,12 @@ func TestReadLayerRefuses(t *testing.T) {
 	if _, err := oci.ReadLayer(bomb, lim); err == nil || !strings.Contains(err.Error(), `entry "a" (1048576 bytes): the files add up to more than`) {
 		t.Errorf("large file: %v", err)
 	}
+	// Headers beyond what the entries may take.
+	bloat := file("a", "x")
+	bloat.h.PAXRecords = map[string]string{"comment": strings.Repeat("x", 100<<10)}
+	if _, err := oci.ReadLayer(tarOf(t, bloat), lim); err == nil || !strings.Contains(err.Error(), "read tar: decompresses to more than 49352B") {
+		t.Errorf("bloated headers: %v", err)
+	}
 	if _, err := oci.ReadLayer([]byte("not a tar at all, and long enough to be read as a header block..."), lim); err == nil || !strings.Contains(err.Error(), "read tar: ") {
 		t.Errorf("not a tar: %v", err)
 	}
