@@ -26,7 +26,7 @@ func (g *Gateway) newParts() *parts {
 			Approve: g.trust.InterceptorModules})}
 	st := &stateComponent{g: g}
 	p.ups = upstream.New(g.upstreamHost())
-	p.skills = skillset.New(g.log)
+	p.skills = skillset.New(g.log, g.plugins.Compiler)
 	p.list = []component.Part{
 		component.Bind(st),
 		component.Bind(&credentialsComponent{g: g, st: st}),

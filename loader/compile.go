@@ -18,6 +18,7 @@ import (
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/loader/egress"
 	"github.com/wasmgate/wasmgate/loader/fetch"
+	"github.com/wasmgate/wasmgate/loader/fetch/oci"
 	"github.com/wasmgate/wasmgate/loader/host"
 	"github.com/wasmgate/wasmgate/loader/sandboxfs"
 )
@@ -33,6 +34,9 @@ type Compiler struct {
 	// fetchers get modules (Fetch), caching those from the network
 	// beside the compiled code.
 	fetchers fetch.Registry
+	// layers get the tar layers of skills artifacts (FetchSkills), cached
+	// with the modules.
+	layers *oci.Fetcher
 
 	compiles atomic.Int64 // Compile calls, for tests and the status of reuse
 	dir      string       // the cache directory; "": memory only
@@ -67,7 +71,9 @@ func NewCompiler(dir string, logger *slog.Logger) (*Compiler, error) {
 		cache = wazero.NewCompilationCache()
 	}
 	c := &Compiler{cache: cache, abis: builtinABIs(), logger: logger, dir: dir}
-	c.fetchers = builtinFetchers(fetch.Options{CacheDir: moduleCacheDir(dir), Logger: logger, Listeners: &c.own})
+	opts := fetch.Options{CacheDir: moduleCacheDir(dir), Logger: logger, Listeners: &c.own}
+	c.fetchers = builtinFetchers(opts)
+	c.layers = oci.New(opts)
 	return c, nil
 }
 

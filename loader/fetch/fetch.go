@@ -24,13 +24,25 @@ import (
 
 // Spec names the module to fetch.
 type Spec struct {
-	Plugin string // the plugin's name, for errors
+	// What is fetched, for errors: "plugin" when "", or "skills" (a
+	// skills artifact, whose module is its tar layer).
+	What   string
+	Plugin string // the plugin's (or skills source's) name, for errors
 	Key    string // where the plugin is declared, e.g. "plugins[2]", for errors
 	Source string // a file path, or a URL
 	SHA256 string // the pinned hex SHA-256 of the module, or ""
 	// Verify checks the module's Sigstore signature before it is used
 	// or cached (plugins[].verify); nil checks none.
 	Verify Verifier
+}
+
+// Owner names what spec fetches for, in errors: plugin "calc".
+func (spec Spec) Owner() string {
+	what := spec.What
+	if what == "" {
+		what = "plugin"
+	}
+	return fmt.Sprintf("%s %q", what, spec.Plugin)
 }
 
 // Module is a fetched module.
@@ -111,7 +123,7 @@ func (r Registry) Check(source string) error {
 func (r Registry) Fetch(ctx context.Context, spec Spec) (Module, error) {
 	f, err := r.fetcher(spec.Source)
 	if err != nil {
-		return Module{}, fmt.Errorf("plugin %q (%s): %s: %w", spec.Plugin, spec.Key, spec.Source, err)
+		return Module{}, fmt.Errorf("%s (%s): %s: %w", spec.Owner(), spec.Key, spec.Source, err)
 	}
 	return f.Fetch(ctx, spec)
 }
@@ -159,7 +171,7 @@ func Sum(data []byte) string {
 // CheckPin refuses a module whose hex SHA-256 sum is not spec's pin.
 func CheckPin(spec Spec, sum string) error {
 	if spec.SHA256 != "" && spec.SHA256 != sum {
-		return fmt.Errorf("plugin %q (%s.sha256): %s has sha256 %s, pinned %s", spec.Plugin, spec.Key, spec.Source, sum, spec.SHA256)
+		return fmt.Errorf("%s (%s.sha256): %s has sha256 %s, pinned %s", spec.Owner(), spec.Key, spec.Source, sum, spec.SHA256)
 	}
 	return nil
 }

@@ -23,7 +23,7 @@ func (File) Fetch(ctx context.Context, spec Spec) (Module, error) {
 		if errors.As(err, &pe) {
 			err = pe.Err // the path is in the message already
 		}
-		return Module{}, fmt.Errorf("plugin %q (%s): read %s: %w", spec.Plugin, spec.Key, spec.Source, err)
+		return Module{}, fmt.Errorf("%s (%s): read %s: %w", spec.Owner(), spec.Key, spec.Source, err)
 	}
 	sum := Sum(data)
 	if err := CheckPin(spec, sum); err != nil {

@@ -48,7 +48,7 @@ func CheckSignature(ctx context.Context, spec Spec, data []byte, conventional st
 		return nil, nil
 	}
 	fail := func(format string, args ...any) ([]byte, error) {
-		return nil, fmt.Errorf("plugin %q (%s.verify): signature check failed: %s: %s", spec.Plugin, spec.Key, spec.Source, fmt.Sprintf(format, args...))
+		return nil, fmt.Errorf("%s (%s.verify): signature check failed: %s: %s", spec.Owner(), spec.Key, spec.Source, fmt.Sprintf(format, args...))
 	}
 	where := v.Bundle()
 	if where == "" {

@@ -87,7 +87,7 @@ func Parse(source string) (*url.URL, error) {
 func (f *Fetcher) Fetch(ctx context.Context, spec fetch.Spec) (fetch.Module, error) {
 	u, err := Parse(spec.Source)
 	if err != nil {
-		return fetch.Module{}, fmt.Errorf("plugin %q (%s.path): %s: %w", spec.Plugin, spec.Key, spec.Source, err)
+		return fetch.Module{}, fmt.Errorf("%s (%s.path): %s: %w", spec.Owner(), spec.Key, spec.Source, err)
 	}
 	if data, ok := f.cache.Module(spec.SHA256); ok {
 		if err := f.verify(ctx, spec, data, spec.SHA256); err != nil {
@@ -98,7 +98,7 @@ func (f *Fetcher) Fetch(ctx context.Context, spec fetch.Spec) (fetch.Module, err
 	start := time.Now()
 	data, err := f.get(ctx, u, f.opts.MaxSize, fetch.TooLarge)
 	if err != nil {
-		return fetch.Module{}, fmt.Errorf("plugin %q (%s): %s: %w", spec.Plugin, spec.Key, spec.Source, err)
+		return fetch.Module{}, fmt.Errorf("%s (%s): %s: %w", spec.Owner(), spec.Key, spec.Source, err)
 	}
 	sum := fetch.Sum(data)
 	f.opts.Logger.Info("downloaded plugin module", "plugin", spec.Plugin, "source", spec.Source,

@@ -3,7 +3,8 @@
 // image one of whose layers holds the module, either as a layer of a wasm
 // media type (application/wasm, or any type ending in +wasm) or as a file
 // plugin.wasm in a tar layer (plain, gzip or zstd), the way hyper-mcp's
-// plugins are published.
+// plugins are published. FetchLayer gets instead the one tar layer of a
+// skills artifact, whole, and unpacks its files (layer.go).
 //
 // Credentials come from the standard Docker config file
 // ($DOCKER_CONFIG/config.json, else ~/.docker/config.json, with its
@@ -50,7 +51,8 @@ const ModuleFile = "plugin.wasm"
 // linkKind names the cache links from manifest digests to modules.
 const linkKind = "oci"
 
-// Fetcher pulls modules from OCI registries.
+// Fetcher pulls modules, and the layers of skills artifacts, from OCI
+// registries.
 type Fetcher struct {
 	opts  fetch.Options
 	cache fetch.Cache
@@ -117,12 +119,43 @@ func Parse(source string) (name.Reference, error) {
 
 // Fetch gets the module of spec.Source, from the cache when it can.
 func (f *Fetcher) Fetch(ctx context.Context, spec fetch.Spec) (fetch.Module, error) {
+	return f.fetch(ctx, spec, pullModule)
+}
+
+// pullKind is what a fetch pulls out of an image: a plugin's module, or
+// the tar layer of a skills artifact (FetchLayer). Each has its own cache
+// links from manifest digests, so one image fetched both ways is cached
+// both ways.
+type pullKind int
+
+const (
+	pullModule pullKind = iota
+	pullLayer
+)
+
+// link is the kind of the cache links from manifest digests.
+func (k pullKind) link() string {
+	if k == pullLayer {
+		return linkKind + "-layer"
+	}
+	return linkKind
+}
+
+func (k pullKind) String() string {
+	if k == pullLayer {
+		return "skills layer"
+	}
+	return "plugin module"
+}
+
+// fetch gets what k pulls of spec.Source, from the cache when it can.
+func (f *Fetcher) fetch(ctx context.Context, spec fetch.Spec, k pullKind) (fetch.Module, error) {
 	ref, err := Parse(spec.Source)
 	if err != nil {
-		return fetch.Module{}, fmt.Errorf("plugin %q (%s.path): %s: %w", spec.Plugin, spec.Key, spec.Source, err)
+		return fetch.Module{}, fmt.Errorf("%s (%s.path): %s: %w", spec.Owner(), spec.Key, spec.Source, err)
 	}
 	fail := func(what string, err error) (fetch.Module, error) {
-		return fetch.Module{}, fmt.Errorf("plugin %q (%s): %s: %s: %w", spec.Plugin, spec.Key, spec.Source, what, err)
+		return fetch.Module{}, fmt.Errorf("%s (%s): %s: %s: %w", spec.Owner(), spec.Key, spec.Source, what, err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
 	defer cancel()
@@ -142,12 +175,12 @@ func (f *Fetcher) Fetch(ctx context.Context, spec fetch.Spec) (fetch.Module, err
 	}
 
 	// Pinned and cached (and verified, under spec.Verify): no network.
-	if data, ok := f.cache.Module(spec.SHA256); ok && f.trusted(spec, data, spec.SHA256) {
+	if data, ok := f.cache.Module(spec.SHA256); ok && f.trusted(spec, data, spec.SHA256, k) {
 		return fetch.Module{Data: data, SHA256: spec.SHA256}, nil
 	}
 	if d, ok := ref.(name.Digest); ok {
-		if m, ok := f.cached(d.DigestStr()); ok {
-			return f.verified(ctx, spec, ref, d.DigestStr(), m, connect)
+		if m, ok := f.cached(d.DigestStr(), k); ok {
+			return f.verified(ctx, spec, ref, d.DigestStr(), m, k, connect)
 		}
 	}
 
@@ -161,10 +194,10 @@ func (f *Fetcher) Fetch(ctx context.Context, spec fetch.Spec) (fetch.Module, err
 		return fail("get manifest", err)
 	}
 	digest := desc.Digest.String()
-	if m, ok := f.cached(digest); ok {
-		return f.verified(ctx, spec, ref, digest, m, connect)
+	if m, ok := f.cached(digest, k); ok {
+		return f.verified(ctx, spec, ref, digest, m, k, connect)
 	}
-	data, err := f.pull(desc)
+	data, err := f.pull(desc, k)
 	if err != nil {
 		return fail("pull "+digest, err)
 	}
@@ -177,15 +210,23 @@ func (f *Fetcher) Fetch(ctx context.Context, spec fetch.Spec) (fetch.Module, err
 		return fetch.Module{}, err // refused: nothing is cached
 	}
 	if err := f.cache.PutModule(data, sum); err != nil {
-		f.opts.Logger.Warn("cannot cache module", "plugin", spec.Plugin, "source", spec.Source, "error", err)
-	} else if err := f.cache.PutLink(linkKind, digest, sum); err != nil {
-		f.opts.Logger.Warn("cannot cache module", "plugin", spec.Plugin, "source", spec.Source, "error", err)
+		f.opts.Logger.Warn("cannot cache module", logKey(spec), spec.Plugin, "source", spec.Source, "error", err)
+	} else if err := f.cache.PutLink(k.link(), digest, sum); err != nil {
+		f.opts.Logger.Warn("cannot cache module", logKey(spec), spec.Plugin, "source", spec.Source, "error", err)
 	} else {
 		f.putSignature(spec, sum, sig)
 	}
-	f.opts.Logger.Info("pulled plugin module", "plugin", spec.Plugin, "source", spec.Source,
+	f.opts.Logger.Info("pulled "+k.String(), logKey(spec), spec.Plugin, "source", spec.Source,
 		"digest", digest, "sha256", sum, "bytes", len(data), "duration", time.Since(start).Round(time.Millisecond))
 	return fetch.Module{Data: data, SHA256: sum}, nil
+}
+
+// logKey is the log attribute naming spec's plugin or skills source.
+func logKey(spec fetch.Spec) string {
+	if spec.What == "" {
+		return "plugin"
+	}
+	return spec.What
 }
 
 // BundleArtifactType is the artifactType of the OCI referrers that hold
@@ -208,7 +249,7 @@ type sigResult struct {
 // trusted reports whether data, cached as sum, needs no signature check
 // or has a cached bundle that verifies it again under spec.Verify: one of
 // its bytes, or one of the manifest it was pulled from.
-func (f *Fetcher) trusted(spec fetch.Spec, data []byte, sum string) bool {
+func (f *Fetcher) trusted(spec fetch.Spec, data []byte, sum string, k pullKind) bool {
 	if spec.Verify == nil || f.cache.Verified(spec, sum, data) {
 		return true
 	}
@@ -221,7 +262,7 @@ func (f *Fetcher) trusted(spec fetch.Spec, data []byte, sum string) bool {
 		return false
 	}
 	// The manifest must be one this module was pulled from.
-	if linked, ok := f.cache.Link(linkKind, manifest); !ok || linked != sum {
+	if linked, ok := f.cache.Link(k.link(), manifest); !ok || linked != sum {
 		return false
 	}
 	hexDigest, err := hex.DecodeString(strings.TrimPrefix(manifest, "sha256:"))
@@ -232,11 +273,11 @@ func (f *Fetcher) trusted(spec fetch.Spec, data []byte, sum string) bool {
 // spec pins and its signature checks: against a bundle cached with it
 // under the same trust (no network), else against the bundle fetched
 // again.
-func (f *Fetcher) verified(ctx context.Context, spec fetch.Spec, ref name.Reference, manifest string, m fetch.Module, connect func() ([]remote.Option, error)) (fetch.Module, error) {
+func (f *Fetcher) verified(ctx context.Context, spec fetch.Spec, ref name.Reference, manifest string, m fetch.Module, k pullKind, connect func() ([]remote.Option, error)) (fetch.Module, error) {
 	if err := fetch.CheckPin(spec, m.SHA256); err != nil {
 		return fetch.Module{}, err
 	}
-	if f.trusted(spec, m.Data, m.SHA256) {
+	if f.trusted(spec, m.Data, m.SHA256, k) {
 		return m, nil
 	}
 	sig, err := f.signature(ctx, spec, ref, manifest, m.Data, connect)
@@ -255,7 +296,7 @@ func (f *Fetcher) putSignature(spec fetch.Spec, sum string, sig sigResult) {
 		err = f.cache.PutBundle(spec, sum, sig.bundle)
 	}
 	if err != nil {
-		f.opts.Logger.Warn("cannot cache signature bundle", "plugin", spec.Plugin, "source", spec.Source, "error", err)
+		f.opts.Logger.Warn("cannot cache signature bundle", logKey(spec), spec.Plugin, "source", spec.Source, "error", err)
 	}
 }
 
@@ -272,7 +313,7 @@ func (f *Fetcher) signature(ctx context.Context, spec fetch.Spec, ref name.Refer
 		return sigResult{bundle: b}, err
 	}
 	failf := func(format string, args ...any) (sigResult, error) {
-		return sigResult{}, fmt.Errorf("plugin %q (%s.verify): signature check failed: %s: %s", spec.Plugin, spec.Key, spec.Source, fmt.Sprintf(format, args...))
+		return sigResult{}, fmt.Errorf("%s (%s.verify): signature check failed: %s: %s", spec.Owner(), spec.Key, spec.Source, fmt.Sprintf(format, args...))
 	}
 	dv, ok := spec.Verify.(digestVerifier)
 	if !ok {
@@ -361,8 +402,8 @@ func (f *Fetcher) referrerBundles(repo name.Repository, manifest string, opts []
 }
 
 // cached returns the module the manifest digest resolved to before.
-func (f *Fetcher) cached(digest string) (fetch.Module, bool) {
-	sum, ok := f.cache.Link(linkKind, digest)
+func (f *Fetcher) cached(digest string, k pullKind) (fetch.Module, bool) {
+	sum, ok := f.cache.Link(k.link(), digest)
 	if !ok {
 		return fetch.Module{}, false
 	}
@@ -373,9 +414,9 @@ func (f *Fetcher) cached(digest string) (fetch.Module, bool) {
 	return fetch.Module{Data: data, SHA256: sum}, true
 }
 
-// pull finds the module in the image (or, for an index, the image of a
+// pull finds what k pulls in the image (or, for an index, the image of a
 // wasm platform, else the first image) and downloads it.
-func (f *Fetcher) pull(desc *remote.Descriptor) ([]byte, error) {
+func (f *Fetcher) pull(desc *remote.Descriptor, k pullKind) ([]byte, error) {
 	var img v1.Image
 	switch mt := desc.MediaType; {
 	case mt.IsImage():
@@ -405,6 +446,9 @@ func (f *Fetcher) pull(desc *remote.Descriptor) ([]byte, error) {
 	m, err := img.Manifest()
 	if err != nil {
 		return nil, err
+	}
+	if k == pullLayer {
+		return f.skillsLayer(img, m)
 	}
 
 	// A layer of a wasm media type: the one titled plugin.wasm, or the
