@@ -12,6 +12,9 @@ import (
 // entry's identity: a tool's or prompt's name, a resource's URI, a
 // template's URI template). A list an interceptor refused is empty.
 func interceptList[T any](ctx context.Context, e *Endpoint, p *published, method, field string, list []T, name func(T) string) []T {
+	if !e.env.ListIntercepted(p, method) {
+		return list // nothing to encode it for
+	}
 	raw, err := json.Marshal(map[string][]T{field: list})
 	if err != nil {
 		return list

@@ -185,6 +185,13 @@ func interceptResult[T any](ctx context.Context, e *Envelope, st State, c *Call,
 	return parse(out)
 }
 
+// ListIntercepted reports whether an interceptor of st sees the list
+// method's results on e's endpoint: when none does, the list need not be
+// encoded for InterceptList.
+func (e *Envelope) ListIntercepted(st State, method string) bool {
+	return interceptorsOf(st).Sees(method, e.o.Endpoint, intercept.PhaseResponse)
+}
+
 // InterceptList runs the response phase of st's interceptors on a list
 // (method tools/list, resources/list, resources/templates/list or
 // prompts/list) the caller of ctx gets: result is the list result as
