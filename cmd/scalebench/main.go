@@ -19,6 +19,16 @@
 //
 // It prints one JSON line per way with the medians over the rounds, in
 // milliseconds.
+//
+//	scalebench -sessions 10000 -wasmgate bin/wasmgate [-upstream-url URL]
+//
+// opens that many idle 2025-11-25 sessions (initialize, initialized, a
+// GET stream left open) on a gateway of its own serving one tool (an
+// upstream at -upstream-url, session: per_client, whose per-client
+// session each downstream session opens with one call; without it, no
+// upstream and no call), and prints the gateway's resident memory before
+// and after, per session, and its CPU time over a quiet 10 s with every
+// session idle (sessions.go).
 package main
 
 import (
@@ -29,7 +39,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"slices"
@@ -63,6 +72,8 @@ type options struct {
 	upstreams, tools  int
 	delay             time.Duration
 	rounds            int
+	sessions          int
+	upstreamURL       string
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -75,6 +86,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.tools, "tools", 3, "tools of each upstream (besides its pid tool)")
 	fs.DurationVar(&o.delay, "delay", 5*time.Second, "how long each upstream takes to answer initialize")
 	fs.IntVar(&o.rounds, "rounds", 3, "runs of each way, in turns")
+	fs.IntVar(&o.sessions, "sessions", 0, "measure this many idle sessions instead")
+	fs.StringVar(&o.upstreamURL, "upstream-url", "", "with -sessions: an MCP server (Streamable HTTP) each session calls once through a per_client upstream")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -93,6 +106,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
+	if o.sessions > 0 {
+		return idleSessions(ctx, o, dir, stdout, stderr)
+	}
 	cfg := filepath.Join(dir, "gateway.yaml")
 	if err := os.WriteFile(cfg, []byte(config(o, dir)), 0o600); err != nil {
 		return err
@@ -145,46 +161,12 @@ type runResult struct {
 // runOnce starts the gateway, measures one run and stops it.
 func runOnce(ctx context.Context, o options, cfg, dir string) (runResult, error) {
 	var res runResult
-	ready := filepath.Join(dir, "ready.json")
-	_ = os.Remove(ready)
-	cmd := exec.CommandContext(ctx, o.wasmgate, "serve", "--config", cfg, "--ready-file", ready)
-	cmd.Stderr = os.Stderr
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	g, err := startGateway(ctx, o, cfg, dir)
+	if err != nil {
 		return res, err
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	defer func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(30 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-	}()
-	var url string
-	for url == "" {
-		select {
-		case err := <-exited:
-			exited <- err
-			return res, fmt.Errorf("the gateway exited before it was ready: %v", err)
-		case <-ctx.Done():
-			return res, ctx.Err()
-		case <-time.After(5 * time.Millisecond):
-		}
-		b, err := os.ReadFile(ready)
-		if err != nil || len(b) == 0 {
-			continue
-		}
-		var rf struct {
-			MCP string `json:"mcp"`
-		}
-		if json.Unmarshal(b, &rf) == nil && rf.MCP != "" {
-			url = rf.MCP
-		}
-	}
+	defer g.stop()
+	start, url := g.started, g.url
 	res.ready = time.Since(start)
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()

@@ -301,8 +301,14 @@ func (c *conn) supervise() {
 			idleTimer.Stop()
 		}
 		c.mu.Lock()
-		why := c.why
+		why, closed := c.why, c.closed
 		c.mu.Unlock()
+		if closed {
+			// Closed (its downstream session ended, the upstream stops):
+			// nothing to restart, nothing to warn of.
+			c.teardown(cli, nil)
+			return
+		}
 		if errors.Is(why, errIdle) {
 			c.s.h.Logger.Info("upstream stopped: idle_timeout passed without a call (start: lazy)", "upstream", c.s.name())
 			c.teardown(cli, nil)
