@@ -74,6 +74,7 @@ type options struct {
 	rounds            int
 	sessions          int
 	upstreamURL       string
+	heap              string
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -87,6 +88,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&o.delay, "delay", 5*time.Second, "how long each upstream takes to answer initialize")
 	fs.IntVar(&o.rounds, "rounds", 3, "runs of each way, in turns")
 	fs.IntVar(&o.sessions, "sessions", 0, "measure this many idle sessions instead")
+	fs.StringVar(&o.heap, "heap", "", "with -sessions: write the gateway's heap profile with every session idle to this file")
 	fs.StringVar(&o.upstreamURL, "upstream-url", "", "with -sessions: an MCP server (Streamable HTTP) each session calls once through a per_client upstream")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

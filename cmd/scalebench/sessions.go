@@ -33,6 +33,7 @@ transports:
     max_streams: %d
     max_connections: %d
     session_idle_timeout: 1h
+admin: {listen: 127.0.0.1:0, pprof: true}
 `, filepath.Join(dir, "cache"), n+16, n+16, 2*n+64)
 	if o.upstreamURL != "" {
 		fmt.Fprintf(&b, "upstreams:\n  - {name: up, prefix: up, url: %q, session: per_client, limits: {concurrency: 1024}}\n", o.upstreamURL)
@@ -102,6 +103,11 @@ transports:
 	}
 	const quiet = 10 * time.Second
 	time.Sleep(quiet)
+	if o.heap != "" {
+		if err := saveHeap(ctx, g.admin, o.heap); err != nil {
+			return err
+		}
+	}
 	cpu1, err := cpuTicks(g.pid)
 	if err != nil {
 		return err
@@ -198,6 +204,7 @@ func openSession(ctx context.Context, hc *http.Client, url string, call bool) (i
 // gateway is a wasmgate serve process of the benchmark.
 type gateway struct {
 	url     string
+	admin   string // the admin listener's URL, when on
 	pid     int
 	started time.Time // just before the process was started
 	stop    func()
@@ -238,10 +245,11 @@ func startGateway(ctx context.Context, o options, cfg, dir string) (*gateway, er
 			continue
 		}
 		var rf struct {
-			MCP string `json:"mcp"`
+			MCP   string `json:"mcp"`
+			Admin string `json:"admin"`
 		}
 		if json.Unmarshal(b, &rf) == nil && rf.MCP != "" {
-			g.url = rf.MCP
+			g.url, g.admin = rf.MCP, rf.Admin
 		}
 	}
 	return g, nil
@@ -278,4 +286,25 @@ func cpuTicks(pid int) (int64, error) {
 	u, err1 := strconv.ParseInt(f[11], 10, 64)
 	s, err2 := strconv.ParseInt(f[12], 10, 64)
 	return u + s, errors.Join(err1, err2)
+}
+
+// saveHeap writes the gateway's heap profile (admin.pprof) to file.
+func saveHeap(ctx context.Context, admin, file string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(admin, "/")+"/debug/pprof/heap", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("heap profile: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("heap profile: %s", resp.Status)
+	}
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(file, b, 0o600)
 }
