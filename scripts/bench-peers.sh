@@ -6,8 +6,8 @@
 # `mcpbench -serve` over Streamable HTTP, and `mcpbench -serve-stdio`,
 # which every stdio proxy starts itself. The targets, all called by
 # mcpbench over Streamable HTTP with sessions (initialize, then tools/call
-# calculate in a loop, protocol revision -protocol-version, 2025-11-25 by
-# default, which every one of them accepts):
+# calculate in a loop, protocol revision PROTOCOL, 2025-11-25 by default,
+# which every one of them accepts):
 #   direct          the upstream over HTTP, no proxy
 #   reverse_proxy   Go's net/http/httputil.ReverseProxy in front of it
 #                   (`mcpbench -reverse-proxy`): the floor of an HTTP proxy
@@ -40,6 +40,7 @@ cd "$(dirname "$0")/.."
 DURATION=${1:-5s}
 ROUNDS=${ROUNDS:-3}
 CLIENTS=${CLIENTS:-1,16}
+PROTOCOL=${PROTOCOL:-2025-11-25} # the revision mcpbench requests in initialize
 BIN=./bin/wasmgate
 BENCH=./bin/mcpbench
 PEERS=bench/peers/node_modules/.bin
@@ -121,7 +122,7 @@ targets=(
   "$(target supergateway "$SG" calculate "$sg")"
   "$(target mcp-proxy "$MP" calculate "$mp")"
 )
-ARGS=(-args '{"operation":"add","a":5,"b":3}' -expect 8)
+ARGS=(-args '{"operation":"add","a":5,"b":3}' -expect 8 -protocol-version "$PROTOCOL")
 
 # Every target answers a real call with the right result before anything
 # is measured.
@@ -139,7 +140,7 @@ status=0
 flags=()
 for t in "${targets[@]}"; do flags+=(-target "$t"); done
 echo "tools/call calculate over Streamable HTTP with sessions, the targets in turns of 200 ms," \
-  "${DURATION} of each one's own time per client count, ${ROUNDS} runs:"
+  "${DURATION} of each one's own time per client count, ${ROUNDS} runs, protocol ${PROTOCOL}:"
 for r in $(seq 1 "$ROUNDS"); do
   set +e
   $BENCH "${ARGS[@]}" -clients "$CLIENTS" -duration "$DURATION" -warmup 1s -json "${flags[@]}" >"$work/run$r" 2>"$work/run$r.err"
