@@ -7,7 +7,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state bench-endpoints bench-search bench-identity bench-flows bench-interceptors bench-scale cluster cluster-restart fuzz validate conformance conformance-endpoint clean install dist
+.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state bench-endpoints bench-search bench-identity bench-flows bench-interceptors bench-scale bench-peers cluster cluster-restart fuzz validate conformance conformance-endpoint clean install dist
 
 all: build
 
@@ -131,6 +131,17 @@ bench-interceptors: build
 ## run kept (UPSTREAMS, DELAY, ROUNDS: the script)
 bench-scale: build
 	@bash scripts/bench-scale.sh
+## bench-peers: wasmgate against the proxies that run here (issue 46): npm's
+## supergateway and mcp-proxy (bench/peers, installed by npm ci), Go's
+## httputil.ReverseProxy and the upstream called directly, over stdio
+## and HTTP at 1 and 16 clients, in turns (ROUNDS, CLIENTS: the script)
+bench-peers: build bench/peers/node_modules/.package-lock.json
+	$(GO) build -o bin/mcpbench ./cmd/mcpbench
+	@bash scripts/bench-peers.sh $(BENCH_DURATION)
+
+bench/peers/node_modules/.package-lock.json: bench/peers/package.json bench/peers/package-lock.json
+	npm ci --prefix bench/peers --no-audit --no-fund
+
 ## bench-search: tool search (issue 41): find_tools, tools/call and
 ## call_tool over HTTP at 1 client against a 10,000-tool synthetic
 ## upstream, start, reload and memory in mode search against mode all;

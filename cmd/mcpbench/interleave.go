@@ -27,6 +27,10 @@ type target struct {
 	TokenEnv  string          `json:"token_env,omitempty"`
 	TokenFile string          `json:"token_file,omitempty"` // one token a line, client i sending line i modulo their number
 	PID       int             `json:"pid,omitempty"`        // the server's process, for its CPU time per call
+	// PIDs, instead of PID: the server side's processes, each with all
+	// its descendants (a proxy and the stdio server it started), whose
+	// CPU time per call is summed.
+	PIDs []int `json:"pids,omitempty"`
 
 	cfg config // the command line with this target's fields applied
 }
@@ -66,6 +70,14 @@ func parseTarget(raw string, base config, getenv func(string) string) (target, e
 	if t.PID < 0 {
 		return target{}, fmt.Errorf("%s: pid must not be negative", t.Name)
 	}
+	if t.PID > 0 && len(t.PIDs) > 0 {
+		return target{}, fmt.Errorf("%s: pid and pids are exclusive", t.Name)
+	}
+	for _, p := range t.PIDs {
+		if p <= 0 {
+			return target{}, fmt.Errorf("%s: pids: %d is not a process id", t.Name, p)
+		}
+	}
 	t.cfg = c
 	return t, nil
 }
@@ -86,9 +98,9 @@ type interleaved struct {
 	clients int
 	slice   time.Duration
 	names   []string
-	pids    []int
-	rounds  [][]slot // rounds[r][target]
-	fails   []int64  // per target, warmup included
+	cpu     []func() (time.Duration, error) // per target, its server side's CPU time so far; nil if not measured
+	rounds  [][]slot                        // rounds[r][target]
+	fails   []int64                         // per target, warmup included
 	reasons [][]string
 }
 
@@ -131,7 +143,7 @@ func runInterleaved(ctx context.Context, cfg config, rt http.RoundTripper, n int
 	res := &interleaved{clients: n, slice: cfg.slice, fails: make([]int64, T), reasons: make([][]string, T)}
 	for _, t := range cfg.targets {
 		res.names = append(res.names, t.Name)
-		res.pids = append(res.pids, t.PID)
+		res.cpu = append(res.cpu, t.serverCPU())
 	}
 	warm := int(math.Ceil(float64(cfg.warmup) / float64(cfg.slice)))
 	measured := max(1, int(math.Round(float64(cfg.duration)/float64(cfg.slice))))
@@ -140,7 +152,7 @@ func runInterleaved(ctx context.Context, cfg config, rt http.RoundTripper, n int
 		round := make([]slot, T)
 		for k := range T {
 			i := (k + r) % T
-			sl, err := runSlice(ctx, cfg, sessions[i], res.pids[i], stats)
+			sl, err := runSlice(ctx, cfg, sessions[i], res.cpu[i], stats)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", cfg.targets[i].Name, err)
 			}
@@ -169,19 +181,36 @@ func runInterleaved(ctx context.Context, cfg config, rt http.RoundTripper, n int
 	return res, nil
 }
 
+// serverCPU returns the function that reads t's server side's CPU time
+// so far (pid, or pids with their descendants), or nil if t has neither.
+func (t *target) serverCPU() func() (time.Duration, error) {
+	switch {
+	case len(t.PIDs) > 0:
+		pids := t.PIDs
+		return func() (time.Duration, error) { return treesCPU(pids) }
+	case t.PID > 0:
+		pid := t.PID
+		return func() (time.Duration, error) {
+			d, err := processCPU(pid)
+			if err != nil {
+				return 0, fmt.Errorf("reading the CPU time of process %d: %w", pid, err)
+			}
+			return d, nil
+		}
+	}
+	return nil
+}
+
 // runSlice drives sessions for one slice (stats is scratch space, one per
-// client, reset here). Calls that complete inside the slice are counted;
+// client, reset here; server, if not nil, reads the server side's CPU time). Calls that complete inside the slice are counted;
 // the slice ends when every client's last call has returned, so the next
 // target starts on an idle machine.
-func runSlice(ctx context.Context, cfg config, sessions []*session, pid int, stats []clientStats) (slot, error) {
-	pids := []int{os.Getpid()}
-	if pid > 0 {
-		pids = append(pids, pid)
-	}
+func runSlice(ctx context.Context, cfg config, sessions []*session, server func() (time.Duration, error), stats []clientStats) (slot, error) {
+	self := os.Getpid()
 	for i := range stats {
 		stats[i] = clientStats{latencies: stats[i].latencies[:0]}
 	}
-	cpu0, err := processesCPU(pids)
+	cpu0, err := sliceCPU(self, server)
 	if err != nil {
 		return slot{}, err
 	}
@@ -197,7 +226,7 @@ func runSlice(ctx context.Context, cfg config, sessions []*session, pid int, sta
 		wg.Go(func() { drive(callCtx, s, t0, t1, &stats[i]) })
 	}
 	time.Sleep(time.Until(t1))
-	cpu1, err := processesCPU(pids)
+	cpu1, err := sliceCPU(self, server)
 	wg.Wait()
 	if err != nil {
 		return slot{}, err
@@ -208,10 +237,24 @@ func runSlice(ctx context.Context, cfg config, sessions []*session, pid int, sta
 	m := merge(stats, len(stats), cfg.slice)
 	sl := slot{calls: m.calls, latencies: m.sorted, failures: m.failures, reasons: m.reasons}
 	sl.driver = cpu1[0] - cpu0[0]
-	if pid > 0 {
-		sl.cpu = cpu1[1] - cpu0[1]
-	}
+	sl.cpu = cpu1[1] - cpu0[1]
 	return sl, nil
+}
+
+// sliceCPU reads the driver's own CPU time and, if server is not nil,
+// the server side's.
+func sliceCPU(self int, server func() (time.Duration, error)) ([2]time.Duration, error) {
+	var out [2]time.Duration
+	var err error
+	if out[0], err = processCPU(self); err != nil {
+		return out, fmt.Errorf("reading the driver's CPU time: %w", err)
+	}
+	if server != nil {
+		if out[1], err = server(); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
 }
 
 // targetSummary is one target's figures over an interleaved phase, and
@@ -260,7 +303,7 @@ func (r *interleaved) summaries() []targetSummary {
 		s.P50Ms = msf(percentile(all, 0.50))
 		s.P99Ms = msf(percentile(all, 0.99))
 		if s.Calls > 0 {
-			if r.pids[i] > 0 {
+			if r.cpu[i] != nil {
 				s.CPUUs = us(cpu / time.Duration(s.Calls))
 			}
 			s.DriverCPUUs = us(driver / time.Duration(s.Calls))
@@ -286,7 +329,7 @@ func (r *interleaved) summaries() []targetSummary {
 				s.P50OverUs = ptr(round1(quantile(p50, 0.5)))
 				s.P50Ratio = ptr(round3(quantile(p50r, 0.5)))
 			}
-			if r.pids[i] > 0 && r.pids[0] > 0 && cb > 0 {
+			if r.cpu[i] != nil && r.cpu[0] != nil && cb > 0 {
 				// Clock ticks are 10 ms: one slice's CPU time is coarse,
 				// so the ratio is of the sums, not the median of rounds.
 				s.CPURatio = ptr(round3((ca / na) / (cb / nb)))

@@ -56,8 +56,8 @@ func newTurnTakers(t *testing.T, overlaps *atomic.Int64, backends ...string) []*
 // TestInterleaved: two servers, one behind a bearer token, compared in
 // turns: each gets calls only while the other gets none, both are
 // counted, every target but the first is compared with the first, and
-// the per-target -target fields (tool, args, expect, token_env, pid) are
-// used.
+// the per-target -target fields (tool, args, expect, token_env, pid and
+// pids) are used.
 func TestInterleaved(t *testing.T) {
 	var overlaps atomic.Int64
 	tt := newTurnTakers(t, &overlaps, newTestServer(t, "").url, newTestServer(t, "s3cret").url)
@@ -71,7 +71,7 @@ func TestInterleaved(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := run(t.Context(), []string{"-expect", "8", "-clients", "1,3", "-duration", "400ms", "-slice", "50ms", "-warmup", "50ms", "-json",
 		"-target", fmt.Sprintf(`{"name":"plain","url":%q,"pid":%d}`, tt[0].url, self),
-		"-target", fmt.Sprintf(`{"name":"guarded","url":%q,"pid":%d,"token_env":"TOK","args":{"operation":"add","a":6,"b":4},"expect":"10"}`, tt[1].url, self),
+		"-target", fmt.Sprintf(`{"name":"guarded","url":%q,"pids":[%d],"token_env":"TOK","args":{"operation":"add","a":6,"b":4},"expect":"10"}`, tt[1].url, self),
 	}, getenv, &stdout, &stderr)
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr:\n%s\nstdout:\n%s", code, stderr.String(), stdout.String())
@@ -140,6 +140,8 @@ func TestInterleavedConfigErrors(t *testing.T) {
 		{"-target", a, "-target", `{"name":"b","url":"http://127.0.0.1:2/mcp","token_env":"UNSET"}`},
 		{"-target", a, "-target", `{"name":"b","url":"http://127.0.0.1:2/mcp","args":[1]}`},
 		{"-target", a, "-target", `{"name":"b","url":"http://127.0.0.1:2/mcp","pid":-1}`},
+		{"-target", a, "-target", `{"name":"b","url":"http://127.0.0.1:2/mcp","pids":[0]}`},
+		{"-target", a, "-target", `{"name":"b","url":"http://127.0.0.1:2/mcp","pid":1,"pids":[1]}`},
 		{"-target", a, "-target", `{"name":"b",`},
 		{"-target", a, "-target", b, "-cpu-pid", "1"},
 		{"-target", a, "-target", b, "-slice", "0s"},
