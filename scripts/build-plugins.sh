@@ -15,9 +15,10 @@
 #
 #   rustc --edition 2021 --target wasm32-unknown-unknown --crate-type cdylib \
 #       -C opt-level=3 -C codegen-units=1 -C lto -C panic=abort -C strip=symbols \
-#       -o <dir>.wasm <dir>/src/lib.rs
+#       -C target-feature=+bulk-memory,+simd128 -o <dir>.wasm <dir>/src/lib.rs
 #
-# with /usr/bin/rustc (Debian 12: apt-get install rustc
+# (bulk memory makes a copy one memory.copy, SIMD widens loops: wazero has
+# both) with /usr/bin/rustc (Debian 12: apt-get install rustc
 # libstd-rust-dev-wasm32) when it has the wasm32-unknown-unknown target,
 # else the rustc on PATH if it has it (rustup target add
 # wasm32-unknown-unknown). Without either it says what to install, builds
@@ -101,7 +102,7 @@ for dir in examples/interceptors/*/ testdata/interceptors/*/; do
   echo "build $out ($rustc_bin)"
   "$rustc_bin" --edition 2021 --target wasm32-unknown-unknown --crate-type cdylib \
     -C opt-level=3 -C codegen-units=1 -C lto -C panic=abort -C strip=symbols \
-    -o "$out" "$dir/src/lib.rs"
+    -C target-feature=+bulk-memory,+simd128 -o "$out" "$dir/src/lib.rs"
   built=$((built + 1))
 done
 if [[ $failed == 1 ]]; then

@@ -307,3 +307,34 @@ func FuzzRedactRust(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkRedactModules is each redact example's own call, through the
+// gateway's loader, over the result of gateway's
+// BenchmarkCallToolInterceptors/10KiB-redact: about 10 KiB of text with
+// an address, an IBAN and a card number in each kilobyte.
+func BenchmarkRedactModules(b *testing.B) {
+	var big strings.Builder
+	for big.Len() < 10<<10 {
+		big.WriteString("Contact jane.doe@example.com, IBAN DE89 3704 0044 0532 0130 00, card 4111 1111 1111 1111. ")
+		big.WriteString(strings.Repeat("Lorem ipsum dolor sit amet, consectetur adipiscing elit. ", 14))
+	}
+	raw, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": big.String()}}})
+	in := response("tools/call", "say_hello", string(raw))
+	data := in.AppendJSON(nil)
+	p := newRedactPair(b, "")
+	for _, m := range []struct {
+		name string
+		inst *loader.Instance
+	}{{"go", p.goInst}, {"rust", p.rsInst}} {
+		b.Run(m.name, func(b *testing.B) {
+			ctx := context.Background()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				out, err := m.inst.Call(ctx, intercept.ExportResponse, data)
+				if err != nil || !bytes.Contains(out, []byte(`"decision":"modify"`)) {
+					b.Fatalf("%s %v", out, err)
+				}
+			}
+		})
+	}
+}

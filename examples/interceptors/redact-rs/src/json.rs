@@ -4,6 +4,7 @@
 //! config's patterns (`Reader`).
 
 use crate::redact::{Redacted, Redactor, Scratch};
+use crate::swar::{index_byte, index_either, scan_body};
 
 /// The error of a result with a string that does not end.
 pub const UNTERMINATED: &str = "redact: unterminated string in the result";
@@ -25,12 +26,20 @@ impl Redactor {
         let mut last = 0; // raw[last..] is not in out yet
         let mut i = 0;
         while i < raw.len() {
-            let start = match raw[i..].iter().position(|&c| c == b'"') {
+            let start = match index_byte(&raw[i..], b'"') {
                 Some(k) => i + k,
                 None => break,
             };
-            let (end, escaped, unicode) = match string_end(raw, start + 1) {
-                Some(e) => e,
+            // The body up to its end or its first escape, its digits
+            // and its first '@' in one pass; the rest of one with
+            // escapes in another.
+            let (plain_end, digits, first_at) = scan_body(raw, start + 1);
+            let (end, escaped, unicode) = match plain_end {
+                Some(q) if raw[q] == b'"' => (q, false, false),
+                Some(q) => match string_end(raw, q) {
+                    Some(e) => e,
+                    None => return Err(UNTERMINATED.to_string()),
+                },
                 None => return Err(UNTERMINATED.to_string()),
             };
             i = end + 1;
@@ -61,7 +70,8 @@ impl Redactor {
                 }
                 &s.body
             } else {
-                match self.redact(body, s).text(s) {
+                let first_at = first_at.map(|a| a - (start + 1));
+                match self.redact_known(body, digits, first_at, s).text(s) {
                     None => continue,
                     Some(text) => text,
                 }
@@ -90,7 +100,7 @@ impl Redactor {
         let mut changed = false;
         let mut p = 0;
         while p <= body.len() {
-            let k = body[p..].iter().position(|&c| c == b'\\').unwrap_or(body.len() - p);
+            let k = index_byte(&body[p..], b'\\').unwrap_or(body.len() - p);
             let piece = &body[p..p + k];
             if let Some(red) = self.redact(piece, s).text(s) {
                 out.extend_from_slice(&body[last..p]);
@@ -115,17 +125,15 @@ fn string_end(raw: &[u8], mut p: usize) -> Option<(usize, bool, bool)> {
     let mut escaped = false;
     let mut unicode = false;
     while p < raw.len() {
-        match raw[p] {
-            b'"' => return Some((p, escaped, unicode)),
-            b'\\' => {
-                escaped = true;
-                if p + 1 < raw.len() && raw[p + 1] == b'u' {
-                    unicode = true;
-                }
-                p += 2;
-            }
-            _ => p += 1,
+        p += index_either(&raw[p..], b'"', b'\\')?;
+        if raw[p] == b'"' {
+            return Some((p, escaped, unicode));
         }
+        escaped = true;
+        if p + 1 < raw.len() && raw[p + 1] == b'u' {
+            unicode = true;
+        }
+        p += 2;
     }
     None
 }

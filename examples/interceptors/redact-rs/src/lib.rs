@@ -24,12 +24,22 @@
 //!
 //! ```text
 //! rustc --edition 2021 --target wasm32-unknown-unknown --crate-type cdylib \
-//!     -C opt-level=3 -C lto -C panic=abort -C strip=symbols \
+//!     -C opt-level=3 -C codegen-units=1 -C lto -C panic=abort -C strip=symbols \
+//!     -C target-feature=+bulk-memory,+simd128 \
 //!     -o examples/interceptors/redact-rs.wasm examples/interceptors/redact-rs/src/lib.rs
 //! ```
+//!
+//! Its speed: no pre-scan of the result (the Go example's MayHold; the
+//! JSON pass finds nothing as fast), each string's end, digits and first
+//! '@' found in one pass eight bytes at a time (swar.rs), the e-mail and
+//! number scanners only over strings that may hold a match, the answer's
+//! buffer sized once, the scanners' buffers reused from string to string.
+//! The scanners' unit tests run on the host:
+//! `rustc --edition 2021 --test src/lib.rs -o /tmp/redact-rs-test && /tmp/redact-rs-test`.
 
 mod json;
 mod redact;
+mod swar;
 
 use json::{Reader, SyntaxError};
 use redact::{Redactor, Scratch};
@@ -79,7 +89,7 @@ pub extern "C" fn intercept_response() -> i32 {
     // Lists (tools/list, ...) are left as they are: their descriptions
     // are the servers' own, pinned by the lock file.
     let raw = match result {
-        Some(raw) if !raw.is_empty() && !method.ends_with("/list") && r.may_hold(raw) => raw,
+        Some(raw) if !raw.is_empty() && !method.ends_with("/list") => raw,
         _ => return answer(CONTINUE),
     };
     let mut out = Vec::with_capacity(MODIFY.len() + raw.len() + raw.len() / 4 + 1);

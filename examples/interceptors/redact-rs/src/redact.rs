@@ -14,6 +14,8 @@
 //! addresses are replaced first, then IBANs and card numbers, over the
 //! text the e-mail addresses left.
 
+use crate::swar::{digits, index_byte, next_start};
+
 pub const EMAIL: &[u8] = b"[redacted email]";
 pub const IBAN: &[u8] = b"[redacted iban]";
 pub const CARD: &[u8] = b"[redacted card]";
@@ -93,37 +95,31 @@ impl Redactor {
     /// Redacts b into s: e-mail addresses first, then IBANs and card
     /// numbers over what that left.
     pub fn redact(&self, b: &[u8], s: &mut Scratch) -> Redacted {
+        let first_at = if self.email { index_byte(b, b'@') } else { None };
+        self.redact_known(b, digits(b), first_at, s)
+    }
+
+    /// redact, told how many digits b holds and where its first '@' is
+    /// (by swar::scan_body, which found them while finding b's end).
+    pub fn redact_known(&self, b: &[u8], mut digits: usize, first_at: Option<usize>, s: &mut Scratch) -> Redacted {
         let mut at = Redacted::Unchanged;
-        if self.email {
+        if let (true, Some(first_at)) = (self.email, first_at) {
             s.emails.clear();
-            if emails(b, &mut s.emails) {
+            if let Some(removed) = emails(b, first_at, &mut s.emails) {
                 at = Redacted::Emails;
+                digits -= removed;
             }
         }
         let text: &[u8] = if at == Redacted::Emails { &s.emails } else { b };
         // IBANs and card numbers have at least 13 digits: a text with
         // fewer is not searched.
-        if (self.iban || self.card) && digits(text) >= 13 {
+        if (self.iban || self.card) && digits >= 13 {
             s.numbers.clear();
             if self.numbers(text, &mut s.numbers) {
                 at = Redacted::Numbers;
             }
         }
         at
-    }
-
-    /// Whether raw, a result as JSON, may hold something to redact: an
-    /// '@' for e-mail addresses, 13 digits for IBANs and card numbers, or
-    /// a \u escape that could hide either. A result for which it is
-    /// false need not be searched.
-    pub fn may_hold(&self, raw: &[u8]) -> bool {
-        if raw.windows(2).any(|w| w == b"\\u") {
-            return true;
-        }
-        if self.email && index_byte(raw, b'@').is_some() {
-            return true;
-        }
-        (self.iban || self.card) && digits(raw) >= 13
     }
 
     /// Replaces IBANs and card numbers of b in one pass, appending to out
@@ -135,12 +131,9 @@ impl Redactor {
         let mut no_iban = 0;
         let mut any = false;
         let mut i = 0;
-        while i < b.len() {
+        while let Some(k) = next_start(b, i) {
+            i = k;
             let c = b[i];
-            if !is_digit(c) && !is_upper(c) || i > 0 && is_word(b[i - 1]) {
-                i += 1;
-                continue;
-            }
             let (end, with) = if is_upper(c) {
                 if !self.iban || i < no_iban {
                     i += 1;
@@ -229,23 +222,13 @@ fn is_group(c: u8) -> bool {
     is_upper(c) || is_digit(c)
 }
 
-/// The index of the first c in b.
-#[inline]
-pub fn index_byte(b: &[u8], c: u8) -> Option<usize> {
-    b.iter().position(|&x| x == c)
-}
-
-/// How many ASCII digits b holds.
-pub fn digits(b: &[u8]) -> usize {
-    b.iter().filter(|c| c.is_ascii_digit()).count()
-}
-
-/// Replaces every e-mail address of b, appending to out only if there is
-/// one.
-fn emails(b: &[u8], out: &mut Vec<u8>) -> bool {
+/// Replaces every e-mail address of b, whose first '@' is at b[from],
+/// appending to out only if there is one; it returns how many digits the
+/// addresses it replaced held, None if there was none.
+fn emails(b: &[u8], mut from: usize, out: &mut Vec<u8>) -> Option<usize> {
     let mut last = 0;
-    let mut from = 0;
     let mut any = false;
+    let mut removed = 0;
     while let Some(k) = index_byte(&b[from..], b'@') {
         let at = from + k;
         from = at + 1;
@@ -266,13 +249,15 @@ fn emails(b: &[u8], out: &mut Vec<u8>) -> bool {
         }
         out.extend_from_slice(&b[last..start]);
         out.extend_from_slice(EMAIL);
+        removed += digits(&b[start..end]);
         last = end;
         from = end;
     }
-    if any {
-        out.extend_from_slice(&b[last..]);
+    if !any {
+        return None;
     }
-    any
+    out.extend_from_slice(&b[last..]);
+    Some(removed)
 }
 
 /// Where the longest domain starting at b[p] ends: labels of
