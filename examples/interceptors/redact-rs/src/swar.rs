@@ -4,6 +4,10 @@
 //! costs a few.
 //!
 //! A mask has the high bit of each byte set where the byte matches.
+//!
+//! Built with SIMD (+simd128), the module uses the sixteen-byte searches
+//! of mod simd instead, and some of these are left unused.
+#![cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
 
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
@@ -64,6 +68,7 @@ fn first(mask: u64) -> usize {
 }
 
 /// The index of the first c in b.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline]
 pub fn index_byte(b: &[u8], c: u8) -> Option<usize> {
     let mut i = 0;
@@ -107,6 +112,7 @@ pub fn digits(b: &[u8]) -> usize {
 /// The index of the quote that ends the string whose body starts at
 /// b[p] (the first '"' or '\\' is where the body ends or has an escape),
 /// how many digits are before it, and where the first '@' before it is.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline]
 pub fn scan_body(b: &[u8], p: usize) -> (Option<usize>, usize, Option<usize>) {
     let mut n = 0;
@@ -143,6 +149,7 @@ pub fn scan_body(b: &[u8], p: usize) -> (Option<usize>, usize, Option<usize>) {
 
 /// The first index from on of a digit or a capital letter that does not
 /// follow a word character: where \b[A-Z] or \b[0-9] may match.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline]
 pub fn next_start(b: &[u8], from: usize) -> Option<usize> {
     let mut i = from;
@@ -176,9 +183,134 @@ pub fn next_start(b: &[u8], from: usize) -> Option<usize> {
     None
 }
 
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub use simd::{index_byte, next_start, scan_body};
+
 #[inline]
 fn is_word(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// The same searches sixteen bytes at a time, with WebAssembly's SIMD
+/// (built with -C target-feature=+simd128, as scripts/build-plugins.sh
+/// does); the tests of the eight-byte ones run on the host, these
+/// through the Go differential test and fuzzer.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd {
+    use super::is_word;
+    use core::arch::wasm32::*;
+
+    /// The sixteen bytes at b[i..i+16].
+    #[inline(always)]
+    fn load(b: &[u8], i: usize) -> v128 {
+        let w = &b[i..i + 16];
+        // SAFETY: w is 16 bytes long; v128_load needs no alignment.
+        unsafe { v128_load(w.as_ptr() as *const v128) }
+    }
+
+    #[inline(always)]
+    fn eq(v: v128, c: u8) -> v128 {
+        u8x16_eq(v, u8x16_splat(c))
+    }
+
+    #[inline(always)]
+    fn between(v: v128, lo: u8, hi: u8) -> v128 {
+        v128_and(u8x16_ge(v, u8x16_splat(lo)), u8x16_le(v, u8x16_splat(hi)))
+    }
+
+    #[inline(always)]
+    fn digit_or_upper(v: v128) -> v128 {
+        v128_or(between(v, b'0', b'9'), between(v, b'A', b'Z'))
+    }
+
+    #[inline(always)]
+    fn word(v: v128) -> v128 {
+        v128_or(v128_or(digit_or_upper(v), between(v, b'a', b'z')), eq(v, b'_'))
+    }
+
+    #[inline(always)]
+    fn mask(v: v128) -> u32 {
+        u32::from(u8x16_bitmask(v))
+    }
+
+    /// See the eight-byte index_byte.
+    #[inline]
+    pub fn index_byte(b: &[u8], c: u8) -> Option<usize> {
+        let mut i = 0;
+        while i + 16 <= b.len() {
+            let m = mask(eq(load(b, i), c));
+            if m != 0 {
+                return Some(i + m.trailing_zeros() as usize);
+            }
+            i += 16;
+        }
+        b[i..].iter().position(|&x| x == c).map(|k| i + k)
+    }
+
+    /// See the eight-byte scan_body.
+    #[inline]
+    pub fn scan_body(b: &[u8], p: usize) -> (Option<usize>, usize, Option<usize>) {
+        let mut n = 0;
+        let mut at = None;
+        let mut i = p;
+        while i + 16 <= b.len() {
+            let v = load(b, i);
+            let end = mask(v128_or(eq(v, b'"'), eq(v, b'\\')));
+            let before = if end == 0 { 0xffff } else { (end & end.wrapping_neg()) - 1 };
+            n += (mask(between(v, b'0', b'9')) & before).count_ones() as usize;
+            if at.is_none() {
+                let m = mask(eq(v, b'@')) & before;
+                if m != 0 {
+                    at = Some(i + m.trailing_zeros() as usize);
+                }
+            }
+            if end != 0 {
+                return (Some(i + end.trailing_zeros() as usize), n, at);
+            }
+            i += 16;
+        }
+        while i < b.len() {
+            match b[i] {
+                b'"' | b'\\' => return (Some(i), n, at),
+                b'@' if at.is_none() => at = Some(i),
+                c if c.is_ascii_digit() => n += 1,
+                _ => {}
+            }
+            i += 1;
+        }
+        (None, n, at)
+    }
+
+    /// See the eight-byte next_start.
+    #[inline]
+    pub fn next_start(b: &[u8], from: usize) -> Option<usize> {
+        let mut i = from;
+        if i == 0 {
+            match b.first() {
+                None => return None,
+                Some(c) if c.is_ascii_digit() || c.is_ascii_uppercase() => return Some(0),
+                Some(_) => i = 1,
+            }
+        }
+        while i + 16 <= b.len() {
+            let m = mask(digit_or_upper(load(b, i)));
+            if m != 0 {
+                let m = m & !mask(word(load(b, i - 1)));
+                if m != 0 {
+                    return Some(i + m.trailing_zeros() as usize);
+                }
+            }
+            i += 16;
+        }
+        while i < b.len() {
+            let c = b[i];
+            if (c.is_ascii_digit() || c.is_ascii_uppercase()) && !is_word(b[i - 1]) {
+                return Some(i);
+            }
+            i += 1;
+        }
+        None
+    }
 }
 
 #[cfg(test)]
