@@ -31,7 +31,7 @@
 //!
 //! Its speed: no pre-scan of the result (the Go example's MayHold; the
 //! JSON pass finds nothing as fast), each string's end, digits and first
-//! '@' found in one pass eight bytes at a time (swar.rs), the e-mail and
+//! '@' found in one pass sixteen bytes at a time (swar.rs), the e-mail and
 //! number scanners only over strings that may hold a match, the answer's
 //! buffer sized once, the scanners' buffers reused from string to string.
 //! The scanners' unit tests run on the host:
