@@ -115,14 +115,16 @@ const (
 	piiCard  = "4111 1111 1111 1111"
 )
 
-// TestInterceptorFilesystem: the redact and argguard examples in front of
-// the real server-filesystem, which serves a folder with a shared
-// subfolder (argguard's root) and a secret one beside it. The
-// TypeScript SDK client reads a file holding an e-mail address, an IBAN
-// and a card number and gets the [redacted ...] markers instead; the
-// audit line says redact modified the result. argguard refuses paths
-// outside its root (traversal, absolute, in an array) that the server
-// itself would serve, and lets one inside through.
+// TestInterceptorFilesystem: the redact (Go and Rust) and argguard
+// examples in front of the real server-filesystem, which serves a folder
+// with a shared subfolder (argguard's root) and a secret one beside it.
+// The TypeScript SDK client reads a file holding an e-mail address, an
+// IBAN and a card number, through the Go redact on fs_read_text_file and
+// the Rust one on fs_read_file, and gets the [redacted ...] markers
+// instead; the audit line says that redact modified the result.
+// argguard refuses paths outside its root (traversal, absolute, in an
+// array) that the server itself would serve, and lets one inside
+// through.
 func TestInterceptorFilesystem(t *testing.T) {
 	base := t.TempDir()
 	shared, secret := filepath.Join(base, "shared"), filepath.Join(base, "secret")
@@ -138,12 +140,20 @@ func TestInterceptorFilesystem(t *testing.T) {
 	plans := filepath.Join(secret, "plans.txt")
 	harness.WriteFile(t, plans, []byte("the secret plans"))
 
-	warmInterceptors(t, "examples/interceptors/redact", "examples/interceptors/argguard")
+	warmInterceptors(t, "examples/interceptors/redact", "examples/interceptors/redact-rs", "examples/interceptors/argguard")
 	sections := filesUpstream(t, base) + fmt.Sprintf(`interceptors:
   - name: redact
     path: %q
     on: [tools/call, resources/read, prompts/get]
     phase: response
+    match: {tools: ["fs_read_[^f]*"]}
+    limits: {timeout: 10s}
+    config: {patterns: [email, iban, card]}
+  - name: redact-rs
+    path: %q
+    on: [tools/call]
+    phase: response
+    match: {tools: [fs_read_file]}
     limits: {timeout: 10s}
     config: {patterns: [email, iban, card]}
   - name: argguard
@@ -153,60 +163,66 @@ func TestInterceptorFilesystem(t *testing.T) {
     match: {sources: [files]}
     limits: {timeout: 10s}
     config: {root: %q, path_args: [path, paths, source, destination]}
-`, harness.Wasm(t, "examples/interceptors/redact"), harness.Wasm(t, "examples/interceptors/argguard"), shared)
+`, harness.Wasm(t, "examples/interceptors/redact"), harness.Wasm(t, "examples/interceptors/redact-rs"), harness.Wasm(t, "examples/interceptors/argguard"), shared)
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Server: harness.NoWatch,
 		Plugins: harness.Item("name: calculator", "path: "+harness.Q(harness.Wasm(t, "examples/plugins/calculator"))), Sections: sections}))
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 3*time.Minute)
 	c := g.SessionClient(t)
-	waitListed(ctx, t, c, "fs_read_text_file", "fs_read_multiple_files", "calculate")
+	waitListed(ctx, t, c, "fs_read_text_file", "fs_read_file", "fs_read_multiple_files", "calculate")
 
-	t.Run("redact", func(t *testing.T) {
-		offset := len(g.Stderr())
-		args, _ := json.Marshal(map[string]any{"path": pii})
-		v := runEndpointClient(t, "http", g.MCPURL, "fs_read_text_file="+string(args))
-		if len(v.Calls) != 1 || v.Calls[0].Result == nil {
-			t.Fatalf("the TypeScript SDK client's call: %+v", v.Calls)
-		}
-		got := v.Calls[0].Result.text()
-		if v.Calls[0].Result.IsError || !strings.Contains(got, "Customer record 7") || !strings.Contains(got, "status: active") {
-			t.Fatalf("fs_read_text_file through redact: %q (isError %v); want the file's text", got, v.Calls[0].Result.IsError)
-		}
-		for _, leak := range []string{piiEmail, "example.com", piiIBAN, "GB82", piiCard, "1111"} {
-			if strings.Contains(got, leak) {
-				t.Errorf("the TypeScript SDK client got %q: it holds %q", got, leak)
+	// Each redact example on a tool of its own, the same read.
+	for _, r := range []struct{ interceptor, other, tool string }{
+		{"redact", "redact-rs", "fs_read_text_file"},
+		{"redact-rs", "redact", "fs_read_file"},
+	} {
+		t.Run(r.interceptor, func(t *testing.T) {
+			offset := len(g.Stderr())
+			args, _ := json.Marshal(map[string]any{"path": pii})
+			v := runEndpointClient(t, "http", g.MCPURL, r.tool+"="+string(args))
+			if len(v.Calls) != 1 || v.Calls[0].Result == nil {
+				t.Fatalf("the TypeScript SDK client's call: %+v", v.Calls)
 			}
-		}
-		for _, marker := range []string{"[redacted email]", "[redacted iban]", "[redacted card]"} {
-			if !strings.Contains(got, marker) {
-				t.Errorf("the TypeScript SDK client got %q: no %s", got, marker)
+			got := v.Calls[0].Result.text()
+			if v.Calls[0].Result.IsError || !strings.Contains(got, "Customer record 7") || !strings.Contains(got, "status: active") {
+				t.Fatalf("%s through %s: %q (isError %v); want the file's text", r.tool, r.interceptor, got, v.Calls[0].Result.IsError)
 			}
-		}
-		audited := waitAudit(t, g, offset, 1, named("fs_read_text_file"))
-		if len(audited) != 1 || interceptorDecision(audited[0], "redact") != "modify" || audited[0]["outcome"] != "ok" ||
-			interceptorDecision(audited[0], "argguard") != "continue" {
-			t.Errorf("audit lines of the call: %v; want one, interceptor=redact decision=modify (argguard continue)", audited)
-		}
+			for _, leak := range []string{piiEmail, "example.com", piiIBAN, "GB82", piiCard, "1111"} {
+				if strings.Contains(got, leak) {
+					t.Errorf("the TypeScript SDK client got %q: it holds %q", got, leak)
+				}
+			}
+			for _, marker := range []string{"[redacted email]", "[redacted iban]", "[redacted card]"} {
+				if !strings.Contains(got, marker) {
+					t.Errorf("the TypeScript SDK client got %q: no %s", got, marker)
+				}
+			}
+			audited := waitAudit(t, g, offset, 1, named(r.tool))
+			if len(audited) != 1 || interceptorDecision(audited[0], r.interceptor) != "modify" || audited[0]["outcome"] != "ok" ||
+				interceptorDecision(audited[0], "argguard") != "continue" || interceptorDecision(audited[0], r.other) != "" {
+				t.Errorf("audit lines of the call: %v; want one, interceptor=%s decision=modify (argguard continue, %s not run)", audited, r.interceptor, r.other)
+			}
 
-		// The structured content (server-filesystem sends the text there
-		// too) is redacted as well.
-		res, err := harness.CallToolErr(ctx, c, "fs_read_text_file", map[string]any{"path": pii})
-		if err != nil || res.IsError {
-			t.Fatalf("fs_read_text_file: %v %q", err, harness.ResultText(res))
-		}
-		all, _ := json.Marshal(res)
-		if strings.Contains(string(all), piiEmail) || strings.Contains(string(all), "GB82") || strings.Contains(string(all), piiCard) ||
-			!strings.Contains(string(all), "[redacted email]") {
-			t.Errorf("the whole result holds PII or no marker: %s", all)
-		}
-		// A result without PII is let through unchanged.
-		if text, isErr := harness.CallTool(ctx, t, c, "fs_read_text_file", map[string]any{"path": hello}); isErr || text != "hello from the shared folder" {
-			t.Errorf("fs_read_text_file of a file without PII: %q (isError %v)", text, isErr)
-		}
-		if n := g.Scrape(t).Sum("wasmgate_interceptor_decisions_total", map[string]string{"interceptor": "redact", "decision": "modify"}); n != 2 {
-			t.Errorf("redact's modify decisions: %v, want 2", n)
-		}
-	})
+			// The structured content (server-filesystem sends the text there
+			// too) is redacted as well.
+			res, err := harness.CallToolErr(ctx, c, r.tool, map[string]any{"path": pii})
+			if err != nil || res.IsError {
+				t.Fatalf("%s: %v %q", r.tool, err, harness.ResultText(res))
+			}
+			all, _ := json.Marshal(res)
+			if strings.Contains(string(all), piiEmail) || strings.Contains(string(all), "GB82") || strings.Contains(string(all), piiCard) ||
+				!strings.Contains(string(all), "[redacted email]") {
+				t.Errorf("the whole result holds PII or no marker: %s", all)
+			}
+			// A result without PII is let through unchanged.
+			if text, isErr := harness.CallTool(ctx, t, c, r.tool, map[string]any{"path": hello}); isErr || text != "hello from the shared folder" {
+				t.Errorf("%s of a file without PII: %q (isError %v)", r.tool, text, isErr)
+			}
+			if n := g.Scrape(t).Sum("wasmgate_interceptor_decisions_total", map[string]string{"interceptor": r.interceptor, "decision": "modify"}); n != 2 {
+				t.Errorf("%s's modify decisions: %v, want 2", r.interceptor, n)
+			}
+		})
+	}
 
 	t.Run("argguard", func(t *testing.T) {
 		// Inside the root: served.

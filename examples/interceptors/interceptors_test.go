@@ -5,7 +5,9 @@
 // intercept.Input.
 //
 // It builds nothing: run scripts/build-plugins.sh first. A test whose
-// module is missing is skipped.
+// module is missing is skipped, but for redact-rs.wasm, the Rust example
+// (redact_rs_test.go): its test fails, naming the Rust toolchain to
+// install (CI installs it).
 package interceptors_test
 
 import (
@@ -38,7 +40,7 @@ var compilationCache = sync.OnceValue(func() wazero.CompilationCache {
 })
 
 // skipUnbuilt skips the test if the module at path is not built.
-func skipUnbuilt(t *testing.T, path string) {
+func skipUnbuilt(t testing.TB, path string) {
 	t.Helper()
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		t.Skipf("%s is not built: run scripts/build-plugins.sh", filepath.Clean(path))
@@ -160,6 +162,7 @@ func TestImportsAndExports(t *testing.T) {
 	defer r.Close(ctx)
 	for file, exports := range map[string][]string{
 		"redact.wasm":    {intercept.ExportResponse},
+		"redact-rs.wasm": {intercept.ExportResponse},
 		"injection.wasm": {intercept.ExportResponse},
 		"argguard.wasm":  {intercept.ExportRequest},
 		"describe.wasm":  {intercept.ExportResponse},
@@ -191,9 +194,22 @@ func TestImportsAndExports(t *testing.T) {
 	}
 }
 
+// TestRedact runs the redact example, in Go and in Rust.
 func TestRedact(t *testing.T) {
 	t.Parallel()
-	p := instance(t, "redact.wasm", nil)
+	for _, file := range []string{"redact.wasm", "redact-rs.wasm"} {
+		t.Run(file, func(t *testing.T) {
+			t.Parallel()
+			if file == "redact-rs.wasm" {
+				rustBuilt(t)
+			}
+			testRedact(t, file)
+		})
+	}
+}
+
+func testRedact(t *testing.T, file string) {
+	p := instance(t, file, nil)
 	pii := []string{"jane.doe@example.com", "ops@corp.example.org", "DE89 3704 0044 0532 0130 00", "GB82WEST12345698765432", "4111 1111 1111 1111", "5500-0000-0000-0004", "378282246310005"}
 
 	// A CallToolResult: every text, embedded resource and structured
@@ -248,13 +264,13 @@ func TestRedact(t *testing.T) {
 	}
 
 	// Only the configured patterns.
-	q := instance(t, "redact.wasm", map[string]any{"patterns": []string{"card"}})
+	q := instance(t, file, map[string]any{"patterns": []string{"card"}})
 	_, out = answer(t, q, intercept.ExportResponse, response("tools/call", "x",
 		`{"content":[{"type":"text","text":"jane@example.com 4111111111111111"}]}`))
 	sameJSON(t, "patterns [card]", out.Result, `{"content":[{"type":"text","text":"jane@example.com [redacted card]"}]}`)
 
 	// A bad config fails the interceptor, with a message.
-	bad := instance(t, "redact.wasm", map[string]any{"patterns": []string{"ssn"}})
+	bad := instance(t, file, map[string]any{"patterns": []string{"ssn"}})
 	if _, _, err := run(t, bad, intercept.ExportResponse, response("tools/call", "x", `{"content":[]}`)); err == nil || !strings.Contains(err.Error(), `unknown pattern "ssn"`) {
 		t.Errorf("patterns [ssn]: %v", err)
 	}

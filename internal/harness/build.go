@@ -231,11 +231,16 @@ func RepoRoot() string {
 
 // Wasm returns the path of a built module, e.g.
 // Wasm(t, "examples/plugins/calculator"). A missing module fails the
-// test: run `make plugins` (make test does).
+// test: run `make plugins` (make test does); a missing Rust module (rel
+// has a src/lib.rs) names the Rust toolchain it needs too.
 func Wasm(t testing.TB, rel string) string {
 	t.Helper()
 	p := filepath.Join(RepoRoot(), rel+".wasm")
 	if _, err := os.Stat(p); err != nil {
+		if _, rs := os.Stat(filepath.Join(RepoRoot(), rel, "src", "lib.rs")); rs == nil {
+			t.Fatalf("%s is missing: `make plugins` builds it with rustc for wasm32-unknown-unknown "+
+				"(Debian: apt-get install rustc libstd-rust-dev-wasm32): %v", p, err)
+		}
 		t.Fatalf("%s is missing: build the plugins with `make plugins` (make test does): %v", p, err)
 	}
 	return p
