@@ -92,6 +92,14 @@ func argsDecoded(raw []byte) ([]byte, error) {
 // sees. It fails with ErrDuplicate naming the key and where it is under
 // name, or with ErrInvalid or ErrTooDeep.
 func Unique(raw []byte, name string) error {
+	if uniqueFast(raw) {
+		return nil
+	}
+	return uniqueDecoded(raw, name)
+}
+
+// uniqueDecoded is Unique by the decoder, which words the errors.
+func uniqueDecoded(raw []byte, name string) error {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	c := canonicalizer{d: d, exact: true, name: name}
