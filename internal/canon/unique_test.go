@@ -35,13 +35,13 @@ func FuzzUnique(f *testing.F) {
 func TestUniqueFast(t *testing.T) {
 	for raw, want := range map[string]bool{
 		`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"number"}},"required":["a"]}`: true,
-		`{"a":1,"a":2}`:            false,
+		`{"a":1,"a":2}`:             false,
 		`{"a":{"b":1},"b":{"b":2}}`: true,
-		`[{"a":1},{"a":1}]`:        true,
-		`{"a":"a","b":"a"}`:        true,
-		`{"a\u0062":1}`:            false, // an escape: the decoder decides
-		`{"a":1} {}`:               false,
-		`{"1":1,"2":2,"3":3,"4":4,"5":5,"6":6,"7":7,"8":8,"9":9,"10":10,"11":11,"12":12,"13":13,"14":14,"15":15,"16":16,"17":17,"3":0}`: false,
+		`[{"a":1},{"a":1}]`:         true,
+		`{"a":"a","b":"a"}`:         true,
+		`{"a\u0062":1}`:             false, // an escape: the decoder decides
+		`{"a":1} {}`:                false,
+		`{"1":1,"2":2,"3":3,"4":4,"5":5,"6":6,"7":7,"8":8,"9":9,"10":10,"11":11,"12":12,"13":13,"14":14,"15":15,"16":16,"17":17,"3":0}`:  false,
 		`{"1":1,"2":2,"3":3,"4":4,"5":5,"6":6,"7":7,"8":8,"9":9,"10":10,"11":11,"12":12,"13":13,"14":14,"15":15,"16":16,"17":17,"18":0}`: true,
 	} {
 		if got := uniqueFast([]byte(raw)); got != want {
