@@ -208,10 +208,7 @@ func (c *conn) supervise() {
 					return
 				case <-c.wakeup:
 				}
-				c.mu.Lock()
-				closed := c.closed
-				c.mu.Unlock()
-				if closed {
+				if c.isClosed() {
 					return
 				}
 				c.s.idle.Store(false)
@@ -225,10 +222,7 @@ func (c *conn) supervise() {
 					return
 				case <-c.wakeup:
 				}
-				c.mu.Lock()
-				closed := c.closed
-				c.mu.Unlock()
-				if closed {
+				if c.isClosed() {
 					return // closed during the wait (close's wakeup): nothing to start
 				}
 				c.s.restarts.Add(1)
@@ -383,6 +377,13 @@ func (c *conn) teardown(ended *client.Client, why error) {
 	if cli != nil {
 		_ = cli.Close()
 	}
+}
+
+// isClosed reports whether c was closed.
+func (c *conn) isClosed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
 }
 
 // close ends c for good.
