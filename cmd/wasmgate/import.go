@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/wasmgate/wasmgate/config/importer"
+	"github.com/wasmgate/wasmgate/internal/atomicfile"
 	"github.com/wasmgate/wasmgate/loader"
 )
 
@@ -175,27 +176,8 @@ func mergeInto(path string, results []*importer.Result, replace bool) error {
 	if err != nil {
 		return fmt.Errorf("--merge %s: %w", path, err)
 	}
-	if err := writeAtomic(real, out, st.Mode().Perm()); err != nil {
-		return fmt.Errorf("--merge %s: %w", path, err)
-	}
-	return nil
-}
-
-func writeAtomic(path string, data []byte, mode os.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".import-*")
-	if err != nil {
-		return fmt.Errorf("write: %w", unwrapPath(err))
-	}
-	_, werr := f.Write(data)
-	serr := f.Sync()
-	cerr := f.Close()
-	if err := errors.Join(werr, serr, cerr, os.Chmod(f.Name(), mode)); err != nil {
-		_ = os.Remove(f.Name())
-		return fmt.Errorf("write: %w", err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		_ = os.Remove(f.Name())
-		return fmt.Errorf("write: %w", err)
+	if err := atomicfile.Write(real, out, st.Mode().Perm()); err != nil {
+		return fmt.Errorf("--merge %s: write: %w", path, unwrapPath(err))
 	}
 	return nil
 }

@@ -5,7 +5,8 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
+
+	"github.com/wasmgate/wasmgate/internal/atomicfile"
 )
 
 // readyDoc is what `serve --ready-file PATH` writes once the gateway is
@@ -32,25 +33,7 @@ func writeReadyFile(path string, doc readyDoc) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(append(data, '\n'))
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	return atomicfile.Write(path, append(data, '\n'), 0o644)
 }
 
 // removeReadyFile removes path; a file already gone is no error.

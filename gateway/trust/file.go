@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
+	"github.com/wasmgate/wasmgate/internal/atomicfile"
 	"github.com/wasmgate/wasmgate/loader/lockfile"
 )
 
@@ -25,18 +25,7 @@ func ReadLock(path string) (*lockfile.Lock, error) {
 // WriteFileAtomic writes data to path through a temporary file in the
 // same folder, renamed over it (a watcher sees one complete file).
 func WriteFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("write the lock file: %w", err)
-	}
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if err := errors.Join(werr, cerr, os.Chmod(f.Name(), 0o644)); err != nil {
-		_ = os.Remove(f.Name())
-		return fmt.Errorf("write the lock file %s: %w", path, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		_ = os.Remove(f.Name())
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return fmt.Errorf("write the lock file %s: %w", path, err)
 	}
 	return nil
