@@ -70,34 +70,32 @@ func changes(a, b *Snapshot) []string {
 	for _, c := range b.parts.list {
 		out = append(out, c.Changes(prev[c.Name()])...)
 	}
-	// diffNames says which keys of y x lacks (added) and which of x y
-	// lacks (removed), each in name order.
-	diffNames := func(kind string, x, y func(string) bool, xs, ys []string) {
-		for _, n := range ys {
-			if !x(n) {
-				out = append(out, fmt.Sprintf("%s %s added", kind, n))
-			}
-		}
-		for _, n := range xs {
-			if !y(n) {
-				out = append(out, fmt.Sprintf("%s %s removed", kind, n))
-			}
-		}
-	}
 	xa, xb := a.index, b.index
-	diffNames("tool", has(xa.Tools), has(xb.Tools), slices.Sorted(maps.Keys(xa.Tools)), slices.Sorted(maps.Keys(xb.Tools)))
-	diffNames("resource", has(xa.Resources), has(xb.Resources), slices.Sorted(maps.Keys(xa.Resources)), slices.Sorted(maps.Keys(xb.Resources)))
-	diffNames("resource template", has(xa.Templates), has(xb.Templates), slices.Sorted(maps.Keys(xa.Templates)), slices.Sorted(maps.Keys(xb.Templates)))
-	diffNames("prompt", has(xa.Prompts), has(xb.Prompts), slices.Sorted(maps.Keys(xa.Prompts)), slices.Sorted(maps.Keys(xb.Prompts)))
+	out = append(out, diffNames("tool", xa.Tools, xb.Tools)...)
+	out = append(out, diffNames("resource", xa.Resources, xb.Resources)...)
+	out = append(out, diffNames("resource template", xa.Templates, xb.Templates)...)
+	out = append(out, diffNames("prompt", xa.Prompts, xb.Prompts)...)
 	if len(out) == 0 {
 		out = []string{"no change to plugins or what they provide"}
 	}
 	return out
 }
 
-// has is membership in m's keys.
-func has[V any](m map[string]V) func(string) bool {
-	return func(k string) bool { _, ok := m[k]; return ok }
+// diffNames says which names of y x lacks (added) and which of x y
+// lacks (removed), each in name order.
+func diffNames[V any](kind string, x, y map[string]V) []string {
+	var out []string
+	for _, n := range slices.Sorted(maps.Keys(y)) {
+		if _, ok := x[n]; !ok {
+			out = append(out, fmt.Sprintf("%s %s added", kind, n))
+		}
+	}
+	for _, n := range slices.Sorted(maps.Keys(x)) {
+		if _, ok := y[n]; !ok {
+			out = append(out, fmt.Sprintf("%s %s removed", kind, n))
+		}
+	}
+	return out
 }
 
 // statusLine is systemd's STATUS=: what is served and how the last

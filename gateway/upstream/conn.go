@@ -250,18 +250,27 @@ func (c *conn) supervise() {
 		}
 		first = false
 		started := time.Now()
-		var ping <-chan time.Time
-		stopPing := func() {}
-		if c.kind != "stdio" && c == c.s.main {
-			t := time.NewTicker(pingEvery)
-			ping, stopPing = t.C, t.Stop
-		}
-		var idle <-chan time.Time
+		// This session's timers: the shared HTTP session's pings, a lazy
+		// upstream's idle_timeout.
+		var ping, idle <-chan time.Time
+		var pingTicker *time.Ticker
 		var idleTimer *time.Timer
+		if c.kind != "stdio" && c == c.s.main {
+			pingTicker = time.NewTicker(pingEvery)
+			ping = pingTicker.C
+		}
 		if c.lazy() {
 			c.lastUsed.Store(time.Now().UnixNano())
 			idleTimer = time.NewTimer(time.Duration(c.s.idleTimeout.Load()))
 			idle = idleTimer.C
+		}
+		stopTimers := func() {
+			if pingTicker != nil {
+				pingTicker.Stop()
+			}
+			if idleTimer != nil {
+				idleTimer.Stop()
+			}
 		}
 	alive:
 		for {
@@ -269,10 +278,7 @@ func (c *conn) supervise() {
 			case <-ended:
 				break alive
 			case <-ctx.Done():
-				stopPing()
-				if idleTimer != nil {
-					idleTimer.Stop()
-				}
+				stopTimers()
 				return
 			case <-idle:
 				if left := c.idleLeft(); left > 0 {
@@ -290,10 +296,7 @@ func (c *conn) supervise() {
 				}
 			}
 		}
-		stopPing() // this session's: the next one has its own
-		if idleTimer != nil {
-			idleTimer.Stop()
-		}
+		stopTimers() // the next session has its own
 		c.mu.Lock()
 		why, closed := c.why, c.closed
 		c.mu.Unlock()
