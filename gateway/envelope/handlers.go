@@ -13,6 +13,7 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/roundtrip"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/internal/canon"
+	"github.com/wasmgate/wasmgate/internal/toolresult"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/metrics"
 	"github.com/wasmgate/wasmgate/policy"
@@ -170,9 +171,7 @@ func (e *Envelope) callTool(ctx context.Context, st State, t *source.Tool, req m
 			!interceptorsOf(st).Sees("tools/call", c.Endpoint, intercept.PhaseResponse) {
 			return res, err
 		}
-		return interceptResult(ctx, e, st, c, res, func(raw json.RawMessage) (*mcp.CallToolResult, error) {
-			return mcp.ParseCallToolResult(&raw)
-		})
+		return interceptResult(ctx, e, st, c, res, toolresult.Parse)
 	}
 	res, r := run(withRequest(ctx, req.Params.Meta), e, st, c, policy.Tool, t.Src, validate, invoke,
 		func(res *mcp.CallToolResult) (string, string) {

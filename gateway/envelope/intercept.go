@@ -12,6 +12,7 @@ import (
 
 	"github.com/wasmgate/wasmgate/gateway/intercept"
 	"github.com/wasmgate/wasmgate/gateway/tracing"
+	"github.com/wasmgate/wasmgate/internal/toolresult"
 	"github.com/wasmgate/wasmgate/metrics"
 )
 
@@ -151,7 +152,7 @@ func (c *Call) kindNoun() string {
 // interceptor (and the call or not, per its failure).
 func interceptResult[T any](ctx context.Context, e *Envelope, st State, c *Call, res T, parse func(json.RawMessage) (T, error)) (T, error) {
 	var zero T
-	raw, err := json.Marshal(res)
+	raw, err := encodeResult(res)
 	if err != nil {
 		return zero, fmt.Errorf("encoding the result for the interceptors: %w", err)
 	}
@@ -183,6 +184,16 @@ func interceptResult[T any](ctx context.Context, e *Envelope, st State, c *Call,
 		return parsed, nil
 	}
 	return parse(out)
+}
+
+// encodeResult is the JSON of res, a tool result of text in one pass.
+func encodeResult(res any) ([]byte, error) {
+	if r, ok := res.(*mcp.CallToolResult); ok {
+		if b, ok := toolresult.Append(nil, r); ok {
+			return b, nil
+		}
+	}
+	return json.Marshal(res)
 }
 
 // ListIntercepted reports whether an interceptor of st sees the list

@@ -100,6 +100,10 @@ type Output struct {
 	// shape as Input.Result. A list may drop or rewrite entries, never
 	// add one or rename one.
 	Result json.RawMessage `json:"result,omitempty"`
+
+	// answer is the whole answer Arguments or Result was sliced from
+	// unread (sliceOutput): nil when it was decoded.
+	answer []byte
 }
 
 // Interceptor is one interceptor, in-process or remote.

@@ -68,7 +68,9 @@ func (c *Chain) Sees(method, endpoint, phase string) bool {
 
 // Check is a modification's check by the caller (the tool's input
 // schema for arguments, the result's shape and size for a result): nil
-// accepts it.
+// accepts it. It must refuse anything but one JSON value (it decodes
+// it: apply relies on that rather than scanning a modification once
+// more).
 type Check func(modified json.RawMessage) error
 
 // Run runs the interceptors that see in (its phase, method, endpoint,
@@ -146,6 +148,25 @@ func (v *Verdict) record(e *entry, d Decided) {
 // the request phase, a new result in the response phase; nothing else
 // of the call can change (not the tool, not the caller).
 func apply(in *Input, out *Output, check Check) error {
+	err := modify(in, out, check)
+	if err == nil || out.answer == nil {
+		return err
+	}
+	// The modification was sliced from the answer unread, and refused:
+	// the answer decoded whole says what it is, or what is wrong with it.
+	full, derr := decodeOutput(out.answer)
+	if derr != nil {
+		return derr
+	}
+	*out = *full
+	if out.Decision != Modify {
+		return nil
+	}
+	return modify(in, out, check)
+}
+
+// modify is apply of a modification read whole.
+func modify(in *Input, out *Output, check Check) error {
 	var mod json.RawMessage
 	switch {
 	case in.Phase == PhaseRequest && len(out.Arguments) > 0:
@@ -158,16 +179,17 @@ func apply(in *Input, out *Output, check Check) error {
 	default:
 		return fmt.Errorf(`answered "modify" without the %s to use`, map[string]string{PhaseRequest: "arguments", PhaseResponse: "result"}[in.Phase])
 	}
-	if !isObject(mod) {
-		var obj map[string]json.RawMessage
-		err := json.Unmarshal(mod, &obj) // for its wording
-		if err == nil {
-			err = errors.New("not an object")
-		}
-		return fmt.Errorf("its modification is not a JSON object: %v", err)
+	// The check decodes the modification anyway: JSON's validity is
+	// looked at on its own only without one, or when it failed (for the
+	// wording).
+	if !startsObject(mod) || (check == nil && !json.Valid(mod)) {
+		return notObject(mod)
 	}
 	if check != nil {
 		if err := check(mod); err != nil {
+			if !json.Valid(mod) {
+				return notObject(mod)
+			}
 			return fmt.Errorf("its modification was refused: %v", err)
 		}
 	}
@@ -179,10 +201,18 @@ func apply(in *Input, out *Output, check Check) error {
 	return nil
 }
 
-// isObject reports whether raw is one valid JSON object, without
-// decoding it (a 13 KiB result's top level cost a third of a redacting
-// interceptor's call on the gateway's side).
-func isObject(raw []byte) bool {
+// startsObject reports whether raw's first token opens an object.
+func startsObject(raw []byte) bool {
 	t := bytes.TrimLeft(raw, " \t\r\n")
-	return len(t) > 0 && t[0] == '{' && json.Valid(raw)
+	return len(t) > 0 && t[0] == '{'
+}
+
+// notObject is the error of a modification that is not one JSON object.
+func notObject(mod []byte) error {
+	var obj map[string]json.RawMessage
+	err := json.Unmarshal(mod, &obj) // for its wording
+	if err == nil {
+		err = errors.New("not an object")
+	}
+	return fmt.Errorf("its modification is not a JSON object: %v", err)
 }

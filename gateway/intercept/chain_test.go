@@ -1,6 +1,7 @@
 package intercept
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -148,4 +149,64 @@ func TestParseOutput(t *testing.T) {
 	if _, err := ParseOutput(make([]byte, MaxOutput+1)); err == nil || !strings.Contains(err.Error(), "over the bound") {
 		t.Errorf("an oversized answer: %v", err)
 	}
+}
+
+// FuzzSliceOutput: an answer read by ParseOutput (which slices a
+// modification as the PDKs write it, unread) and then applied ends as
+// the same answer decoded whole by encoding/json and applied: the same
+// decision, message, arguments or result, or an error for both.
+func FuzzSliceOutput(f *testing.F) {
+	for _, s := range []string{
+		`{"decision":"modify","result":{"content":[]}}`,
+		`{"decision":"modify","message":"redacted \"x\" \\ \u00e9","result":{"content":[{"type":"text","text":"a"}]}} `,
+		`{"decision":"modify","arguments":{"path":"/tmp/a"}}`,
+		`{"decision":"modify","result":{"a":1},"decision":"continue"}`,
+		`{"decision":"modify","result":{"a":1},"message":"later"}`,
+		`{"decision":"modify","result":{"a":1},"arguments":{"b":2}}`,
+		`{"decision":"modify","result":{"a":1}}}`,
+		`{"decision":"modify","result":{"a":1`,
+		`{"decision":"modify","result":[1]}`,
+		`{"decision":"modify","message":"x","result":{"a":1},"decision":"deny"}`,
+		`{"decision":"modify","message":"\ud800","result":{}}`,
+		`{"decision":"modify","message":1,"result":{}}`,
+		`{"decision":"modify"}`,
+	} {
+		f.Add([]byte(s), true)
+		f.Add([]byte(s), false)
+	}
+	// the check: a strict decode, as every caller's
+	check := func(mod json.RawMessage) error {
+		var v map[string]any
+		return json.Unmarshal(mod, &v)
+	}
+	run := func(out *Output, err error, response bool) (string, error) {
+		if err != nil {
+			return "", err
+		}
+		in := &Input{Phase: PhaseRequest, Method: "tools/call", Arguments: json.RawMessage(`{}`)}
+		if response {
+			in.Phase, in.Result = PhaseResponse, json.RawMessage(`{"content":[]}`)
+		}
+		if out.Decision == Modify {
+			if err := apply(in, out, check); err != nil {
+				return "", err
+			}
+		}
+		norm := func(raw json.RawMessage) string {
+			var v any
+			_ = json.Unmarshal(raw, &v)
+			b, _ := json.Marshal(v)
+			return string(b)
+		}
+		return out.Decision + "|" + out.Message + "|" + norm(in.Arguments) + "|" + norm(in.Result), nil
+	}
+	f.Fuzz(func(t *testing.T, raw []byte, response bool) {
+		out, err := ParseOutput(bytes.Clone(raw))
+		got, gerr := run(out, err, response)
+		out, err = decodeOutput(bytes.Clone(raw))
+		want, werr := run(out, err, response)
+		if (gerr != nil) != (werr != nil) || got != want {
+			t.Fatalf("%q:\n sliced: %q, %v\ndecoded: %q, %v", raw, got, gerr, want, werr)
+		}
+	})
 }

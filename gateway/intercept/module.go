@@ -1,6 +1,7 @@
 package intercept
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -105,6 +106,14 @@ func ParseOutput(raw []byte) (*Output, error) {
 		// The common answer, as the PDKs write it: no decoding.
 		return &Output{Decision: Continue}, nil
 	}
+	if out, ok := sliceOutput(raw); ok {
+		return out, nil
+	}
+	return decodeOutput(raw)
+}
+
+// decodeOutput is ParseOutput by encoding/json.
+func decodeOutput(raw []byte) (*Output, error) {
 	var out Output
 	if err := json.Unmarshal(raw, &out); err != nil {
 		return nil, fmt.Errorf(`its answer is not a JSON object {"decision": ...}: %v`, err)
@@ -115,6 +124,57 @@ func ParseOutput(raw []byte) (*Output, error) {
 		return nil, fmt.Errorf(`its answer's decision is %q: want "continue", "deny" or "modify"`, out.Decision)
 	}
 	return &out, nil
+}
+
+// sliceOutput reads a modification as the PDKs write it,
+// {"decision":"modify"[,"message":"..."],"result"|"arguments":VALUE},
+// without reading VALUE: the check of a modification decodes it anyway
+// (a result of 10 KiB was scanned three times more), and when VALUE is
+// not one JSON value after all, apply decodes the whole answer (kept in
+// Output.answer) and goes by that. ok is false for any other answer.
+func sliceOutput(raw []byte) (_ *Output, ok bool) {
+	rest, ok := bytes.CutPrefix(raw, []byte(`{"decision":"modify"`))
+	if !ok {
+		return nil, false
+	}
+	out := &Output{Decision: Modify, answer: raw}
+	if m, ok := bytes.CutPrefix(rest, []byte(`,"message":`)); ok {
+		n := stringEnd(m)
+		if n < 0 || json.Unmarshal(m[:n], &out.Message) != nil {
+			return nil, false
+		}
+		rest = m[n:]
+	}
+	t := bytes.TrimRight(rest, " \t\r\n")
+	if len(t) == 0 || t[len(t)-1] != '}' {
+		return nil, false
+	}
+	t = t[:len(t)-1]
+	if v, ok := bytes.CutPrefix(t, []byte(`,"result":`)); ok {
+		out.Result = v
+	} else if v, ok := bytes.CutPrefix(t, []byte(`,"arguments":`)); ok {
+		out.Arguments = v
+	} else {
+		return nil, false
+	}
+	return out, true
+}
+
+// stringEnd is the length of the JSON string b starts with, quotes
+// included; -1 when b does not start with a whole one.
+func stringEnd(b []byte) int {
+	if len(b) == 0 || b[0] != '"' {
+		return -1
+	}
+	for i := 1; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
 }
 
 // call runs export on an instance of the pool.

@@ -17,6 +17,7 @@ import (
 	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/gateway/source"
 	"github.com/wasmgate/wasmgate/gateway/tracing"
+	"github.com/wasmgate/wasmgate/internal/toolresult"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/loader/host"
@@ -101,7 +102,7 @@ func (p *Source) CallTool(ctx context.Context, tool string, args json.RawMessage
 	if out.Result == nil {
 		return mcp.NewToolResultText(string(out.Text)), nil
 	}
-	res, err := mcp.ParseCallToolResult(&out.Result)
+	res, err := toolresult.Parse(out.Result)
 	if err != nil {
 		return nil, fmt.Errorf("plugin %q returned a tool result that is not an MCP CallToolResult: %v", p.name, err)
 	}
