@@ -137,6 +137,9 @@ func New(o Options) *Endpoint {
 		server.WithRecovery(),
 		server.WithResourceRecovery(),
 		server.WithHooks(e.hooks()),
+		// The list hooks (lists.go) return new lists, never change the
+		// tools of one in place.
+		server.WithSharedToolList(),
 		server.WithSubscribeFilter(e.subscribeFilter),
 		// Tasks (tools of plugins with limits.task_timeout): each seen only
 		// by the principal that started it, at most MaxRunningTasks running

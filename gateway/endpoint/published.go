@@ -2,7 +2,9 @@ package endpoint
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -29,6 +31,12 @@ type published struct {
 	// computed once, on the first list request.
 	hintsOnce sync.Once
 	hints     [4]abi.CacheHint
+	// toolsJSON is each tool's definition as encoding/json writes it
+	// in a list, by name (rawTools), encoded once, on the first list.
+	toolsOnce sync.Once
+	toolsJSON map[string][]byte
+	// allTools is rawTools of every tool, in mcp-go's order (by name).
+	allTools atomic.Pointer[json.RawMessage]
 }
 
 var (

@@ -28,7 +28,7 @@ import (
 )
 
 // ServeToolCall serves r, a POST whose body is body, when it is a
-// tools/call request of the 2025-11-25 era on a session this server
+// tools/call or tools/list request of the 2025-11-25 era on a session this server
 // registered, without _meta, a task or an escape in its params, on a server
 // without an event store or CORS handling, over a writer that can stream.
 // It reports false, having written nothing, for anything else: the caller
@@ -54,7 +54,7 @@ func (s *StreamableHTTPServer) ServeToolCall(w http.ResponseWriter, r *http.Requ
 			return false
 		}
 	}
-	if env.Method != mcp.MethodToolsCall || env.id == nil || env.meta != nil ||
+	if (env.Method != mcp.MethodToolsCall && env.Method != mcp.MethodToolsList) || env.id == nil || env.meta != nil ||
 		env.Result != nil || env.Error != nil || !plainToolParams(env.Params) {
 		return false
 	}
@@ -326,6 +326,15 @@ func (f *lazyForwarder) respond(response mcp.JSONRPCMessage) {
 // only, is written without reflection, to the same bytes
 // (TestFastCallMatchesMCPGo, FuzzFastCall in wasmgate's gateway package).
 func encodeResponse(w http.ResponseWriter, response mcp.JSONRPCMessage) error {
+	if head, raw, ok := listResultParts(response); ok {
+		// in three writes: the tools are not copied again
+		for _, b := range [][]byte{head, raw, []byte("}}\n")} {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	if b, ok := appendTextResult(make([]byte, 0, 256), response); ok {
 		_, err := w.Write(b)
 		return err
@@ -387,6 +396,51 @@ func appendTextResult(b []byte, response mcp.JSONRPCMessage) ([]byte, bool) {
 		b = append(b, `,"isError":true`...)
 	}
 	return append(b, "}}\n"...), true
+}
+
+// listResultParts is the JSON of a response whose result is a
+// ListToolsResult with RawTools, in parts: head, then RawTools, then
+// "}}\n" (the result's end, the response's, a newline). head is the
+// response up to the tools, with the rest of the result encoded as
+// encoding/json does.
+func listResultParts(response mcp.JSONRPCMessage) (head, raw []byte, ok bool) {
+	r, ok := response.(mcp.JSONRPCResponse)
+	if !ok || r.JSONRPC != mcp.JSONRPC_VERSION {
+		return nil, nil, false
+	}
+	var res mcp.ListToolsResult
+	switch x := r.Result.(type) {
+	case *mcp.ListToolsResult:
+		if x == nil {
+			return nil, nil, false
+		}
+		res = *x
+	case mcp.ListToolsResult:
+		res = x
+	default:
+		return nil, nil, false
+	}
+	if len(res.RawTools) == 0 {
+		return nil, nil, false
+	}
+	raw = res.RawTools
+	res.Tools, res.RawTools = []mcp.Tool{}, nil
+	// Tools is the result's last member.
+	rest, err := json.Marshal(res)
+	const empty = `[]}`
+	if err != nil || !bytes.HasSuffix(rest, []byte(`"tools":`+empty)) {
+		return nil, nil, false
+	}
+	id, err := r.ID.MarshalJSON()
+	if err != nil {
+		return nil, nil, false
+	}
+	head = make([]byte, 0, len(rest)+len(id)+32)
+	head = append(head, `{"jsonrpc":"2.0","id":`...)
+	head = append(head, id...)
+	head = append(head, `,"result":`...)
+	head = append(head, rest[:len(rest)-len(empty)]...)
+	return head, raw, true
 }
 
 // appendJSONString appends s as encoding/json writes it (HTML-escaped).
