@@ -114,10 +114,10 @@ keep_extism-go-sdk() {
 
 # generate_mcp-go runs the release's generator (server/internal/gen) on
 # the patched templates, as `go generate ./server/internal/gen` does.
-generate_mcp-go_off() {
+generate_mcp-go() {
   local tree=$1
   (cd "$tree/server/internal/gen" &&
-    GOIMPORTS="go run golang.org/x/tools/cmd/goimports@$goimports_version" GOFLAGS=-mod=mod go run . ../..) ||
+    GOIMPORTS="go run golang.org/x/tools/cmd/goimports@$goimports_version" go run . ../..) ||
     die "mcp-go: server/internal/gen failed"
 }
 
