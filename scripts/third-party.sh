@@ -116,8 +116,13 @@ keep_extism-go-sdk() {
 # the patched templates, as `go generate ./server/internal/gen` does.
 generate_mcp-go() {
   local tree=$1
+  # The module cache is tried first as a proxy of its own, so that
+  # `go run goimports@version` (which asks a proxy whether the module is
+  # deprecated) works offline once the module is cached.
+  local proxy
+  proxy="file://$(go env GOMODCACHE)/cache/download,$(go env GOPROXY)"
   (cd "$tree/server/internal/gen" &&
-    GOIMPORTS="go run golang.org/x/tools/cmd/goimports@$goimports_version" go run . ../..) ||
+    GOIMPORTS="env GOPROXY=$proxy go run golang.org/x/tools/cmd/goimports@$goimports_version" go run . ../..) ||
     die "mcp-go: server/internal/gen failed"
 }
 
