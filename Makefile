@@ -7,7 +7,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 CONFIG ?= configs/gateway.yaml
 BENCH_DURATION ?= 5s
 
-.PHONY: all build plugins run test test-go test-wazero test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state bench-endpoints bench-search bench-identity bench-flows bench-interceptors bench-scale bench-peers cluster cluster-restart fuzz validate conformance conformance-endpoint clean install dist
+.PHONY: all build plugins run test test-go test-wazero third-party check-third-party test-packaging check-dashboard node-deps bench bench-relay bench-policy bench-storm bench-upstream bench-tracing bench-state bench-endpoints bench-search bench-identity bench-flows bench-interceptors bench-scale bench-peers cluster cluster-restart fuzz validate conformance conformance-endpoint clean install dist
 
 all: build
 
@@ -44,6 +44,18 @@ test: plugins node-deps
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 40m -skip '^($(ALONE_TESTS))$$' ./...
 	$(GO) test -race -count=1 -timeout 5m -p 1 -run '^($(ALONE_TESTS))$$' ./cmd/wasmgate ./loader
+
+## third-party: rebuild third_party/<fork> (mcp-go, wazero, extism-go-sdk)
+## in place from its release and the diffs in third_party/<fork>/patches/
+## (scripts/third-party.sh; FORKS= names some, e.g. FORKS=mcp-go)
+third-party:
+	@bash scripts/third-party.sh $(FORKS)
+
+## check-third-party: rebuild the forks in a scratch directory and compare
+## them with third_party/; fails naming the files that differ, or the
+## patch that does not apply
+check-third-party:
+	@bash scripts/third-party.sh --check $(FORKS)
 
 ## test-wazero: the patched wazero's own tests (engines, spec suites,
 ## integration), also with termination checks forced on for every module;
