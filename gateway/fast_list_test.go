@@ -29,7 +29,7 @@ func TestFastListMatchesMCPGo(t *testing.T) {
 	}
 	urls := scaleUpstreams(t, 4, 6, "")
 	other := scaleUpstreams(t, 1, 8, " <changed> & more")
-	intercepted := "interceptors:\n  - {name: describe, path: " + describe + ", on: [tools/list], phase: response, config: {prefix: \"[gw] \", hide: [\"u00_op_001\"]}}\n"
+	intercepted := "interceptors:\n  - {name: describe, path: " + describe + ", on: [tools/list], phase: response, limits: {timeout: 30s}, config: {prefix: \"[gw] \", hide: [\"u00_op_001\"]}}\n"
 	g := openTestGateway(t, scaleYAML(urls))
 	fast, slow := slowHandler(g, false), slowHandler(g, true)
 	do := func(h http.Handler, id, token, body string) string {

@@ -1169,130 +1169,76 @@ func (s *StreamableHTTPServer) handleGet(w HTTPResponseWriter, r *HTTPRequest) {
 
 	w.Flush()
 
-	// Start notification handler for this session
-	done := make(chan struct{})
-	defer close(done)
-	writeChan := make(chan any, 16)
-
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				s.logger.Error("panic in SSE notification writer", "panic", r)
-			}
-		}()
-		for {
-			select {
-			case nt := <-session.notificationChannel:
-				select {
-				case writeChan <- &nt:
-				case <-done:
-					return
-				}
-			case samplingReq := <-session.samplingRequestChan:
-				// Send sampling request to client via SSE
-				jsonrpcRequest := mcp.JSONRPCRequest{
-					JSONRPC: "2.0",
-					ID:      mcp.NewRequestId(samplingReq.requestID),
-					Request: mcp.Request{
-						Method: string(mcp.MethodSamplingCreateMessage),
-					},
-					Params: samplingReq.request.CreateMessageParams,
-				}
-				select {
-				case writeChan <- jsonrpcRequest:
-				case <-done:
-					return
-				}
-			case elicitationReq := <-session.elicitationRequestChan:
-				// Send elicitation request to client via SSE
-				jsonrpcRequest := mcp.JSONRPCRequest{
-					JSONRPC: "2.0",
-					ID:      mcp.NewRequestId(elicitationReq.requestID),
-					Request: mcp.Request{
-						Method: string(mcp.MethodElicitationCreate),
-					},
-					Params: elicitationReq.request.Params,
-				}
-				select {
-				case writeChan <- jsonrpcRequest:
-				case <-done:
-					return
-				}
-			case rootsReq := <-session.rootsRequestChan:
-				// Send list roots request to client via SSE
-				jsonrpcRequest := mcp.JSONRPCRequest{
-					JSONRPC: "2.0",
-					ID:      mcp.NewRequestId(rootsReq.requestID),
-					Request: mcp.Request{
-						Method: string(mcp.MethodListRoots),
-					},
-				}
-				select {
-				case writeChan <- jsonrpcRequest:
-				case <-done:
-					return
-				}
-			case <-done:
-				return
-			}
-		}
-	}()
-
+	// wasmgate patch: the stream is served by this goroutine alone, which
+	// waits for the session's messages, the heartbeat, the client and the
+	// session's end in one select and writes each message itself.
+	// Upstream started a forwarder goroutine (and a heartbeat goroutine)
+	// per stream that handed messages to this one over a channel: two more
+	// goroutine stacks for every idle session holding its GET stream open.
+	var heartbeat <-chan time.Time
 	if s.listenHeartbeatInterval > 0 {
 		// heartbeat to keep the connection alive
-		go func() {
-			defer func() {
-				if r := recover(); r != nil {
-					s.logger.Error("panic in heartbeat goroutine", "panic", r)
-				}
-			}()
-			ticker := time.NewTicker(s.listenHeartbeatInterval)
-			defer ticker.Stop()
-			for {
-				select {
-				case <-ticker.C:
-					message := mcp.JSONRPCRequest{
-						JSONRPC: "2.0",
-						ID:      mcp.NewRequestId(s.nextRequestID(sessionID)),
-						Request: mcp.Request{
-							Method: string(mcp.MethodPing),
-						},
-					}
-					select {
-					case writeChan <- message:
-					case <-done:
-						return
-					}
-				case <-done:
-					return
-				}
-			}
-		}()
+		ticker := time.NewTicker(s.listenHeartbeatInterval)
+		defer ticker.Stop()
+		heartbeat = ticker.C
 	}
 
 	ctx := r.ctx()
 
 	// Keep the connection open until the client disconnects
-	//
-	// There's will a Available() check when handler ends, and it maybe race with Flush(),
-	// so we use a separate channel to send the data, inteading of flushing directly in other goroutine.
 	for {
+		var data any
 		select {
-		case data := <-writeChan:
-			if data == nil {
-				continue
+		case nt := <-session.notificationChannel:
+			data = &nt
+		case samplingReq := <-session.samplingRequestChan:
+			// Send sampling request to client via SSE
+			data = mcp.JSONRPCRequest{
+				JSONRPC: "2.0",
+				ID:      mcp.NewRequestId(samplingReq.requestID),
+				Request: mcp.Request{
+					Method: string(mcp.MethodSamplingCreateMessage),
+				},
+				Params: samplingReq.request.CreateMessageParams,
 			}
-			if err := writeSSEEvent(w, data); err != nil {
-				s.logger.Error("Failed to write SSE event", "err", err)
-				return
+		case elicitationReq := <-session.elicitationRequestChan:
+			// Send elicitation request to client via SSE
+			data = mcp.JSONRPCRequest{
+				JSONRPC: "2.0",
+				ID:      mcp.NewRequestId(elicitationReq.requestID),
+				Request: mcp.Request{
+					Method: string(mcp.MethodElicitationCreate),
+				},
+				Params: elicitationReq.request.Params,
 			}
-			w.Flush()
-			s.touchSession(sessionID)
+		case rootsReq := <-session.rootsRequestChan:
+			// Send list roots request to client via SSE
+			data = mcp.JSONRPCRequest{
+				JSONRPC: "2.0",
+				ID:      mcp.NewRequestId(rootsReq.requestID),
+				Request: mcp.Request{
+					Method: string(mcp.MethodListRoots),
+				},
+			}
+		case <-heartbeat:
+			data = mcp.JSONRPCRequest{
+				JSONRPC: "2.0",
+				ID:      mcp.NewRequestId(s.nextRequestID(sessionID)),
+				Request: mcp.Request{
+					Method: string(mcp.MethodPing),
+				},
+			}
 		case <-ctx.Done():
 			return
 		case <-session.done:
 			return
 		}
+		if err := writeSSEEvent(w, data); err != nil {
+			s.logger.Error("Failed to write SSE event", "err", err)
+			return
+		}
+		w.Flush()
+		s.touchSession(sessionID)
 	}
 }
 
