@@ -112,9 +112,32 @@ admin: {listen: 127.0.0.1:0, pprof: true}
 	if err != nil {
 		return err
 	}
-	line, _ := json.Marshal(map[string]any{"sessions": n, "per_client_upstream": o.upstreamURL != "",
+	out := map[string]any{"sessions": n, "per_client_upstream": o.upstreamURL != "",
 		"rss_before_kib": before, "rss_after_kib": after, "per_session_kib": float64(after-before) / float64(n),
-		"idle_cpu_ms_per_10s": float64(cpu1-cpu0) * 10}) // clock ticks of 10 ms
+		"idle_cpu_ms_per_10s": float64(cpu1-cpu0) * 10} // clock ticks of 10 ms
+	// Where it goes: goroutines, their stacks and the heap in use (the
+	// gateway's Go collector), per session.
+	if g.admin != "" {
+		if m, err := goMetrics(ctx, g.admin); err == nil {
+			out["goroutines_per_session"] = m["go_goroutines"] / float64(n)
+			out["stack_kib_per_session"] = m["go_memstats_stack_inuse_bytes"] / 1024 / float64(n)
+			out["heap_kib_per_session"] = m["go_memstats_heap_inuse_bytes"] / 1024 / float64(n)
+		}
+		// An idle gateway still collects every two minutes (the runtime's
+		// forced GC), and each collection halves the stacks that use less
+		// than a quarter of theirs: three collections (pprof's ?gc=1) are
+		// where ten idle minutes leave it.
+		for range 3 {
+			if err := forceGC(ctx, g.admin); err != nil {
+				return err
+			}
+		}
+		if m, err := goMetrics(ctx, g.admin); err == nil {
+			out["stack_kib_per_session_after_gc"] = m["go_memstats_stack_inuse_bytes"] / 1024 / float64(n)
+			out["heap_kib_per_session_after_gc"] = m["go_memstats_heap_inuse_bytes"] / 1024 / float64(n)
+		}
+	}
+	line, _ := json.Marshal(out)
 	fmt.Fprintln(stdout, string(line))
 	return nil
 }
@@ -286,6 +309,51 @@ func cpuTicks(pid int) (int64, error) {
 	u, err1 := strconv.ParseInt(f[11], 10, 64)
 	s, err2 := strconv.ParseInt(f[12], 10, 64)
 	return u + s, errors.Join(err1, err2)
+}
+
+// goMetrics reads the gauges of the gateway's Go collector
+// (go_goroutines, go_memstats_*) from its admin listener's /metrics.
+func goMetrics(ctx context.Context, admin string) (map[string]float64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(admin, "/")+"/metrics", nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("metrics: %w", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	if err != nil {
+		return nil, fmt.Errorf("metrics: %w", err)
+	}
+	m := map[string]float64{}
+	for _, line := range strings.Split(string(body), "\n") {
+		name, val, ok := strings.Cut(line, " ")
+		if !ok || !strings.HasPrefix(name, "go_") || strings.ContainsAny(name, "{#") {
+			continue
+		}
+		if v, err := strconv.ParseFloat(strings.TrimSpace(val), 64); err == nil {
+			m[name] = v
+		}
+	}
+	return m, nil
+}
+
+// forceGC has the gateway collect its garbage (pprof's heap profile
+// with gc=1, read and dropped).
+func forceGC(ctx context.Context, admin string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(admin, "/")+"/debug/pprof/heap?gc=1", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("collecting garbage: %w", err)
+	}
+	defer resp.Body.Close()
+	_, err = io.Copy(io.Discard, resp.Body)
+	return err
 }
 
 // saveHeap writes the gateway's heap profile (admin.pprof) to file.
