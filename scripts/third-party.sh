@@ -152,7 +152,7 @@ test_mcp-go() {
     export GOFLAGS=-mod=readonly GOPROXY=off
     mapfile -t pkgs < <(go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./...)
     ((${#pkgs[@]})) || exit 0
-    go test -count=1 "${pkgs[@]}"
+    go test -count=1 -timeout 2m "${pkgs[@]}"
   )
 }
 
