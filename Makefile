@@ -53,7 +53,7 @@ third-party:
 
 ## check-third-party: rebuild the forks in a scratch directory and compare
 ## them with third_party/; fails naming the files that differ, or the
-## patch that does not apply
+## patch that does not apply; then runs the tests the patches add to mcp-go
 check-third-party:
 	@bash scripts/third-party.sh --check $(FORKS)
 

@@ -14,7 +14,10 @@
 #   scripts/third-party.sh [fork...]          rebuild third_party/<fork> in place
 #   scripts/third-party.sh --check [fork...]  rebuild into a scratch directory and
 #                                             compare with third_party/<fork>;
-#                                             exits 1 naming the files that differ
+#                                             exits 1 naming the files that differ;
+#                                             then runs the tests the patches add
+#                                             (mcp-go: go test in a copy of the
+#                                             fork; each fails without its patch)
 #   scripts/third-party.sh --each [fork...]   also compile the fork and its tests
 #                                             the fork after each patch: for a
 #                                             rebase, to find the patch that breaks
@@ -140,6 +143,19 @@ build_tree() {
   )
 }
 
+# test_mcp-go runs the tests the patches add (PATCHES.md names them), in
+# TREE, a copy of the fork: its packages with test files, offline, as they
+# build from the fork's go.mod and go.sum.
+test_mcp-go() {
+  (
+    cd "$1"
+    export GOFLAGS=-mod=readonly GOPROXY=off
+    mapfile -t pkgs < <(go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./...)
+    ((${#pkgs[@]})) || exit 0
+    go test -count=1 -timeout 2m "${pkgs[@]}"
+  )
+}
+
 # rebuild FORK OUT writes FORK rebuilt from its release and patches to OUT.
 rebuild() {
   local f=$1 out=$2 src tree p n=0
@@ -209,6 +225,13 @@ for f in "${forks[@]}"; do
       status=1
     else
       echo "third-party: third_party/$f matches" >&2
+      if [[ $(type -t "test_$f") == function ]]; then
+        echo "third-party: $f: the patches' tests" >&2
+        "test_$f" "$have" || {
+          echo "third-party: third_party/$f: the patches' tests fail" >&2
+          status=1
+        }
+      fi
     fi
   else
     # In place: the files git does not ignore are replaced by the rebuilt ones.
