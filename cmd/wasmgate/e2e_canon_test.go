@@ -15,6 +15,7 @@ import (
 // or the plugin sees them, whatever decoder the plugin uses; a `when` on
 // args holds for the call the plugin runs.
 func TestArgumentsOneCanonicalForm(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Plugins: harness.ExamplePlugins(t),
 		Sections: `policy:

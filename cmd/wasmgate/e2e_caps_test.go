@@ -75,6 +75,7 @@ policy:
 // the subscribers that may still read the URI when it is sent, after a
 // reload that takes bob's right away too.
 func TestSubscriptionsArePoliced(t *testing.T) {
+	t.Parallel()
 	alice, bob := newToken(t), newToken(t)
 	secrets := harness.Secrets{alice, bob}
 	v2 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv2"))
@@ -199,6 +200,7 @@ func TestSubscriptionsArePoliced(t *testing.T) {
 // got at most 1000, the refusal is counted, and the next call has its own
 // budget.
 func TestPluginNotificationCap(t *testing.T) {
+	t.Parallel()
 	v2 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv2"))
 	g := bins.Start(t, harness.Options{Env: abuseEnv, Config: harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Plugins: harness.Item("name: hyperv2", "path: "+v2)}))})
@@ -293,6 +295,7 @@ func listenWith(t *testing.T, ctx context.Context, url, token, body string) (*ht
 // each refusal is counted with its reason, and the places come back when
 // the sessions and streams end.
 func TestPerPrincipalShares(t *testing.T) {
+	t.Parallel()
 	alice, bob, carol := newToken(t), newToken(t), newToken(t)
 	secrets := harness.Secrets{alice, bob, carol}
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
@@ -422,6 +425,7 @@ func TestPerPrincipalShares(t *testing.T) {
 // serving, the gateway answers other clients meanwhile, and heap and
 // goroutines come back.
 func TestRelayRegistrationFlood(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	harness.WriteFile(t, e.Config, relayConfig(t, e, "  sites:\n    - {name: demo, token_env: RELAY_DEMO_TOKEN}\n"))
 	g := bins.Start(t, harness.Options{Config: e.Config, Env: append([]string{"RELAY_DEMO_TOKEN=" + relayToken}, abuseEnv...)})

@@ -17,6 +17,7 @@ import (
 // intruder never sees the arguments, the refusal is counted and shown on
 // the status page.
 func TestRelistCannotTakeOverATool(t *testing.T) {
+	t.Parallel()
 	v1 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv1"))
 	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{

@@ -17,6 +17,7 @@ import (
 // limit (shared with prompts/get), a refusal says so, and every
 // completion has an audit line of kind "completion".
 func TestCompletionThroughEnvelope(t *testing.T) {
+	t.Parallel()
 	audit := filepath.Join(t.TempDir(), "audit.log")
 	v2 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv2"))
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{

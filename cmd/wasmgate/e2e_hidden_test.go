@@ -15,6 +15,7 @@ import (
 // enumerated), and is still counted and audited as denied; with
 // policy.reveal_hidden it says "denied by policy".
 func TestHiddenAnswersAsUnknown(t *testing.T) {
+	t.Parallel()
 	for _, reveal := range []bool{false, true} {
 		extra := ""
 		if reveal {

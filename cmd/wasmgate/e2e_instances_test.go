@@ -19,6 +19,7 @@ import (
 )
 
 func TestInstanceScopes(t *testing.T) {
+	t.Parallel()
 	const clients, calls = 16, 5
 	v2 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv2"))
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
@@ -125,6 +126,7 @@ func TestInstanceScopes(t *testing.T) {
 // A call outside any session (the stateless 2026-07-28 revision) gets a
 // fresh instance of a session-scoped plugin each time.
 func TestSessionScopeWithoutSession(t *testing.T) {
+	t.Parallel()
 	v2 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv2"))
 	g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Plugins: harness.Item("name: per", "path: "+v2, "instances: session")}))})

@@ -71,6 +71,7 @@ func accessClaims(sub string, kv ...any) map[string]any {
 // a key the authorization server rotates in is picked up by the
 // unknown-kid refetch, at most once per 30 s.
 func TestJWT(t *testing.T) {
+	t.Parallel()
 	var secrets harness.Secrets
 	mint := minter{t, &secrets}
 	k1 := jwttest.NewKey(t, "k1", jwa.RS256())

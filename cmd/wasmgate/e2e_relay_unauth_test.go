@@ -92,6 +92,7 @@ func memOf(m harness.Metrics) memStats {
 }
 
 func TestRelayUnauthenticatedMemory(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	harness.WriteFile(t, e.Config, relayConfig(t, e, `  max_unauthenticated: 40
   failed_auth_burst: 5

@@ -28,6 +28,7 @@ import (
 )
 
 func TestUpstreamAsksStatelessClient(t *testing.T) {
+	t.Parallel()
 	unruly := harness.GoFixture(t, "testdata/upstreams/unruly")
 	render := func(server, extra string) []byte {
 		return []byte(bins.YAML(harness.Parts{
@@ -208,6 +209,7 @@ func TestUpstreamAsksStatelessClient(t *testing.T) {
 // clients call at once, three times each, and each gets its own call's
 // questions (two a call), never the other's.
 func TestUpstreamAsksClientsHTTP(t *testing.T) {
+	t.Parallel()
 	up := server.NewMCPServer("asker-http", "1.0.0", server.WithToolCapabilities(false))
 	up.AddTool(mcp.NewTool("ask", mcp.WithString("who")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		who := req.GetString("who", "")
@@ -303,6 +305,7 @@ func (a *echoAsker) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.
 // and for elicitation through the gateway's parked calls; mcp-go's
 // client answers input_required with its handlers.
 func TestUpstreamEverythingStateless(t *testing.T) {
+	t.Parallel()
 	node, script := everything(t)
 	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
     command: [%q, %q, stdio]
@@ -344,6 +347,7 @@ func TestUpstreamEverythingStateless(t *testing.T) {
 // than sent to the first call's client; the parked call still completes
 // with its own client's answers.
 func TestUpstreamAmbiguousRequestRefused(t *testing.T) {
+	t.Parallel()
 	unruly := harness.GoFixture(t, "testdata/upstreams/unruly")
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Server: harness.NoWatch,

@@ -30,6 +30,7 @@ import (
 )
 
 func TestUpstreamSandboxGaps(t *testing.T) {
+	t.Parallel()
 	hostile := harness.GoFixture(t, "testdata/upstreams/hostile")
 	base := t.TempDir()
 	out, secretDir := filepath.Join(base, "out"), filepath.Join(base, "secret")
@@ -183,6 +184,7 @@ func TestUpstreamSandboxGaps(t *testing.T) {
 // than root (root reads any process's environment: what keeps a root
 // upstream out of /proc is a sandbox).
 func TestUpstreamProcEnviron(t *testing.T) {
+	t.Parallel()
 	hostileBuilt := harness.GoFixture(t, "testdata/upstreams/hostile")
 	dir, err := os.MkdirTemp("", "wasmgate-e2e-environ-")
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 )
 
 func TestUpstreamSandbox(t *testing.T) {
+	t.Parallel()
 	modules := filepath.Join(harness.RepoRoot(), "tests", "node", "node_modules")
 	fsServer := filepath.Join(modules, ".bin", "mcp-server-filesystem")
 	if _, err := os.Stat(fsServer); err != nil {

@@ -25,6 +25,7 @@ import (
 )
 
 func TestUpstreamStartTimeoutShowsStderr(t *testing.T) {
+	t.Parallel()
 	// What npx prints when the sandbox keeps it off the network, then it
 	// waits (npx retries for minutes).
 	const server = `echo "npm error code ENOTFOUND" >&2; echo "npm error errno EACCES connect" >&2; echo "npm error network request failed" >&2; cat > /dev/null`
@@ -74,6 +75,7 @@ func TestUpstreamStartTimeoutShowsStderr(t *testing.T) {
 // outside any call. The gateway refuses it, as documented; that is a
 // WARN (rate limited, counted), never an ERROR.
 func TestUpstreamRootsRefusalIsNotAnError(t *testing.T) {
+	t.Parallel()
 	node, script := everything(t)
 	port := strings.TrimPrefix(harness.FreePort(t), "127.0.0.1:")
 	srv := exec.Command(node, script, "streamableHttp")
@@ -123,6 +125,7 @@ func (rootsLister) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRo
 // wasmgate_upstream_up series behind (its process stopping after the
 // swap must not set it again).
 func TestUpstreamUpGoneAfterRemoval(t *testing.T) {
+	t.Parallel()
 	node, script := everything(t)
 	base := bins.YAML(harness.Parts{Server: harness.NoWatch,
 		Plugins: "  - name: calculator\n    path: " + harness.Wasm(t, "examples/plugins/calculator") + "\n"})

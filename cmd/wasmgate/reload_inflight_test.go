@@ -12,6 +12,7 @@ import (
 // one of its calls is running: the call finishes with its normal result on
 // the snapshot it started on, and that snapshot's instances close after.
 func TestReloadInFlightCallFinishes(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	calc := e.Module("calculator", "examples/plugins/calculator")
 	hostile := e.Module("hostile", "testdata/plugins/hostile")

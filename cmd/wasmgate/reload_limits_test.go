@@ -16,6 +16,7 @@ import (
 // value must be in force after the reload, whether or not the plugin's
 // compiled module and pool are reused.
 func TestReloadAppliesLimits(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	calc := e.Module("calculator", "examples/plugins/calculator")
 	storage := e.Module("storage", "examples/plugins/storage")
