@@ -537,7 +537,7 @@ func TestEndpointRemoved(t *testing.T) {
 // calls them, and is not told list_changed when the page registers.
 func TestEndpointUpstreamAndRelay(t *testing.T) {
 	t.Parallel()
-	meddler := harness.GoFixture(t, "testdata/upstreams/meddler")
+	meddler := bins.GoFixture(t, "testdata/upstreams/meddler")
 	sections := fmt.Sprintf(`upstreams:
   - name: meddle
     command: [%q, -name, meddle]

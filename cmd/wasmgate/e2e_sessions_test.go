@@ -82,7 +82,7 @@ func twoPrincipals(t *testing.T) (section, alice, bob string) {
 // reaches bob; the foreign progress is dropped and counted.
 func TestUpstreamProgressNotInjected(t *testing.T) {
 	t.Parallel()
-	meddler := harness.GoFixture(t, "testdata/upstreams/meddler")
+	meddler := bins.GoFixture(t, "testdata/upstreams/meddler")
 	auth, alice, bob := twoPrincipals(t)
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Server: harness.NoWatch,

@@ -52,7 +52,7 @@ func absent(t *testing.T, path, what string) {
 // nothing run.
 func TestLockRefusesAChangedCommandBeforeItRuns(t *testing.T) {
 	t.Parallel()
-	rug := harness.GoFixture(t, "testdata/upstreams/rugpull")
+	rug := bins.GoFixture(t, "testdata/upstreams/rugpull")
 	dir := t.TempDir()
 	marker := func(name string) string { return filepath.Join(dir, name) }
 	cmd := func(m string) string {

@@ -297,7 +297,7 @@ func relaytest_extra() map[string]any {
 // tool withheld until approved; its other tools serve.
 func TestLockWithholdsAnUpstreamRedescription(t *testing.T) {
 	t.Parallel()
-	rug := harness.GoFixture(t, "testdata/upstreams/rugpull")
+	rug := bins.GoFixture(t, "testdata/upstreams/rugpull")
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Server: harness.NoWatch,
 		Plugins:  harness.Item("name: calculator", "path: "+harness.Q(harness.Wasm(t, "examples/plugins/calculator"))),
 		Sections: "upstreams:\n  - name: rug\n    command: [" + harness.Q(rug) + "]\n    prefix: rug\n"}))

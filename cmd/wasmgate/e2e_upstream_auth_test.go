@@ -145,7 +145,7 @@ func TestUpstreamOAuth(t *testing.T) {
 // upstream's process.
 func TestUpstreamCuration(t *testing.T) {
 	t.Parallel()
-	unruly := harness.GoFixture(t, "testdata/upstreams/unruly")
+	unruly := bins.GoFixture(t, "testdata/upstreams/unruly")
 	render := func(curation string) []byte {
 		return []byte(upstreamYAML(t, fmt.Sprintf("  - name: cur\n    command: [%q, --tools=12]\n    prefix: cu\n%s", unruly, curation)))
 	}

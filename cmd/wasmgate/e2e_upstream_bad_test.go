@@ -82,7 +82,7 @@ func pluginLoad(ctx context.Context, t *testing.T, g *harness.Gateway) (stop fun
 // come back; the plugin never fails.
 func TestUpstreamNotificationFlood(t *testing.T) {
 	t.Parallel()
-	unruly := harness.GoFixture(t, "testdata/upstreams/unruly")
+	unruly := bins.GoFixture(t, "testdata/upstreams/unruly")
 	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: unruly
     command: [%q]
     prefix: un
@@ -163,7 +163,7 @@ func TestUpstreamNotificationFlood(t *testing.T) {
 // takes them. The plugin keeps serving, and memory comes back.
 func TestUpstreamTooManyTools(t *testing.T) {
 	t.Parallel()
-	unruly := harness.GoFixture(t, "testdata/upstreams/unruly")
+	unruly := bins.GoFixture(t, "testdata/upstreams/unruly")
 	base := bins.YAML(harness.Parts{
 		Server:  harness.NoWatch,
 		Plugins: fmt.Sprintf("  - name: calculator\n    path: %s\n", harness.Wasm(t, "examples/plugins/calculator")),

@@ -29,7 +29,7 @@ import (
 
 func TestUpstreamAsksStatelessClient(t *testing.T) {
 	t.Parallel()
-	unruly := harness.GoFixture(t, "testdata/upstreams/unruly")
+	unruly := bins.GoFixture(t, "testdata/upstreams/unruly")
 	render := func(server, extra string) []byte {
 		return []byte(bins.YAML(harness.Parts{
 			Server:  harness.NoWatch + server,
@@ -348,7 +348,7 @@ func TestUpstreamEverythingStateless(t *testing.T) {
 // with its own client's answers.
 func TestUpstreamAmbiguousRequestRefused(t *testing.T) {
 	t.Parallel()
-	unruly := harness.GoFixture(t, "testdata/upstreams/unruly")
+	unruly := bins.GoFixture(t, "testdata/upstreams/unruly")
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Server: harness.NoWatch,
 		Sections: fmt.Sprintf(`upstreams:

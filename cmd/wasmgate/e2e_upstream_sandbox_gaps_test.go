@@ -31,7 +31,7 @@ import (
 
 func TestUpstreamSandboxGaps(t *testing.T) {
 	t.Parallel()
-	hostile := harness.GoFixture(t, "testdata/upstreams/hostile")
+	hostile := bins.GoFixture(t, "testdata/upstreams/hostile")
 	base := t.TempDir()
 	out, secretDir := filepath.Join(base, "out"), filepath.Join(base, "secret")
 	for _, d := range []string{out, secretDir} {
@@ -185,7 +185,7 @@ func TestUpstreamSandboxGaps(t *testing.T) {
 // upstream out of /proc is a sandbox).
 func TestUpstreamProcEnviron(t *testing.T) {
 	t.Parallel()
-	hostileBuilt := harness.GoFixture(t, "testdata/upstreams/hostile")
+	hostileBuilt := bins.GoFixture(t, "testdata/upstreams/hostile")
 	dir, err := os.MkdirTemp("", "wasmgate-e2e-environ-")
 	if err != nil {
 		t.Fatal(err)

@@ -32,7 +32,7 @@ func TestUpstreamSandbox(t *testing.T) {
 		t.Fatalf("node is not installed: %v", err)
 	}
 	node, _ = filepath.EvalSymlinks(node)
-	hostile := harness.GoFixture(t, "testdata/upstreams/hostile")
+	hostile := bins.GoFixture(t, "testdata/upstreams/hostile")
 
 	base := t.TempDir()
 	shared, out, secret := filepath.Join(base, "shared"), filepath.Join(base, "out"), filepath.Join(base, "secret")

@@ -19,7 +19,7 @@ import (
 // "stalls" with limits, and a session client of it.
 func stallingGateway(t *testing.T, limits string) *harness.Gateway {
 	t.Helper()
-	bin := harness.GoFixture(t, "testdata/upstreams/stalling")
+	bin := bins.GoFixture(t, "testdata/upstreams/stalling")
 	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: stalls
     command: [%q]
     limits: {%s}

@@ -974,7 +974,7 @@ func TestUpstreamTimeoutCancels(t *testing.T) {
 // (internal/childproc's TestNoOrphansAfterKill9 covers a sandbox's shim.)
 func TestUpstreamNoOrphansAfterKill9(t *testing.T) {
 	t.Parallel()
-	unruly := harness.GoFixture(t, "testdata/upstreams/unruly")
+	unruly := bins.GoFixture(t, "testdata/upstreams/unruly")
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Server: harness.NoWatch,
 		Sections: fmt.Sprintf(`upstreams:

@@ -92,6 +92,9 @@ type Binaries struct {
 	dir    string
 	warmMu sync.Mutex
 	warmed map[string]bool // modules WarmCache compiled
+
+	fixMu    sync.Mutex
+	fixtures map[string]string // Go fixtures GoFixture built, by rel
 }
 
 // Build builds the binaries into a fresh temporary folder (readable by
@@ -118,6 +121,7 @@ func Build(opts BuildOptions) (*Binaries, error) {
 		Version:  opts.Version,
 		dir:      dir,
 		warmed:   map[string]bool{},
+		fixtures: map[string]string{},
 	}
 	ldflags := "-X main.version=" + opts.Version
 	builds := [][]string{{"build", "-ldflags", ldflags, "-o", b.Plain, opts.Package}}
