@@ -24,8 +24,12 @@ func TestInstanceScopes(t *testing.T) {
 	v2 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv2"))
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Server: "  max_concurrent_calls: 8\n",
-		Plugins: harness.Item("name: one", "path: "+v2, "prefix: one", "instances: single") +
-			harness.Item("name: per", "path: "+v2, "prefix: per", "instances: session", "limits: {concurrency: 4}"),
+		// limits.timeout (5s by default) covers the wait for an instance:
+		// 16 sessions queue on one, and each session's first call waits
+		// for its instance to start; on a loaded machine (-race, parallel
+		// tests) that can take longer than 5s, and no timeout is tested.
+		Plugins: harness.Item("name: one", "path: "+v2, "prefix: one", "instances: single", "limits: {timeout: 60s}") +
+			harness.Item("name: per", "path: "+v2, "prefix: per", "instances: session", "limits: {concurrency: 4, timeout: 60s}"),
 	}))
 	g := bins.Start(t, harness.Options{Config: cfg, Stdio: true})
 	ctx := harness.Ctx(t, 3*time.Minute)

@@ -102,6 +102,9 @@ policy:
 `, jwtIssuer, jwtAudience, idp.URL()),
 	}))
 	g := bins.Start(t, harness.Options{Config: cfg})
+	// The gateway fetched the JWKS between begin and ready (a start can
+	// take seconds on a loaded machine).
+	ready := time.Now()
 	defer func() { secrets.Watch(t, g) }() // every token minted by then
 	ctx := harness.Ctx(t, 3*time.Minute)
 	base := strings.TrimSuffix(g.MCPURL, "/mcp")
@@ -249,7 +252,7 @@ policy:
 				t.Errorf("the JWKS was fetched %d times within 30s, want 1", n)
 			}
 		}
-		time.Sleep(time.Until(begin.Add(auth.MinRefetch + time.Second)))
+		time.Sleep(time.Until(ready.Add(auth.MinRefetch + time.Second))) // past MinRefetch after the fetch
 		c := g.SessionClient(t, withToken(rotated))
 		harness.Calc(ctx, t, c, 7, 8)
 		if n := idp.Hits(); n != 2 {
