@@ -44,7 +44,7 @@ tests/node/node_modules/.package-lock.json: tests/node/package.json tests/node/p
 # them run at once, whatever the number of cores (go test's -parallel
 # default is GOMAXPROCS).
 ALONE_TESTS := TestSpinningPluginDoesNotStarveOthers|TestRunawayStoppedAtTimeout|TestGCWhileRunaway
-TEST_PARALLEL ?= 8
+TEST_PARALLEL ?= 4
 test: plugins node-deps
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 40m -parallel $(TEST_PARALLEL) -skip '^($(ALONE_TESTS))$$' ./...

@@ -144,7 +144,7 @@ func TestBrowserDemo(t *testing.T) {
 }
 
 func TestBrowserFailures(t *testing.T) {
-	t.Parallel()
+	// Not parallel: a call must fail within a second of its page leaving.
 	static := staticServer(t)
 	g := browserGateway(t, "  sites:\n    - {name: t, token_env: RELAY_T_TOKEN, prefix: t_}\n", "RELAY_T_TOKEN="+relayToken)
 	ctx := harness.Ctx(t, 3*time.Minute)

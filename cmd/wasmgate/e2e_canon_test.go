@@ -26,7 +26,7 @@ func TestArgumentsOneCanonicalForm(t *testing.T) {
 `,
 	}))
 	g := bins.Start(t, harness.Options{Config: cfg})
-	ctx := harness.Ctx(t, time.Minute)
+	ctx := harness.Ctx(t, 3*time.Minute)
 	s := harness.OpenSession(t, g.MCPURL)
 	base := g.Baseline(t, nil)
 	call := func(args string) (text string, isError bool) {

@@ -11,6 +11,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -89,7 +90,7 @@ func TestSubscriptionsArePoliced(t *testing.T) {
 	cfg := harness.WriteConfig(t, yaml(`"hyper://p/notes/public*"`))
 	g := bins.Start(t, harness.Options{Config: cfg, Env: abuseEnv})
 	secrets.Watch(t, g)
-	ctx := harness.Ctx(t, 3*time.Minute)
+	ctx := harness.Ctx(t, 6*time.Minute)
 	base := settledMin(t, g, nil)
 	// The attacker's session.
 	x, _ := tokenClient(t, g, bob)
@@ -463,9 +464,12 @@ func TestRelayRegistrationFlood(t *testing.T) {
 			t.Fatalf("after 30 s: %d refused, %d published of %d", refused, published, flood)
 		}
 	}
-	t.Logf("%d register frames answered in %v: %d refused, %d published", flood, time.Since(start), refused, published)
-	if published > 10 {
-		t.Errorf("%d registrations published of a flood of %d, want at most the burst (6) and what refilled", published, flood)
+	took := time.Since(start)
+	t.Logf("%d register frames answered in %v: %d refused, %d published", flood, took, refused, published)
+	// 60 a minute: a burst of 6 (at most, when the flood began) and one
+	// more each second it lasted.
+	if most := 6 + int(math.Ceil(took.Seconds())); published > most {
+		t.Errorf("%d registrations published of a flood of %d in %v, want at most the burst (6) and what refilled (1/s): %d", published, flood, took, most)
 	}
 	if got, _ := g.Metric(t, "wasmgate_relay_frames_rejected_total", map[string]string{"site": "demo", "reason": "rate_limited"}); got != float64(refused) {
 		t.Errorf("rate_limited counted %v, want %d", got, refused)

@@ -24,7 +24,7 @@ func TestRelistCannotTakeOverATool(t *testing.T) {
 		Plugins: harness.Item("name: intruder", "path: "+v1) + harness.Item("name: calculator", "path: "+calc),
 	}))
 	g := bins.Start(t, harness.Options{Config: cfg})
-	ctx := harness.Ctx(t, time.Minute)
+	ctx := harness.Ctx(t, 3*time.Minute)
 	c := g.SessionClient(t)
 	// Both plugins have an instance before the baseline: a pooled
 	// instance is not what the attack leaves.

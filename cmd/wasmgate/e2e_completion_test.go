@@ -31,7 +31,7 @@ audit:
   file: ` + harness.Q(audit) + "\n",
 	}))
 	g := bins.Start(t, harness.Options{Config: cfg})
-	ctx := harness.Ctx(t, time.Minute)
+	ctx := harness.Ctx(t, 3*time.Minute)
 	c := g.SessionClient(t)
 	base := g.Baseline(t, nil)
 	ref := mcp.PromptReference{Type: "ref/prompt", Name: "greet"}

@@ -455,9 +455,11 @@ func TestUpstreamBadServers(t *testing.T) {
     command: [/bin/sh, -c, "cat > /dev/null"]
     limits: {start_timeout: 2s}
 `, `upstreams[0]: upstream "silent": did not answer initialize within 2s (limits.start_timeout)`},
+		// The garbage line is reported when start_timeout ends: 10s, so
+		// that a loaded machine has read it by then.
 		{"garbage", `  - name: garbage
     command: [/bin/sh, -c, "echo this is not json; cat > /dev/null"]
-    limits: {start_timeout: 2s}
+    limits: {start_timeout: 10s}
 `, `it wrote a line that is not JSON-RPC: "this is not json"`},
 		{"exits", `  - name: exits
     command: [/bin/sh, -c, "echo boom >&2; exit 3"]
@@ -799,7 +801,7 @@ func TestUpstreamStatusPage(t *testing.T) {
 	cfg := harness.WriteConfig(t, upstreamYAML(t, `  - name: later
     command: [/bin/sh, -c, "echo starting >&2; exit 7"]
     start: background
-    limits: {start_timeout: 2s}
+    limits: {start_timeout: 10s}
 `))
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 60*time.Second)
