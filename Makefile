@@ -38,11 +38,16 @@ tests/node/node_modules/.package-lock.json: tests/node/package.json tests/node/p
 ## test: every test, with the race detector
 # The fairness test measures throughput, and the termination tests measure
 # how soon a runaway guest is stopped, so they run on their own after the
-# rest (go test runs packages in parallel).
+# rest (go test runs packages in parallel). The end-to-end tests of
+# cmd/wasmgate mostly wait (on gateways, npm servers, Chromium, timers),
+# and all but the few that say why not are t.Parallel: TEST_PARALLEL of
+# them run at once, whatever the number of cores (go test's -parallel
+# default is GOMAXPROCS).
 ALONE_TESTS := TestSpinningPluginDoesNotStarveOthers|TestRunawayStoppedAtTimeout|TestGCWhileRunaway
+TEST_PARALLEL ?= 4
 test: plugins node-deps
 	$(GO) vet ./...
-	$(GO) test -race -count=1 -timeout 40m -skip '^($(ALONE_TESTS))$$' ./...
+	$(GO) test -race -count=1 -timeout 40m -parallel $(TEST_PARALLEL) -skip '^($(ALONE_TESTS))$$' ./...
 	$(GO) test -race -count=1 -timeout 5m -p 1 -run '^($(ALONE_TESTS))$$' ./cmd/wasmgate ./loader
 
 ## third-party: rebuild third_party/<fork> (mcp-go, wazero, extism-go-sdk)

@@ -289,6 +289,7 @@ func docEnv(dir string) []string {
 }
 
 func TestREADMEWalkthrough(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"curl", "openssl", "go", "make"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("the README walkthrough needs %s", tool)
@@ -315,6 +316,7 @@ func TestREADMEWalkthrough(t *testing.T) {
 }
 
 func TestDocMatchLines(t *testing.T) {
+	t.Parallel()
 	id := func(s string) string { return s }
 	got := []string{"time=x level=INFO msg=a took=1s", "b", "c"}
 	if miss := matchLines(got, []string{"...", "msg=a took=...", "c"}, id); miss != "" {
@@ -331,6 +333,7 @@ func TestDocMatchLines(t *testing.T) {
 // TestBrowserWalkthrough follows examples/browser/README.md: its commands
 // as written, and at step 4 the page opened in headless Chromium.
 func TestBrowserWalkthrough(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"curl", "openssl", "python3"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("the demo walkthrough needs %s", tool)
@@ -386,6 +389,7 @@ func gitStatus(t *testing.T) string {
 // the tests install in tests/node, which stands for the document's
 // /opt/mcp; /srv/shared becomes a folder of the test's.
 func TestUpstreamsWalkthrough(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(filepath.Join(harness.RepoRoot(), "tests", "node", "node_modules", ".bin", "mcp-server-filesystem")); err != nil {
 		t.Fatalf("@modelcontextprotocol/server-filesystem is not installed: run `make node-deps` (make test does): %v", err)
 	}

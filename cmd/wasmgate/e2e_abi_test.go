@@ -25,6 +25,7 @@ func writeModule(t *testing.T, name string, imports [][2]string, exports []strin
 }
 
 func TestValidateRefusesModuleWithNoKnownABI(t *testing.T) {
+	t.Parallel()
 	cfg := writeModule(t, "mystery", nil, []string{"run", "main_loop"})
 	checkRefused(t, runValidate(t, cfg, nil, nil), []string{
 		`plugin "mystery" (plugins[0])`,
@@ -34,6 +35,7 @@ func TestValidateRefusesModuleWithNoKnownABI(t *testing.T) {
 }
 
 func TestValidateRefusesUnknownHostImport(t *testing.T) {
+	t.Parallel()
 	cfg := writeModule(t, "importer", [][2]string{{"extism:host/user", "launch_rockets"}}, []string{"tools_information"})
 	checkRefused(t, runValidate(t, cfg, nil, nil), []string{
 		`plugin "importer" (plugins[0])`,
@@ -46,6 +48,7 @@ func TestValidateRefusesUnknownHostImport(t *testing.T) {
 // loads with a warning naming each; its tools work, and the two items
 // answer with an error saying what is missing.
 func TestPluginWithMissingExportsLoads(t *testing.T) {
+	t.Parallel()
 	plugins := harness.Item("name: goodbye", "path: "+harness.Q(harness.Wasm(t, "testdata/plugins/goodbye")))
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: plugins}))
 

@@ -126,6 +126,7 @@ func checkAudit(t *testing.T, where string, got []auditRecord, want [][5]string,
 // redacted; audit.file takes the lines as JSON, and after the file is
 // renamed, SIGHUP makes the gateway write a new one.
 func TestAudit(t *testing.T) {
+	t.Parallel()
 	tok := newToken(t)
 	password, apiToken, authz := "pw-"+newToken(t), "api-"+newToken(t), "Bearer "+newToken(t)
 	secrets := harness.Secrets{tok, password, apiToken, authz}

@@ -40,6 +40,7 @@ func pageURL(srv, page string, g *harness.Gateway, site, token string) string {
 }
 
 func TestBrowserDemo(t *testing.T) {
+	t.Parallel()
 	static := staticServer(t)
 	g := browserGateway(t, fmt.Sprintf("  sites:\n    - {name: demo, token_env: RELAY_DEMO_TOKEN, allowed_origins: [%q], resource_schemes: [storage]}\n", static.URL),
 		"RELAY_DEMO_TOKEN="+relayToken)
@@ -143,6 +144,7 @@ func TestBrowserDemo(t *testing.T) {
 }
 
 func TestBrowserFailures(t *testing.T) {
+	// Not parallel: a call must fail within a second of its page leaving.
 	static := staticServer(t)
 	g := browserGateway(t, "  sites:\n    - {name: t, token_env: RELAY_T_TOKEN, prefix: t_}\n", "RELAY_T_TOKEN="+relayToken)
 	ctx := harness.Ctx(t, 3*time.Minute)
@@ -228,6 +230,7 @@ func TestBrowserFailures(t *testing.T) {
 }
 
 func TestBrowserWULegacy(t *testing.T) {
+	t.Parallel()
 	static := staticServer(t)
 	g := browserGateway(t, "  sites:\n    - {name: wu, protocol: wu-legacy, token_env: RELAY_WU_TOKEN}\n", "RELAY_WU_TOKEN="+relayToken)
 	ctx := harness.Ctx(t, 3*time.Minute)

@@ -15,6 +15,7 @@ import (
 // or the plugin sees them, whatever decoder the plugin uses; a `when` on
 // args holds for the call the plugin runs.
 func TestArgumentsOneCanonicalForm(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Plugins: harness.ExamplePlugins(t),
 		Sections: `policy:
@@ -25,7 +26,7 @@ func TestArgumentsOneCanonicalForm(t *testing.T) {
 `,
 	}))
 	g := bins.Start(t, harness.Options{Config: cfg})
-	ctx := harness.Ctx(t, time.Minute)
+	ctx := harness.Ctx(t, 3*time.Minute)
 	s := harness.OpenSession(t, g.MCPURL)
 	base := g.Baseline(t, nil)
 	call := func(args string) (text string, isError bool) {

@@ -11,6 +11,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -75,6 +76,7 @@ policy:
 // the subscribers that may still read the URI when it is sent, after a
 // reload that takes bob's right away too.
 func TestSubscriptionsArePoliced(t *testing.T) {
+	t.Parallel()
 	alice, bob := newToken(t), newToken(t)
 	secrets := harness.Secrets{alice, bob}
 	v2 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv2"))
@@ -88,7 +90,7 @@ func TestSubscriptionsArePoliced(t *testing.T) {
 	cfg := harness.WriteConfig(t, yaml(`"hyper://p/notes/public*"`))
 	g := bins.Start(t, harness.Options{Config: cfg, Env: abuseEnv})
 	secrets.Watch(t, g)
-	ctx := harness.Ctx(t, 3*time.Minute)
+	ctx := harness.Ctx(t, 6*time.Minute)
 	base := settledMin(t, g, nil)
 	// The attacker's session.
 	x, _ := tokenClient(t, g, bob)
@@ -199,6 +201,7 @@ func TestSubscriptionsArePoliced(t *testing.T) {
 // got at most 1000, the refusal is counted, and the next call has its own
 // budget.
 func TestPluginNotificationCap(t *testing.T) {
+	t.Parallel()
 	v2 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv2"))
 	g := bins.Start(t, harness.Options{Env: abuseEnv, Config: harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Plugins: harness.Item("name: hyperv2", "path: "+v2)}))})
@@ -293,6 +296,7 @@ func listenWith(t *testing.T, ctx context.Context, url, token, body string) (*ht
 // each refusal is counted with its reason, and the places come back when
 // the sessions and streams end.
 func TestPerPrincipalShares(t *testing.T) {
+	t.Parallel()
 	alice, bob, carol := newToken(t), newToken(t), newToken(t)
 	secrets := harness.Secrets{alice, bob, carol}
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
@@ -422,6 +426,7 @@ func TestPerPrincipalShares(t *testing.T) {
 // serving, the gateway answers other clients meanwhile, and heap and
 // goroutines come back.
 func TestRelayRegistrationFlood(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	harness.WriteFile(t, e.Config, relayConfig(t, e, "  sites:\n    - {name: demo, token_env: RELAY_DEMO_TOKEN}\n"))
 	g := bins.Start(t, harness.Options{Config: e.Config, Env: append([]string{"RELAY_DEMO_TOKEN=" + relayToken}, abuseEnv...)})
@@ -459,9 +464,12 @@ func TestRelayRegistrationFlood(t *testing.T) {
 			t.Fatalf("after 30 s: %d refused, %d published of %d", refused, published, flood)
 		}
 	}
-	t.Logf("%d register frames answered in %v: %d refused, %d published", flood, time.Since(start), refused, published)
-	if published > 10 {
-		t.Errorf("%d registrations published of a flood of %d, want at most the burst (6) and what refilled", published, flood)
+	took := time.Since(start)
+	t.Logf("%d register frames answered in %v: %d refused, %d published", flood, took, refused, published)
+	// 60 a minute: a burst of 6 (at most, when the flood began) and one
+	// more each second it lasted.
+	if most := 6 + int(math.Ceil(took.Seconds())); published > most {
+		t.Errorf("%d registrations published of a flood of %d in %v, want at most the burst (6) and what refilled (1/s): %d", published, flood, took, most)
 	}
 	if got, _ := g.Metric(t, "wasmgate_relay_frames_rejected_total", map[string]string{"site": "demo", "reason": "rate_limited"}); got != float64(refused) {
 		t.Errorf("rate_limited counted %v, want %d", got, refused)

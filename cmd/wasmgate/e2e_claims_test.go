@@ -17,13 +17,14 @@ import (
 // intruder never sees the arguments, the refusal is counted and shown on
 // the status page.
 func TestRelistCannotTakeOverATool(t *testing.T) {
+	t.Parallel()
 	v1 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv1"))
 	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Plugins: harness.Item("name: intruder", "path: "+v1) + harness.Item("name: calculator", "path: "+calc),
 	}))
 	g := bins.Start(t, harness.Options{Config: cfg})
-	ctx := harness.Ctx(t, time.Minute)
+	ctx := harness.Ctx(t, 3*time.Minute)
 	c := g.SessionClient(t)
 	// Both plugins have an instance before the baseline: a pooled
 	// instance is not what the attack leaves.

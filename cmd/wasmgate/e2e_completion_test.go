@@ -17,6 +17,7 @@ import (
 // limit (shared with prompts/get), a refusal says so, and every
 // completion has an audit line of kind "completion".
 func TestCompletionThroughEnvelope(t *testing.T) {
+	t.Parallel()
 	audit := filepath.Join(t.TempDir(), "audit.log")
 	v2 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv2"))
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
@@ -30,7 +31,7 @@ audit:
   file: ` + harness.Q(audit) + "\n",
 	}))
 	g := bins.Start(t, harness.Options{Config: cfg})
-	ctx := harness.Ctx(t, time.Minute)
+	ctx := harness.Ctx(t, 3*time.Minute)
 	c := g.SessionClient(t)
 	base := g.Baseline(t, nil)
 	ref := mcp.PromptReference{Type: "ref/prompt", Name: "greet"}

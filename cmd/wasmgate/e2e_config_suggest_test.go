@@ -17,6 +17,7 @@ import (
 )
 
 func TestUnknownKeySuggestsNearest(t *testing.T) {
+	t.Parallel()
 	item := func(extra string) string {
 		return "  - name: calculator\n    path: " + harness.Wasm(t, "examples/plugins/calculator") + "\n" + extra
 	}
@@ -41,6 +42,7 @@ func TestUnknownKeySuggestsNearest(t *testing.T) {
 // TestValidateReportsEveryBadDuration: bad durations in two sections are
 // both reported, as docs/operations.md says validate does.
 func TestValidateReportsEveryBadDuration(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, "server:\n  shutdown_timeout: 5x\nplugins:\n  - name: calculator\n    path: "+
 		harness.Wasm(t, "examples/plugins/calculator")+"\n    limits: {timeout: 3q}\n")
 	r := bins.Run(t, harness.RunOptions{}, "validate", "--config", cfg)
@@ -55,6 +57,7 @@ func TestValidateReportsEveryBadDuration(t *testing.T) {
 // tool's title (MCP's top-level title) that clients show, and a reload
 // that changes it is seen in tools/list.
 func TestOverrideTitle(t *testing.T) {
+	t.Parallel()
 	item := func(title string) string {
 		return "  - name: calculator\n    path: " + harness.Wasm(t, "examples/plugins/calculator") +
 			"\n    overrides:\n      calculate: {title: " + harness.Q(title) + "}\n"
@@ -80,6 +83,7 @@ func TestOverrideTitle(t *testing.T) {
 // error still has the key's line and column, from validate as from a
 // reload (which keeps serving).
 func TestTokenFileErrorHasLine(t *testing.T) {
+	t.Parallel()
 	missing := filepath.Join(t.TempDir(), "alice.token")
 	plugins := "  - name: calculator\n    path: " + harness.Wasm(t, "examples/plugins/calculator") + "\n"
 	text := "plugins:\n" + plugins + "auth:\n  principals:\n    - name: alice\n      token_file: " + harness.Q(missing) + "\n"
@@ -106,6 +110,7 @@ func TestTokenFileErrorHasLine(t *testing.T) {
 // upstreams beside plugins (relay sites are in its relay: part), and validate prints a line
 // per upstream as it does per plugin.
 func TestValidateCountsUpstreams(t *testing.T) {
+	t.Parallel()
 	node, script := everything(t)
 	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
     command: [%q, %q, stdio]
@@ -126,6 +131,7 @@ func TestValidateCountsUpstreams(t *testing.T) {
 // sections (state, trust) read as key and value, not a JSON dump, and
 // "In force" says whether calls are traced and where to.
 func TestStatusPageStateAndTracing(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Plugins:  "  - name: calculator\n    path: " + harness.Wasm(t, "examples/plugins/calculator") + "\n",
 		Sections: "tracing:\n  endpoint: http://127.0.0.1:4318\n  sample_ratio: 0.25\n",

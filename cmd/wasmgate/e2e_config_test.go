@@ -67,6 +67,7 @@ func checkRefused(t *testing.T, r harness.Result, want, not []string) {
 // with loader.Load; a few of them run here through the binary, with the
 // classes only compiling the modules or building the gateway can find.
 func TestValidateConfigErrors(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{
 		"unknown-top-level-key",
 		"invalid-yaml",
@@ -164,6 +165,7 @@ func TestValidateConfigErrors(t *testing.T) {
 }
 
 func TestValidateOK(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, bins.ExamplesYAML(t, ""))
 	r := runValidate(t, cfg, nil, nil)
 	if r.Code != 0 {
@@ -206,6 +208,7 @@ func TestValidateOK(t *testing.T) {
 
 // TestEnvOverrideServe: an environment override changes what serve does.
 func TestEnvOverrideServe(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, bins.ExamplesYAML(t, ""))
 	g := bins.Start(t, harness.Options{Config: cfg, Env: []string{
 		"WASMGATE_TRANSPORTS__HTTP__PATH=/other",
@@ -234,6 +237,7 @@ func TestEnvOverrideServe(t *testing.T) {
 
 // TestCLI: the commands and flags around serve and validate.
 func TestCLI(t *testing.T) {
+	t.Parallel()
 	if r := bins.Run(t, harness.RunOptions{Plain: true}, "version"); r.Code != 0 || !strings.Contains(r.Stdout, testVersion) {
 		t.Errorf("wasmgate version: exit %d, stdout %q; want the stamped version %s", r.Code, r.Stdout, testVersion)
 	}

@@ -113,6 +113,7 @@ func pageServer(t *testing.T) (url, origin string) {
 // and, without a token, the 401 and its WWW-Authenticate; a page on
 // another origin gets nothing through.
 func TestCORSBrowser(t *testing.T) {
+	t.Parallel()
 	browser := harness.StartBrowser(t)
 	page, allowed := pageServer(t)
 	foreignPage, foreign := pageServer(t)

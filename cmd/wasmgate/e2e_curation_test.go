@@ -48,6 +48,7 @@ func unknownAnswer(ctx context.Context, c *client.Client, name string) string {
 // reload whose rename collides with another tool of the plugin is
 // refused, naming both, and the gateway keeps serving.
 func TestPluginCuration(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	v1 := e.Module("hyperv1", "testdata/plugins/hyperv1")
 	render := func(curation string) []byte {
@@ -156,6 +157,7 @@ func mapsKeys[V any](m map[string]V) func(func(string) bool) {
 // admin_* and renames calculate to calc. The lists, the calls and the
 // registered frame follow the curation.
 func TestRelayCuration(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	harness.WriteFile(t, e.Config, []byte(e.YAML(harness.NoWatch)+
 		"relay:\n  sites:\n    - {name: demo, token_env: RELAY_DEMO_TOKEN, tools: {exclude: [\"admin_*\"]}, overrides: {calculate: {name: calc, description: \"Adds and more\"}}}\n"))

@@ -33,6 +33,7 @@ const endpointsSection = `endpoints:
 `
 
 func TestEndpointsAcrossReplicas(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t, endpointsSection)
 	ctx := harness.Ctx(t, 120*time.Second)
 	lb := "http://" + c.lb.Addr

@@ -146,6 +146,7 @@ func checkPeople(t *testing.T, where string, v endpointView) {
 }
 
 func TestEndpointsTypeScriptSDK(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, twoEndpointsYAML(t, "  stdio: {endpoint: people}\n", ""))
 	g := bins.Start(t, harness.Options{Config: cfg})
 	base := endpointBase(t, g.MCPURL)

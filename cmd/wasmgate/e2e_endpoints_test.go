@@ -129,6 +129,7 @@ var (
 // answers a call of a tool outside it exactly as an unknown name, and
 // shows its own title and instructions in initialize and server/discover.
 func TestEndpointCatalogsHTTP(t *testing.T) {
+	t.Parallel()
 	g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, epYAML(t, "", twoEndpoints))})
 	ctx := harness.Ctx(t, 2*time.Minute)
 	for _, ep := range []struct {
@@ -206,6 +207,7 @@ func postInSession(t *testing.T, u, id string) int {
 // TestEndpointStdio: stdio serves the endpoint transports.stdio.endpoint
 // names, not the first one: its lists are exactly that selection.
 func TestEndpointStdio(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, epYAML(t, "  stdio:\n    endpoint: people\n", twoEndpoints))
 	g := bins.Start(t, harness.Options{Config: cfg, Stdio: true})
 	ctx := harness.Ctx(t, time.Minute)
@@ -227,6 +229,7 @@ func TestEndpointStdio(t *testing.T) {
 // catalog, counted as endpoint_access; over stdio a refused principal
 // gets a JSON-RPC error.
 func TestEndpointAccess(t *testing.T) {
+	t.Parallel()
 	alice, bob := newToken(t), newToken(t)
 	sections := fmt.Sprintf(`auth:
   principals:
@@ -351,6 +354,7 @@ endpoints:
 // endpoint to another tells exactly one tools/list_changed to each of
 // their sessions and nothing to a third endpoint's; the lists follow.
 func TestEndpointReloadMovesTool(t *testing.T) {
+	t.Parallel()
 	render := func(from, to string) string {
 		return epYAML(t, "", fmt.Sprintf(`endpoints:
   - name: a
@@ -419,6 +423,7 @@ func TestEndpointReloadMovesTool(t *testing.T) {
 // session is gone too; another endpoint's session and its call in
 // flight are untouched.
 func TestEndpointRemoved(t *testing.T) {
+	t.Parallel()
 	plugins := harness.ExamplePlugins(t) + fmt.Sprintf("  - {name: hostile, path: %s, limits: {timeout: 30s, concurrency: 4}}\n", harness.Wasm(t, "testdata/plugins/hostile"))
 	render := func(withGone bool) string {
 		eps := `endpoints:
@@ -531,7 +536,8 @@ func TestEndpointRemoved(t *testing.T) {
 // published on one endpoint only: the other endpoint neither lists nor
 // calls them, and is not told list_changed when the page registers.
 func TestEndpointUpstreamAndRelay(t *testing.T) {
-	meddler := harness.GoFixture(t, "testdata/upstreams/meddler")
+	t.Parallel()
+	meddler := bins.GoFixture(t, "testdata/upstreams/meddler")
 	sections := fmt.Sprintf(`upstreams:
   - name: meddle
     command: [%q, -name, meddle]

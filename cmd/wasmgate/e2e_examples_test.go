@@ -60,6 +60,7 @@ func examplesServeConfig(t *testing.T) string {
 // error case, over Streamable HTTP and stdio, each with both protocol
 // revisions mcp-go speaks.
 func TestExamples(t *testing.T) {
+	t.Parallel()
 	cfg := examplesServeConfig(t)
 	g := bins.Start(t, harness.Options{Config: cfg, Stdio: true})
 	g2 := bins.Start(t, harness.Options{Config: cfg, Stdio: true}) // a second stdin for the other revision
@@ -385,6 +386,7 @@ func checkUnknownNames(ctx context.Context, t *testing.T, c *client.Client) {
 // read back through another session, another protocol revision and stdio,
 // whichever pooled instance serves each call.
 func TestStorageSharedAcrossSessions(t *testing.T) {
+	t.Parallel()
 	g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, bins.ExamplesYAML(t, "")), Stdio: true})
 	ctx := harness.Ctx(t, 60*time.Second)
 	a := g.SessionClient(t)
@@ -420,6 +422,7 @@ func TestStorageSharedAcrossSessions(t *testing.T) {
 // each storing its own key and reading it back and doing arithmetic whose
 // exact result the test computes.
 func TestConcurrentSessions(t *testing.T) {
+	t.Parallel()
 	g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, bins.ExamplesYAML(t, ""))})
 	ctx := harness.Ctx(t, 120*time.Second)
 	const sessions, workers = 16, 64
@@ -523,6 +526,7 @@ func TestConcurrentSessions(t *testing.T) {
 // even at debug level), and a malformed line gets a parse error without
 // ending the session.
 func TestStdioRaw(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Server: "  log: {level: debug}\n", Plugins: harness.ExamplePlugins(t)}))
 	g := bins.Start(t, harness.Options{Config: cfg, Stdio: true})
 	lines := make(chan string, 64)

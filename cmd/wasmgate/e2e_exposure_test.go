@@ -37,6 +37,7 @@ func loopbackURL(g *harness.Gateway) string {
 // old config keeps serving and the failure is counted);
 // auth.allow_anonymous: true lifts the refusal.
 func TestNonLoopbackNeedsAuth(t *testing.T) {
+	t.Parallel()
 	t.Run("start", func(t *testing.T) {
 		cfg := harness.WriteConfig(t, everywhere(t, bins.YAML(harness.Parts{Plugins: harness.ExamplePlugins(t)})))
 		r := bins.Run(t, harness.RunOptions{}, "serve", "--config", cfg)

@@ -52,6 +52,7 @@ func calcLoad(t *testing.T, bench string, g *harness.Gateway, clients int, d tim
 }
 
 func TestSpinningPluginDoesNotStarveOthers(t *testing.T) {
+	// Not parallel: ALONE_TESTS (Makefile).
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: fmt.Sprintf(`  - name: calculator
     path: %s
   - name: hostile

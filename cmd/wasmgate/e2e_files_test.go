@@ -75,6 +75,7 @@ func (before fsTree) diff(t *testing.T, root, what string) {
 }
 
 func TestFileGrantsCannotBeEscaped(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	out := filepath.Join(base, "out") // never granted
 	rw := filepath.Join(base, "rw")   // granted read-write at /data

@@ -321,6 +321,7 @@ func reloadTo(t *testing.T, g *harness.Gateway, cfg, yaml string) {
 // refused what a rule could block under unscoped: deny, and allowed under
 // unscoped: allow.
 func TestFlowTrifecta(t *testing.T) {
+	t.Parallel()
 	w := newFlowWorld(t)
 	cfg := harness.WriteConfig(t, w.yaml(t, flowConfig{server: harness.NoWatch}))
 	g := bins.Start(t, harness.Options{Config: cfg})
@@ -439,6 +440,7 @@ func TestFlowTrifecta(t *testing.T) {
 // or by a client that cannot elicit, it is refused and the recorder stays
 // empty.
 func TestFlowElicit(t *testing.T) {
+	t.Parallel()
 	w := newFlowWorld(t)
 	cfg := harness.WriteConfig(t, w.yaml(t, flowConfig{server: harness.NoWatch, action: "elicit"}))
 	g := bins.Start(t, harness.Options{Config: cfg})
@@ -514,6 +516,7 @@ func TestFlowElicit(t *testing.T) {
 // next post is refused naming the calls made before the reload; with the
 // rule's action changed to audit, it is allowed, logged and counted.
 func TestFlowReload(t *testing.T) {
+	t.Parallel()
 	w := newFlowWorld(t)
 	// fetch keeps its derived labels (untrusted, egress), so that some
 	// source carries egress while post does not.
@@ -567,6 +570,7 @@ func TestFlowReload(t *testing.T) {
 // caller (no session: the taint is its principal's) tainted through A is
 // refused through B, and another principal is not.
 func TestFlowAcrossReplicas(t *testing.T) {
+	t.Parallel()
 	w := newFlowWorld(t)
 	r := harness.StartRedis(t)
 	cfg := harness.WriteConfig(t, w.yaml(t, flowConfig{server: harness.NoWatch, sections: `auth:
@@ -705,6 +709,7 @@ func modernAsked(t *testing.T, url, token string, a *approver) *client.Client {
 // approved, the post runs, declined, it is refused; an operator's reset
 // of the principal clears her taint.
 func TestFlowModernPrincipal(t *testing.T) {
+	t.Parallel()
 	w := newFlowWorld(t)
 	auth := `auth:
   principals:
@@ -783,6 +788,7 @@ func TestFlowModernPrincipal(t *testing.T) {
 // gzip-file-as-resource is openWorldHint true and not read-only, so
 // untrusted and egress).
 func TestFlowUpstreamLabels(t *testing.T) {
+	t.Parallel()
 	node, script := everything(t)
 	w := newFlowWorld(t)
 	cfg := harness.WriteConfig(t, w.yaml(t, flowConfig{server: harness.NoWatch, flows: "  from_annotations: true\n",
@@ -845,6 +851,7 @@ func TestFlowUpstreamLabels(t *testing.T) {
 // content, policy refuses read_notes to it (a policy denial, not a flow
 // block), while a fresh session may read them.
 func TestFlowTraceAndPolicy(t *testing.T) {
+	t.Parallel()
 	w := newFlowWorld(t)
 	rc := newOTLPReceiver(t)
 	cfg := harness.WriteConfig(t, w.yaml(t, flowConfig{action: "audit", sections: fmt.Sprintf(`tracing:

@@ -15,6 +15,7 @@ import (
 // enumerated), and is still counted and audited as denied; with
 // policy.reveal_hidden it says "denied by policy".
 func TestHiddenAnswersAsUnknown(t *testing.T) {
+	t.Parallel()
 	for _, reveal := range []bool{false, true} {
 		extra := ""
 		if reveal {
@@ -25,7 +26,7 @@ func TestHiddenAnswersAsUnknown(t *testing.T) {
 			Sections: "policy:\n" + extra + "  rules:\n    - principals: [\"*\"]\n      allow: {tools: [calculate]}\n",
 		}))
 		g := bins.Start(t, harness.Options{Config: cfg})
-		ctx := harness.Ctx(t, time.Minute)
+		ctx := harness.Ctx(t, 3*time.Minute)
 		s := harness.OpenSession(t, g.MCPURL)
 		base := g.Baseline(t, nil)
 		answer := func(name string) string {

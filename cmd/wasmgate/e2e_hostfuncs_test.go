@@ -125,6 +125,7 @@ func callWithToken(ctx context.Context, c *client.Client, tool string, args map[
 }
 
 func TestHostFunctions(t *testing.T) {
+	t.Parallel()
 	ctx := harness.Ctx(t, 2*time.Minute)
 	for _, transportName := range []string{"http", "stdio"} {
 		t.Run(transportName, func(t *testing.T) {
@@ -315,6 +316,7 @@ func listed(ctx context.Context, t *testing.T, c *client.Client, method string) 
 // A client that declares none of sampling, elicitation and roots gets a
 // clean error in the plugin, at once, for each.
 func TestHostFunctionsWithoutCapabilities(t *testing.T) {
+	t.Parallel()
 	ctx := harness.Ctx(t, 2*time.Minute)
 	for _, transportName := range []string{"http", "stdio"} {
 		t.Run(transportName, func(t *testing.T) {
@@ -343,6 +345,7 @@ func TestHostFunctionsWithoutCapabilities(t *testing.T) {
 // notifications/resources/updated reaches the sessions subscribed to the
 // URI, and only them; the plugin's prefix applies to the URI.
 func TestResourceUpdatedReachesSubscribers(t *testing.T) {
+	t.Parallel()
 	v2 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv2"))
 	g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: harness.Item("name: hyperv2", "path: "+v2, "prefix: p")}))})
 	ctx := harness.Ctx(t, time.Minute)

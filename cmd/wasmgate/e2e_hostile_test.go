@@ -31,6 +31,7 @@ import (
 //     stopped them, not the timeout;
 //   - slow_*: timeout 2s, concurrency 2, for the concurrency limit.
 func TestHostilePlugins(t *testing.T) {
+	// Not parallel: its memory and output limits must stop calls well before their 10s timeout under -race.
 	hostile := harness.Wasm(t, "testdata/plugins/hostile")
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: fmt.Sprintf(`  - name: calculator
     path: %s
@@ -250,6 +251,7 @@ func TestHostilePlugins(t *testing.T) {
 // limits.kv_quota, with a message it can report, and the store keeps
 // serving the other plugins.
 func TestKVQuota(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: harness.ExamplePlugins(t) + fmt.Sprintf(`  - name: kvquota
     path: %s
     limits: {kv_quota: 4MiB, timeout: 20s}

@@ -49,6 +49,7 @@ func stillServes(t *testing.T, g *harness.Gateway, opts ...transport.StreamableH
 // loopback-only origins, max_body, malformed bodies, DELETE and the GET
 // stream, and the admin listener.
 func TestHTTPTransport(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{HTTP: "    max_body: 64KiB\n", Plugins: harness.ExamplePlugins(t)}))
 	g := bins.Start(t, harness.Options{Config: cfg})
 
@@ -279,6 +280,7 @@ func TestHTTPTransport(t *testing.T) {
 // TestAllowedOrigins: with allowed_origins, exactly those origins pass;
 // loopback origins are no longer implied.
 func TestAllowedOrigins(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		HTTP:    "    allowed_origins: [\"https://app.example.com\"]\n",
 		Plugins: harness.ExamplePlugins(t),
@@ -312,6 +314,7 @@ func TestAllowedOrigins(t *testing.T) {
 // need the token; the token never appears in logs (even at debug) or
 // metrics.
 func TestBearerToken(t *testing.T) {
+	t.Parallel()
 	b := make([]byte, 16)
 	rand.Read(b)
 	token := "tok-" + hex.EncodeToString(b)

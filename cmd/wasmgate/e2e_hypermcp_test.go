@@ -31,6 +31,7 @@ func hyperConfig(t *testing.T) string {
 }
 
 func TestValidateNamesHyperMCPABIs(t *testing.T) {
+	t.Parallel()
 	r := runValidate(t, hyperConfig(t), nil, nil)
 	if r.Code != 0 {
 		t.Fatalf("validate exited %d:\n%s", r.Code, r.Stderr)
@@ -48,6 +49,7 @@ func TestValidateNamesHyperMCPABIs(t *testing.T) {
 }
 
 func TestHyperMCPv1(t *testing.T) {
+	t.Parallel()
 	g := bins.Start(t, harness.Options{Config: hyperConfig(t), Stdio: true})
 	ctx := harness.Ctx(t, time.Minute)
 	for name, c := range map[string]*client.Client{"http": g.SessionClient(t), "stdio": g.StdioClient(t)} {
@@ -93,6 +95,7 @@ func TestHyperMCPv1(t *testing.T) {
 }
 
 func TestHyperMCPv2(t *testing.T) {
+	t.Parallel()
 	g := bins.Start(t, harness.Options{Config: hyperConfig(t), Stdio: true})
 	ctx := harness.Ctx(t, time.Minute)
 	for name, c := range map[string]*client.Client{"http": g.SessionClient(t), "stdio": g.StdioClient(t)} {
@@ -212,6 +215,7 @@ func TestHyperMCPv2(t *testing.T) {
 // for a missing required argument and for an argument that is not a
 // string.
 func TestHyperMCPWire(t *testing.T) {
+	t.Parallel()
 	g := bins.Start(t, harness.Options{Config: hyperConfig(t)})
 	ctx := harness.Ctx(t, time.Minute)
 	s := harness.OpenSession(t, g.MCPURL)
@@ -262,6 +266,7 @@ func TestHyperMCPWire(t *testing.T) {
 
 // The worked examples of docs/plugins.md in the two hyper-mcp ABIs.
 func TestHyperMCPExamples(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: harness.Item("name: shout_v1", "path: "+harness.Q(harness.Wasm(t, "examples/plugins/shout_v1"))) +
 		harness.Item("name: shout_v2", "path: "+harness.Q(harness.Wasm(t, "examples/plugins/shout_v2")), "prefix: v2")}))
 	g := bins.Start(t, harness.Options{Config: cfg})

@@ -47,6 +47,7 @@ func whoamiOf(t *testing.T, g *harness.Gateway, token, tool string) (oauthtest.W
 // call with the provider's reason and no token, and a static principal
 // (no access token) is refused.
 func TestUpstreamTokenExchange(t *testing.T) {
+	t.Parallel()
 	idp := oauthtest.StartProvider(t, oauthtest.ProviderOptions{})
 	const upstreamAud = "https://tickets.example.test"
 	up := oauthtest.StartWhoami(t, idp.JWKSURL, upstreamAud)
@@ -144,6 +145,7 @@ upstreams:
 // an access token: the upstream sees each user, and a resource server
 // that does not trust the assertion fails the call naming the step.
 func TestUpstreamIdentityAssertion(t *testing.T) {
+	t.Parallel()
 	idp := oauthtest.StartProvider(t, oauthtest.ProviderOptions{})
 	as := oauthtest.StartProvider(t, oauthtest.ProviderOptions{Trust: idp})
 	stranger := oauthtest.StartProvider(t, oauthtest.ProviderOptions{}) // trusts no IdP
@@ -223,6 +225,7 @@ func readFile(t *testing.T, path string) string {
 // upstream and the principal. (The whole flow through a real
 // authorization server: e2e_useroauth_test.go.)
 func TestUserOAuthConnectLink(t *testing.T) {
+	t.Parallel()
 	idp := oauthtest.StartProvider(t, oauthtest.ProviderOptions{})
 	up := oauthtest.StartWhoami(t, idp.JWKSURL, "https://notes.example.test")
 	addr := harness.FreePort(t)

@@ -19,12 +19,17 @@ import (
 )
 
 func TestInstanceScopes(t *testing.T) {
+	t.Parallel()
 	const clients, calls = 16, 5
 	v2 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv2"))
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Server: "  max_concurrent_calls: 8\n",
-		Plugins: harness.Item("name: one", "path: "+v2, "prefix: one", "instances: single") +
-			harness.Item("name: per", "path: "+v2, "prefix: per", "instances: session", "limits: {concurrency: 4}"),
+		// limits.timeout (5s by default) covers the wait for an instance:
+		// 16 sessions queue on one, and each session's first call waits
+		// for its instance to start; on a loaded machine (-race, parallel
+		// tests) that can take longer than 5s, and no timeout is tested.
+		Plugins: harness.Item("name: one", "path: "+v2, "prefix: one", "instances: single", "limits: {timeout: 60s}") +
+			harness.Item("name: per", "path: "+v2, "prefix: per", "instances: session", "limits: {concurrency: 4, timeout: 60s}"),
 	}))
 	g := bins.Start(t, harness.Options{Config: cfg, Stdio: true})
 	ctx := harness.Ctx(t, 3*time.Minute)
@@ -125,6 +130,7 @@ func TestInstanceScopes(t *testing.T) {
 // A call outside any session (the stateless 2026-07-28 revision) gets a
 // fresh instance of a session-scoped plugin each time.
 func TestSessionScopeWithoutSession(t *testing.T) {
+	t.Parallel()
 	v2 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv2"))
 	g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Plugins: harness.Item("name: per", "path: "+v2, "instances: session")}))})

@@ -126,6 +126,7 @@ const (
 // array) that the server itself would serve, and lets one inside
 // through.
 func TestInterceptorFilesystem(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	shared, secret := filepath.Join(base, "shared"), filepath.Join(base, "secret")
 	for _, d := range []string{shared, secret} {
@@ -279,6 +280,7 @@ func TestInterceptorFilesystem(t *testing.T) {
 // and callable, the hidden ones are not listed, nothing is held, and
 // `wasmgate lock --check` finds no tool changed.
 func TestInterceptorDescribeLocked(t *testing.T) {
+	t.Parallel()
 	warmInterceptors(t, "examples/interceptors/describe")
 	base := t.TempDir()
 	note := filepath.Join(base, "note.txt")
@@ -419,6 +421,7 @@ var hostileCases = []hostileCase{
 // source, endpoint, principal) changes the arguments and nothing else.
 // The gateway serves throughout.
 func TestInterceptorHostile(t *testing.T) {
+	t.Parallel()
 	warmInterceptors(t, "testdata/interceptors/hostile")
 	module, calc := harness.Q(harness.Wasm(t, "testdata/interceptors/hostile")), harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
 	yaml := func(failure string) []byte {
@@ -553,6 +556,7 @@ func TestInterceptorHostile(t *testing.T) {
 // with the watcher on. No call fails, and after each change the new
 // interceptor serves.
 func TestInterceptorReloadUnderLoad(t *testing.T) {
+	t.Parallel()
 	const clients = 16
 	warmInterceptors(t, "examples/interceptors/redact")
 	e := bins.NewDir(t)

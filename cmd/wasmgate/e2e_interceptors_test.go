@@ -19,6 +19,7 @@ import (
 )
 
 func TestInterceptorServer(t *testing.T) {
+	t.Parallel()
 	srv := interceptortest.Start(t,
 		interceptortest.DenyTool("no-math", "calculate", "arithmetic is not allowed here"),
 		interceptortest.LowerArgument("lower", "name"),

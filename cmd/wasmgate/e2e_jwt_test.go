@@ -71,6 +71,7 @@ func accessClaims(sub string, kv ...any) map[string]any {
 // a key the authorization server rotates in is picked up by the
 // unknown-kid refetch, at most once per 30 s.
 func TestJWT(t *testing.T) {
+	t.Parallel()
 	var secrets harness.Secrets
 	mint := minter{t, &secrets}
 	k1 := jwttest.NewKey(t, "k1", jwa.RS256())
@@ -101,6 +102,9 @@ policy:
 `, jwtIssuer, jwtAudience, idp.URL()),
 	}))
 	g := bins.Start(t, harness.Options{Config: cfg})
+	// The gateway fetched the JWKS between begin and ready (a start can
+	// take seconds on a loaded machine).
+	ready := time.Now()
 	defer func() { secrets.Watch(t, g) }() // every token minted by then
 	ctx := harness.Ctx(t, 3*time.Minute)
 	base := strings.TrimSuffix(g.MCPURL, "/mcp")
@@ -248,7 +252,7 @@ policy:
 				t.Errorf("the JWKS was fetched %d times within 30s, want 1", n)
 			}
 		}
-		time.Sleep(time.Until(begin.Add(auth.MinRefetch + time.Second)))
+		time.Sleep(time.Until(ready.Add(auth.MinRefetch + time.Second))) // past MinRefetch after the fetch
 		c := g.SessionClient(t, withToken(rotated))
 		harness.Calc(ctx, t, c, 7, 8)
 		if n := idp.Hits(); n != 2 {

@@ -14,6 +14,7 @@ import (
 // source (the label and key source, not plugin), for a plugin and an
 // upstream server alike.
 func TestCallLabels(t *testing.T) {
+	t.Parallel()
 	node, script := everything(t)
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Server:  "  log: {level: debug}\n",

@@ -92,7 +92,7 @@ func listJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
 // caller's tools, the list is private.
 func TestListCacheHints(t *testing.T) {
 	t.Parallel()
-	hinted := harness.GoFixture(t, "testdata/upstreams/cachehints")
+	hinted := bins.GoFixture(t, "testdata/upstreams/cachehints")
 	upstream := "upstreams:\n  - name: hinted\n    command: [" + harness.Q(hinted) + "]\n    prefix: hinted\n"
 
 	t.Run("unfiltered", func(t *testing.T) {

@@ -122,6 +122,7 @@ func doRequest(t testing.TB, c *http.Client, method, url string, headers map[str
 // leave the heap where it was. A GET without an id gets 400, an id past
 // max_header_bytes 431, and an ended session 404 everywhere.
 func TestHTTPForgedSessionIDs(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: harness.ExamplePlugins(t)}))
 	g := bins.Start(t, harness.Options{Config: cfg, Env: abuseEnv})
 	base := settleStats(t, g, nil)
@@ -192,6 +193,7 @@ func TestHTTPForgedSessionIDs(t *testing.T) {
 // read_timeout once its body is in, and a GET stream that outlives it, are
 // not cut.
 func TestHTTPSlowClients(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		HTTP: "    read_header_timeout: 1s\n    read_timeout: 2s\n    idle_timeout: 1s\n    max_body: 2MiB\n",
 		Plugins: harness.ExamplePlugins(t) + fmt.Sprintf("  - name: hostile\n    path: %s\n    limits: {timeout: 10s}\n",
@@ -416,6 +418,7 @@ func openStream(ctx context.Context, t testing.TB, s session) *http.Response {
 // max_streams 503 with Retry-After; places come back when sessions end and
 // streams close.
 func TestHTTPSessionAndStreamCaps(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		HTTP:    "    max_sessions: 5\n    max_streams: 3\n    max_streams_per_session: 2\n",
 		Plugins: harness.ExamplePlugins(t),
@@ -536,6 +539,7 @@ func TestHTTPSessionAndStreamCaps(t *testing.T) {
 // connections leave the admin listener answering /healthz; once they close,
 // MCP serves again.
 func TestHTTPDescriptorFlood(t *testing.T) {
+	t.Parallel()
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		t.Skip("no sh to set ulimit -n with")
@@ -604,6 +608,7 @@ func TestHTTPDescriptorFlood(t *testing.T) {
 // too; a plain POST from loopback with the header (curl -X POST -H
 // 'Wasmgate-Admin: 1') reloads.
 func TestAdminCrossSite(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: harness.ExamplePlugins(t)}))
 	g := bins.Start(t, harness.Options{Config: cfg, Env: nil})
 	reloads := func() float64 {
@@ -707,6 +712,7 @@ func TestAdminCrossSite(t *testing.T) {
 // TestAdminToken: with admin.auth, /metrics and /-/reload need the token
 // (any case of "Bearer"); /healthz and /readyz do not.
 func TestAdminToken(t *testing.T) {
+	t.Parallel()
 	b := make([]byte, 16)
 	rand.Read(b)
 	token := "adm-" + hex.EncodeToString(b)
@@ -804,6 +810,7 @@ func (s session) headers(extra map[string]string) map[string]string {
 // TestAdminPProf: admin.pprof serves Go's profiles behind admin.auth, and
 // a reload turns it on and off; off, the paths answer 404.
 func TestAdminPProf(t *testing.T) {
+	t.Parallel()
 	token := "adm-pprof-" + strconv.Itoa(os.Getpid())
 	base := strings.Replace(bins.YAML(harness.Parts{Plugins: harness.ExamplePlugins(t)}), "admin:\n  listen: 127.0.0.1:0\n",
 		"admin:\n  listen: 127.0.0.1:0\n  auth:\n    bearer_token_env: E2E_ADMIN_TOKEN\n", 1)

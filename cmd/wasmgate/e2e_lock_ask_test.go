@@ -77,6 +77,7 @@ var shownDigest = regexp.MustCompile(`gateway\.lock: (\d+) changes? to approve \
 // lock whose digest it showed; --yes writes without asking; with
 // nothing to approve it neither asks nor writes.
 func TestLockAsksBeforeWriting(t *testing.T) {
+	t.Parallel()
 	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
 	yaml := func(extra ...string) string {
 		return bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.Item(append([]string{"name: calculator", "path: " + calc}, extra...)...)})
@@ -147,6 +148,7 @@ func TestLockAsksBeforeWriting(t *testing.T) {
 // watcher sees gateway.lock change. The watcher still reloads on a save
 // afterwards.
 func TestLockReloadsOnce(t *testing.T) {
+	t.Parallel()
 	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
 	yaml := func(extra ...string) string {
 		return bins.YAML(harness.Parts{Plugins: harness.Item(append([]string{"name: calculator", "path: " + calc}, extra...)...)})

@@ -16,6 +16,7 @@ import (
 )
 
 func TestModernEraDetails(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: harness.ExamplePlugins(t)}))
 	g := bins.Start(t, harness.Options{Config: cfg})
 	call := map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call",

@@ -63,6 +63,7 @@ func (s *recordingServer) Port() string {
 }
 
 func TestPluginHTTP(t *testing.T) {
+	t.Parallel()
 	fetchWasm := harness.Wasm(t, "testdata/plugins/fetch")
 	release := make(chan struct{})
 	var releaseOnce sync.Once

@@ -120,6 +120,7 @@ func checkNodeResult(t *testing.T, r nodeResult) {
 }
 
 func TestTypeScriptSDK(t *testing.T) {
+	t.Parallel()
 	node, script := nodeClient(t)
 	cfg := harness.WriteConfig(t, bins.ExamplesYAML(t, ""))
 

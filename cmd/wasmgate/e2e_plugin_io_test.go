@@ -29,6 +29,7 @@ func hostileOnly(t *testing.T, limits, http string) string {
 }
 
 func TestOversizedInputIsRefusedAndPluginKeepsServing(t *testing.T) {
+	t.Parallel()
 	g := bins.Start(t, harness.Options{Config: hostileOnly(t, "memory: 16MiB, concurrency: 1, timeout: 20s, max_output: 64MiB", "    max_body: 64MiB\n")})
 	c := g.SessionClient(t)
 	ctx := harness.Ctx(t, 2*time.Minute)
@@ -76,6 +77,7 @@ type jsonLine struct {
 }
 
 func TestPluginPrintsCannotCorruptStdio(t *testing.T) {
+	t.Parallel()
 	// EXTISM_ENABLE_WASI_OUTPUT=1 is the plugin library's switch to send
 	// guest output to the process's own streams: stdout must stay pure.
 	g := bins.Start(t, harness.Options{Config: hostileOnly(t, "timeout: 20s", ""), Env: []string{"EXTISM_ENABLE_WASI_OUTPUT=1"}, Stdio: true})
@@ -139,6 +141,7 @@ func TestPluginPrintsCannotCorruptStdio(t *testing.T) {
 }
 
 func TestPluginLogLinesAreRateLimited(t *testing.T) {
+	t.Parallel()
 	g := bins.Start(t, harness.Options{Config: hostileOnly(t, "timeout: 20s", "")})
 	c := g.SessionClient(t)
 	ctx := harness.Ctx(t, time.Minute)

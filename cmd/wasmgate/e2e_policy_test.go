@@ -214,6 +214,7 @@ func challengeOf(t *testing.T, url, authorization string) (int, string, string) 
 // without a token, or with a wrong one, get 401 with a Bearer challenge.
 // No token appears in the log, /metrics or any error.
 func TestPolicyPrincipals(t *testing.T) {
+	t.Parallel()
 	admin, ci, reader := newToken(t), newToken(t), newToken(t)
 	wrong := newToken(t)
 	secrets := harness.Secrets{admin, ci, reader, wrong}
@@ -368,6 +369,7 @@ var retryRE = regexp.MustCompile(`is rate limited: retry in (\S+)`)
 // applies per principal: another principal under the same rule has its
 // own bucket.
 func TestPolicyRateLimit(t *testing.T) {
+	// Not parallel: it counts calls served against the clock.
 	ci, other := newToken(t), newToken(t)
 	secrets := harness.Secrets{ci, other}
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
@@ -518,6 +520,7 @@ policy:
 // a broken policy edit is refused naming its key and the old rules keep
 // applying.
 func TestPolicyReload(t *testing.T) {
+	t.Parallel()
 	ops, dev := newToken(t), newToken(t)
 	dev2 := newToken(t)
 	secrets := harness.Secrets{ops, dev, dev2}
@@ -662,6 +665,7 @@ policy:
 // (default local), with the groups auth.principals gives that name, and
 // the rules for it apply; the HTTP side is unaffected.
 func TestPolicyStdioPrincipal(t *testing.T) {
+	t.Parallel()
 	t.Run("default local", func(t *testing.T) {
 		cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 			Plugins: harness.ExamplePlugins(t),
@@ -734,6 +738,7 @@ policy:
 // principal bearer, for policy and metrics, and counts as authentication
 // for a listener that is not loopback.
 func TestPolicyBearerPrincipal(t *testing.T) {
+	t.Parallel()
 	tok := newToken(t)
 	secrets := harness.Secrets{tok}
 	cfg := harness.WriteConfig(t, everywhere(t, bins.YAML(harness.Parts{

@@ -119,6 +119,7 @@ func (r *recordingClient) options() []client.ClientOption {
 }
 
 func TestRedactSecretsNotificationsRequestsDefinitions(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Server:   harness.NoWatch,
 		Sections: fmt.Sprintf("upstreams:\n  - {name: leakyout, url: %s, prefix: lo, redact_secrets: true, limits: {timeout: 30s}}\n", outboundUpstream(t)),
@@ -216,6 +217,7 @@ func TestRedactSecretsNotificationsRequestsDefinitions(t *testing.T) {
 // progress message, a log line, an elicitation and a sampling request
 // and its tool's description; neither era of client sees them.
 func TestRedactSecretsPluginNotificationsRequests(t *testing.T) {
+	t.Parallel()
 	places := []string{"plugindescription", "pluginprogress", "pluginlog", "pluginschema", "pluginelicit", "pluginsampling", "pluginsystem"}
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Server:  harness.NoWatch,

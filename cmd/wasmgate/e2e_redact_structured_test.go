@@ -109,6 +109,7 @@ func (leakyCompleter) CompletePromptArgument(context.Context, string, mcp.Comple
 }
 
 func TestRedactSecretsStructuredResults(t *testing.T) {
+	t.Parallel()
 	up := leakyUpstream(t)
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Server:   harness.NoWatch,

@@ -16,6 +16,7 @@ import (
 )
 
 func TestRedactSecrets(t *testing.T) {
+	t.Parallel()
 	const awsKey = "AKIAIOSFODNN7EXAMPLE"
 	leaky := newRecordingServer(t, map[string]http.HandlerFunc{"/creds": func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "aws_access_key_id="+awsKey+"\n")

@@ -20,6 +20,7 @@ import (
 // starts from the module cache with the registry down when the source is
 // pinned by digest or sha256.
 func TestOCISource(t *testing.T) {
+	t.Parallel()
 	reg := harness.NewOCIRegistry(t, nil)
 	calc := harness.ReadFixture(t, "examples/plugins/calculator")
 	calcImage := harness.TarImage(t, map[string][]byte{"plugin.wasm": calc})
@@ -99,6 +100,7 @@ func TestOCISource(t *testing.T) {
 // sha256 mismatch, keeps serving when the server is down at reload, and
 // starts from the module cache when pinned.
 func TestHTTPSSource(t *testing.T) {
+	t.Parallel()
 	calc := harness.ReadFixture(t, "examples/plugins/calculator")
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/releases/v1/calculator.wasm" {

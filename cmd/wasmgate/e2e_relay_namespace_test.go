@@ -21,6 +21,7 @@ import (
 // sees one, and what the page registered under its own scheme (demo://)
 // serves.
 func TestRelayResourcesOutsideTheirNamespace(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	calc := e.Module("calculator", "examples/plugins/calculator")
 	storage := e.Module("storage", "examples/plugins/storage")

@@ -34,6 +34,7 @@ func relayConfig(t *testing.T, e *harness.Dir, sites string) []byte {
 }
 
 func TestRelayEndToEnd(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	tokenFile := filepath.Join(e.Path, "other.token")
 	harness.WriteFile(t, tokenFile, []byte(relayToken+"\n"))
@@ -234,6 +235,7 @@ func TestRelayEndToEnd(t *testing.T) {
 // TestRelayPrefixReload: a changed prefix renames a connected page's tools
 // with list_changed.
 func TestRelayPrefixReload(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	env := []string{"WASMGATE_RELAY_DEMO_TOKEN=" + relayToken}
 	site := func(prefix string) string {
@@ -264,6 +266,7 @@ func TestRelayPrefixReload(t *testing.T) {
 
 // TestRelayConfigRefusals: what the relay section refuses before serving.
 func TestRelayConfigRefusals(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	calc := e.Module("calculator", "examples/plugins/calculator")
 	for _, c := range []struct {
@@ -309,6 +312,7 @@ func TestRelayConfigRefusals(t *testing.T) {
 // policy filters and refuses them by their published names, like plugin
 // tools.
 func TestRelayUnderPolicy(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	harness.WriteFile(t, e.Config, append(relayConfig(t, e, "  sites:\n    - {name: demo, token_env: RELAY_DEMO_TOKEN}\n"),
 		"policy:\n  reveal_hidden: true\n  default: allow\n  rules:\n    - principals: [\"*\"]\n      deny: {tools: [\"demo_secret*\"]}\n"...))

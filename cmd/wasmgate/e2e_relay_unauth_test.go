@@ -92,12 +92,13 @@ func memOf(m harness.Metrics) memStats {
 }
 
 func TestRelayUnauthenticatedMemory(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	harness.WriteFile(t, e.Config, relayConfig(t, e, `  max_unauthenticated: 40
   failed_auth_burst: 5
   failed_auth_every: 1m
   sites:
-    - {name: demo, token_env: RELAY_DEMO_TOKEN, max_frame: 16MiB, auth_timeout: 3s}
+    - {name: demo, token_env: RELAY_DEMO_TOKEN, max_frame: 16MiB, auth_timeout: 20s}
     - {name: wu, protocol: wu-legacy, token_env: RELAY_WU_TOKEN}
 `))
 	g := bins.Start(t, harness.Options{Config: e.Config, Env: append([]string{"RELAY_DEMO_TOKEN=" + relayToken, "RELAY_WU_TOKEN=" + relayNewToken}, abuseEnv...)})
@@ -170,7 +171,15 @@ func TestRelayUnauthenticatedMemory(t *testing.T) {
 	}()
 	attack(300, 1<<20)
 	wg.Wait()
-	time.Sleep(time.Second) // the 1 MiB ones are cut at 4 KiB and give their slots back
+	// The 1 MiB ones are cut at 4 KiB and give their slots back (long
+	// before auth_timeout, which is long so that a loaded machine cannot
+	// time them out first).
+	if !harness.WaitFor(30*time.Second, func() bool {
+		n, _ := g.Metric(t, "wasmgate_relay_unauthenticated_connections", map[string]string{"site": "demo"})
+		return n == 0
+	}) {
+		t.Errorf("the 1 MiB partial frames still hold their slots")
+	}
 	attack(60, 3<<10)
 	wg.Wait()
 	// The connected page keeps serving meanwhile.

@@ -51,6 +51,7 @@ func (a *askingClient) options() []client.ClientOption {
 }
 
 func TestPluginAsksBothEras(t *testing.T) {
+	t.Parallel()
 	conf := harness.Wasm(t, "testdata/plugins/conformance")
 	plugins := fmt.Sprintf("  - {name: conformance, path: %s}\n", conf)
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: plugins}))

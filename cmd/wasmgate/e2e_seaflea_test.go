@@ -87,6 +87,7 @@ func goStringConsts(t *testing.T, path string) map[string]string {
 }
 
 func TestSeaFleaABI(t *testing.T) {
+	t.Parallel()
 	consts := goStringConsts(t, filepath.Join(harness.RepoRoot(), "testdata/plugins/seaflea/main.go"))
 	for _, name := range []string{"toolsJSON", "resourcesJSON", "promptsJSON", "readmeJSON", "logoJSON"} {
 		if consts[name] == "" {

@@ -169,6 +169,7 @@ const regenerateCatalog = "WASMGATE_WRITE_CATALOG=1 go test -race -count=1 -run 
 // With WASMGATE_WRITE_CATALOG=1 it writes catalog.json from the live
 // listing instead of comparing.
 func TestSearchCatalog(t *testing.T) {
+	t.Parallel()
 	parts := searchCatalogParts(t)
 	sources := searchCatalogSources("")
 	// One endpoint with everything at the usual path, and one per source,
@@ -485,6 +486,7 @@ func readSearchQueries(t *testing.T, path string) []searchQuery {
 // not found") are served with their tools; what they could not list is
 // a warning naming the upstream and the list, not a refused config.
 func TestUpstreamOptionalListsFail(t *testing.T) {
+	t.Parallel()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Fatalf("node is not installed: %v", err)

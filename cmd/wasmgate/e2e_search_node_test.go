@@ -59,6 +59,7 @@ func checkSearchRun(t *testing.T, r searchRun, listed []string, want, answer str
 
 // TestSearchNodeClient: the example plugins behind a search endpoint.
 func TestSearchNodeClient(t *testing.T) {
+	t.Parallel()
 	g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, epYAML(t, "", searchEndpoints))})
 	r := runSearchClient(t, epURL(t, g, "/mcp/agents"), "greet someone by their name", map[string]any{"name": "Ada"})
 	checkSearchRun(t, r, []string{"calculate", "call_tool", "find_tools"}, "say_hello", "Ada")

@@ -94,6 +94,7 @@ func listedTools(ctx context.Context, t *testing.T, c *client.Client) ([]string,
 // in both protocol eras; a session's found tools join its list alone,
 // with list_changed; the metrics and the status page.
 func TestSearchEndpoint(t *testing.T) {
+	t.Parallel()
 	g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, epYAML(t, "", searchEndpoints))})
 	ctx := harness.Ctx(t, 2*time.Minute)
 
@@ -237,6 +238,7 @@ func status(t *testing.T, g *harness.Gateway) (st struct {
 // TestSearchPolicy: a search never returns, counts or describes a tool
 // policy hides from the caller, and the caller cannot call it.
 func TestSearchPolicy(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, epYAML(t, "", searchEndpoints+`policy:
   rules:
     - principals: ["*"]
@@ -264,6 +266,7 @@ func TestSearchPolicy(t *testing.T) {
 // meta-tool's name is refused with an error naming both, and the
 // gateway keeps serving what it served.
 func TestSearchReload(t *testing.T) {
+	t.Parallel()
 	withStorage := epYAML(t, "", searchEndpoints)
 	before := strings.Replace(withStorage, "  - name: storage\n", "  - name: storage\n    tools: {exclude: [\"*\"]}\n", 1)
 	cfg := harness.WriteConfig(t, before)
@@ -345,6 +348,7 @@ func TestSearchReload(t *testing.T) {
 // description changed at run time) is never found, counted or described
 // by a search, and is found again once `wasmgate lock` approves it.
 func TestSearchLockWithheld(t *testing.T) {
+	t.Parallel()
 	v1 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv1"))
 	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Server: harness.NoWatch,
@@ -387,6 +391,7 @@ func TestSearchLockWithheld(t *testing.T) {
 // the lexical order, counted by outcome and logged; the search still
 // answers.
 func TestSearchRanker(t *testing.T) {
+	t.Parallel()
 	keyword := harness.Wasm(t, "examples/rankers/keyword")
 	hostile := filepath.Join(t.TempDir(), "hostile.wasm")
 	wat2wasm, err := exec.LookPath("wat2wasm")
@@ -449,6 +454,7 @@ func TestSearchRanker(t *testing.T) {
 // number of results, and the query's text only with audit.arguments; the
 // audit line says the same.
 func TestSearchTraced(t *testing.T) {
+	t.Parallel()
 	rc := newOTLPReceiver(t)
 	render := func(args bool) string {
 		return epYAML(t, "", searchEndpoints+fmt.Sprintf("tracing:\n  endpoint: %s\n  sample_ratio: 0.000001\naudit:\n  arguments: %v\n", rc.URL, args))

@@ -19,6 +19,7 @@ import (
 // it and gets no list_changed. A session-scoped relist cannot take over a
 // name another source owns: A's calculate is still the calculator's.
 func TestSessionScopedRelist(t *testing.T) {
+	t.Parallel()
 	v1 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv1"))
 	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
@@ -118,6 +119,7 @@ func TestSessionScopedRelist(t *testing.T) {
 // told nothing. A's view keeps the plugin's shared entries too (greet,
 // hyper://readme).
 func TestSessionScopedRelistPromptsResources(t *testing.T) {
+	t.Parallel()
 	v2 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv2"))
 	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{

@@ -27,6 +27,7 @@ import (
 // sampled traceparent (a header, or the 2026-07-28 _meta.traceparent)
 // records nothing; the same client is traced once the ratio is above 0.
 func TestTracingSampleRatioZeroHonoured(t *testing.T) {
+	t.Parallel()
 	rc := newOTLPReceiver(t)
 	plugins := fmt.Sprintf("  - {name: calculator, path: %s}\n", harness.Wasm(t, "examples/plugins/calculator"))
 	render := func(ratio string) string {
@@ -80,7 +81,8 @@ func twoPrincipals(t *testing.T) (section, alice, bob string) {
 // call has upstream: none of it reaches alice; bob's own progress
 // reaches bob; the foreign progress is dropped and counted.
 func TestUpstreamProgressNotInjected(t *testing.T) {
-	meddler := harness.GoFixture(t, "testdata/upstreams/meddler")
+	t.Parallel()
+	meddler := bins.GoFixture(t, "testdata/upstreams/meddler")
 	auth, alice, bob := twoPrincipals(t)
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Server: harness.NoWatch,
@@ -174,6 +176,7 @@ func TestUpstreamProgressNotInjected(t *testing.T) {
 // task; its notifications/tasks/status reach alice's session, never
 // bob's.
 func TestTaskStatusOnlyToOwner(t *testing.T) {
+	t.Parallel()
 	auth, alice, bob := twoPrincipals(t)
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Server:   harness.NoWatch,
@@ -237,6 +240,7 @@ func TestTaskStatusOnlyToOwner(t *testing.T) {
 // next call that would park is refused (naming alice and the upstream,
 // counted), and alice's parked calls complete once she answers.
 func TestParkedCallsDoNotStarveOthers(t *testing.T) {
+	t.Parallel()
 	up := server.NewMCPServer("asker-http", "1.0.0", server.WithToolCapabilities(false))
 	up.AddTool(mcp.NewTool("ask"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		e, err := up.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{Message: "name?",

@@ -80,6 +80,7 @@ func checkExit0(t *testing.T, g *harness.Gateway, within time.Duration) {
 }
 
 func TestGracefulShutdownHTTP(t *testing.T) {
+	t.Parallel()
 	g := bins.Start(t, harness.Options{Config: sleeperConfig(t)})
 	c := g.SessionClient(t)
 	admin, mcpURL := g.AdminURL, g.MCPURL
@@ -116,6 +117,7 @@ func TestGracefulShutdownHTTP(t *testing.T) {
 }
 
 func TestGracefulShutdownStdio(t *testing.T) {
+	t.Parallel()
 	g := bins.Start(t, harness.Options{Config: sleeperConfig(t), Stdio: true})
 	c := g.StdioClient(t)
 	done := sleepCall(t, g, c)
@@ -127,6 +129,7 @@ func TestGracefulShutdownStdio(t *testing.T) {
 }
 
 func TestStdinCloseExits(t *testing.T) {
+	t.Parallel()
 	g := bins.Start(t, harness.Options{Config: sleeperConfig(t), Stdio: true})
 	c := g.StdioClient(t)
 	ctx := harness.Ctx(t, 30*time.Second)
@@ -148,6 +151,7 @@ func TestStdinCloseExits(t *testing.T) {
 // Closing stdin is a graceful shutdown too: a call already running
 // finishes and its answer is written before the process exits 0.
 func TestStdinEOFDrainsRunningCalls(t *testing.T) {
+	t.Parallel()
 	g := bins.Start(t, harness.Options{Config: sleeperConfig(t), Env: nil, Stdio: true})
 	c := g.StdioClient(t)
 	done := sleepCall(t, g, c)
@@ -164,6 +168,7 @@ func TestStdinEOFDrainsRunningCalls(t *testing.T) {
 // The drain after stdin closes is bounded by server.shutdown_timeout: a
 // call that outlives it is cancelled and the process still exits 0.
 func TestStdinEOFDrainIsBounded(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: fmt.Sprintf(`  - name: hostile
     path: %s
     limits: {timeout: 30s}

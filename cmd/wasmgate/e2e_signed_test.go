@@ -25,6 +25,7 @@ import (
 // same; a pinned gateway restarted with the server down loads the
 // verified module from the cache.
 func TestSignedHTTPSSource(t *testing.T) {
+	t.Parallel()
 	calc := harness.ReadFixture(t, "examples/plugins/calculator")
 	greeter := harness.ReadFixture(t, "examples/plugins/greeter")
 	key, other := sigstoretest.NewKey(t), sigstoretest.NewKey(t)
@@ -140,6 +141,7 @@ func TestSignedHTTPSSource(t *testing.T) {
 // plugin keeps serving; with the registry gone, a restart pinned by
 // digest loads the verified module from the cache.
 func TestSignedOCISource(t *testing.T) {
+	t.Parallel()
 	reg := harness.NewOCIRegistry(t, nil)
 	calc := harness.ReadFixture(t, "examples/plugins/calculator")
 	greeter := harness.ReadFixture(t, "examples/plugins/greeter")
@@ -179,6 +181,7 @@ func TestSignedOCISource(t *testing.T) {
 // (the plugin keeps serving); a new bundle by the new key reloads again
 // and succeeds.
 func TestSignedKeyChangeReloads(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	calc := e.Module("calculator", "examples/plugins/calculator")
 	module, err := os.ReadFile(calc)

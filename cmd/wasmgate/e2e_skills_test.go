@@ -214,7 +214,7 @@ func deref(r *json.RawMessage) string {
 // until `wasmgate lock` approves it.
 func TestSkillsUpstream(t *testing.T) {
 	t.Parallel()
-	srv := harness.GoFixture(t, "testdata/upstreams/skillful")
+	srv := bins.GoFixture(t, "testdata/upstreams/skillful")
 	alice, bob := newToken(t), newToken(t)
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Server: harness.NoWatch,
 		Sections: fmt.Sprintf(`upstreams:

@@ -94,6 +94,7 @@ func hasTool(ctx context.Context, c *client.Client, name string) (bool, error) {
 }
 
 func TestStateRelayAcrossReplicas(t *testing.T) {
+	t.Parallel()
 	tokenFile := filepath.Join(t.TempDir(), "demo.token")
 	harness.WriteFile(t, tokenFile, []byte(relayToken+"\n"))
 	c := startClusterOpts(t, fmt.Sprintf(`relay:
@@ -290,6 +291,7 @@ func TestStateRelayAcrossReplicas(t *testing.T) {
 // page's own replica keeps serving it, and the goroutines do not grow;
 // with Redis back, forwarding works again by itself.
 func TestStateRelayRedisDown(t *testing.T) {
+	t.Parallel()
 	tokenFile := filepath.Join(t.TempDir(), "demo.token")
 	harness.WriteFile(t, tokenFile, []byte(relayToken+"\n"))
 	c := startCluster(t, fmt.Sprintf(`relay:
@@ -357,6 +359,7 @@ func TestStateRelayRedisDown(t *testing.T) {
 // 16 clients on the page's replica and forwarded from another one, and the
 // Redis commands each forwarded call costs.
 func TestStateRelayBench(t *testing.T) {
+	// Not parallel: a measurement (WASMGATE_RELAY_BENCH), meaningful only alone.
 	d, err := time.ParseDuration(os.Getenv("WASMGATE_RELAY_BENCH"))
 	if err != nil {
 		t.Skip("set WASMGATE_RELAY_BENCH to a duration to run the relay bench")

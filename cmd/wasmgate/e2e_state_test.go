@@ -118,6 +118,7 @@ func statelessClient(t *testing.T, u string) *client.Client {
 // counted in Redis, so it holds across replicas; every replica exports
 // one config hash and lists the other two.
 func TestStateKVAcrossReplicas(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t, "")
 	ctx := harness.Ctx(t, 60*time.Second)
 	c0 := statelessClient(t, c.replicas[0].MCPURL)
@@ -193,6 +194,7 @@ func TestStateKVAcrossReplicas(t *testing.T) {
 // TestStateConfigDiffers: a replica started with another config file is
 // flagged on the others' status page.
 func TestStateConfigDiffers(t *testing.T) {
+	t.Parallel()
 	r := harness.StartRedis(t)
 	yaml := func(extra string) string {
 		return bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.ExamplePlugins(t),
@@ -221,6 +223,7 @@ func TestStateConfigDiffers(t *testing.T) {
 // TestStateGlobalRateLimit: a 2/s limit (burst 2) allows about 2/s in
 // total across the three replicas, whatever the number of callers.
 func TestStateGlobalRateLimit(t *testing.T) {
+	// Not parallel: it counts calls served against the clock.
 	c := startCluster(t, "policy:\n  default: allow\n  rate_limit: {rate: 2/s, burst: 2}\n")
 	ctx := harness.Ctx(t, 60*time.Second)
 	var clients []*client.Client
@@ -274,6 +277,7 @@ func TestStateGlobalRateLimit(t *testing.T) {
 // says 0 then 1 once Redis is back, when everything works again, and the
 // gateway does not grow goroutines while Redis is down.
 func TestStateRedisDown(t *testing.T) {
+	t.Parallel()
 	r := harness.StartRedis(t)
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Server:  harness.NoWatch,
@@ -360,6 +364,7 @@ state:
 // error naming state.redis.password_env, without the password, from
 // `wasmgate validate` and from serve, which does not start.
 func TestStateWrongPassword(t *testing.T) {
+	t.Parallel()
 	r := harness.StartRedis(t, "--requirepass", "right-one")
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Plugins:  harness.ExamplePlugins(t),
@@ -394,6 +399,7 @@ func TestStateWrongPassword(t *testing.T) {
 // key, and the gateway keeps serving the store it had; a reload to
 // backend memory goes back to this process's own store.
 func TestStateReload(t *testing.T) {
+	t.Parallel()
 	r := harness.StartRedis(t)
 	base := bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.ExamplePlugins(t)})
 	cfg := harness.WriteConfig(t, base+"state:\n  backend: redis\n  redis:\n    url: "+r.URL()+"\n")
@@ -444,6 +450,7 @@ func TestStateReload(t *testing.T) {
 // afterwards through the survivors, no client has more than one call fail
 // (its call in flight at the kill), and the survivors keep serving.
 func TestStateReplicaKilled(t *testing.T) {
+	t.Parallel()
 	c := startClusterOpts(t, "", true)
 	ctx := harness.Ctx(t, 120*time.Second)
 	const clients = 16
@@ -552,6 +559,7 @@ func TestStateReplicaKilled(t *testing.T) {
 // 2026-07-28 client works too; an id never issued is refused on every
 // replica; a DELETE ends it everywhere.
 func TestStateSessionsRoundRobin(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t, "")
 	ctx := harness.Ctx(t, 90*time.Second)
 	cl, _ := harness.HTTPClient(t, c.lbURL, harness.ProtoSessions)
@@ -638,6 +646,7 @@ func postWithSession(t *testing.T, u, id string) int {
 // only from the caller who created it; anyone else gets 404, as on the
 // replica that issued it.
 func TestStateSessionOwner(t *testing.T) {
+	t.Parallel()
 	r := harness.StartRedis(t)
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.ExamplePlugins(t),
 		Sections: `auth:
@@ -687,6 +696,7 @@ state:
 // load error: the gateway serves, says Redis is down, fails key-value
 // calls naming state.redis, and uses Redis once it answers.
 func TestStateRedisAbsentAtStart(t *testing.T) {
+	t.Parallel()
 	r := harness.StartRedis(t)
 	r.Stop()
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.ExamplePlugins(t),
@@ -728,6 +738,7 @@ func TestStateRedisAbsentAtStart(t *testing.T) {
 // with Redis stopped, the update still reaches the replica's own
 // subscribers (the call does not wait on Redis for it).
 func TestStateResourceUpdatesAcrossReplicas(t *testing.T) {
+	t.Parallel()
 	r := harness.StartRedis(t)
 	v2 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv2"))
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{

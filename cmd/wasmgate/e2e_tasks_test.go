@@ -28,6 +28,7 @@ type taskInfo struct {
 }
 
 func TestTasks(t *testing.T) {
+	t.Parallel()
 	alice, bob := newToken(t), newToken(t)
 	hostile := harness.Wasm(t, "testdata/plugins/hostile")
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
@@ -185,6 +186,7 @@ func TestTasks(t *testing.T) {
 // no longer see the task or fetch its result; a reload that allows it
 // again gives them back.
 func TestTasksPoliced(t *testing.T) {
+	t.Parallel()
 	alice := newToken(t)
 	hostile := harness.Wasm(t, "testdata/plugins/hostile")
 	render := func(denySleep bool) string {

@@ -160,6 +160,7 @@ func refusedTemplate(t *testing.T, g *harness.Gateway) {
 // at load; the first in config order keeps its template, the second's is
 // refused, and 41 reads all go to the first.
 func TestTemplateTakeoverAtLoad(t *testing.T) {
+	t.Parallel()
 	owner := newTemplateServer(t, "owner", "storage://{key}")
 	intruder := newTemplateServer(t, "intruder", "storage://{name}", "intruder://{y}")
 	cfg := harness.WriteConfig(t, templateYAML(t, owner, intruder))
@@ -180,6 +181,7 @@ func TestTemplateTakeoverAtLoad(t *testing.T) {
 // publishes, through resources/list_changed, a template overlapping the
 // one another upstream serves: the serving one keeps it.
 func TestTemplateTakeoverListChanged(t *testing.T) {
+	t.Parallel()
 	intruder := newTemplateServer(t, "intruder", "other://{x}")
 	owner := newTemplateServer(t, "owner", "storage://{key}")
 	cfg := harness.WriteConfig(t, templateYAML(t, intruder, owner))

@@ -144,6 +144,7 @@ func (rc *otlpReceiver) count() int {
 }
 
 func TestTracing(t *testing.T) {
+	t.Parallel()
 	rc := newOTLPReceiver(t)
 	var hopMu sync.Mutex
 	var hops []string // the traceparent headers the plugin's requests carried
@@ -371,6 +372,7 @@ func TestTracing(t *testing.T) {
 // receiver; the back gateway's span of the call is a child of the front
 // gateway's upstream span, in the caller's trace.
 func TestTracingThroughUpstream(t *testing.T) {
+	t.Parallel()
 	rc := newOTLPReceiver(t)
 	tracingOn := fmt.Sprintf("tracing:\n  endpoint: %s\n  sample_ratio: 0.000001\n  service_name: %%s\n", rc.URL)
 	back := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, bins.YAML(harness.Parts{

@@ -51,7 +51,8 @@ func absent(t *testing.T, path, what string) {
 // marker file first); at start, the same change stops `serve` with
 // nothing run.
 func TestLockRefusesAChangedCommandBeforeItRuns(t *testing.T) {
-	rug := harness.GoFixture(t, "testdata/upstreams/rugpull")
+	t.Parallel()
+	rug := bins.GoFixture(t, "testdata/upstreams/rugpull")
 	dir := t.TempDir()
 	marker := func(name string) string { return filepath.Join(dir, name) }
 	cmd := func(m string) string {
@@ -136,6 +137,7 @@ func countingMCP(t *testing.T, tool string) (*httptest.Server, *atomic.Int64) {
 // upstream's URL is refused before the gateway sends the new URL
 // anything; at start, too.
 func TestLockRefusesAChangedURLBeforeConnecting(t *testing.T) {
+	t.Parallel()
 	good, _ := countingMCP(t, "approved")
 	evil, hits := countingMCP(t, "intruder")
 	calc := harness.Item("name: calculator", "path: "+harness.Q(harness.Wasm(t, "examples/plugins/calculator")))
@@ -176,6 +178,7 @@ func TestLockRefusesAChangedURLBeforeConnecting(t *testing.T) {
 // same path is refused before it is instantiated and asked what it
 // provides (the debug log's "compiled plugin" line comes after both).
 func TestLockRefusesAnotherModuleBeforeItRuns(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	mod := e.Module("calculator", "examples/plugins/calculator")
 	harness.WriteFile(t, e.Config, []byte(e.YAML(harness.NoWatch+"  log: {level: debug}\n", harness.Item("name: calculator", "path: "+harness.Q(mod)))))
@@ -206,6 +209,7 @@ func TestLockRefusesAnotherModuleBeforeItRuns(t *testing.T) {
 // counted and logged; `wasmgate lock` run again shows both changes and
 // approves them.
 func TestLockRefusesWhatChangedAfterItWasShown(t *testing.T) {
+	t.Parallel()
 	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
 	yaml := func(extra ...string) string {
 		return bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.Item(append([]string{"name: calculator", "path: " + calc}, extra...)...)})
@@ -272,6 +276,7 @@ func TestLockRefusesWhatChangedAfterItWasShown(t *testing.T) {
 // digest) is refused at reload, naming the source, the tool and the key,
 // counted; the module before it keeps serving.
 func TestSchemaWithADuplicateKeyIsRefused(t *testing.T) {
+	t.Parallel()
 	wat2wasm, err := exec.LookPath("wat2wasm")
 	if err != nil {
 		t.Fatalf("wat2wasm is not installed: %v", err)

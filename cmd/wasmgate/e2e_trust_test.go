@@ -125,6 +125,7 @@ func waitApproved(ctx context.Context, t *testing.T, g *harness.Gateway, c *clie
 // the old tools keep answering; `lock --check` shows the difference;
 // `wasmgate lock` approves it.
 func TestLockRefusesAWiderGrant(t *testing.T) {
+	t.Parallel()
 	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
 	yaml := func(extra ...string) string {
 		return bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.Item(append([]string{"name: calculator", "path: " + calc}, extra...)...)})
@@ -184,6 +185,7 @@ func TestLockRefusesAWiderGrant(t *testing.T) {
 // callable), its other tools and the other plugins served, the status
 // page showing the difference, until `wasmgate lock` approves it.
 func TestLockWithholdsARelistedDescription(t *testing.T) {
+	t.Parallel()
 	v1 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv1"))
 	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Server: harness.NoWatch,
@@ -222,6 +224,7 @@ func TestLockWithholdsARelistedDescription(t *testing.T) {
 // tool again with a new description has it withheld until approved; a
 // tool the lock does not know is held the same way.
 func TestLockWithholdsARelayPageRedescription(t *testing.T) {
+	t.Parallel()
 	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Server: harness.NoWatch,
 		Plugins:  harness.Item("name: calculator", "path: "+calc),
@@ -293,7 +296,8 @@ func relaytest_extra() map[string]any {
 // fixture) that describes a tool anew and says list_changed has that
 // tool withheld until approved; its other tools serve.
 func TestLockWithholdsAnUpstreamRedescription(t *testing.T) {
-	rug := harness.GoFixture(t, "testdata/upstreams/rugpull")
+	t.Parallel()
+	rug := bins.GoFixture(t, "testdata/upstreams/rugpull")
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Server: harness.NoWatch,
 		Plugins:  harness.Item("name: calculator", "path: "+harness.Q(harness.Wasm(t, "examples/plugins/calculator"))),
 		Sections: "upstreams:\n  - name: rug\n    command: [" + harness.Q(rug) + "]\n    prefix: rug\n"}))
@@ -325,6 +329,7 @@ func TestLockWithholdsAnUpstreamRedescription(t *testing.T) {
 // and a start whose grants differ from the lock is refused naming the
 // plugin and the change.
 func TestLockWithoutAGateway(t *testing.T) {
+	t.Parallel()
 	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
 	yaml := func(extra ...string) string {
 		return bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.Item(append([]string{"name: calculator", "path: " + calc}, extra...)...)})
@@ -368,6 +373,7 @@ func TestLockWithoutAGateway(t *testing.T) {
 // whole source whose relist changed one description; a save to warn
 // (a reload like any other) serves it, counted and logged.
 func TestLockOnChangeRefuseAndWarn(t *testing.T) {
+	t.Parallel()
 	v1 := harness.Q(harness.Wasm(t, "testdata/plugins/hyperv1"))
 	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
 	yaml := func(mode string) string {
@@ -422,6 +428,7 @@ func TestLockOnChangeRefuseAndWarn(t *testing.T) {
 // TestLockRefusesAnotherModule: a module replaced under the same path
 // (another digest) is refused at reload; the old module keeps answering.
 func TestLockRefusesAnotherModule(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	mod := e.Module("calculator", "examples/plugins/calculator")
 	harness.WriteFile(t, e.Config, []byte(e.YAML(harness.NoWatch, harness.Item("name: calculator", "path: "+harness.Q(mod)))))

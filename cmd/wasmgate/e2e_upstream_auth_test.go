@@ -30,6 +30,7 @@ import (
 // token endpoint, and neither secret reaches the reload's answer, the log
 // or the metrics. The old upstream keeps serving.
 func TestUpstreamOAuth(t *testing.T) {
+	t.Parallel()
 	const clientID = "wasmgate-gw"
 	secret, wrong, access := newToken(t), newToken(t), newToken(t)
 	var issued, refused, authorized atomic.Int64
@@ -143,7 +144,8 @@ func TestUpstreamOAuth(t *testing.T) {
 // old name is unknown; a reload that changes only the curation keeps the
 // upstream's process.
 func TestUpstreamCuration(t *testing.T) {
-	unruly := harness.GoFixture(t, "testdata/upstreams/unruly")
+	t.Parallel()
+	unruly := bins.GoFixture(t, "testdata/upstreams/unruly")
 	render := func(curation string) []byte {
 		return []byte(upstreamYAML(t, fmt.Sprintf("  - name: cur\n    command: [%q, --tools=12]\n    prefix: cu\n%s", unruly, curation)))
 	}
@@ -205,6 +207,7 @@ func TestUpstreamCuration(t *testing.T) {
 // HTTP+SSE transport (mcp-go's SSEServer) is reached over it: its tool is
 // listed and called, and the status shows it up on that transport.
 func TestUpstreamSSEFallback(t *testing.T) {
+	t.Parallel()
 	mcpSrv := server.NewMCPServer("legacy", "1.0.0", server.WithToolCapabilities(false))
 	mcpSrv.AddTool(mcp.NewTool("old", mcp.WithString("who")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("old-style hello, " + req.GetString("who", "?")), nil
@@ -247,6 +250,7 @@ func TestUpstreamSSEFallback(t *testing.T) {
 // down; once it is back (a new process: its sessions are gone) the
 // gateway connects again by itself and calls succeed.
 func TestUpstreamRemoteReconnects(t *testing.T) {
+	t.Parallel()
 	addr := harness.FreePort(t)
 	serve := func() *http.Server {
 		mcpSrv := server.NewMCPServer("flaky", "1.0.0", server.WithToolCapabilities(false))

@@ -81,7 +81,8 @@ func pluginLoad(ctx context.Context, t *testing.T, g *harness.Gateway) (stop fun
 // client gets a bounded number of notifications; memory and goroutines
 // come back; the plugin never fails.
 func TestUpstreamNotificationFlood(t *testing.T) {
-	unruly := harness.GoFixture(t, "testdata/upstreams/unruly")
+	t.Parallel()
+	unruly := bins.GoFixture(t, "testdata/upstreams/unruly")
 	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: unruly
     command: [%q]
     prefix: un
@@ -161,7 +162,8 @@ func TestUpstreamNotificationFlood(t *testing.T) {
 // nothing and the status page says why; a max_tools that allows its tools
 // takes them. The plugin keeps serving, and memory comes back.
 func TestUpstreamTooManyTools(t *testing.T) {
-	unruly := harness.GoFixture(t, "testdata/upstreams/unruly")
+	t.Parallel()
+	unruly := bins.GoFixture(t, "testdata/upstreams/unruly")
 	base := bins.YAML(harness.Parts{
 		Server:  harness.NoWatch,
 		Plugins: fmt.Sprintf("  - name: calculator\n    path: %s\n", harness.Wasm(t, "examples/plugins/calculator")),
@@ -263,6 +265,7 @@ func otherCA(t *testing.T) []byte {
 // upstream and tls.ca_file; with tls.ca_file holding its certificate it
 // serves.
 func TestUpstreamTLS(t *testing.T) {
+	t.Parallel()
 	ts := httptest.NewTLSServer(server.NewStreamableHTTPServer(mcpUpstream("over tls")))
 	defer ts.Close()
 	ca := filepath.Join(t.TempDir(), "ca.pem")
@@ -324,6 +327,7 @@ func TestUpstreamTLS(t *testing.T) {
 // a call with malformed JSON (or with more than limits.max_message) fails
 // that call with an isError naming the upstream, and its next call works.
 func TestUpstreamMalformedJSON(t *testing.T) {
+	t.Parallel()
 	var badInit, huge, hugeSSE atomic.Bool
 	badInit.Store(true)
 	upstream := server.NewStreamableHTTPServer(mcpUpstream("well-formed"))
@@ -414,6 +418,7 @@ func TestUpstreamMalformedJSON(t *testing.T) {
 // dial error, no "transport error: failed to send request" layers), and
 // the plugin beside it keeps serving.
 func TestUpstreamUnreachable(t *testing.T) {
+	t.Parallel()
 	base := bins.YAML(harness.Parts{
 		Server:  harness.NoWatch,
 		Plugins: fmt.Sprintf("  - name: calculator\n    path: %s\n", harness.Wasm(t, "examples/plugins/calculator")),

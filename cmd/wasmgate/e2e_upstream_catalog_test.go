@@ -63,7 +63,7 @@ type slowStart struct {
 
 func newSlowStart(t *testing.T) slowStart {
 	dir := t.TempDir()
-	s := slowStart{bin: harness.GoFixture(t, "testdata/upstreams/slowstart"), gate: filepath.Join(dir, "gate"),
+	s := slowStart{bin: bins.GoFixture(t, "testdata/upstreams/slowstart"), gate: filepath.Join(dir, "gate"),
 		starts: filepath.Join(dir, "starts"), desc: filepath.Join(dir, "desc")}
 	harness.WriteFile(t, s.desc, []byte(""))
 	return s

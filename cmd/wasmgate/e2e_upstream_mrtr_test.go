@@ -28,7 +28,8 @@ import (
 )
 
 func TestUpstreamAsksStatelessClient(t *testing.T) {
-	unruly := harness.GoFixture(t, "testdata/upstreams/unruly")
+	t.Parallel()
+	unruly := bins.GoFixture(t, "testdata/upstreams/unruly")
 	render := func(server, extra string) []byte {
 		return []byte(bins.YAML(harness.Parts{
 			Server:  harness.NoWatch + server,
@@ -38,10 +39,13 @@ func TestUpstreamAsksStatelessClient(t *testing.T) {
     command: [%q]
     session: per_client
     prefix: un
-    limits: {timeout: 5s, concurrency: 1}
+    limits: {timeout: 20s, concurrency: 1}
 %s`, unruly, extra),
 		}))
 	}
+	// limits.timeout (20s) covers starting each client's upstream
+	// process (session: per_client), which took more than 5s on a loaded
+	// machine; no check is about it.
 	cfg := harness.WriteConfig(t, string(render("", "")))
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 3*time.Minute)
@@ -208,6 +212,7 @@ func TestUpstreamAsksStatelessClient(t *testing.T) {
 // clients call at once, three times each, and each gets its own call's
 // questions (two a call), never the other's.
 func TestUpstreamAsksClientsHTTP(t *testing.T) {
+	t.Parallel()
 	up := server.NewMCPServer("asker-http", "1.0.0", server.WithToolCapabilities(false))
 	up.AddTool(mcp.NewTool("ask", mcp.WithString("who")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		who := req.GetString("who", "")
@@ -303,6 +308,7 @@ func (a *echoAsker) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.
 // and for elicitation through the gateway's parked calls; mcp-go's
 // client answers input_required with its handlers.
 func TestUpstreamEverythingStateless(t *testing.T) {
+	t.Parallel()
 	node, script := everything(t)
 	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
     command: [%q, %q, stdio]
@@ -344,7 +350,8 @@ func TestUpstreamEverythingStateless(t *testing.T) {
 // than sent to the first call's client; the parked call still completes
 // with its own client's answers.
 func TestUpstreamAmbiguousRequestRefused(t *testing.T) {
-	unruly := harness.GoFixture(t, "testdata/upstreams/unruly")
+	t.Parallel()
+	unruly := bins.GoFixture(t, "testdata/upstreams/unruly")
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Server: harness.NoWatch,
 		Sections: fmt.Sprintf(`upstreams:

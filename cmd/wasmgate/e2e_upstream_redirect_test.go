@@ -133,6 +133,7 @@ func (r *recorder) Hits() []string {
 // rewritten, the new description stays withheld, no reload happens, and
 // the calls fail with an isError naming the upstream and the redirect.
 func TestUpstreamRedirectToAdmin(t *testing.T) {
+	t.Parallel()
 	up := newHostileUpstream(t)
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Server: harness.NoWatch,
 		Sections: fmt.Sprintf("upstreams:\n  - name: hostile\n    url: %s/mcp\n    prefix: h\n", up.URL)}))
@@ -190,6 +191,7 @@ func TestUpstreamRedirectToAdmin(t *testing.T) {
 // followed, with follow_redirects off (the default) or on; with it on, a
 // redirect within the upstream's origin is followed.
 func TestUpstreamRedirectElsewhere(t *testing.T) {
+	t.Parallel()
 	up := newHostileUpstream(t)
 	collector := newRecorder(t, "")
 	bearer := newToken(t)
@@ -246,6 +248,7 @@ func TestUpstreamRedirectElsewhere(t *testing.T) {
 // default, or on), nor does the token endpoint's own redirect get the
 // client secret.
 func TestUpstreamOAuthRedirect(t *testing.T) {
+	t.Parallel()
 	secret, access := newToken(t), newToken(t)
 	var tokenRedirect atomic.Pointer[string]
 	tokens := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -318,6 +321,7 @@ func TestUpstreamOAuthRedirect(t *testing.T) {
 // error_description repeats the client secret at call time, reach
 // neither the client's error, the log nor /api/status.
 func TestUpstreamErrorsRedacted(t *testing.T) {
+	t.Parallel()
 	t.Run("bearer", func(t *testing.T) {
 		up := newHostileUpstream(t)
 		bearer := newToken(t)

@@ -30,7 +30,8 @@ import (
 )
 
 func TestUpstreamSandboxGaps(t *testing.T) {
-	hostile := harness.GoFixture(t, "testdata/upstreams/hostile")
+	t.Parallel()
+	hostile := bins.GoFixture(t, "testdata/upstreams/hostile")
 	base := t.TempDir()
 	out, secretDir := filepath.Join(base, "out"), filepath.Join(base, "secret")
 	for _, d := range []string{out, secretDir} {
@@ -183,7 +184,8 @@ func TestUpstreamSandboxGaps(t *testing.T) {
 // than root (root reads any process's environment: what keeps a root
 // upstream out of /proc is a sandbox).
 func TestUpstreamProcEnviron(t *testing.T) {
-	hostileBuilt := harness.GoFixture(t, "testdata/upstreams/hostile")
+	t.Parallel()
+	hostileBuilt := bins.GoFixture(t, "testdata/upstreams/hostile")
 	dir, err := os.MkdirTemp("", "wasmgate-e2e-environ-")
 	if err != nil {
 		t.Fatal(err)

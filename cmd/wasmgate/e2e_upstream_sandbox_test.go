@@ -21,6 +21,7 @@ import (
 )
 
 func TestUpstreamSandbox(t *testing.T) {
+	t.Parallel()
 	modules := filepath.Join(harness.RepoRoot(), "tests", "node", "node_modules")
 	fsServer := filepath.Join(modules, ".bin", "mcp-server-filesystem")
 	if _, err := os.Stat(fsServer); err != nil {
@@ -31,7 +32,7 @@ func TestUpstreamSandbox(t *testing.T) {
 		t.Fatalf("node is not installed: %v", err)
 	}
 	node, _ = filepath.EvalSymlinks(node)
-	hostile := harness.GoFixture(t, "testdata/upstreams/hostile")
+	hostile := bins.GoFixture(t, "testdata/upstreams/hostile")
 
 	base := t.TempDir()
 	shared, out, secret := filepath.Join(base, "shared"), filepath.Join(base, "out"), filepath.Join(base, "secret")

@@ -133,6 +133,7 @@ func (l *logCollector) got() []string {
 }
 
 func TestUpstreamSharedGETStream(t *testing.T) {
+	t.Parallel()
 	url, release, late := getStreamUpstream(t)
 	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: gs
     url: %s

@@ -25,17 +25,20 @@ import (
 )
 
 func TestUpstreamStartTimeoutShowsStderr(t *testing.T) {
+	t.Parallel()
+	// start_timeout is 5s: a loaded machine (-race, parallel tests) must
+	// have run the server far enough to print what it prints.
 	// What npx prints when the sandbox keeps it off the network, then it
 	// waits (npx retries for minutes).
 	const server = `echo "npm error code ENOTFOUND" >&2; echo "npm error errno EACCES connect" >&2; echo "npm error network request failed" >&2; cat > /dev/null`
 	cfg := harness.WriteConfig(t, upstreamYAML(t, `  - name: files
     command: [/usr/bin/sh, -c, '`+server+`']
     sandbox: {read: [/usr], network: false}
-    limits: {start_timeout: 2s}
+    limits: {start_timeout: 5s}
 `))
 	r := bins.Run(t, harness.RunOptions{}, "validate", "--config", cfg)
 	for _, want := range []string{
-		`upstream "files": did not answer initialize within 2s (limits.start_timeout)`,
+		`upstream "files": did not answer initialize within 5s (limits.start_timeout)`,
 		`npm error code ENOTFOUND`,
 		`npm error network request failed`,
 		`docs/upstreams.md#sandbox-for-local-servers`,
@@ -56,10 +59,10 @@ func TestUpstreamStartTimeoutShowsStderr(t *testing.T) {
 	harness.RenameOver(t, gcfg, []byte(base+`upstreams:
   - name: slow
     command: [/usr/bin/sh, -c, 'echo "loading the model, this takes a while" >&2; cat > /dev/null']
-    limits: {start_timeout: 2s}
+    limits: {start_timeout: 5s}
 `))
 	code, body := g.PostReload(t)
-	if code != http.StatusInternalServerError || !strings.Contains(body, `upstream "slow": did not answer initialize within 2s`) ||
+	if code != http.StatusInternalServerError || !strings.Contains(body, `upstream "slow": did not answer initialize within 5s`) ||
 		!strings.Contains(body, "loading the model, this takes a while") {
 		t.Errorf("reload (%d) does not show the server's stderr:\n%s", code, body)
 	}
@@ -74,6 +77,7 @@ func TestUpstreamStartTimeoutShowsStderr(t *testing.T) {
 // outside any call. The gateway refuses it, as documented; that is a
 // WARN (rate limited, counted), never an ERROR.
 func TestUpstreamRootsRefusalIsNotAnError(t *testing.T) {
+	t.Parallel()
 	node, script := everything(t)
 	port := strings.TrimPrefix(harness.FreePort(t), "127.0.0.1:")
 	srv := exec.Command(node, script, "streamableHttp")
@@ -123,6 +127,7 @@ func (rootsLister) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRo
 // wasmgate_upstream_up series behind (its process stopping after the
 // swap must not set it again).
 func TestUpstreamUpGoneAfterRemoval(t *testing.T) {
+	t.Parallel()
 	node, script := everything(t)
 	base := bins.YAML(harness.Parts{Server: harness.NoWatch,
 		Plugins: "  - name: calculator\n    path: " + harness.Wasm(t, "examples/plugins/calculator") + "\n"})

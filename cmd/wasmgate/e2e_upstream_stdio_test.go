@@ -19,7 +19,7 @@ import (
 // "stalls" with limits, and a session client of it.
 func stallingGateway(t *testing.T, limits string) *harness.Gateway {
 	t.Helper()
-	bin := harness.GoFixture(t, "testdata/upstreams/stalling")
+	bin := bins.GoFixture(t, "testdata/upstreams/stalling")
 	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: stalls
     command: [%q]
     limits: {%s}
@@ -34,6 +34,7 @@ func stallingGateway(t *testing.T, limits string) *harness.Gateway {
 // server is restarted (counted with reason
 // stdin_stalled) and later calls succeed.
 func TestUpstreamStalledStdin(t *testing.T) {
+	// Not parallel: it bounds how long each call takes (its limits.timeout + 2s).
 	const timeout = 2 * time.Second
 	g := stallingGateway(t, "timeout: 2s, concurrency: 8")
 	ctx := harness.Ctx(t, 90*time.Second)
@@ -103,6 +104,7 @@ func TestUpstreamStalledStdin(t *testing.T) {
 // truncated, saying how many bytes were dropped, and the server's next
 // stderr line is still logged.
 func TestUpstreamLongStderrLine(t *testing.T) {
+	t.Parallel()
 	g := stallingGateway(t, "timeout: 10s")
 	ctx := harness.Ctx(t, 60*time.Second)
 	c := g.SessionClient(t)

@@ -59,6 +59,7 @@ func toolNames(ctx context.Context, t *testing.T, c *client.Client) []string {
 }
 
 func TestUpstreamEverythingStdio(t *testing.T) {
+	t.Parallel()
 	node, script := everything(t)
 	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
     command: [%q, %q, stdio]
@@ -72,6 +73,7 @@ func TestUpstreamEverythingStdio(t *testing.T) {
 }
 
 func TestUpstreamEverythingStreamableHTTP(t *testing.T) {
+	t.Parallel()
 	node, script := everything(t)
 	port := strings.TrimPrefix(harness.FreePort(t), "127.0.0.1:")
 	srv := exec.Command(node, script, "streamableHttp")
@@ -291,6 +293,7 @@ func childrenOf(t *testing.T, pid int) []int {
 // the server is started again and calls succeed; the plugin beside it
 // never fails.
 func TestUpstreamKilledMidLoad(t *testing.T) {
+	t.Parallel()
 	node, script := everything(t)
 	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
     command: [%q, %q, stdio]
@@ -433,6 +436,7 @@ func TestUpstreamKilledMidLoad(t *testing.T) {
 // 401: each reload adding one fails with an error naming the upstream and
 // saying what failed, and the plugin keeps serving.
 func TestUpstreamBadServers(t *testing.T) {
+	t.Parallel()
 	unauthorized := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="test"`)
 		http.Error(w, "no", http.StatusUnauthorized)
@@ -451,9 +455,11 @@ func TestUpstreamBadServers(t *testing.T) {
     command: [/bin/sh, -c, "cat > /dev/null"]
     limits: {start_timeout: 2s}
 `, `upstreams[0]: upstream "silent": did not answer initialize within 2s (limits.start_timeout)`},
+		// The garbage line is reported when start_timeout ends: 10s, so
+		// that a loaded machine has read it by then.
 		{"garbage", `  - name: garbage
     command: [/bin/sh, -c, "echo this is not json; cat > /dev/null"]
-    limits: {start_timeout: 2s}
+    limits: {start_timeout: 10s}
 `, `it wrote a line that is not JSON-RPC: "this is not json"`},
 		{"exits", `  - name: exits
     command: [/bin/sh, -c, "echo boom >&2; exit 3"]
@@ -486,6 +492,7 @@ func TestUpstreamBadServers(t *testing.T) {
 // forwarded. Policy on the front denies one upstream tool to one
 // principal and allows it to another.
 func TestUpstreamFrontingWasmgate(t *testing.T) {
+	t.Parallel()
 	backTok, opsTok, devTok := newToken(t), newToken(t), newToken(t)
 	secrets := harness.Secrets{backTok, opsTok, devTok}
 	back := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, bins.YAML(harness.Parts{
@@ -583,6 +590,7 @@ func (e *elicitor) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.E
 // elicitation requests reach the client whose call caused them, and only
 // that one.
 func TestUpstreamPerClientSampling(t *testing.T) {
+	t.Parallel()
 	node, script := everything(t)
 	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
     command: [%q, %q, stdio]
@@ -637,6 +645,7 @@ func TestUpstreamPerClientSampling(t *testing.T) {
 // fails, the unchanged upstream keeps its process (reused, not
 // restarted), and a removed upstream's process is stopped.
 func TestUpstreamReloadStorm(t *testing.T) {
+	t.Parallel()
 	node, script := everything(t)
 	calc := harness.Wasm(t, "examples/plugins/calculator")
 	item := func(name string) string {
@@ -725,6 +734,7 @@ func TestUpstreamReloadStorm(t *testing.T) {
 // its tools at once, lets the call running on it finish (its result
 // reaches the client), and stops its process once that call is done.
 func TestUpstreamRemovedDrains(t *testing.T) {
+	t.Parallel()
 	node, script := everything(t)
 	calc := harness.Wasm(t, "examples/plugins/calculator")
 	render := func(with bool) []byte {
@@ -787,10 +797,11 @@ func TestUpstreamRemovedDrains(t *testing.T) {
 // health; one that cannot connect (start: background) shows down with its
 // last error while the rest serves.
 func TestUpstreamStatusPage(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, upstreamYAML(t, `  - name: later
     command: [/bin/sh, -c, "echo starting >&2; exit 7"]
     start: background
-    limits: {start_timeout: 2s}
+    limits: {start_timeout: 10s}
 `))
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 60*time.Second)
@@ -822,6 +833,7 @@ func TestUpstreamStatusPage(t *testing.T) {
 // timeout naming the upstream, and frees its slot (concurrency 1): the
 // next call runs at once.
 func TestUpstreamTimeout(t *testing.T) {
+	t.Parallel()
 	node, script := everything(t)
 	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
     command: [%q, %q, stdio]
@@ -900,6 +912,7 @@ func hostileGateway(t *testing.T, limits string) (*harness.Gateway, *client.Clie
 // is started again and its other tool works; structuredContent and _meta
 // pass through.
 func TestUpstreamHugeMessage(t *testing.T) {
+	t.Parallel()
 	_, c := hostileGateway(t, "max_message: 1MiB")
 	ctx := harness.Ctx(t, 60*time.Second)
 	text, isErr := harness.CallTool(ctx, t, c, "big", nil)
@@ -919,6 +932,7 @@ func TestUpstreamHugeMessage(t *testing.T) {
 // TestUpstreamClientCancelForwarded: a client that cancels its call
 // (notifications/cancelled) has the upstream's request cancelled too.
 func TestUpstreamClientCancelForwarded(t *testing.T) {
+	t.Parallel()
 	g, c := hostileGateway(t, "timeout: 60s")
 	ctx := harness.Ctx(t, 60*time.Second)
 	callCtx, cancel := context.WithTimeout(ctx, 500*time.Millisecond) // the client gives up, and says so
@@ -941,6 +955,7 @@ func TestUpstreamClientCancelForwarded(t *testing.T) {
 // TestUpstreamTimeoutCancels: a call past limits.timeout sends the
 // upstream notifications/cancelled for its request.
 func TestUpstreamTimeoutCancels(t *testing.T) {
+	t.Parallel()
 	_, c := hostileGateway(t, "timeout: 1s")
 	ctx := harness.Ctx(t, 60*time.Second)
 	if text, isErr := harness.CallTool(ctx, t, c, "slow", nil); !isErr || !strings.Contains(text, "timed out after 1s") {
@@ -960,7 +975,8 @@ func TestUpstreamTimeoutCancels(t *testing.T) {
 // upstream behind: neither the server nor a process the server started.
 // (internal/childproc's TestNoOrphansAfterKill9 covers a sandbox's shim.)
 func TestUpstreamNoOrphansAfterKill9(t *testing.T) {
-	unruly := harness.GoFixture(t, "testdata/upstreams/unruly")
+	t.Parallel()
+	unruly := bins.GoFixture(t, "testdata/upstreams/unruly")
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{
 		Server: harness.NoWatch,
 		Sections: fmt.Sprintf(`upstreams:

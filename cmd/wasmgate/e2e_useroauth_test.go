@@ -436,6 +436,7 @@ func apiCredentials(t *testing.T, g *harness.Gateway) (raw string, connected []v
 // (never a token), the gauge counts them, the audit lines name the
 // subjects.
 func TestUserOAuthConnect(t *testing.T) {
+	t.Parallel()
 	w := newOAuthWorld(t, oauthtest.HydraOptions{})
 	b := harness.StartBrowser(t)
 	r := newReplica(t)
@@ -579,6 +580,7 @@ func untilStale(exp time.Time) { time.Sleep(time.Until(exp) + 200*time.Milliseco
 // the upstream and the refresh, and the grant stays.
 // Nothing leaks.
 func TestUserOAuthRefreshAndFailures(t *testing.T) {
+	t.Parallel()
 	w := newOAuthWorld(t, oauthtest.HydraOptions{AccessTokenTTL: 4 * time.Second})
 	rd := harness.StartRedis(t)
 	r := newReplica(t)
@@ -777,6 +779,7 @@ func (w *oauthWorld) credentialsCLI(t *testing.T, g *harness.Gateway, r *replica
 // naming credentials.key_env), one with the old key as previous_key_env
 // serves alice's grant and rewrites it under the new key.
 func TestUserOAuthReplicas(t *testing.T) {
+	t.Parallel()
 	w := newOAuthWorld(t, oauthtest.HydraOptions{})
 	rd := harness.StartRedis(t)
 	ra, rb := newReplica(t), newReplica(t)

@@ -14,6 +14,7 @@ import (
 )
 
 func TestWATExample(t *testing.T) {
+	t.Parallel()
 	wat2wasm, err := exec.LookPath("wat2wasm")
 	if err != nil {
 		t.Fatalf("wat2wasm is not installed: install wabt (Debian: apt-get install wabt; .ci/run does): %v", err)

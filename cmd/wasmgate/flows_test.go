@@ -9,6 +9,7 @@ import (
 // The flags of `wasmgate flows reset`: one of --session and --principal,
 // and the usage of the command (no gateway is asked).
 func TestFlowsResetArgs(t *testing.T) {
+	// Not parallel: it sets WASMGATE_CONFIG with t.Setenv.
 	for _, c := range []struct {
 		args             []string
 		session, princ   string

@@ -5,6 +5,15 @@ package main
 // races in the server fail the run) through internal/harness, serving real
 // WASM modules built from examples/plugins and testdata/plugins by
 // `make plugins` (scripts/build-plugins.sh).
+//
+// They mostly wait (on gateways, child processes, npm servers, Chromium,
+// timers), so each calls t.Parallel first (make test runs TEST_PARALLEL
+// of them at once), with its own temporary folders, ports from
+// harness.FreePort and environment passed to the gateway (Options.Env),
+// never t.Setenv. The few that are not parallel say why at the top: they
+// set the environment, or measure against the clock as the test sees it.
+// A timeout a test sets only to bound a hang is generous: a parallel run
+// on two cores under -race is several times slower than one test alone.
 
 import (
 	"fmt"

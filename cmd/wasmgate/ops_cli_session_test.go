@@ -17,6 +17,7 @@ import (
 )
 
 func TestCLIEndsItsSession(t *testing.T) {
+	t.Parallel()
 	const token = "cli-session-token-0123456789abcdef"
 	// Two sessions per principal: without the DELETE, the third run is
 	// refused (503) and the runs after it too.

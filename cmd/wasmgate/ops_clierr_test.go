@@ -14,6 +14,7 @@ import (
 )
 
 func TestCLIErrors(t *testing.T) {
+	t.Parallel()
 	const token = "cli-errors-token-0123456789abcdef"
 	cfg := bins.YAML(harness.Parts{Plugins: harness.ExamplePlugins(t), Sections: `auth:
   principals:

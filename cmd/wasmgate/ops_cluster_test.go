@@ -263,6 +263,7 @@ func (l *nodeLoop) finish(t *testing.T) loopResult {
 }
 
 func TestClusterSurvivesReplicaKill(t *testing.T) {
+	t.Parallel()
 	c := startClusterScript(t)
 	loop := startNodeLoop(t, "http://"+c.lb+"/mcp")
 

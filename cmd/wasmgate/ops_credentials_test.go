@@ -21,6 +21,7 @@ import (
 // the admin header on a POST): a table without tokens, a revocation of
 // one user and of every user, and the refusals of the flags.
 func TestCredentialsCLI(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	key := make([]byte, vault.KeySize)
 	_, _ = rand.Read(key)

@@ -108,6 +108,7 @@ func dashboardQueries(t *testing.T) map[string][]string {
 }
 
 func TestDashboardQueries(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(prometheusBin); err != nil {
 		t.Skipf("%s is missing (apt-get install -y prometheus; .ci/run installs it): the dashboard and alerts are not evaluated", prometheusBin)
 	}

@@ -25,6 +25,7 @@ func debVersionOf(t *testing.T, version, commit string) string {
 }
 
 func TestDebVersion(t *testing.T) {
+	t.Parallel()
 	head := strings.TrimSpace(sh(t, "git", "-C", harness.RepoRoot(), "rev-parse", "HEAD"))
 	git := exec.Command("git", "-C", harness.RepoRoot(), "show", "-s", "--format=%cd", "--date=format-local:%Y%m%d%H%M%S", head)
 	git.Env = append(harness.CleanEnv(), "TZ=UTC")

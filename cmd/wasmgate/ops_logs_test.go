@@ -16,6 +16,7 @@ import (
 )
 
 func TestJSONLogDurationsAreSeconds(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	logger := newLogger(&buf, new(slog.LevelVar), "json")
 	logger.Info("x", "took", 1500*time.Millisecond, "timeout", config.Duration(250*time.Millisecond), "name", "n")
@@ -34,6 +35,7 @@ func TestJSONLogDurationsAreSeconds(t *testing.T) {
 }
 
 func TestDebugLinePerCall(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Server: "  log: {level: debug}\n", Plugins: harness.ExamplePlugins(t)}))
 	g := bins.Start(t, harness.Options{Config: cfg})
 	c := g.SessionClient(t)

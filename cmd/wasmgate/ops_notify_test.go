@@ -119,6 +119,7 @@ func (n *notifications) reloadSequence(trigger, status string) {
 }
 
 func TestSystemdNotify(t *testing.T) {
+	// Not parallel: it times the watchdog pings as the test receives them.
 	sock, msgs := notifySocket(t)
 	e := bins.NewDir(t)
 	calc := e.Module("calculator", "examples/plugins/calculator")
@@ -197,6 +198,7 @@ func TestSystemdNotify(t *testing.T) {
 // TestWatchdogOffWithoutWatchdogUsec: no WATCHDOG_USEC, no pings, and no
 // NOTIFY_SOCKET means nothing is sent and nothing breaks.
 func TestWatchdogOffWithoutWatchdogUsec(t *testing.T) {
+	t.Parallel()
 	sock, msgs := notifySocket(t)
 	g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, bins.ExamplesYAML(t, "")), Env: []string{"NOTIFY_SOCKET=" + sock}})
 	n := &notifications{t: t, msgs: msgs}

@@ -114,6 +114,7 @@ func sh(t *testing.T, name string, args ...string) string {
 }
 
 func TestPackaging(t *testing.T) {
+	t.Parallel()
 	packaging(t)
 	runMake(t, 30*time.Minute, "dist", "VERSION="+distVersion, "COMMIT="+distCommit)
 	dist := filepath.Join(harness.RepoRoot(), "dist")

@@ -22,6 +22,7 @@ import (
 )
 
 func TestPluginNewBuildValidateCall(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go toolchain on PATH")
 	}
@@ -123,6 +124,7 @@ func TestPluginNewBuildValidateCall(t *testing.T) {
 
 // TestCallAgainstURL: call, read and prompt against a running gateway.
 func TestCallAgainstURL(t *testing.T) {
+	t.Parallel()
 	g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, bins.ExamplesYAML(t, ""))})
 	run := func(args ...string) harness.Result { return bins.Run(t, harness.RunOptions{}, args...) }
 	if r := run("call", "--url", g.MCPURL, "calculate", `{"operation":"add","a":2,"b":40}`); r.Code != 0 || strings.TrimSpace(r.Stdout) != "42" {
@@ -148,6 +150,7 @@ func TestCallAgainstURL(t *testing.T) {
 // exports, no wasmgate host functions), answers continue, and reads its
 // config: section.
 func TestPluginNewInterceptor(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(filepath.Join(harness.RepoRoot(), "pdk", "intercept", "intercept.go")); err != nil {
 		t.Skip("pdk/intercept (the interceptor PDK, branch h/icpdk) is not in this checkout: plugin new --interceptor copies it into the project")
 	}

@@ -15,6 +15,7 @@ import (
 // once ready, the process id and the listeners /api/status shows, as
 // JSON; it replaces a stale file at start and removes the file on exit.
 func TestReadyFile(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	calc := e.Module("calculator", "examples/plugins/calculator")
 	harness.WriteFile(t, e.Config, []byte(e.YAML("", harness.Item("name: calculator", "path: "+harness.Q(calc)))))

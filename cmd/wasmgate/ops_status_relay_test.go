@@ -18,6 +18,7 @@ import (
 )
 
 func TestStatusPageRelaySites(t *testing.T) {
+	t.Parallel()
 	b := harness.StartBrowser(t)
 	e := bins.NewDir(t)
 	const ciToken = "status page e2e bearer token, long enough"

@@ -37,6 +37,7 @@ func apiStatus(t *testing.T, g *harness.Gateway) ops.Status {
 }
 
 func TestStatusPage(t *testing.T) {
+	t.Parallel()
 	b := harness.StartBrowser(t)
 	e := bins.NewDir(t)
 	calc := e.Module("calculator", "examples/plugins/calculator")
@@ -148,6 +149,7 @@ func TestStatusPage(t *testing.T) {
 // non-loopback Host while the admin listener is on loopback is refused,
 // so a rebinding page cannot read it.
 func TestStatusRefusesRebinding(t *testing.T) {
+	t.Parallel()
 	g := bins.Start(t, harness.Options{Config: harness.WriteConfig(t, bins.ExamplesYAML(t, ""))})
 	for _, path := range []string{"/", "/api/status"} {
 		req, _ := http.NewRequest("GET", g.AdminURL+path, nil)

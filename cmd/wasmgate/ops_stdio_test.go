@@ -41,6 +41,7 @@ func free(addrs ...string) bool {
 }
 
 func TestTwoGatewaysDefaultConfig(t *testing.T) {
+	t.Parallel()
 	ctx := harness.Ctx(t, 2*time.Minute)
 	if free("127.0.0.1:8080", "127.0.0.1:9090") {
 		h := bins.Start(t, harness.Options{Config: defaultConfigPath(), Env: cacheEnv()})
@@ -70,6 +71,7 @@ func TestTwoGatewaysDefaultConfig(t *testing.T) {
 // TestStdioListenerBusyIsAWarning: explicitly enabled listeners whose
 // ports are taken do not stop stdio.
 func TestStdioListenerBusyIsAWarning(t *testing.T) {
+	t.Parallel()
 	hold := func() string {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -102,6 +104,7 @@ func TestStdioListenerBusyIsAWarning(t *testing.T) {
 // TestStdioEnvEnablesListeners: the environment override counts as
 // explicit.
 func TestStdioEnvEnablesListeners(t *testing.T) {
+	t.Parallel()
 	cfg := harness.WriteConfig(t, "server: {cache_dir: "+harness.Q(bins.CacheDir)+"}\n"+
 		"transports: {http: {listen: 127.0.0.1:0}}\nadmin: {listen: 127.0.0.1:0}\n"+
 		"plugins:\n"+harness.ExamplePlugins(t))
@@ -136,6 +139,7 @@ func readmeSection(t *testing.T, heading string) string {
 // binary under test and the repository's default config, and talks to it
 // as that client would: an MCP client over the process's stdio.
 func TestREADMEClientSnippets(t *testing.T) {
+	t.Parallel()
 	const (
 		installedBin    = "/usr/local/bin/wasmgate"
 		installedConfig = "/etc/wasmgate/gateway.yaml"

@@ -15,6 +15,7 @@ import (
 )
 
 func TestReloadMissingFolderAppears(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		// item is the plugins: entry naming what does not exist yet, under

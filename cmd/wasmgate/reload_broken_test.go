@@ -19,6 +19,7 @@ import (
 // tools/list unchanged), logs the error once with the file and the key or
 // plugin at fault, says so in /metrics, and applies the next good save.
 func TestReloadBrokenSaves(t *testing.T) {
+	t.Parallel()
 	bins.WarmCache(t, "testdata/plugins/badinfo") // badinfo compiled into the shared cache
 	e := bins.NewDir(t)
 	calc := e.Module("calculator", "examples/plugins/calculator")
@@ -205,6 +206,7 @@ func TestReloadBrokenSaves(t *testing.T) {
 // watcher should follow the files the newest config names, so creating it
 // is the save that fixes the reload.
 func TestReloadMissingModuleAppears(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	calc := e.Module("calculator", "examples/plugins/calculator")
 	later := filepath.Join(e.Plugins, "later.wasm")
@@ -233,6 +235,7 @@ func TestReloadMissingModuleAppears(t *testing.T) {
 // TestRestartOnlyUnderSystemd: under systemd (INVOCATION_ID set, as the
 // service manager sets it) a restart-only refusal suggests systemctl.
 func TestRestartOnlyUnderSystemd(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	calc := e.Module("calculator", "examples/plugins/calculator")
 	good := e.YAML("", harness.Item("name: calculator", "path: "+harness.Q(calc)))

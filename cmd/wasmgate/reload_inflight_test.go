@@ -12,17 +12,18 @@ import (
 // one of its calls is running: the call finishes with its normal result on
 // the snapshot it started on, and that snapshot's instances close after.
 func TestReloadInFlightCallFinishes(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	calc := e.Module("calculator", "examples/plugins/calculator")
 	hostile := e.Module("hostile", "testdata/plugins/hostile")
 	calcItem := harness.Item("name: calculator", "path: "+harness.Q(calc))
 	hostileItem := func(concurrency string) string {
-		return harness.Item("name: hostile", "path: "+harness.Q(hostile), "limits: {timeout: 10s, concurrency: "+concurrency+"}")
+		return harness.Item("name: hostile", "path: "+harness.Q(hostile), "limits: {timeout: 40s, concurrency: "+concurrency+"}")
 	}
 	harness.WriteFile(t, e.Config, []byte(e.YAML("", calcItem, hostileItem("2"))))
 	g := bins.Start(t, harness.Options{Config: e.Config})
 	c := g.SessionClient(t)
-	ctx := harness.Ctx(t, 2*time.Minute)
+	ctx := harness.Ctx(t, 3*time.Minute)
 
 	type result struct {
 		res *mcp.CallToolResult
@@ -31,7 +32,9 @@ func TestReloadInFlightCallFinishes(t *testing.T) {
 	sleep := func() <-chan result {
 		done := make(chan result, 1)
 		go func() {
-			res, err := harness.CallToolErr(ctx, c, "sleep", map[string]any{"ms": 6000})
+			// Long enough for a reload on a loaded machine (-race,
+			// parallel tests), where one took more than 6s.
+			res, err := harness.CallToolErr(ctx, c, "sleep", map[string]any{"ms": 20000})
 			done <- result{res, err}
 		}()
 		if !harness.WaitFor(10*time.Second, func() bool {
@@ -64,10 +67,10 @@ func TestReloadInFlightCallFinishes(t *testing.T) {
 			if r.err != nil {
 				t.Fatalf("the call in flight during the reload failed: %v", r.err)
 			}
-			if text := harness.ResultText(r.res); r.res.IsError || text != "slept 6000ms" {
-				t.Fatalf("the call in flight during the reload returned %q (isError %v), want \"slept 6000ms\"", text, r.res.IsError)
+			if text := harness.ResultText(r.res); r.res.IsError || text != "slept 20000ms" {
+				t.Fatalf("the call in flight during the reload returned %q (isError %v), want \"slept 20000ms\"", text, r.res.IsError)
 			}
-		case <-time.After(30 * time.Second):
+		case <-time.After(60 * time.Second):
 			t.Fatal("the call in flight during the reload never returned")
 		}
 	}

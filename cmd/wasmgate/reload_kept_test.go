@@ -14,6 +14,7 @@ import (
 // (issue 21, item 9), so the gateway logs no compilation, and the plugin
 // serves again.
 func TestReloadRestoreNotCompiled(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	calc := e.Module("calculator", "examples/plugins/calculator")
 	greeter := e.Module("greeter", "examples/plugins/greeter")

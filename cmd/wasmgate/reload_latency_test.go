@@ -32,6 +32,7 @@ import (
 //
 //	WASMGATE_RELOAD_BENCH=1 go test -count=1 -run SaveToVisible ./cmd/wasmgate/ -v
 func TestSaveToVisibleLatency(t *testing.T) {
+	// Not parallel: a measurement (WASMGATE_RELOAD_BENCH), meaningful only alone.
 	if os.Getenv("WASMGATE_RELOAD_BENCH") != "1" {
 		t.Skip("a measurement, not a test: set WASMGATE_RELOAD_BENCH=1 to run it")
 	}

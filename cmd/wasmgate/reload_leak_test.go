@@ -16,6 +16,7 @@ import (
 // file descriptors do not grow: the state after 200 reloads is compared
 // with the state after a warm-up of 20.
 func TestReloadNoLeak(t *testing.T) {
+	t.Parallel()
 	const warmup, total = 20, 200
 	e := bins.NewDir(t)
 	calc := e.Module("calculator", "examples/plugins/calculator")

@@ -15,7 +15,12 @@ import (
 // and allowed_origins, with reloads that keep the same modules: each new
 // value must be in force after the reload, whether or not the plugin's
 // compiled module and pool are reused.
+//
+// The timeouts are 2s (a 3s sleep times out) and 10s (it finishes): the
+// plugin's describe at start runs under limits.timeout too, and on a
+// loaded machine (-race, parallel tests) 200ms was not always enough.
 func TestReloadAppliesLimits(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	calc := e.Module("calculator", "examples/plugins/calculator")
 	storage := e.Module("storage", "examples/plugins/storage")
@@ -28,7 +33,7 @@ func TestReloadAppliesLimits(t *testing.T) {
 		)
 		return []byte(strings.Replace(y, "    listen: 127.0.0.1:0\n", "    listen: 127.0.0.1:0\n    allowed_origins: ["+harness.Q(origin)+"]\n", 1))
 	}
-	harness.WriteFile(t, e.Config, render("1KiB", "200ms", "1KiB", "https://a.example"))
+	harness.WriteFile(t, e.Config, render("1KiB", "2s", "1KiB", "https://a.example"))
 	g := bins.Start(t, harness.Options{Config: e.Config})
 	c := g.SessionClient(t)
 	ctx := harness.Ctx(t, time.Minute)
@@ -54,7 +59,7 @@ func TestReloadAppliesLimits(t *testing.T) {
 				return ok == quota, text
 			}},
 			{"timeout", func() (bool, string) {
-				ok, text := call("sleep", map[string]any{"ms": 500})
+				ok, text := call("sleep", map[string]any{"ms": 3000})
 				return ok == timeout, text
 			}},
 			{"max_output", func() (bool, string) {
@@ -77,7 +82,7 @@ func TestReloadAppliesLimits(t *testing.T) {
 		}
 	}
 
-	harness.WriteFile(t, e.Config, render("1MiB", "5s", "1MiB", "https://b.example"))
+	harness.WriteFile(t, e.Config, render("1MiB", "10s", "1MiB", "https://b.example"))
 	if code, body := g.PostReload(t); code != http.StatusOK {
 		t.Fatalf("POST /-/reload: %d %s", code, body)
 	}
@@ -92,7 +97,7 @@ func TestReloadAppliesLimits(t *testing.T) {
 	// plugin whose module is unchanged.
 	garbage := filepath.Join(filepath.Dir(e.Config), "garbage.wasm")
 	harness.WriteFile(t, garbage, []byte("not a module"))
-	broken := string(render("1KiB", "5s", "1MiB", "https://b.example")) + "  - {name: garbage, path: " + harness.Q(garbage) + "}\n"
+	broken := string(render("1KiB", "10s", "1MiB", "https://b.example")) + "  - {name: garbage, path: " + harness.Q(garbage) + "}\n"
 	harness.WriteFile(t, e.Config, []byte(broken))
 	if code, body := g.PostReload(t); code == http.StatusOK {
 		t.Fatalf("POST /-/reload of a config naming a module that does not compile: %d %s", code, body)

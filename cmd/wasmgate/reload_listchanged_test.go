@@ -21,6 +21,7 @@ const settle = time.Second
 // exactly one per list that changed, none for a save that changes nothing
 // a client can list.
 func TestReloadListChanged(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	calc := e.Module("calculator", "examples/plugins/calculator")
 	greeter := e.Module("greeter", "examples/plugins/greeter")

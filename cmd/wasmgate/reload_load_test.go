@@ -22,6 +22,7 @@ import (
 // list_changed notification exactly once per reload that changed that
 // list, and no other.
 func TestReloadUnderLoad(t *testing.T) {
+	// Not parallel: it needs a load of at least 500 calls during the reloads.
 	const httpClients = 8
 	e := bins.NewDir(t)
 	calc := e.Module("calculator", "examples/plugins/calculator")

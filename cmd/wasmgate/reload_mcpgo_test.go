@@ -31,6 +31,7 @@ import (
 // closed, as the request is terminated, just return" without an event
 // store).
 func TestReloadNotificationsReachBusySessions(t *testing.T) {
+	t.Parallel()
 	const sessions, bursts = 8, 60
 	s := server.NewMCPServer("mcp-go", "1", server.WithToolCapabilities(true))
 	s.AddTool(mcp.NewTool("noop"), func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {

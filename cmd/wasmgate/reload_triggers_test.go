@@ -21,6 +21,7 @@ const visible = 20 * time.Second
 // TestReloadSaveStyles saves gateway.yaml every way editors and tools do,
 // and checks each save shows up in tools/list on a live session.
 func TestReloadSaveStyles(t *testing.T) {
+	t.Parallel()
 	t.Run("editor saves", func(t *testing.T) {
 		e := bins.NewDir(t)
 		calc := e.Module("calculator", "examples/plugins/calculator")
@@ -192,6 +193,7 @@ func TestReloadSaveStyles(t *testing.T) {
 // TestReloadModuleFiles drops modules into a dir: folder, removes one, and
 // replaces the bytes of a module named by path (as `cp new.wasm p.wasm`).
 func TestReloadModuleFiles(t *testing.T) {
+	t.Parallel()
 	e := bins.NewDir(t)
 	calc := e.Module("calculator", "examples/plugins/calculator")
 	p := e.Module("p", "examples/plugins/calculator") // replaced below

@@ -53,6 +53,29 @@ func fixtures() []string {
 	}
 }
 
+// alone are the modules Build compiles into the shared cache by default
+// each in a gateway of its own, which may fail once it has compiled the
+// module: interceptors and rankers served as plugins, which they are not
+// (see Binaries.WarmCache), badinfo, whose information export traps, and
+// plugins that need an environment of their test's. Without them, every
+// test serving one compiles it in its -race gateway (~15 s, and much
+// more when parallel tests do so at once).
+func alone() []string {
+	return []string{
+		"testdata/plugins/badinfo",
+		"testdata/plugins/conformance",
+		"testdata/plugins/leaky",
+		"examples/rankers/keyword",
+		"examples/interceptors/argguard",
+		"examples/interceptors/describe",
+		"examples/interceptors/injection",
+		"examples/interceptors/pass",
+		"examples/interceptors/redact",
+		"examples/interceptors/redact-rs",
+		"testdata/interceptors/hostile",
+	}
+}
+
 // BuildOptions say which binaries Build makes.
 type BuildOptions struct {
 	// Package is the import path of the command; "" means
@@ -70,6 +93,11 @@ type BuildOptions struct {
 	// every module the wasmgate tests serve (examples/plugins/*,
 	// testdata/plugins/{seaflea,hostile,kvquota}).
 	Warm []string
+	// WarmAlone are modules compiled into the shared cache each in a
+	// gateway of its own, which may fail after compiling (interceptors
+	// and rankers, which are no plugins); nil means the ones the wasmgate
+	// tests use, none of them the empty slice.
+	WarmAlone []string
 }
 
 // Binaries are the wasmgate binaries built for one test binary and the
@@ -92,6 +120,9 @@ type Binaries struct {
 	dir    string
 	warmMu sync.Mutex
 	warmed map[string]bool // modules WarmCache compiled
+
+	fixMu    sync.Mutex
+	fixtures map[string]string // Go fixtures GoFixture built, by rel
 }
 
 // Build builds the binaries into a fresh temporary folder (readable by
@@ -104,6 +135,9 @@ func Build(opts BuildOptions) (*Binaries, error) {
 	}
 	if opts.Warm == nil {
 		opts.Warm = fixtures()
+	}
+	if opts.WarmAlone == nil {
+		opts.WarmAlone = alone()
 	}
 	dir, err := os.MkdirTemp("", "wasmgate-e2e-")
 	if err != nil {
@@ -118,6 +152,7 @@ func Build(opts BuildOptions) (*Binaries, error) {
 		Version:  opts.Version,
 		dir:      dir,
 		warmed:   map[string]bool{},
+		fixtures: map[string]string{},
 	}
 	ldflags := "-X main.version=" + opts.Version
 	builds := [][]string{{"build", "-ldflags", ldflags, "-o", b.Plain, opts.Package}}
@@ -145,7 +180,41 @@ func Build(opts BuildOptions) (*Binaries, error) {
 	if err := b.warm(opts.Warm); err != nil {
 		fmt.Fprintln(os.Stderr, "warning: could not pre-fill the compilation cache:", err)
 	}
+	if opts.Race {
+		b.warmAlone(opts.WarmAlone)
+	}
 	return b, nil
+}
+
+// warmAlone compiles each module of rels that is built into the shared
+// cache with the plain binary, in a gateway of its own (GOMAXPROCS of them
+// at once), and records it as warmed for WarmCache. A gateway that fails
+// is expected (see alone); one that does not end is stopped.
+func (b *Binaries) warmAlone(rels []string) {
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, rel := range rels {
+		p := filepath.Join(RepoRoot(), rel+".wasm")
+		if _, err := os.Stat(p); err != nil {
+			continue // the tests that need it will say so
+		}
+		b.warmed[rel] = true
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			dir := filepath.Join(b.dir, fmt.Sprintf("warm-%d", i))
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				fmt.Fprintln(os.Stderr, "warning: warming the cache with", rel+":", err)
+				return
+			}
+			y := fmt.Sprintf("server: {cache_dir: %q, watch: false}\ntransports: {http: {listen: \"127.0.0.1:0\"}}\nadmin: {enabled: false}\nplugins:\n  - {name: %s, path: %q}\n",
+				b.CacheDir, filepath.Base(rel), p)
+			if log, ended, err := b.serveOnce(dir, y, 2*time.Minute); err != nil && !ended {
+				fmt.Fprintf(os.Stderr, "warning: warming the cache with %s: %v\n%s", rel, err, log)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // Close removes the binaries and the cache.
@@ -169,31 +238,39 @@ func (b *Binaries) warm(rels []string) error {
 	if n == 0 {
 		return errors.New("no plugin is built; run `make plugins`")
 	}
-	cfg := filepath.Join(b.dir, "warm.yaml")
-	if err := os.WriteFile(cfg, []byte(y.String()), 0o644); err != nil {
-		return err
+	if log, _, err := b.serveOnce(b.dir, y.String(), 10*time.Minute); err != nil {
+		return fmt.Errorf("warm-up gateway never got ready (%v):\n%s", err, log)
 	}
-	readyFile := readyFileIn(b.dir)
+	return nil
+}
+
+// serveOnce runs the plain binary's `serve` on yaml (written to
+// dir/warm.yaml, its ready file in dir) until it is ready, then stops it
+// with SIGINT, or until it exits by itself (ended); within d. It returns
+// what the gateway logged, and an error unless it got ready.
+func (b *Binaries) serveOnce(dir, yaml string, d time.Duration) (log string, ended bool, err error) {
+	cfg := filepath.Join(dir, "warm.yaml")
+	if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
+		return "", false, err
+	}
+	readyFile := readyFileIn(dir)
 	cmd := exec.Command(b.Plain, "serve", "--config", cfg, "--ready-file", readyFile)
 	cmd.SysProcAttr = dieWithTest()
 	cmd.Env = CleanEnv()
-	var log SyncBuffer
-	cmd.Stderr = &log
+	var stderr SyncBuffer
+	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
-		return err
+		return "", false, err
 	}
 	exited := make(chan struct{})
 	go func() {
 		_ = cmd.Wait()
 		close(exited)
 	}()
-	_, _, err := waitReady(readyFile, exited, 10*time.Minute)
+	_, ended, err = waitReady(readyFile, exited, d)
 	_ = cmd.Process.Signal(os.Interrupt)
 	<-exited
-	if err != nil {
-		return fmt.Errorf("warm-up gateway never got ready (%v):\n%s", err, log.String())
-	}
-	return nil
+	return stderr.String(), ended, err
 }
 
 // WarmCache compiles a module Build did not warm (relative to the

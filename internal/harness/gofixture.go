@@ -1,9 +1,11 @@
 package harness
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -16,10 +18,44 @@ func GoFixture(t testing.TB, rel string) string {
 	dir := t.TempDir()
 	_ = os.Chmod(dir, 0o755)
 	out := filepath.Join(dir, filepath.Base(rel))
+	if err := buildGo(rel, out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// GoFixture is GoFixture built once per Binaries: every test that runs
+// the command at rel runs the same binary, in the Binaries' folder
+// (readable by everyone, removed by Close). The binary is shared, so a
+// test must not change it; one that needs a copy of its own copies it. A
+// failed build fails every test that asks for it.
+func (b *Binaries) GoFixture(t testing.TB, rel string) string {
+	t.Helper()
+	b.fixMu.Lock()
+	defer b.fixMu.Unlock()
+	if out, ok := b.fixtures[rel]; ok {
+		return out
+	}
+	dir := filepath.Join(b.dir, "fixtures", strings.ReplaceAll(filepath.ToSlash(rel), "/", "_"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatalf("build %s: %v", rel, err)
+	}
+	_ = os.Chmod(dir, 0o755)
+	_ = os.Chmod(filepath.Dir(dir), 0o755)
+	out := filepath.Join(dir, filepath.Base(rel))
+	if err := buildGo(rel, out); err != nil {
+		t.Fatal(err)
+	}
+	b.fixtures[rel] = out
+	return out
+}
+
+// buildGo runs go build -o out on the package at rel.
+func buildGo(rel, out string) error {
 	cmd := exec.Command("go", "build", "-o", out, "./"+filepath.ToSlash(rel))
 	cmd.Dir = RepoRoot()
 	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build %s: %v\n%s", rel, err, b)
+		return fmt.Errorf("build %s: %v\n%s", rel, err, b)
 	}
-	return out
+	return nil
 }
