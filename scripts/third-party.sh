@@ -190,10 +190,7 @@ rebuild() {
   {
     (cd "$tree" && "keep_$f")
     git -C "$tree" diff --cached --name-only --diff-filter=A HEAD
-  } | sort -u | while IFS= read -r file; do
-    mkdir -p "$out/$(dirname "$file")"
-    cp "$tree/$file" "$out/$file"
-  done
+  } | sort -u | tar -C "$tree" -cf - --no-recursion -T - | tar -C "$out" -xf - # one copy, not a cp per file
   cp "$root/third_party/$f/PATCHES.md" "$out/"
   cp -r "$root/third_party/$f/patches" "$out/"
   echo "third-party: $f: ${module[$f]}@${version[$f]} and $n patches" >&2
@@ -211,11 +208,9 @@ for f in "${forks[@]}"; do
   rebuild "$f" "$out"
   have=$scratch/$f.have
   mkdir -p "$have"
-  while IFS= read -r file; do
-    [[ -e third_party/$f/$file ]] || continue
-    mkdir -p "$have/$(dirname "$file")"
-    cp "third_party/$f/$file" "$have/$file"
-  done < <(tracked "$f")
+  # the files that exist (a tracked file may have been deleted), in one copy
+  tracked "$f" | while IFS= read -r file; do [[ -e third_party/$f/$file ]] && printf '%s\n' "$file"; done |
+    tar -C "third_party/$f" -cf - --no-recursion -T - | tar -C "$have" -xf -
   if [[ $mode == check ]]; then
     if ! diff -rq "$out" "$have" >"$scratch/diff" 2>&1; then
       echo "third-party: third_party/$f differs from ${module[$f]}@${version[$f]} plus its patches:" >&2
@@ -235,9 +230,7 @@ for f in "${forks[@]}"; do
     fi
   else
     # In place: the files git does not ignore are replaced by the rebuilt ones.
-    while IFS= read -r file; do
-      rm -f "third_party/$f/$file"
-    done < <(tracked "$f")
+    tracked "$f" | (cd "third_party/$f" && xargs -d '\n' rm -f --)
     cp -r "$out/." "third_party/$f/"
     find "third_party/$f" -type d -empty -delete
     echo "third-party: third_party/$f rebuilt" >&2
