@@ -178,9 +178,25 @@ func (pb *published) visible(p policy.Principal) [4]string {
 
 func (e *Endpoint) filterTools(ctx context.Context, _ any, _ *mcp.ListToolsRequest, res *mcp.ListToolsResult) {
 	p := e.cur.Load()
-	if p != nil && res != nil && p.find != nil {
+	if p == nil || res == nil {
+		return
+	}
+	// A list no interceptor, search or session view changes is the same
+	// for every request of a principal: kept per publication (toolView).
+	plain := p.find == nil && !e.env.ListIntercepted(p, "tools/list") && p.sessionLists(ctx) == nil
+	var key string
+	in := res.Tools
+	if plain {
+		key = viewKey(envelope.CallerOf(ctx, p).Principal)
+		if v := p.toolView(key, in); v != nil {
+			res.Tools, res.RawTools = v.tools, v.raw
+			e.setHints(ctx, p, listTools, &res.CacheableResult)
+			return
+		}
+	}
+	if p.find != nil {
 		res.Tools = e.searchList(ctx, p)
-	} else if p != nil && res != nil {
+	} else {
 		res.Tools = visibleList(ctx, p, res.Tools, res.NextCursor,
 			func(x *source.Index) []mcp.Tool {
 				return ownList(x.Tools, func(t *source.Tool) mcp.Tool { return t.Def }, func(t mcp.Tool) string { return t.Name })
@@ -189,13 +205,61 @@ func (e *Endpoint) filterTools(ctx context.Context, _ any, _ *mcp.ListToolsReque
 				return pol.Visible(who, policy.Tool, t.Name)
 			})
 	}
-	if p != nil && res != nil {
-		intercepted := e.env.ListIntercepted(p, "tools/list")
-		res.Tools = interceptList(ctx, e, p, "tools/list", "tools", res.Tools, func(t mcp.Tool) string { return t.Name })
-		e.setHints(ctx, p, listTools, &res.CacheableResult)
-		if p.find == nil && !intercepted && p.sessionLists(ctx) == nil {
-			res.RawTools = p.rawTools(res.Tools)
-		}
+	res.Tools = interceptList(ctx, e, p, "tools/list", "tools", res.Tools, func(t mcp.Tool) string { return t.Name })
+	e.setHints(ctx, p, listTools, &res.CacheableResult)
+	if plain {
+		res.RawTools = p.rawTools(res.Tools)
+		p.keepToolView(key, in, &toolView{tools: res.Tools, raw: res.RawTools})
+	}
+}
+
+// maxToolViews bounds the principals whose tools/list a publication keeps.
+const maxToolViews = 256
+
+// toolView is the tools/list a principal gets of one list of mcp-go's
+// (from, its first tool, n long): the tools policy lets it see and their
+// JSON (rawTools).
+type toolView struct {
+	from  *mcp.Tool
+	n     int
+	tools []mcp.Tool
+	raw   json.RawMessage
+}
+
+// viewKey is what a principal's view of a list depends on: its name,
+// groups and claims (policy rules may look at any).
+func viewKey(pr policy.Principal) string {
+	claims, _ := json.Marshal(pr.Claims) // sorted keys
+	return pr.Name + "\x00" + strings.Join(pr.Groups, "\x01") + "\x00" + string(claims)
+}
+
+// toolView is the view kept for key of list in, or nil.
+func (p *published) toolView(key string, in []mcp.Tool) *toolView {
+	if len(in) == 0 {
+		return nil
+	}
+	v, ok := p.toolViews.Load(key)
+	if !ok {
+		return nil
+	}
+	tv := v.(*toolView)
+	// mcp-go shares its kept list (WithSharedToolList): the same list is
+	// the same array.
+	if tv.from != &in[0] || tv.n != len(in) || tv.raw == nil {
+		return nil
+	}
+	return tv
+}
+
+// keepToolView keeps v, key's view of list in, while fewer than
+// maxToolViews are kept.
+func (p *published) keepToolView(key string, in []mcp.Tool, v *toolView) {
+	if len(in) == 0 || v.raw == nil || p.nViews.Load() >= maxToolViews {
+		return
+	}
+	v.from, v.n = &in[0], len(in)
+	if _, loaded := p.toolViews.Swap(key, v); !loaded {
+		p.nViews.Add(1)
 	}
 }
 

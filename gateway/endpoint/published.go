@@ -37,6 +37,10 @@ type published struct {
 	toolsJSON map[string][]byte
 	// allTools is rawTools of every tool, in mcp-go's order (by name).
 	allTools atomic.Pointer[json.RawMessage]
+	// toolViews are the tools/list each principal got (lists.go), by
+	// viewKey: *toolView; nViews counts them.
+	toolViews sync.Map
+	nViews    atomic.Int32
 }
 
 var (
