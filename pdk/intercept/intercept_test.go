@@ -16,6 +16,9 @@ import (
 func jsonFields(t reflect.Type, prefix string) []string {
 	var out []string
 	for f := range t.Fields() {
+		if !f.IsExported() || f.Tag.Get("json") == "-" {
+			continue // not in the JSON (the gateway's bookkeeping)
+		}
 		ft := f.Type
 		if ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
