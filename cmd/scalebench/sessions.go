@@ -17,6 +17,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 )
 
 // idleSessions measures o.sessions idle sessions (see the package doc).
@@ -314,27 +317,19 @@ func cpuTicks(pid int) (int64, error) {
 // goMetrics reads the gauges of the gateway's Go collector
 // (go_goroutines, go_memstats_*) from its admin listener's /metrics.
 func goMetrics(ctx context.Context, admin string) (map[string]float64, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(admin, "/")+"/metrics", nil)
+	body, err := adminGet(ctx, admin, "/metrics", "metrics")
 	if err != nil {
 		return nil, err
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("metrics: %w", err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("metrics: %w", err)
 	}
 	m := map[string]float64{}
-	for _, line := range strings.Split(string(body), "\n") {
-		name, val, ok := strings.Cut(line, " ")
-		if !ok || !strings.HasPrefix(name, "go_") || strings.ContainsAny(name, "{#") {
-			continue
-		}
-		if v, err := strconv.ParseFloat(strings.TrimSpace(val), 64); err == nil {
-			m[name] = v
+	for name, f := range families {
+		if ms := f.GetMetric(); strings.HasPrefix(name, "go_") && len(ms) == 1 && ms[0].GetGauge() != nil {
+			m[name] = ms[0].GetGauge().GetValue()
 		}
 	}
 	return m, nil
@@ -343,36 +338,37 @@ func goMetrics(ctx context.Context, admin string) (map[string]float64, error) {
 // forceGC has the gateway collect its garbage (pprof's heap profile
 // with gc=1, read and dropped).
 func forceGC(ctx context.Context, admin string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(admin, "/")+"/debug/pprof/heap?gc=1", nil)
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("collecting garbage: %w", err)
-	}
-	defer resp.Body.Close()
-	_, err = io.Copy(io.Discard, resp.Body)
+	_, err := adminGet(ctx, admin, "/debug/pprof/heap?gc=1", "collecting garbage")
 	return err
 }
 
 // saveHeap writes the gateway's heap profile (admin.pprof) to file.
 func saveHeap(ctx context.Context, admin, file string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(admin, "/")+"/debug/pprof/heap", nil)
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("heap profile: %w", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("heap profile: %s", resp.Status)
-	}
-	b, err := io.ReadAll(resp.Body)
+	b, err := adminGet(ctx, admin, "/debug/pprof/heap", "heap profile")
 	if err != nil {
 		return err
 	}
 	return os.WriteFile(file, b, 0o600)
+}
+
+// adminGet is the body of path on the gateway's admin listener; what
+// names it in errors.
+func adminGet(ctx context.Context, admin, path, what string) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(admin, "/")+path, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("%s: %s", what, resp.Status)
+	}
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return b, nil
 }
