@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -213,8 +214,13 @@ func (e *Endpoint) filterTools(ctx context.Context, _ any, _ *mcp.ListToolsReque
 	}
 }
 
-// maxToolViews bounds the principals whose tools/list a publication keeps.
-const maxToolViews = 256
+// A publication keeps the tools/list of at most maxToolViews principals,
+// and at most maxToolViewBytes of lists of their own (a view of every
+// tool shares mcp-go's list and the publication's one JSON of it).
+const (
+	maxToolViews     = 256
+	maxToolViewBytes = 64 << 20
+)
 
 // toolView is the tools/list a principal gets of one list of mcp-go's
 // (from, its first tool, n long): the tools policy lets it see and their
@@ -224,6 +230,7 @@ type toolView struct {
 	n     int
 	tools []mcp.Tool
 	raw   json.RawMessage
+	size  int64 // counted in published.viewBytes
 }
 
 // viewKey is what a principal's view of a list depends on: its name,
@@ -245,21 +252,34 @@ func (p *published) toolView(key string, in []mcp.Tool) *toolView {
 	tv := v.(*toolView)
 	// mcp-go shares its kept list (WithSharedToolList): the same list is
 	// the same array.
-	if tv.from != &in[0] || tv.n != len(in) || tv.raw == nil {
+	if tv.from != &in[0] || tv.n != len(in) {
 		return nil
 	}
 	return tv
 }
 
-// keepToolView keeps v, key's view of list in, while fewer than
-// maxToolViews are kept.
+// keepToolView keeps v, key's view of list in, within maxToolViews and
+// maxToolViewBytes.
 func (p *published) keepToolView(key string, in []mcp.Tool, v *toolView) {
 	if len(in) == 0 || v.raw == nil || p.nViews.Load() >= maxToolViews {
 		return
 	}
-	v.from, v.n = &in[0], len(in)
-	if _, loaded := p.toolViews.Swap(key, v); !loaded {
+	var size int64 // what v holds that no other list does
+	if len(v.tools) > 0 && &v.tools[0] != &in[0] {
+		size += int64(len(v.tools)) * int64(unsafe.Sizeof(mcp.Tool{}))
+	}
+	if all := p.allTools.Load(); all == nil || len(*all) != len(v.raw) || &(*all)[0] != &v.raw[0] {
+		size += int64(len(v.raw))
+	}
+	if p.viewBytes.Add(size) > maxToolViewBytes {
+		p.viewBytes.Add(-size)
+		return
+	}
+	v.from, v.n, v.size = &in[0], len(in), size
+	if old, loaded := p.toolViews.Swap(key, v); !loaded {
 		p.nViews.Add(1)
+	} else {
+		p.viewBytes.Add(-old.(*toolView).size)
 	}
 }
 

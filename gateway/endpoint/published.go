@@ -38,9 +38,11 @@ type published struct {
 	// allTools is rawTools of every tool, in mcp-go's order (by name).
 	allTools atomic.Pointer[json.RawMessage]
 	// toolViews are the tools/list each principal got (lists.go), by
-	// viewKey: *toolView; nViews counts them.
+	// viewKey: *toolView; nViews counts them, viewBytes what they hold
+	// of their own.
 	toolViews sync.Map
 	nViews    atomic.Int32
+	viewBytes atomic.Int64
 }
 
 var (
