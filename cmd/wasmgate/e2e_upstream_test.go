@@ -550,7 +550,12 @@ upstreams:
 		t.Fatalf("ops's fourth back_calculate in a minute = %q (isError %v), want rate limited", text, isErr)
 	}
 	// The front gateway's own audit lines name its callers and outcomes.
-	for _, want := range []string{"principal=ops", "name=back_calculate", "outcome=rate_limited", "principal=dev", "outcome=denied"} {
+	// The audit line of the last call may be written just after its
+	// answer: wait for it.
+	if _, ok := front.WaitLog(0, "outcome=rate_limited", 10*time.Second); !ok {
+		t.Fatalf("the front gateway's audit lines lack outcome=rate_limited:\n%s", front.Stderr())
+	}
+	for _, want := range []string{"principal=ops", "name=back_calculate", "principal=dev", "outcome=denied"} {
 		if !strings.Contains(front.Stderr(), want) {
 			t.Fatalf("the front gateway's audit lines lack %s:\n%s", want, front.Stderr())
 		}
