@@ -32,8 +32,13 @@ type textResult struct {
 }
 
 // Parse is mcp.ParseCallToolResult(&raw): the same result, or an error
-// where it has one (its own, from the fallback).
+// where it has one (its own, from the fallback). It tries, in order, a
+// scan of the commonest shape (scanText), one decode with encoding/json
+// (parseText), and mcp-go.
 func Parse(raw json.RawMessage) (*mcp.CallToolResult, error) {
+	if r, ok := scanText(raw); ok {
+		return r, nil
+	}
 	if r, ok := parseText(raw); ok {
 		return r, nil
 	}
@@ -127,4 +132,169 @@ func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"')
+}
+
+// scanText reads, in one pass over raw and without a copy of it, the
+// commonest result: an object with only "content" (a non-empty array of
+// {"type":"text","text":…} items) and "isError" (true or false), each
+// member once, whose strings have no escapes, control characters or
+// invalid UTF-8. ok is false for anything else, which parseText or
+// mcp-go then decodes. encoding/json's decoder copies its input into a
+// buffer of its own, scans it once to find the value's end and again to
+// decode it: for a 10 KiB text that was most of what a result-rewriting
+// interceptor cost the gateway after its module had run.
+func scanText(raw []byte) (_ *mcp.CallToolResult, ok bool) {
+	sc := scanner{b: raw}
+	var content []mcp.Content
+	var isError, seenContent, seenIsError bool
+	if !sc.byte('{') {
+		return nil, false
+	}
+	for first := true; ; first = false {
+		if sc.byte('}') {
+			if first {
+				return nil, false // {}: content missing
+			}
+			break
+		}
+		if !first && !sc.byte(',') {
+			return nil, false
+		}
+		key, ok := sc.str()
+		if !ok || !sc.byte(':') {
+			return nil, false
+		}
+		switch {
+		case key == "content" && !seenContent:
+			seenContent = true
+			if content, ok = sc.textItems(); !ok {
+				return nil, false
+			}
+		case key == "isError" && !seenIsError:
+			seenIsError = true
+			if isError, ok = sc.boolean(); !ok {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+	}
+	if !seenContent || sc.ws() != len(sc.b) {
+		return nil, false
+	}
+	return &mcp.CallToolResult{Content: content, IsError: isError}, true
+}
+
+// scanner reads JSON tokens from b at i, skipping whitespace before each.
+type scanner struct {
+	b []byte
+	i int
+}
+
+// ws skips whitespace and returns the offset of what follows.
+func (s *scanner) ws() int {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return s.i
+		}
+	}
+	return s.i
+}
+
+// byte reads c if it comes next.
+func (s *scanner) byte(c byte) bool {
+	if s.ws() < len(s.b) && s.b[s.i] == c {
+		s.i++
+		return true
+	}
+	return false
+}
+
+// str reads a string with no escapes, control characters or invalid UTF-8.
+func (s *scanner) str() (string, bool) {
+	if !s.byte('"') {
+		return "", false
+	}
+	start := s.i
+	for ; s.i < len(s.b); s.i++ {
+		switch c := s.b[s.i]; {
+		case c == '"':
+			v := s.b[start:s.i]
+			s.i++
+			if !utf8.Valid(v) {
+				return "", false
+			}
+			return string(v), true
+		case c == '\\' || c < 0x20:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// boolean reads true or false.
+func (s *scanner) boolean() (v, ok bool) {
+	s.ws()
+	switch rest := s.b[s.i:]; {
+	case bytes.HasPrefix(rest, []byte("true")):
+		s.i += 4
+		return true, true
+	case bytes.HasPrefix(rest, []byte("false")):
+		s.i += 5
+		return false, true
+	}
+	return false, false
+}
+
+// textItems reads a non-empty array of {"type":"text","text":…} objects,
+// each with those two members once and no other.
+func (s *scanner) textItems() ([]mcp.Content, bool) {
+	if !s.byte('[') || s.byte(']') {
+		return nil, false
+	}
+	var items []mcp.Content
+	for {
+		if !s.byte('{') {
+			return nil, false
+		}
+		var text string
+		var seenType, seenText bool
+		for first := true; ; first = false {
+			if !first && s.byte('}') {
+				break
+			}
+			if !first && !s.byte(',') {
+				return nil, false
+			}
+			key, ok := s.str()
+			if !ok || !s.byte(':') {
+				return nil, false
+			}
+			v, ok := s.str()
+			if !ok {
+				return nil, false
+			}
+			switch {
+			case key == "type" && !seenType && v == mcp.ContentTypeText:
+				seenType = true
+			case key == "text" && !seenText:
+				seenText, text = true, v
+			default:
+				return nil, false
+			}
+		}
+		if !seenType || !seenText {
+			return nil, false
+		}
+		items = append(items, mcp.TextContent{Type: mcp.ContentTypeText, Text: text})
+		if s.byte(']') {
+			return items, true
+		}
+		if !s.byte(',') {
+			return nil, false
+		}
+	}
 }

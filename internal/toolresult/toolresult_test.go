@@ -42,6 +42,17 @@ var seeds = []string{
 	`null`,
 	``,
 	`{"content":[{"type":"text","text":"\xff\xfe"}]}`,
+	" {\"isError\" : false ,\n\"content\":\t[ {\"text\":\"a\",\"type\":\"text\"} , {\"type\":\"text\",\"text\":\"é\"}\r] } ",
+	`{"content":[{"type":"text","text":"x"}],"content":[{"type":"text","text":"y"}]}`,
+	`{"content":[{"type":"text","text":"x","text":"y"}]}`,
+	`{"content":[{"type":"text","text":"x"}],"isError":true,"isError":false}`,
+	`{"content":[{"type":"text","text":"x"}],"isError":null}`,
+	`{"content":[{"type":"text","text":"x"},]}`,
+	`{"content":[{"type":"text","text":"x"}],}`,
+	`{"content":[{}]}`,
+	`{"content":[{"type":"text","text":"tab\tin"}]}`,
+	`{"content":[{"type":"text","text":"x"}],"isError":truex}`,
+	`{"conte\u006et":[{"type":"text","text":"x"}]}`,
 }
 
 // FuzzParse: Parse and mcp.ParseCallToolResult agree on every input,
@@ -75,6 +86,18 @@ func TestParseTakesTheFastPath(t *testing.T) {
 	for _, s := range seeds[:3] {
 		if _, ok := parseText(json.RawMessage(s)); !ok {
 			t.Errorf("%s: not decoded in one pass", s)
+		}
+	}
+	// The commonest shape is scanned, without encoding/json.
+	big := `{"content":[{"type":"text","text":"` + strings.Repeat("Contact [email], é. ", 500) + `"}],"isError":true}`
+	for _, s := range []string{seeds[0], seeds[31], big} {
+		if _, ok := scanText([]byte(s)); !ok {
+			t.Errorf("%.80s: not scanned", s)
+		}
+	}
+	for _, s := range []string{seeds[1], seeds[2], seeds[4], seeds[12], seeds[32], seeds[34], seeds[35], seeds[39], seeds[41]} {
+		if _, ok := scanText([]byte(s)); ok {
+			t.Errorf("%s: scanned, which must be left to encoding/json", s)
 		}
 	}
 	for _, s := range []string{seeds[3], seeds[5], seeds[12], seeds[21]} {
@@ -135,22 +158,28 @@ func TestAppendTakesText(t *testing.T) {
 	}
 }
 
+// BenchmarkParse: a 10 KiB text result, as a redacting interceptor
+// answers it, by each of Parse's decoders.
+//
+//	go test -run '^$' -bench Parse ./internal/toolresult
 func BenchmarkParse(b *testing.B) {
-	raw := json.RawMessage(`{"content":[{"type":"text","text":` + string(AppendString(nil, strings.Repeat("Contact jane.doe@example.com, lorem ipsum. ", 240))) + `}]}`)
-	b.Run("mcp-go", func(b *testing.B) {
-		b.SetBytes(int64(len(raw)))
-		for b.Loop() {
-			if _, err := mcp.ParseCallToolResult(&raw); err != nil {
-				b.Fatal(err)
+	raw := json.RawMessage(`{"content":[{"type":"text","text":"` + strings.Repeat("Contact [email], IBAN [iban]. Lorem ipsum dolor sit amet. ", 180) + "é" + `"}]}`)
+	for _, d := range []struct {
+		name  string
+		parse func(json.RawMessage) bool
+	}{
+		{"scan", func(r json.RawMessage) bool { _, ok := scanText(r); return ok }},
+		{"decode", func(r json.RawMessage) bool { _, ok := parseText(r); return ok }},
+		{"mcp-go", func(r json.RawMessage) bool { _, err := mcp.ParseCallToolResult(&r); return err == nil }},
+	} {
+		b.Run(d.name, func(b *testing.B) {
+			b.SetBytes(int64(len(raw)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if !d.parse(raw) {
+					b.Fatal("not parsed")
+				}
 			}
-		}
-	})
-	b.Run("toolresult", func(b *testing.B) {
-		b.SetBytes(int64(len(raw)))
-		for b.Loop() {
-			if _, err := Parse(raw); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+		})
+	}
 }
