@@ -145,14 +145,16 @@ build_tree() {
 
 # test_mcp-go runs the tests the patches add (PATCHES.md names them), in
 # TREE, a copy of the fork: its packages with test files, offline, as they
-# build from the fork's go.mod and go.sum.
+# build from the fork's go.mod and go.sum, with the race detector (the
+# fork's code runs in the gateway's goroutines; wasmgate's own -race tests
+# reach it only through the gateway).
 test_mcp-go() {
   (
     cd "$1"
     export GOFLAGS=-mod=readonly GOPROXY=off
     mapfile -t pkgs < <(go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./...)
     ((${#pkgs[@]})) || exit 0
-    go test -count=1 -timeout 2m "${pkgs[@]}"
+    go test -race -count=1 -timeout 4m "${pkgs[@]}"
   )
 }
 

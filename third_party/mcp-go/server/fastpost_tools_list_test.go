@@ -2,9 +2,11 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -79,4 +81,34 @@ func TestServeToolCallToolsList(t *testing.T) {
 	list(t, "4", []string{"beta", "zeta"})
 	mcpServer.SetTools(ServerTool{Tool: mcp.NewTool("gamma"), Handler: handler})
 	list(t, "5", []string{"gamma"})
+}
+
+// TestToolsListConcurrentWithChanges: lists built and read while the tools
+// change share no memory unguarded (go test -race).
+func TestToolsListConcurrentWithChanges(t *testing.T) {
+	for _, shared := range []bool{false, true} {
+		opts := []ServerOption{WithToolCapabilities(false)}
+		if shared {
+			opts = append(opts, WithSharedToolList())
+		}
+		mcpServer := NewMCPServer("test", "1.0.0", opts...)
+		handler := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }
+		mcpServer.AddTool(mcp.NewTool("alpha"), handler)
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Go(func() {
+				for i := range 100 {
+					if g == 0 && i%5 == 0 {
+						mcpServer.AddTool(mcp.NewTool(fmt.Sprintf("tool%d", i)), handler)
+					}
+					res := mcpServer.HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+					if r, ok := res.(mcp.JSONRPCResponse); !ok || len(r.Result.(mcp.ListToolsResult).Tools) == 0 {
+						t.Errorf("tools/list answered %#v", res)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+	}
 }

@@ -2099,7 +2099,8 @@ func (s *MCPServer) filteredTools(ctx context.Context) []mcp.Tool {
 			tools = append(tools, taskTool.Tool)
 		}
 	}
-	s.sortedTools.Store(&tools)
+	sorted := tools // a variable of its own: readers load it while tools changes below
+	s.sortedTools.Store(&sorted)
 	tools = s.ownToolList(tools)
 	s.toolsMu.RUnlock()
 	return s.sessionAndFilteredTools(ctx, tools)
