@@ -75,9 +75,13 @@ type options struct {
 	sessions          int
 	upstreamURL       string
 	heap              string
+	settle, quiet     time.Duration
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "floor-server" {
+		return floorMain(ctx, args[1:], stdout, stderr)
+	}
 	var o options
 	fs := flag.NewFlagSet("scalebench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -89,6 +93,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.rounds, "rounds", 3, "runs of each way, in turns")
 	fs.IntVar(&o.sessions, "sessions", 0, "measure this many idle sessions instead")
 	fs.StringVar(&o.heap, "heap", "", "with -sessions: write the gateway's heap profile with every session idle to this file")
+	fs.DurationVar(&o.settle, "settle", 3*time.Second, "with -sessions: how long the server is left before each reading of its memory")
+	fs.DurationVar(&o.quiet, "quiet", 10*time.Second, "with -sessions: how long the idle server's CPU time is measured")
 	fs.StringVar(&o.upstreamURL, "upstream-url", "", "with -sessions: an MCP server (Streamable HTTP) each session calls once through a per_client upstream")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
