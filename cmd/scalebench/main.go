@@ -76,6 +76,11 @@ type options struct {
 	upstreamURL       string
 	heap              string
 	settle, quiet     time.Duration
+	// -calls: calls with idle sessions beside them (calls.go).
+	calls                   bool
+	mcpbench, plugin        string
+	clients                 int
+	duration, warmup, slice time.Duration
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -95,6 +100,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.heap, "heap", "", "with -sessions: write the gateway's heap profile with every session idle to this file")
 	fs.DurationVar(&o.settle, "settle", 3*time.Second, "with -sessions: how long the server is left before each reading of its memory")
 	fs.DurationVar(&o.quiet, "quiet", 10*time.Second, "with -sessions: how long the idle server's CPU time is measured")
+	fs.BoolVar(&o.calls, "calls", false, "with -sessions: measure calls on active sessions with that many idle ones beside them, against none (two gateways serving -plugin, driven by -mcpbench in turns), -rounds runs")
+	fs.StringVar(&o.mcpbench, "mcpbench", "bin/mcpbench", "with -calls: the mcpbench binary (cmd/mcpbench)")
+	fs.StringVar(&o.plugin, "plugin", "examples/plugins/calculator.wasm", "with -calls: the calculator example plugin, whose calculate is called")
+	fs.IntVar(&o.clients, "clients", 16, "with -calls: clients calling at once, each in a session of its own")
+	fs.DurationVar(&o.duration, "duration", 5*time.Second, "with -calls: each gateway's own time per run")
+	fs.DurationVar(&o.warmup, "warmup", time.Second, "with -calls: each gateway's unrecorded time per run, first")
+	fs.DurationVar(&o.slice, "slice", 200*time.Millisecond, "with -calls: the turns of the two gateways")
 	fs.StringVar(&o.upstreamURL, "upstream-url", "", "with -sessions: an MCP server (Streamable HTTP) each session calls once through a per_client upstream")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -102,7 +114,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return errUsage
 	}
-	for _, p := range []*string{&o.wasmgate, &o.fixture} {
+	for _, p := range []*string{&o.wasmgate, &o.fixture, &o.mcpbench, &o.plugin} {
 		abs, err := filepath.Abs(*p)
 		if err != nil {
 			return err
@@ -114,6 +126,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
+	if o.calls {
+		if o.sessions <= 0 || o.rounds <= 0 || o.clients <= 0 {
+			fmt.Fprintln(stderr, "scalebench: -calls needs -sessions, -rounds and -clients above 0")
+			return errUsage
+		}
+		return idleCalls(ctx, o, dir, stdout, stderr)
+	}
 	if o.sessions > 0 {
 		return idleSessions(ctx, o, dir, stdout, stderr)
 	}

@@ -151,6 +151,7 @@ func (f idleFigures) minus(g idleFigures) idleFigures {
 
 func round1(f float64) float64 { return math.Round(f*10) / 10 }
 func round2(f float64) float64 { return math.Round(f*100) / 100 }
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
 
 // measureIdle opens o.sessions idle sessions on s (each calling the
 // upstream once when call), lets them idle and measures s.
