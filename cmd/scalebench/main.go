@@ -20,15 +20,30 @@
 // It prints one JSON line per way with the medians over the rounds, in
 // milliseconds.
 //
-//	scalebench -sessions 10000 -wasmgate bin/wasmgate [-upstream-url URL]
+//	scalebench -sessions 10000 -wasmgate bin/wasmgate [-upstream-url URL] \
+//	    [-settle 3s] [-quiet 10s]
 //
 // opens that many idle 2025-11-25 sessions (initialize, initialized, a
 // GET stream left open) on a gateway of its own serving one tool (an
 // upstream at -upstream-url, session: per_client, whose per-client
 // session each downstream session opens with one call; without it, no
-// upstream and no call), and prints the gateway's resident memory before
-// and after, per session, and its CPU time over a quiet 10 s with every
-// session idle (sessions.go).
+// upstream and no call), and measures the gateway: its resident memory,
+// heap, stacks, goroutines and open files per session (less the figures
+// with one session, divided by the sessions) and its CPU time over -quiet
+// with every session idle. Then it measures the floor the same way, with
+// the same client: `scalebench floor-server`, an MCP-shaped server written
+// with net/http alone, run as a process of its own (floor.go). It prints
+// one JSON line each for wasmgate, the floor and their gap, and a table
+// (sessions.go).
+//
+//	scalebench -calls -sessions 10000 -wasmgate bin/wasmgate \
+//	    -mcpbench bin/mcpbench -plugin examples/plugins/calculator.wasm \
+//	    [-clients 16] [-duration 5s] [-rounds 3]
+//
+// measures calls with idle sessions beside them: two gateways serving the
+// calculator plugin, one holding -sessions idle sessions and one none,
+// called by mcpbench in turns, -rounds runs: the median calls/s of each
+// and of the runs' ratios (calls.go).
 package main
 
 import (
