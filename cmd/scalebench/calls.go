@@ -62,6 +62,9 @@ func idleCalls(ctx context.Context, o options, dir string, stdout, stderr io.Wri
 	if err != nil {
 		return err
 	}
+	// Where to profile them while they are called (admin.pprof).
+	fmt.Fprintf(stderr, "scalebench: calls: gateway none (pid %d, admin %s), gateway idle with %d idle sessions (pid %d, admin %s)\n",
+		none.pid, none.admin, n, idle.pid, idle.admin)
 
 	target := func(name string, g *gateway) string {
 		b, _ := json.Marshal(map[string]any{"name": name, "url": g.url, "pid": g.pid})
@@ -149,7 +152,7 @@ transports:
     max_streams: %d
     max_connections: %d
     session_idle_timeout: 1h
-admin: {listen: 127.0.0.1:0}
+admin: {listen: 127.0.0.1:0, pprof: true}
 plugins:
   - {name: calculator, path: %q}
 `, filepath.Join(dir, "cache"), n, n, 2*n, o.plugin)
