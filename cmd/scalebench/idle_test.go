@@ -12,6 +12,8 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -22,17 +24,51 @@ import (
 	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
-// The binaries the end-to-end tests of the idle sessions run: the gateway
-// (plain, its cache warmed with the calculator) and mcpbench, built once
-// by TestMain.
+// testBins are the binaries the end-to-end tests of the idle sessions
+// run: the gateway (plain, its cache warmed with the calculator) and
+// mcpbench, built at the first test that needs them (not by fuzzing
+// workers, which run TestMain too), removed by TestMain.
+type testBins struct {
+	gateway  *harness.Binaries
+	mcpbench string
+	dir      string
+}
+
 var (
-	bins        *harness.Binaries
-	mcpbenchBin string
+	buildBins = sync.OnceValues(func() (*testBins, error) {
+		g, err := harness.Build(harness.BuildOptions{Warm: []string{"examples/plugins/calculator"}, WarmAlone: []string{}})
+		if err != nil {
+			return nil, err
+		}
+		b := &testBins{gateway: g}
+		built.Store(b)
+		if b.dir, err = os.MkdirTemp("", "scalebench-test-"); err != nil {
+			return nil, err
+		}
+		b.mcpbench = filepath.Join(b.dir, "mcpbench")
+		cmd := exec.Command("go", "build", "-o", b.mcpbench, "github.com/wasmgate/wasmgate/cmd/mcpbench")
+		cmd.Dir, cmd.Stdout, cmd.Stderr = harness.RepoRoot(), os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			return nil, fmt.Errorf("building mcpbench: %w", err)
+		}
+		return b, nil
+	})
+	built atomic.Pointer[testBins] // what buildBins made, for TestMain to remove
 )
 
-// TestMain builds the binaries; run as `floor-server` (startFloor runs
-// this program's own binary, here the test binary, as the floor), it is
-// the floor server instead.
+// bins are the built binaries; t fails if they could not be built.
+func bins(t *testing.T) *testBins {
+	t.Helper()
+	b, err := buildBins()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestMain removes the binaries the tests built; run as `floor-server`
+// (startFloor runs this program's own binary, here the test binary, as
+// the floor), it is the floor server instead.
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "floor-server" {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -44,31 +80,14 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(buildAndRun(m))
-}
-
-func buildAndRun(m *testing.M) int {
-	b, err := harness.Build(harness.BuildOptions{Warm: []string{"examples/plugins/calculator"}, WarmAlone: []string{}})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
+	code := m.Run()
+	if b := built.Load(); b != nil {
+		b.gateway.Close()
+		if b.dir != "" {
+			os.RemoveAll(b.dir)
+		}
 	}
-	defer b.Close()
-	bins = b
-	dir, err := os.MkdirTemp("", "scalebench-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	mcpbenchBin = filepath.Join(dir, "mcpbench")
-	cmd := exec.Command("go", "build", "-o", mcpbenchBin, "github.com/wasmgate/wasmgate/cmd/mcpbench")
-	cmd.Dir, cmd.Stdout, cmd.Stderr = harness.RepoRoot(), os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building mcpbench:", err)
-		return 1
-	}
-	return m.Run()
+	os.Exit(code)
 }
 
 // upstream serves mcp-go's own server with mcpbench's native calculate
@@ -89,7 +108,7 @@ func TestIdleSessions(t *testing.T) {
 	for _, up := range []bool{false, true} {
 		t.Run(fmt.Sprintf("upstream=%v", up), func(t *testing.T) {
 			t.Parallel()
-			args := []string{"-wasmgate", bins.Path, "-sessions", "50", "-settle", "100ms", "-quiet", "200ms"}
+			args := []string{"-wasmgate", bins(t).gateway.Path, "-sessions", "50", "-settle", "100ms", "-quiet", "200ms"}
 			if up {
 				args = append(args, "-upstream-url", upstream(t))
 			}
@@ -138,7 +157,8 @@ func TestIdleSessions(t *testing.T) {
 // their ratio.
 func TestIdleCalls(t *testing.T) {
 	t.Parallel()
-	args := []string{"-wasmgate", bins.Path, "-mcpbench", mcpbenchBin, "-plugin", harness.Wasm(t, "examples/plugins/calculator"),
+	b := bins(t)
+	args := []string{"-wasmgate", b.gateway.Path, "-mcpbench", b.mcpbench, "-plugin", harness.Wasm(t, "examples/plugins/calculator"),
 		"-calls", "-sessions", "50", "-clients", "2", "-duration", "400ms", "-warmup", "200ms", "-rounds", "1"}
 	var stdout, stderr bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
