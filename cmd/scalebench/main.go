@@ -20,15 +20,30 @@
 // It prints one JSON line per way with the medians over the rounds, in
 // milliseconds.
 //
-//	scalebench -sessions 10000 -wasmgate bin/wasmgate [-upstream-url URL]
+//	scalebench -sessions 10000 -wasmgate bin/wasmgate [-upstream-url URL] \
+//	    [-settle 3s] [-quiet 10s]
 //
 // opens that many idle 2025-11-25 sessions (initialize, initialized, a
 // GET stream left open) on a gateway of its own serving one tool (an
 // upstream at -upstream-url, session: per_client, whose per-client
 // session each downstream session opens with one call; without it, no
-// upstream and no call), and prints the gateway's resident memory before
-// and after, per session, and its CPU time over a quiet 10 s with every
-// session idle (sessions.go).
+// upstream and no call), and measures the gateway: its resident memory,
+// heap, stacks, goroutines and open files per session (less the figures
+// with one session, divided by the sessions) and its CPU time over -quiet
+// with every session idle. Then it measures the floor the same way, with
+// the same client: `scalebench floor-server`, an MCP-shaped server written
+// with net/http alone, run as a process of its own (floor.go). It prints
+// one JSON line each for wasmgate, the floor and their gap, and a table
+// (sessions.go).
+//
+//	scalebench -calls -sessions 10000 -wasmgate bin/wasmgate \
+//	    -mcpbench bin/mcpbench -plugin examples/plugins/calculator.wasm \
+//	    [-clients 16] [-duration 5s] [-rounds 3]
+//
+// measures calls with idle sessions beside them: two gateways serving the
+// calculator plugin, one holding -sessions idle sessions and one none,
+// called by mcpbench in turns, -rounds runs: the median calls/s of each
+// and of the runs' ratios (calls.go).
 package main
 
 import (
@@ -75,9 +90,18 @@ type options struct {
 	sessions          int
 	upstreamURL       string
 	heap              string
+	settle, quiet     time.Duration
+	// -calls: calls with idle sessions beside them (calls.go).
+	calls                   bool
+	mcpbench, plugin        string
+	clients                 int
+	duration, warmup, slice time.Duration
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "floor-server" {
+		return floorMain(ctx, args[1:], stdout, stderr)
+	}
 	var o options
 	fs := flag.NewFlagSet("scalebench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -89,6 +113,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.rounds, "rounds", 3, "runs of each way, in turns")
 	fs.IntVar(&o.sessions, "sessions", 0, "measure this many idle sessions instead")
 	fs.StringVar(&o.heap, "heap", "", "with -sessions: write the gateway's heap profile with every session idle to this file")
+	fs.DurationVar(&o.settle, "settle", 3*time.Second, "with -sessions: how long the server is left before each reading of its memory")
+	fs.DurationVar(&o.quiet, "quiet", 10*time.Second, "with -sessions: how long the idle server's CPU time is measured")
+	fs.BoolVar(&o.calls, "calls", false, "with -sessions: measure calls on active sessions with that many idle ones beside them, against none (two gateways serving -plugin, driven by -mcpbench in turns), -rounds runs")
+	fs.StringVar(&o.mcpbench, "mcpbench", "bin/mcpbench", "with -calls: the mcpbench binary (cmd/mcpbench)")
+	fs.StringVar(&o.plugin, "plugin", "examples/plugins/calculator.wasm", "with -calls: the calculator example plugin, whose calculate is called")
+	fs.IntVar(&o.clients, "clients", 16, "with -calls: clients calling at once, each in a session of its own")
+	fs.DurationVar(&o.duration, "duration", 5*time.Second, "with -calls: each gateway's own time per run")
+	fs.DurationVar(&o.warmup, "warmup", time.Second, "with -calls: each gateway's unrecorded time per run, first")
+	fs.DurationVar(&o.slice, "slice", 200*time.Millisecond, "with -calls: the turns of the two gateways")
 	fs.StringVar(&o.upstreamURL, "upstream-url", "", "with -sessions: an MCP server (Streamable HTTP) each session calls once through a per_client upstream")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -96,7 +129,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return errUsage
 	}
-	for _, p := range []*string{&o.wasmgate, &o.fixture} {
+	for _, p := range []*string{&o.wasmgate, &o.fixture, &o.mcpbench, &o.plugin} {
 		abs, err := filepath.Abs(*p)
 		if err != nil {
 			return err
@@ -108,6 +141,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
+	if o.calls {
+		if o.sessions <= 0 || o.rounds <= 0 || o.clients <= 0 {
+			fmt.Fprintln(stderr, "scalebench: -calls needs -sessions, -rounds and -clients above 0")
+			return errUsage
+		}
+		return idleCalls(ctx, o, dir, stdout, stderr)
+	}
 	if o.sessions > 0 {
 		return idleSessions(ctx, o, dir, stdout, stderr)
 	}

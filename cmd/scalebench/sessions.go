@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"os/exec"
@@ -22,8 +23,47 @@ import (
 	"github.com/prometheus/common/model"
 )
 
-// idleSessions measures o.sessions idle sessions (see the package doc).
+// idleSessions measures o.sessions idle sessions on the gateway and then
+// on the floor server (floor.go), with the same client (see the package
+// doc), and prints both, their gap and a table.
 func idleSessions(ctx context.Context, o options, dir string, stdout, stderr io.Writer) error {
+	n := o.sessions
+	call := o.upstreamURL != ""
+	cfg := filepath.Join(dir, "gateway.yaml")
+	if err := os.WriteFile(cfg, []byte(sessionsConfig(o, dir)), 0o600); err != nil {
+		return err
+	}
+	g, err := startGateway(ctx, o, cfg, dir)
+	if err != nil {
+		return err
+	}
+	gw, err := measureIdle(ctx, o, g.measured(o.heap), call, stderr)
+	g.stop()
+	if err != nil {
+		return fmt.Errorf("wasmgate: %w", err)
+	}
+	f, err := startFloor(ctx, o)
+	if err != nil {
+		return err
+	}
+	fl, err := measureIdle(ctx, o, f, call, stderr)
+	f.stop()
+	if err != nil {
+		return fmt.Errorf("floor: %w", err)
+	}
+	gap := gw.minus(fl)
+	for _, fig := range []idleFigures{gw, fl, gap} {
+		line, _ := json.Marshal(fig)
+		fmt.Fprintln(stdout, string(line))
+	}
+	printIdleTable(stdout, n, call, gw, fl, gap)
+	return nil
+}
+
+// sessionsConfig is the gateway.yaml of the idle sessions: limits above
+// o.sessions, an admin listener for the Go collector's figures, and the
+// per_client upstream when o.upstreamURL is set.
+func sessionsConfig(o options, dir string) string {
 	n := o.sessions
 	var b strings.Builder
 	fmt.Fprintf(&b, `server:
@@ -41,27 +81,168 @@ admin: {listen: 127.0.0.1:0, pprof: true}
 	if o.upstreamURL != "" {
 		fmt.Fprintf(&b, "upstreams:\n  - {name: up, prefix: up, url: %q, session: per_client, limits: {concurrency: 1024}}\n", o.upstreamURL)
 	}
-	cfg := filepath.Join(dir, "gateway.yaml")
-	if err := os.WriteFile(cfg, []byte(b.String()), 0o600); err != nil {
-		return err
-	}
-	g, err := startGateway(ctx, o, cfg, dir)
-	if err != nil {
-		return err
-	}
-	defer g.stop()
+	return b.String()
+}
 
+// A measured is a server process whose idle sessions are measured: the
+// gateway or the floor.
+type measured struct {
+	name string
+	url  string
+	pid  int
+	// stats reads the Go runtime's figures under the names of the
+	// gateway's Go collector (go_goroutines, go_memstats_*), after a
+	// collection when gc.
+	stats func(ctx context.Context, gc bool) (map[string]float64, error)
+	// heap, if not nil, saves a heap profile with every session idle.
+	heap func(ctx context.Context) error
+	stop func()
+}
+
+// measured is the gateway as a measured server; heap, if not "", is the
+// file its heap profile is written to with every session idle.
+func (g *gateway) measured(heap string) *measured {
+	m := &measured{name: "wasmgate", url: g.url, pid: g.pid, stop: g.stop,
+		stats: func(ctx context.Context, gc bool) (map[string]float64, error) {
+			if gc {
+				if err := forceGC(ctx, g.admin); err != nil {
+					return nil, err
+				}
+			}
+			return goMetrics(ctx, g.admin)
+		}}
+	if heap != "" {
+		m.heap = func(ctx context.Context) error { return saveHeap(ctx, g.admin, heap) }
+	}
+	return m
+}
+
+// idleFigures are one server's figures with n idle sessions. The per
+// session ones are the difference with the same figure when one session
+// had been served, divided by n (the runtime's after a collection then).
+type idleFigures struct {
+	Server            string  `json:"server"`
+	Sessions          int     `json:"sessions"`
+	PerClientUpstream bool    `json:"per_client_upstream"`
+	RSSBeforeKiB      int64   `json:"rss_before_kib,omitempty"`
+	RSSAfterKiB       int64   `json:"rss_after_kib,omitempty"`
+	PerSessionKiB     float64 `json:"per_session_kib"`
+	IdleCPUMsPer10s   float64 `json:"idle_cpu_ms_per_10s"`
+	FDsPerSession     float64 `json:"fds_per_session"`
+	Goroutines        float64 `json:"goroutines_per_session"`
+	StackKiB          float64 `json:"stack_kib_per_session"`
+	HeapKiB           float64 `json:"heap_kib_per_session"`
+	StackKiBAfterGC   float64 `json:"stack_kib_per_session_after_gc"`
+	HeapKiBAfterGC    float64 `json:"heap_kib_per_session_after_gc"`
+}
+
+// minus is f's per-session figures less g's: the gap between two servers.
+func (f idleFigures) minus(g idleFigures) idleFigures {
+	return idleFigures{Server: "gap", Sessions: f.Sessions, PerClientUpstream: f.PerClientUpstream,
+		PerSessionKiB:   round1(f.PerSessionKiB - g.PerSessionKiB),
+		IdleCPUMsPer10s: f.IdleCPUMsPer10s - g.IdleCPUMsPer10s,
+		FDsPerSession:   round2(f.FDsPerSession - g.FDsPerSession),
+		Goroutines:      round2(f.Goroutines - g.Goroutines),
+		StackKiB:        round1(f.StackKiB - g.StackKiB),
+		HeapKiB:         round1(f.HeapKiB - g.HeapKiB),
+		StackKiBAfterGC: round1(f.StackKiBAfterGC - g.StackKiBAfterGC),
+		HeapKiBAfterGC:  round1(f.HeapKiBAfterGC - g.HeapKiBAfterGC)}
+}
+
+func round1(f float64) float64 { return math.Round(f*10) / 10 }
+func round2(f float64) float64 { return math.Round(f*100) / 100 }
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
+
+// measureIdle opens o.sessions idle sessions on s (each calling the
+// upstream once when call), lets them idle and measures s.
+func measureIdle(ctx context.Context, o options, s *measured, call bool, stderr io.Writer) (idleFigures, error) {
+	n := o.sessions
+	fig := idleFigures{Server: s.name, Sessions: n, PerClientUpstream: call}
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256, DisableCompression: true}}
+	defer hc.CloseIdleConnections()
 	// One session first, so the baseline has served one (the code paths a
 	// session takes are warm, their one-time allocations made).
-	if _, err := openSession(ctx, hc, g.url, o.upstreamURL != ""); err != nil {
-		return err
-	}
-	time.Sleep(2 * time.Second)
-	before, err := rssKiB(g.pid)
+	first, err := openSession(ctx, hc, s.url, call)
 	if err != nil {
-		return err
+		return fig, err
 	}
+	defer first.Close()
+	time.Sleep(o.settle)
+	before, err := rssKiB(s.pid)
+	if err != nil {
+		return fig, err
+	}
+	fds0, err := countFDs(s.pid)
+	if err != nil {
+		return fig, err
+	}
+	m0, err := s.stats(ctx, true)
+	if err != nil {
+		return fig, err
+	}
+	started := time.Now()
+	streams, err := openSessions(ctx, hc, s.url, n, call)
+	defer closeAll(streams)
+	if err != nil {
+		return fig, err
+	}
+	fmt.Fprintf(stderr, "scalebench: %s: %d sessions open in %.1f s\n", s.name, n, time.Since(started).Seconds())
+	time.Sleep(o.settle)
+	after, err := rssKiB(s.pid)
+	if err != nil {
+		return fig, err
+	}
+	fds1, err := countFDs(s.pid)
+	if err != nil {
+		return fig, err
+	}
+	m1, err := s.stats(ctx, false)
+	if err != nil {
+		return fig, err
+	}
+	cpu0, err := cpuTicks(s.pid)
+	if err != nil {
+		return fig, err
+	}
+	time.Sleep(o.quiet)
+	cpu1, err := cpuTicks(s.pid)
+	if err != nil {
+		return fig, err
+	}
+	if s.heap != nil {
+		if err := s.heap(ctx); err != nil {
+			return fig, err
+		}
+	}
+	// An idle gateway still collects every two minutes (the runtime's
+	// forced GC), and each collection halves the stacks that use less
+	// than a quarter of theirs: three collections are where ten idle
+	// minutes leave it.
+	var m2 map[string]float64
+	for range 3 {
+		if m2, err = s.stats(ctx, true); err != nil {
+			return fig, err
+		}
+	}
+	per := func(a, b float64) float64 { return round2((b - a) / float64(n)) }
+	const kib = 1024
+	fig.RSSBeforeKiB, fig.RSSAfterKiB = before, after
+	fig.PerSessionKiB = round1(float64(after-before) / float64(n))
+	// Clock ticks of 10 ms, over o.quiet, as over 10 s.
+	fig.IdleCPUMsPer10s = round1(float64(cpu1-cpu0) * 10 * (10 * float64(time.Second) / float64(o.quiet)))
+	fig.FDsPerSession = per(float64(fds0), float64(fds1))
+	fig.Goroutines = per(m0["go_goroutines"], m1["go_goroutines"])
+	fig.StackKiB = round1(per(m0["go_memstats_stack_inuse_bytes"], m1["go_memstats_stack_inuse_bytes"]) / kib)
+	fig.HeapKiB = round1(per(m0["go_memstats_heap_inuse_bytes"], m1["go_memstats_heap_inuse_bytes"]) / kib)
+	fig.StackKiBAfterGC = round1(per(m0["go_memstats_stack_inuse_bytes"], m2["go_memstats_stack_inuse_bytes"]) / kib)
+	fig.HeapKiBAfterGC = round1(per(m0["go_memstats_heap_inuse_bytes"], m2["go_memstats_heap_inuse_bytes"]) / kib)
+	return fig, nil
+}
+
+// openSessions opens n idle sessions on url, 64 at a time (see
+// openSession), and returns their streams' closers: all of them, or
+// those opened before the first error.
+func openSessions(ctx context.Context, hc *http.Client, url string, n int, call bool) ([]io.Closer, error) {
 	streams := make(chan io.Closer, n)
 	errs := make(chan error, n)
 	work := make(chan struct{}, n)
@@ -70,11 +251,10 @@ admin: {listen: 127.0.0.1:0, pprof: true}
 	}
 	close(work)
 	var wg sync.WaitGroup
-	started := time.Now()
-	for range 64 {
+	for range min(64, n) {
 		wg.Go(func() {
 			for range work {
-				s, err := openSession(ctx, hc, g.url, o.upstreamURL != "")
+				s, err := openSession(ctx, hc, url, call)
 				if err != nil {
 					errs <- err
 					return
@@ -86,63 +266,35 @@ admin: {listen: 127.0.0.1:0, pprof: true}
 	wg.Wait()
 	close(errs)
 	close(streams)
-	defer func() {
-		for s := range streams {
-			s.Close()
-		}
-	}()
+	var out []io.Closer
+	for s := range streams {
+		out = append(out, s)
+	}
 	if err := errors.Join(collect(errs)...); err != nil {
-		return fmt.Errorf("opening %d sessions: %w", n, err)
+		return out, fmt.Errorf("opening %d sessions: %w", n, err)
 	}
-	fmt.Fprintf(stderr, "scalebench: %d sessions open in %.1f s\n", n, time.Since(started).Seconds())
-	time.Sleep(3 * time.Second)
-	after, err := rssKiB(g.pid)
-	if err != nil {
-		return err
+	return out, nil
+}
+
+func closeAll(cs []io.Closer) {
+	for _, c := range cs {
+		c.Close()
 	}
-	cpu0, err := cpuTicks(g.pid)
-	if err != nil {
-		return err
+}
+
+// printIdleTable prints the figures of the gateway, the floor and their
+// gap as a table.
+func printIdleTable(w io.Writer, n int, call bool, rows ...idleFigures) {
+	what, target := "no upstream session", 16
+	if call {
+		what, target = "each with its own per_client HTTP upstream session (one call each)", 64
 	}
-	const quiet = 10 * time.Second
-	time.Sleep(quiet)
-	if o.heap != "" {
-		if err := saveHeap(ctx, g.admin, o.heap); err != nil {
-			return err
-		}
+	fmt.Fprintf(w, "idle sessions: %d, %s; per session (target: resident <= %d KiB):\n", n, what, target)
+	fmt.Fprintf(w, "  %-9s %12s %10s %10s %10s %10s %10s %6s %11s\n", "", "resident", "heap", "heap(gc)", "stacks", "stacks(gc)", "goroutines", "fds", "CPU ms/10s")
+	for _, r := range rows {
+		fmt.Fprintf(w, "  %-9s %8.1f KiB %6.1f KiB %6.1f KiB %6.1f KiB %6.1f KiB %10.2f %6.2f %11.0f\n", r.Server,
+			r.PerSessionKiB, r.HeapKiB, r.HeapKiBAfterGC, r.StackKiB, r.StackKiBAfterGC, r.Goroutines, r.FDsPerSession, r.IdleCPUMsPer10s)
 	}
-	cpu1, err := cpuTicks(g.pid)
-	if err != nil {
-		return err
-	}
-	out := map[string]any{"sessions": n, "per_client_upstream": o.upstreamURL != "",
-		"rss_before_kib": before, "rss_after_kib": after, "per_session_kib": float64(after-before) / float64(n),
-		"idle_cpu_ms_per_10s": float64(cpu1-cpu0) * 10} // clock ticks of 10 ms
-	// Where it goes: goroutines, their stacks and the heap in use (the
-	// gateway's Go collector), per session.
-	if g.admin != "" {
-		if m, err := goMetrics(ctx, g.admin); err == nil {
-			out["goroutines_per_session"] = m["go_goroutines"] / float64(n)
-			out["stack_kib_per_session"] = m["go_memstats_stack_inuse_bytes"] / 1024 / float64(n)
-			out["heap_kib_per_session"] = m["go_memstats_heap_inuse_bytes"] / 1024 / float64(n)
-		}
-		// An idle gateway still collects every two minutes (the runtime's
-		// forced GC), and each collection halves the stacks that use less
-		// than a quarter of theirs: three collections (pprof's ?gc=1) are
-		// where ten idle minutes leave it.
-		for range 3 {
-			if err := forceGC(ctx, g.admin); err != nil {
-				return err
-			}
-		}
-		if m, err := goMetrics(ctx, g.admin); err == nil {
-			out["stack_kib_per_session_after_gc"] = m["go_memstats_stack_inuse_bytes"] / 1024 / float64(n)
-			out["heap_kib_per_session_after_gc"] = m["go_memstats_heap_inuse_bytes"] / 1024 / float64(n)
-		}
-	}
-	line, _ := json.Marshal(out)
-	fmt.Fprintln(stdout, string(line))
-	return nil
 }
 
 func collect(errs <-chan error) []error {
@@ -371,4 +523,85 @@ func adminGet(ctx context.Context, admin, path, what string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return b, nil
+}
+
+// countFDs is how many files process pid has open.
+func countFDs(pid int) (int, error) {
+	es, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		return 0, fmt.Errorf("counting open files: %w", err)
+	}
+	return len(es), nil
+}
+
+// startFloor runs this program's floor-server (floor.go) as a process of
+// its own, with o.upstreamURL, and waits for the address it serves on.
+func startFloor(ctx context.Context, o options) (*measured, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("starting the floor server: %w", err)
+	}
+	args := []string{"floor-server"}
+	if o.upstreamURL != "" {
+		args = append(args, "-upstream-url", o.upstreamURL)
+	}
+	cmd := exec.CommandContext(ctx, self, args...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting the floor server: %w", err)
+	}
+	exited := make(chan error, 1)
+	lines := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		if sc.Scan() {
+			lines <- sc.Text()
+		}
+		_, _ = io.Copy(io.Discard, out)
+		exited <- cmd.Wait()
+	}()
+	stop := func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(30 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+	}
+	var url string
+	select {
+	case line := <-lines:
+		var ok bool
+		if url, ok = strings.CutPrefix(line, "serving "); !ok {
+			stop()
+			return nil, fmt.Errorf("the floor server said %q, not where it serves", line)
+		}
+	case err := <-exited:
+		return nil, fmt.Errorf("the floor server exited before it served: %v", err)
+	case <-time.After(30 * time.Second):
+		stop()
+		return nil, errors.New("the floor server did not serve within 30 s")
+	}
+	base := strings.TrimSuffix(url, "/mcp")
+	return &measured{name: "floor", url: url, pid: cmd.Process.Pid, stop: stop,
+		stats: func(ctx context.Context, gc bool) (map[string]float64, error) {
+			path := floorStatsPath
+			if gc {
+				path += "?gc=1"
+			}
+			b, err := adminGet(ctx, base, path, "the floor's figures")
+			if err != nil {
+				return nil, err
+			}
+			m := map[string]float64{}
+			if err := json.Unmarshal(b, &m); err != nil {
+				return nil, fmt.Errorf("the floor's figures: %w", err)
+			}
+			return m, nil
+		}}, nil
 }
