@@ -69,12 +69,17 @@ func TestInterceptorServer(t *testing.T) {
 	if n := m.Sum("wasmgate_interceptor_decisions_total", map[string]string{"interceptor": "policy-server", "decision": "deny"}); n != 1 {
 		t.Errorf("deny decisions %v, want 1", n)
 	}
+	// The audit line is written before the answer, but read from the
+	// gateway's stderr by another goroutine: wait for it.
 	var denied auditRecord
-	for _, a := range auditLines(t, g.Stderr()) {
-		if a["name"] == "calculate" {
-			denied = a
+	harness.WaitFor(10*time.Second, func() bool {
+		for _, a := range auditLines(t, g.Stderr()) {
+			if a["name"] == "calculate" {
+				denied = a
+			}
 		}
-	}
+		return denied != nil
+	})
 	if denied["interceptor"] != "policy-server" || denied["decision"] != "deny" || denied["outcome"] != "denied" {
 		t.Errorf("the denied call's audit line: %v", denied)
 	}
@@ -97,7 +102,7 @@ func TestInterceptorServer(t *testing.T) {
 	if n := g.Scrape(t).Sum("wasmgate_interceptor_decisions_total", map[string]string{"interceptor": "policy-server", "decision": "error"}); n < 2 {
 		t.Errorf("error decisions %v, want the failures counted", n)
 	}
-	if !strings.Contains(g.Stderr(), "interceptor failed") {
+	if _, ok := g.WaitLog(0, "interceptor failed", 10*time.Second); !ok {
 		t.Error("no log line for the failing interceptor")
 	}
 	if strings.Contains(g.Stderr(), secret) {
