@@ -59,7 +59,15 @@ type whoamiClaims struct {
 func StartWhoami(t testing.TB, issuerJWKSURL, audience string) *Whoami {
 	t.Helper()
 	w := &Whoami{audience: audience}
-	resp, err := http.Get(issuerJWKSURL)
+	// Hydra, just started on a busy machine, may close the first
+	// connections: try for a while before failing.
+	var resp *http.Response
+	var err error
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if resp, err = http.Get(issuerJWKSURL); err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
 	if err != nil {
 		t.Fatalf("whoami: fetching the JWKS: %v", err)
 	}
