@@ -70,9 +70,7 @@ func TestOverrideTitle(t *testing.T) {
 		t.Errorf("calculate's title = %q, want Calculator", got)
 	}
 	harness.RenameOver(t, cfg, []byte(bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: item("Arithmetic")})))
-	if code, body := g.PostReload(t); code != http.StatusOK {
-		t.Fatalf("reload: %d %s", code, body)
-	}
+	g.MustReload(t, "reload")
 	if got := listDefs(ctx, t, c)["calculate"].Title; got != "Arithmetic" {
 		t.Errorf("calculate's title after the reload = %q, want Arithmetic", got)
 	}

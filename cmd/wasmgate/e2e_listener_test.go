@@ -204,63 +204,68 @@ func TestHTTPSlowClients(t *testing.T) {
 	base := settleStats(t, g, nil)
 	const conns = 20
 
-	// Each sends 1 MiB of a 2 MB body, then a byte every 500ms.
-	t.Run("slow body", func(t *testing.T) {
-		statuses := make([]string, conns)
-		var wg sync.WaitGroup
-		for i := range conns {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				statuses[i] = slowBody(addr, 1<<20)
-			}()
-		}
-		wg.Wait()
-		for i, s := range statuses {
-			if !strings.HasPrefix(s, "HTTP/1.1 408 ") {
-				t.Errorf("slow body %d: got %q, want HTTP/1.1 408", i, s)
+	// conns connections at once of each kind; what each got, and what
+	// the gateway held once they are gone.
+	for _, tc := range []struct {
+		name string                  // the subtest, and each failure's prefix
+		open func() string           // one connection, and what came of it
+		bad  func(got string) string // what is wrong with got, "" when nothing
+		held string                  // what backNear names
+	}{
+		{
+			// Each sends 1 MiB of a 2 MB body, then a byte every 500ms.
+			name: "slow body",
+			open: func() string { return slowBody(addr, 1<<20) },
+			bad: func(got string) string {
+				if !strings.HasPrefix(got, "HTTP/1.1 408 ") {
+					return fmt.Sprintf("got %q, want HTTP/1.1 408", got)
+				}
+				return ""
+			},
+			held: fmt.Sprintf("%d slow 1 MiB bodies", conns),
+		},
+		{
+			name: "slow header",
+			open: func() string { return slowHeader(addr) },
+			bad: func(got string) string {
+				if got != "closed" {
+					return got + ", want the connection closed without a response"
+				}
+				return ""
+			},
+			held: fmt.Sprintf("%d slow headers", conns),
+		},
+		{
+			name: "idle keep-alive",
+			open: func() string { return idleKeepAlive(addr) },
+			bad: func(got string) string {
+				if got != "closed" {
+					return got + ", want the connection closed after idle_timeout"
+				}
+				return ""
+			},
+			held: fmt.Sprintf("%d idle keep-alive connections", conns),
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			results := make([]string, conns)
+			var wg sync.WaitGroup
+			for i := range conns {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					results[i] = tc.open()
+				}()
 			}
-		}
-		backNear(t, fmt.Sprintf("%d slow 1 MiB bodies", conns), base, settledMin(t, g, &base), 8<<20)
-	})
-
-	t.Run("slow header", func(t *testing.T) {
-		results := make([]string, conns)
-		var wg sync.WaitGroup
-		for i := range conns {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				results[i] = slowHeader(addr)
-			}()
-		}
-		wg.Wait()
-		for i, r := range results {
-			if r != "closed" {
-				t.Errorf("slow header %d: %s, want the connection closed without a response", i, r)
+			wg.Wait()
+			for i, r := range results {
+				if msg := tc.bad(r); msg != "" {
+					t.Errorf("%s %d: %s", tc.name, i, msg)
+				}
 			}
-		}
-		backNear(t, fmt.Sprintf("%d slow headers", conns), base, settledMin(t, g, &base), 8<<20)
-	})
-
-	t.Run("idle keep-alive", func(t *testing.T) {
-		results := make([]string, conns)
-		var wg sync.WaitGroup
-		for i := range conns {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				results[i] = idleKeepAlive(addr)
-			}()
-		}
-		wg.Wait()
-		for i, r := range results {
-			if r != "closed" {
-				t.Errorf("idle keep-alive %d: %s, want the connection closed after idle_timeout", i, r)
-			}
-		}
-		backNear(t, fmt.Sprintf("%d idle keep-alive connections", conns), base, settledMin(t, g, &base), 8<<20)
-	})
+			backNear(t, tc.held, base, settledMin(t, g, &base), 8<<20)
+		})
+	}
 
 	t.Run("long requests are not cut", func(t *testing.T) {
 		// A GET stream lasts past read_timeout (2s) and idle_timeout.

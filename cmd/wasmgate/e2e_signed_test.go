@@ -107,9 +107,7 @@ func TestSignedHTTPSSource(t *testing.T) {
 
 	// A signed greeter: the reload serves it.
 	set(greeter, key.Sign(t, greeter))
-	if code, body := g.PostReload(t); code != http.StatusOK {
-		t.Fatalf("reload with a good signature: %d %s", code, body)
-	}
+	g.MustReload(t, "reload with a good signature")
 	harness.WaitTools(ctx, t, c, visible, "say_hello")
 
 	// Pinned, verified and cached: a restart with the server down loads

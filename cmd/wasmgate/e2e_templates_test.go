@@ -206,9 +206,7 @@ func TestTemplateTakeoverListChanged(t *testing.T) {
 
 	// A reload indexes every source again: the serving owner keeps its
 	// template, though the intruder comes first in config order.
-	if code, body := g.PostReload(t); code != 200 {
-		t.Fatalf("reload: %d %s", code, body)
-	}
+	g.MustReload(t, "reload")
 	if got := templatesOf(ctx, t, c); slices.Contains(got, "storage://{name}") || !slices.Contains(got, "storage://{key}") {
 		t.Errorf("after a reload resources/templates/list = %q, want the owner's storage://{key} alone", got)
 	}

@@ -410,9 +410,7 @@ func TestLockOnChangeRefuseAndWarn(t *testing.T) {
 	}
 
 	harness.RenameOver(t, cfg, []byte(yaml("warn")))
-	if code, body := g.PostReload(t); code != http.StatusOK {
-		t.Fatalf("reload to warn: %d %s", code, body)
-	}
+	g.MustReload(t, "reload to warn")
 	waitListed(ctx, t, c, "v1_echo", "v1_image")
 	if tl := listDefs(ctx, t, c)["v1_echo"]; tl.Description != "Echoes, and more" {
 		t.Errorf("warn: v1_echo is described %q", tl.Description)

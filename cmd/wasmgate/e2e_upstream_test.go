@@ -773,9 +773,7 @@ func TestUpstreamRemovedDrains(t *testing.T) {
 	}()
 	time.Sleep(time.Second) // the call is running on the upstream
 	harness.WriteFile(t, cfg, render(false))
-	if code, body := g.PostReload(t); code != 200 {
-		t.Fatalf("reload: %d %s", code, body)
-	}
+	g.MustReload(t, "reload")
 	other := g.SessionClient(t)
 	for _, name := range toolNames(ctx, t, other) {
 		if strings.HasPrefix(name, "gone_") {
