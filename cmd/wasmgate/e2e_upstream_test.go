@@ -33,15 +33,7 @@ import (
 // failing (not skipping: CI installs them) when they are not there.
 func everything(t *testing.T) (node, script string) {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node is not installed: install Node.js 20+, then `npm ci --prefix tests/node` (make test does): %v", err)
-	}
-	script = filepath.Join(harness.RepoRoot(), "tests", "node", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	if _, err := os.Stat(script); err != nil {
-		t.Fatalf("server-everything is not installed: run `npm ci --prefix tests/node` (make test does): %v", err)
-	}
-	return node, script
+	return harness.NodeServer(t, "@modelcontextprotocol/server-everything")
 }
 
 // upstreamYAML is a gateway serving the calculator plugin and the
