@@ -267,8 +267,7 @@ func TestUpstreamTLS(t *testing.T) {
 	t.Parallel()
 	ts := httptest.NewTLSServer(server.NewStreamableHTTPServer(mcpUpstream("over tls")))
 	defer ts.Close()
-	ca := filepath.Join(t.TempDir(), "ca.pem")
-	harness.WriteFile(t, ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ts.Certificate().Raw}))
+	ca := harness.CertFile(t, ts)
 	wrong := filepath.Join(t.TempDir(), "other.pem")
 	harness.WriteFile(t, wrong, otherCA(t))
 

@@ -10,10 +10,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -78,28 +75,11 @@ func TestUpstreamStartTimeoutShowsStderr(t *testing.T) {
 // WARN (rate limited, counted), never an ERROR.
 func TestUpstreamRootsRefusalIsNotAnError(t *testing.T) {
 	t.Parallel()
-	node, script := everything(t)
-	port := strings.TrimPrefix(harness.FreePort(t), "127.0.0.1:")
-	srv := exec.Command(node, script, "streamableHttp")
-	srv.Env = append(harness.CleanEnv(), "PORT="+port)
-	srv.Stderr = os.Stderr
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
-	if !harness.WaitFor(30*time.Second, func() bool {
-		conn, err := net.Dial("tcp", "127.0.0.1:"+port)
-		if err == nil {
-			conn.Close()
-		}
-		return err == nil
-	}) {
-		t.Fatal("server-everything did not start listening")
-	}
+	url := everythingHTTP(t)
 	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
-    url: http://127.0.0.1:%s/mcp
+    url: %s
     prefix: ev
-`, port)))
+`, url)))
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, time.Minute)
 	c := listeningClient(t, g, client.WithRootsHandler(rootsLister{}))

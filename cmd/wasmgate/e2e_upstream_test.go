@@ -36,6 +36,32 @@ func everything(t *testing.T) (node, script string) {
 	return harness.NodeServer(t, "@modelcontextprotocol/server-everything")
 }
 
+// everythingHTTP starts server-everything in its Streamable HTTP mode
+// on a free port, stopped when t ends, and returns its MCP endpoint's
+// URL once it listens (within 30s, else t fails).
+func everythingHTTP(t *testing.T) string {
+	t.Helper()
+	node, script := everything(t)
+	port := strings.TrimPrefix(harness.FreePort(t), "127.0.0.1:")
+	srv := exec.Command(node, script, "streamableHttp")
+	srv.Env = append(harness.CleanEnv(), "PORT="+port)
+	srv.Stderr = os.Stderr
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
+	if !harness.WaitFor(30*time.Second, func() bool {
+		conn, err := net.Dial("tcp", "127.0.0.1:"+port)
+		if err == nil {
+			conn.Close()
+		}
+		return err == nil
+	}) {
+		t.Fatal("server-everything did not start listening")
+	}
+	return "http://127.0.0.1:" + port + "/mcp"
+}
+
 // upstreamYAML is a gateway serving the calculator plugin and the
 // upstreams items.
 func upstreamYAML(t *testing.T, items string) string {
@@ -66,25 +92,7 @@ func TestUpstreamEverythingStdio(t *testing.T) {
 
 func TestUpstreamEverythingStreamableHTTP(t *testing.T) {
 	t.Parallel()
-	node, script := everything(t)
-	port := strings.TrimPrefix(harness.FreePort(t), "127.0.0.1:")
-	srv := exec.Command(node, script, "streamableHttp")
-	srv.Env = append(harness.CleanEnv(), "PORT="+port)
-	srv.Stderr = os.Stderr
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
-	url := "http://127.0.0.1:" + port + "/mcp"
-	if !harness.WaitFor(30*time.Second, func() bool {
-		conn, err := net.Dial("tcp", "127.0.0.1:"+port)
-		if err == nil {
-			conn.Close()
-		}
-		return err == nil
-	}) {
-		t.Fatal("server-everything did not start listening")
-	}
+	url := everythingHTTP(t)
 	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
     url: %s
     headers: {X-Test: upstream}
