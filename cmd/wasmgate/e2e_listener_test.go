@@ -206,46 +206,24 @@ func TestHTTPSlowClients(t *testing.T) {
 
 	// conns connections at once of each kind; what each got, and what
 	// the gateway held once they are gone.
+	closed := func(got string) bool { return got == "closed" }
 	for _, tc := range []struct {
-		name string                  // the subtest, and each failure's prefix
-		open func() string           // one connection, and what came of it
-		bad  func(got string) string // what is wrong with got, "" when nothing
-		held string                  // what backNear names
+		name string            // the subtest, and each failure's prefix
+		open func() string     // one connection, and what came of it
+		ok   func(string) bool // whether what came of it is right
+		want string            // what is right, for the failure
+		held string            // what backNear names
 	}{
-		{
-			// Each sends 1 MiB of a 2 MB body, then a byte every 500ms.
-			name: "slow body",
-			open: func() string { return slowBody(addr, 1<<20) },
-			bad: func(got string) string {
-				if !strings.HasPrefix(got, "HTTP/1.1 408 ") {
-					return fmt.Sprintf("got %q, want HTTP/1.1 408", got)
-				}
-				return ""
-			},
-			held: fmt.Sprintf("%d slow 1 MiB bodies", conns),
-		},
-		{
-			name: "slow header",
-			open: func() string { return slowHeader(addr) },
-			bad: func(got string) string {
-				if got != "closed" {
-					return got + ", want the connection closed without a response"
-				}
-				return ""
-			},
-			held: fmt.Sprintf("%d slow headers", conns),
-		},
-		{
-			name: "idle keep-alive",
-			open: func() string { return idleKeepAlive(addr) },
-			bad: func(got string) string {
-				if got != "closed" {
-					return got + ", want the connection closed after idle_timeout"
-				}
-				return ""
-			},
-			held: fmt.Sprintf("%d idle keep-alive connections", conns),
-		},
+		// Each sends 1 MiB of a 2 MB body, then a byte every 500ms.
+		{"slow body", func() string { return slowBody(addr, 1<<20) },
+			func(got string) bool { return strings.HasPrefix(got, "HTTP/1.1 408 ") }, "HTTP/1.1 408",
+			fmt.Sprintf("%d slow 1 MiB bodies", conns)},
+		{"slow header", func() string { return slowHeader(addr) },
+			closed, "the connection closed without a response",
+			fmt.Sprintf("%d slow headers", conns)},
+		{"idle keep-alive", func() string { return idleKeepAlive(addr) },
+			closed, "the connection closed after idle_timeout",
+			fmt.Sprintf("%d idle keep-alive connections", conns)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			results := make([]string, conns)
@@ -259,8 +237,8 @@ func TestHTTPSlowClients(t *testing.T) {
 			}
 			wg.Wait()
 			for i, r := range results {
-				if msg := tc.bad(r); msg != "" {
-					t.Errorf("%s %d: %s", tc.name, i, msg)
+				if !tc.ok(r) {
+					t.Errorf("%s %d: got %q, want %s", tc.name, i, r, tc.want)
 				}
 			}
 			backNear(t, tc.held, base, settledMin(t, g, &base), 8<<20)
