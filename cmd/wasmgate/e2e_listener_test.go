@@ -286,28 +286,36 @@ func slowBody(addr string, first int) string {
 	if _, err := c.Write([]byte(strings.Repeat(" ", first))); err != nil {
 		return "writing the body: " + err.Error()
 	}
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		t := time.NewTicker(500 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				if _, err := c.Write([]byte(" ")); err != nil {
-					return
-				}
-			}
-		}
-	}()
+	defer trickle(c, 500*time.Millisecond, " ")()
 	c.SetReadDeadline(time.Now().Add(20 * time.Second))
 	line, err := bufio.NewReader(c).ReadString('\n')
 	if err != nil {
 		return "no response: " + err.Error()
 	}
 	return strings.TrimSpace(line)
+}
+
+// trickle writes s to c every period until the func it returns is
+// called (or a write fails).
+func trickle(c net.Conn, period time.Duration, s string) (stop func()) {
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if _, err := c.Write([]byte(s)); err != nil {
+					return
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-stopped }
 }
 
 // slowHeader sends a request line and then a header a byte every 300ms,
@@ -319,22 +327,7 @@ func slowHeader(addr string) string {
 	}
 	defer c.Close()
 	fmt.Fprintf(c, "GET /mcp HTTP/1.1\r\nHost: %s\r\nX-Slow: ", addr)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		t := time.NewTicker(300 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				if _, err := c.Write([]byte("x")); err != nil {
-					return
-				}
-			}
-		}
-	}()
+	defer trickle(c, 300*time.Millisecond, "x")()
 	return readUntilClosed(c)
 }
 
