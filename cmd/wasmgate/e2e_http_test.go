@@ -69,10 +69,7 @@ func TestHTTPTransport(t *testing.T) {
 			{"http://10.0.0.1:8080", http.StatusForbidden},
 			{"null", http.StatusForbidden},
 		} {
-			h := map[string]string{}
-			if tc.origin != "" {
-				h["Origin"] = tc.origin
-			}
+			h := headerIf("Origin", tc.origin)
 			resp := harness.PostJSON(t, g.MCPURL, harness.InitializeBody, h)
 			io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
@@ -299,10 +296,7 @@ func TestAllowedOrigins(t *testing.T) {
 		{"http://127.0.0.1:3000", http.StatusForbidden},
 		{"https://evil.example", http.StatusForbidden},
 	} {
-		h := map[string]string{}
-		if tc.origin != "" {
-			h["Origin"] = tc.origin
-		}
+		h := headerIf("Origin", tc.origin)
 		if code := harness.PostInitialize(t, g.MCPURL, h); code != tc.want {
 			t.Errorf("Origin %q: status %d, want %d", tc.origin, code, tc.want)
 		}
@@ -339,10 +333,7 @@ func TestBearerToken(t *testing.T) {
 		{"scheme in lower case", "bearer " + token, http.StatusOK}, // RFC 9110: the scheme is case-insensitive
 		{"scheme in upper case", "BEARER " + token, http.StatusOK},
 	} {
-		h := map[string]string{}
-		if tc.auth != "" {
-			h["Authorization"] = tc.auth
-		}
+		h := headerIf("Authorization", tc.auth)
 		resp := harness.PostJSON(t, g.MCPURL, harness.InitializeBody, h)
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()

@@ -106,6 +106,10 @@ func doRequest(t testing.TB, c *http.Client, method, url string, headers map[str
 		t.Fatal(err)
 	}
 	for k, v := range headers {
+		if k == "Host" { // net/http sends req.Host, not a Host header
+			req.Host = v
+			continue
+		}
 		req.Header.Set(k, v)
 	}
 	resp, err := c.Do(req)
@@ -115,6 +119,15 @@ func doRequest(t testing.TB, c *http.Client, method, url string, headers map[str
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, resp.Header, string(b)
+}
+
+// headerIf is the headers of a request sending name: value, or none
+// when value is empty (net/http would send the header empty).
+func headerIf(name, value string) map[string]string {
+	if value == "" {
+		return map[string]string{}
+	}
+	return map[string]string{name: value}
 }
 
 // TestHTTPForgedSessionIDs: session ids the gateway did not issue get 404
@@ -613,22 +626,8 @@ func TestAdminCrossSite(t *testing.T) {
 		{"no Wasmgate-Admin header", map[string]string{"Content-Type": "application/json"}, "{}"},
 		{"no Wasmgate-Admin header, no body", nil, ""},
 	} {
-		req, _ := http.NewRequest(http.MethodPost, g.AdminURL+"/-/reload", strings.NewReader(tc.body))
-		for k, v := range tc.header {
-			if k == "Host" {
-				req.Host = v
-				continue
-			}
-			req.Header.Set(k, v)
-		}
-		resp, err := c.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusForbidden {
-			t.Errorf("%s: status %d %q, want 403", tc.name, resp.StatusCode, b)
+		if code, _, b := doRequest(t, c, http.MethodPost, g.AdminURL+"/-/reload", tc.header, tc.body); code != http.StatusForbidden {
+			t.Errorf("%s: status %d %q, want 403", tc.name, code, b)
 		}
 	}
 	if after := reloads(); after != before {
@@ -654,21 +653,8 @@ func TestAdminCrossSite(t *testing.T) {
 		{"Content-Type": "application/json", "Origin": g.AdminURL, "Sec-Fetch-Site": "same-origin", "Wasmgate-Admin": "1"},
 		{"Host": "localhost:" + port, "Wasmgate-Admin": "yes"},
 	} {
-		req, _ := http.NewRequest(http.MethodPost, g.AdminURL+"/-/reload", strings.NewReader("{}"))
-		for k, v := range h {
-			if k == "Host" {
-				req.Host = v
-				continue
-			}
-			req.Header.Set(k, v)
-		}
-		resp, err := c.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Errorf("POST /-/reload with %v: status %d, want 200", h, resp.StatusCode)
+		if code, _, _ := doRequest(t, c, http.MethodPost, g.AdminURL+"/-/reload", h, "{}"); code != http.StatusOK {
+			t.Errorf("POST /-/reload with %v: status %d, want 200", h, code)
 		}
 	}
 	if after := reloads(); after != before+3 {
@@ -714,10 +700,7 @@ func TestAdminToken(t *testing.T) {
 		{"GET", "/healthz", "", http.StatusOK},
 		{"GET", "/readyz", "", http.StatusOK},
 	} {
-		h := map[string]string{}
-		if tc.auth != "" {
-			h["Authorization"] = tc.auth
-		}
+		h := headerIf("Authorization", tc.auth)
 		code, hdr, body := doRequest(t, c, tc.method, g.AdminURL+tc.path, h, "")
 		if code != tc.want {
 			t.Errorf("%s %s with Authorization %q: status %d, want %d", tc.method, tc.path, tc.auth, code, tc.want)

@@ -198,10 +198,7 @@ func runExampleCalls(ctx context.Context, t *testing.T, who string, c *client.Cl
 // none) and returns the status, the WWW-Authenticate header and the body.
 func challengeOf(t *testing.T, url, authorization string) (int, string, string) {
 	t.Helper()
-	h := map[string]string{}
-	if authorization != "" {
-		h["Authorization"] = authorization
-	}
+	h := headerIf("Authorization", authorization)
 	resp := harness.PostJSON(t, url, harness.InitializeBody, h)
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
