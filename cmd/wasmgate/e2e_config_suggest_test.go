@@ -109,11 +109,8 @@ func TestTokenFileErrorHasLine(t *testing.T) {
 // per upstream as it does per plugin.
 func TestValidateCountsUpstreams(t *testing.T) {
 	t.Parallel()
-	node, script := everything(t)
-	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
-    command: [%q, %q, stdio]
-    prefix: ev
-`, node, script)))
+	node, _ := everything(t)
+	cfg := everythingConfig(t, "prefix: ev")
 	r := bins.Run(t, harness.RunOptions{}, "validate", "--config", cfg)
 	for _, want := range []string{
 		": ok: 1 plugin (calculator), 1 upstream (every), ",

@@ -304,13 +304,7 @@ func (a *echoAsker) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.
 // client answers input_required with its handlers.
 func TestUpstreamEverythingStateless(t *testing.T) {
 	t.Parallel()
-	node, script := everything(t)
-	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
-    command: [%q, %q, stdio]
-    session: per_client
-    prefix: ev
-    limits: {timeout: 60s}
-`, node, script)))
+	cfg := everythingConfig(t, "session: per_client", "prefix: ev", "limits: {timeout: 60s}")
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 2*time.Minute)
 	s, e := &sampler{}, &elicitor{}

@@ -62,6 +62,19 @@ func everythingHTTP(t *testing.T) string {
 	return "http://127.0.0.1:" + port + "/mcp"
 }
 
+// everythingConfig writes a config (upstreamYAML) serving
+// server-everything over stdio as upstream "every", lines (such as
+// "prefix: ev") added to its item, and returns its path.
+func everythingConfig(t *testing.T, lines ...string) string {
+	t.Helper()
+	node, script := everything(t)
+	item := fmt.Sprintf("  - name: every\n    command: [%q, %q, stdio]\n", node, script)
+	for _, l := range lines {
+		item += "    " + l + "\n"
+	}
+	return harness.WriteConfig(t, upstreamYAML(t, item))
+}
+
 // upstreamYAML is a gateway serving the calculator plugin and the
 // upstreams items.
 func upstreamYAML(t *testing.T, items string) string {
@@ -78,12 +91,7 @@ func toolNames(ctx context.Context, t *testing.T, c *client.Client) []string {
 
 func TestUpstreamEverythingStdio(t *testing.T) {
 	t.Parallel()
-	node, script := everything(t)
-	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
-    command: [%q, %q, stdio]
-    prefix: ev
-    limits: {timeout: 60s}
-`, node, script)))
+	cfg := everythingConfig(t, "prefix: ev", "limits: {timeout: 60s}")
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 90*time.Second)
 	c := g.SessionClient(t)
@@ -294,11 +302,7 @@ func childrenOf(t *testing.T, pid int) []int {
 // never fails.
 func TestUpstreamKilledMidLoad(t *testing.T) {
 	t.Parallel()
-	node, script := everything(t)
-	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
-    command: [%q, %q, stdio]
-    limits: {timeout: 60s}
-`, node, script)))
+	cfg := everythingConfig(t, "limits: {timeout: 60s}")
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 120*time.Second)
 	c := g.SessionClient(t)
@@ -596,12 +600,7 @@ func (e *elicitor) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.E
 // that one.
 func TestUpstreamPerClientSampling(t *testing.T) {
 	t.Parallel()
-	node, script := everything(t)
-	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
-    command: [%q, %q, stdio]
-    session: per_client
-    limits: {timeout: 60s}
-`, node, script)))
+	cfg := everythingConfig(t, "session: per_client", "limits: {timeout: 60s}")
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 120*time.Second)
 	connect := func(opts ...client.ClientOption) *client.Client { return listeningClient(t, g, opts...) }
@@ -837,11 +836,7 @@ func TestUpstreamStatusPage(t *testing.T) {
 // next call runs at once.
 func TestUpstreamTimeout(t *testing.T) {
 	t.Parallel()
-	node, script := everything(t)
-	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
-    command: [%q, %q, stdio]
-    limits: {timeout: 1s, concurrency: 1}
-`, node, script)))
+	cfg := everythingConfig(t, "limits: {timeout: 1s, concurrency: 1}")
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 60*time.Second)
 	c := g.SessionClient(t)
