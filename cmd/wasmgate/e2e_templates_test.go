@@ -102,16 +102,7 @@ func readsGoToOwner(ctx context.Context, t *testing.T, c *client.Client, owner, 
 // templatesOf lists the gateway's resource templates.
 func templatesOf(ctx context.Context, t *testing.T, c *client.Client) []string {
 	t.Helper()
-	res, err := c.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
-	if err != nil {
-		t.Fatalf("resources/templates/list: %v", err)
-	}
-	var out []string
-	for _, r := range res.ResourceTemplates {
-		out = append(out, r.URITemplate.Raw())
-	}
-	slices.Sort(out)
-	return out
+	return harness.Templates(ctx, t, c)
 }
 
 // refusedTemplate checks that the refusal of intruder's template is

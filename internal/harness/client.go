@@ -230,6 +230,56 @@ func ToolsErr(ctx context.Context, c *client.Client) ([]string, error) {
 	return names, nil
 }
 
+// Resources lists the URIs of the resources the client sees, sorted;
+// an error fails the test.
+func Resources(ctx context.Context, t testing.TB, c *client.Client) []string {
+	t.Helper()
+	res, err := c.ListResources(ctx, mcp.ListResourcesRequest{})
+	if err != nil {
+		t.Fatalf("resources/list: %v", err)
+	}
+	var uris []string
+	for _, r := range res.Resources {
+		uris = append(uris, r.URI)
+	}
+	sort.Strings(uris)
+	return uris
+}
+
+// Templates lists the URI templates of the resource templates the
+// client sees, sorted; an error fails the test.
+func Templates(ctx context.Context, t testing.TB, c *client.Client) []string {
+	t.Helper()
+	res, err := c.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
+	if err != nil {
+		t.Fatalf("resources/templates/list: %v", err)
+	}
+	var raws []string
+	for _, r := range res.ResourceTemplates {
+		if r.URITemplate != nil {
+			raws = append(raws, r.URITemplate.Raw())
+		}
+	}
+	sort.Strings(raws)
+	return raws
+}
+
+// Prompts lists the names of the prompts the client sees, sorted; an
+// error fails the test.
+func Prompts(ctx context.Context, t testing.TB, c *client.Client) []string {
+	t.Helper()
+	res, err := c.ListPrompts(ctx, mcp.ListPromptsRequest{})
+	if err != nil {
+		t.Fatalf("prompts/list: %v", err)
+	}
+	var names []string
+	for _, p := range res.Prompts {
+		names = append(names, p.Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
 // WaitTools polls tools/list until it is want (in any order) or d has
 // passed, which fails the test.
 func WaitTools(ctx context.Context, t testing.TB, c *client.Client, d time.Duration, want ...string) {
