@@ -22,6 +22,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/wasmgate/wasmgate/internal/harness"
 	"github.com/wasmgate/wasmgate/internal/mcphttp"
 )
@@ -100,14 +101,7 @@ func TestHTTPTransport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer c.Close()
-		ctx := harness.Ctx(t, 30*time.Second)
-		if err := c.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
-		req := mcp.InitializeRequest{}
-		req.Params.ProtocolVersion = harness.ProtoSessions
-		if _, err := c.Initialize(ctx, req); err == nil {
+		if _, err := harness.InitErr(t, c, harness.ProtoSessions); err == nil {
 			t.Errorf("mcp-go client with Origin https://evil.example initialized")
 		}
 	})
@@ -369,13 +363,7 @@ func TestBearerToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer nc.Close()
-	if err := nc.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = harness.ProtoSessions
-	if _, err := nc.Initialize(ctx, req); err == nil {
+	if _, err := harness.InitErr(t, nc, harness.ProtoSessions); err == nil {
 		t.Errorf("mcp-go client without the token initialized")
 	}
 

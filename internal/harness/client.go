@@ -98,6 +98,17 @@ func AskedClient(t testing.TB, url, version string, opts ...client.ClientOption)
 // for protocol version.
 func Init(t testing.TB, c *client.Client, version string) *mcp.InitializeResult {
 	t.Helper()
+	res, err := InitErr(t, c, version)
+	if err != nil {
+		t.Fatalf("initialize (%s): %v", version, err)
+	}
+	return res
+}
+
+// InitErr is Init returning initialize's error, for a client the gateway
+// should refuse; a client that cannot start still fails the test.
+func InitErr(t testing.TB, c *client.Client, version string) (*mcp.InitializeResult, error) {
+	t.Helper()
 	ctx := Ctx(t, 30*time.Second)
 	if err := c.Start(ctx); err != nil {
 		t.Fatalf("start client: %v", err)
@@ -106,11 +117,7 @@ func Init(t testing.TB, c *client.Client, version string) *mcp.InitializeResult 
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = version
 	req.Params.ClientInfo = mcp.Implementation{Name: "wasmgate-e2e", Version: "1"}
-	res, err := c.Initialize(ctx, req)
-	if err != nil {
-		t.Fatalf("initialize (%s): %v", version, err)
-	}
-	return res
+	return c.Initialize(ctx, req)
 }
 
 // CallTool calls name with args and returns the joined text and isError.
