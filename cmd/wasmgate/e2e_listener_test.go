@@ -79,14 +79,7 @@ func settledMin(t testing.TB, g *harness.Gateway, base *runtimeStats) runtimeSta
 // its goroutines.
 func backNear(t testing.TB, what string, base, after runtimeStats, slack float64) {
 	t.Helper()
-	t.Logf("%s: before %v; after %v", what, base, after)
-	if after.heap > base.heap+slack {
-		t.Errorf("%s: heap %.1f MiB, %.1f MiB above the %.1f MiB before (allowed %.0f MiB)", what,
-			after.heap/(1<<20), (after.heap-base.heap)/(1<<20), base.heap/(1<<20), slack/(1<<20))
-	}
-	if after.goroutines > base.goroutines+3 {
-		t.Errorf("%s: %v goroutines, %v before", what, after.goroutines, base.goroutines)
-	}
+	harness.CheckNear(t, what, base.h(), after.h(), slack)
 }
 
 func mcpHostPort(t testing.TB, g *harness.Gateway) string {

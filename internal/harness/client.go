@@ -229,12 +229,7 @@ func ToolsErr(ctx context.Context, c *client.Client) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var names []string
-	for _, tl := range res.Tools {
-		names = append(names, tl.Name)
-	}
-	sort.Strings(names)
-	return names, nil
+	return sortedNames(res.Tools, func(tl mcp.Tool) (string, bool) { return tl.Name, true }), nil
 }
 
 // Resources lists the URIs of the resources the client sees, sorted;
@@ -245,12 +240,7 @@ func Resources(ctx context.Context, t testing.TB, c *client.Client) []string {
 	if err != nil {
 		t.Fatalf("resources/list: %v", err)
 	}
-	var uris []string
-	for _, r := range res.Resources {
-		uris = append(uris, r.URI)
-	}
-	sort.Strings(uris)
-	return uris
+	return sortedNames(res.Resources, func(r mcp.Resource) (string, bool) { return r.URI, true })
 }
 
 // Templates lists the URI templates of the resource templates the
@@ -261,14 +251,12 @@ func Templates(ctx context.Context, t testing.TB, c *client.Client) []string {
 	if err != nil {
 		t.Fatalf("resources/templates/list: %v", err)
 	}
-	var raws []string
-	for _, r := range res.ResourceTemplates {
-		if r.URITemplate != nil {
-			raws = append(raws, r.URITemplate.Raw())
+	return sortedNames(res.ResourceTemplates, func(r mcp.ResourceTemplate) (string, bool) {
+		if r.URITemplate == nil {
+			return "", false
 		}
-	}
-	sort.Strings(raws)
-	return raws
+		return r.URITemplate.Raw(), true
+	})
 }
 
 // Prompts lists the names of the prompts the client sees, sorted; an
@@ -279,9 +267,17 @@ func Prompts(ctx context.Context, t testing.TB, c *client.Client) []string {
 	if err != nil {
 		t.Fatalf("prompts/list: %v", err)
 	}
+	return sortedNames(res.Prompts, func(p mcp.Prompt) (string, bool) { return p.Name, true })
+}
+
+// sortedNames is the name of each of items that has one (name's ok),
+// sorted.
+func sortedNames[T any](items []T, name func(T) (string, bool)) []string {
 	var names []string
-	for _, p := range res.Prompts {
-		names = append(names, p.Name)
+	for _, it := range items {
+		if n, ok := name(it); ok {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	return names
