@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -46,14 +43,10 @@ func benchEndpoints(n int) string {
 // plugins; skipped when they are not built.
 func examplePluginsYAML(tb testing.TB) string {
 	tb.Helper()
-	_, file, _, _ := runtime.Caller(0)
 	var b strings.Builder
 	b.WriteString("plugins:\n")
 	for _, name := range []string{"calculator", "storage", "greeter"} {
-		wasm := filepath.Join(filepath.Dir(file), "..", "examples", "plugins", name+".wasm")
-		if _, err := os.Stat(wasm); err != nil {
-			tb.Skipf("%s not built (make plugins): %v", wasm, err)
-		}
+		wasm := builtWasm(tb, "examples/plugins/"+name+".wasm")
 		fmt.Fprintf(&b, "  - {name: %s, path: %q}\n", name, wasm)
 	}
 	return b.String()

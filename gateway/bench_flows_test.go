@@ -1,13 +1,7 @@
 package gateway
 
 import (
-	"context"
-	"os"
-	"path/filepath"
-	"runtime"
 	"testing"
-
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // BenchmarkCallToolFlows is BenchmarkCallToolSerial without a flows
@@ -19,11 +13,7 @@ import (
 //
 //	go test -run '^$' -bench 'CallToolFlows' -count 6 ./gateway
 func BenchmarkCallToolFlows(b *testing.B) {
-	_, file, _, _ := runtime.Caller(0)
-	wasm := filepath.Join(filepath.Dir(file), "..", "examples", "plugins", "calculator.wasm")
-	if _, err := os.Stat(wasm); err != nil {
-		b.Skipf("%s not built (make plugins): %v", wasm, err)
-	}
+	wasm := builtWasm(b, "examples/plugins/calculator.wasm")
 	rule := "flows:\n  rules:\n    - {name: trifecta, after: [private, untrusted], block: [egress]}\n"
 	plugins := func(labels string) string {
 		return "plugins:\n  - {path: " + wasm + ", labels: " + labels + "}\n  - {name: u, path: " + wasm + ", prefix: u, labels: [untrusted, egress]}\n"
@@ -34,20 +24,7 @@ func BenchmarkCallToolFlows(b *testing.B) {
 		{"tainting", rule + plugins("[private]")},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			g := openTestGateway(b, tc.yaml)
-			h := g.Endpoint("default").Envelope().ToolHandler("calculate")
-			req := mcp.CallToolRequest{}
-			req.Params.Name = "calculate"
-			req.Params.Arguments = map[string]any{"operation": "add", "a": 5.0, "b": 3.0}
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			b.ReportAllocs()
-			for b.Loop() {
-				res, err := h(ctx, req)
-				if err != nil || res.IsError {
-					b.Fatalf("call failed: %v %+v", err, res)
-				}
-			}
+			benchCallSerial(b, openTestGateway(b, tc.yaml))
 		})
 	}
 }

@@ -2,9 +2,6 @@ package gateway
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -19,15 +16,7 @@ import (
 //
 //	go test -run '^$' -bench 'CallToolInterceptors' -count 6 ./gateway
 func BenchmarkCallToolInterceptors(b *testing.B) {
-	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..")
-	wasm := func(p string) string {
-		path := filepath.Join(root, p)
-		if _, err := os.Stat(path); err != nil {
-			b.Skipf("%s not built (make plugins): %v", path, err)
-		}
-		return path
-	}
+	wasm := func(p string) string { return builtWasm(b, p) }
 	calc, greeter := wasm("examples/plugins/calculator.wasm"), wasm("examples/plugins/greeter.wasm")
 	plugins := "plugins:\n  - {path: " + calc + "}\n  - {path: " + greeter + "}\n"
 	ic := func(name, path, phase string) string {

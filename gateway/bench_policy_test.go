@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/wasmgate/wasmgate/gateway/envelope"
 	"github.com/wasmgate/wasmgate/policy"
 )
@@ -59,9 +57,7 @@ audit:
 func BenchmarkCallToolSerialPolicy(b *testing.B) {
 	g := newTestGatewayWith(b, benchPolicyYAML(b.TempDir()))
 	h := g.Endpoint("default").Envelope().ToolHandler("calculate")
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "calculate"
-	req.Params.Arguments = map[string]any{"operation": "add", "a": 5.0, "b": 3.0}
+	req := calcRequest()
 	hr := httptest.NewRequest("POST", "http://127.0.0.1/mcp", nil)
 	hr.Header.Set("Authorization", "Bearer "+benchToken)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -25,12 +25,47 @@ func newTestGateway(tb testing.TB) *Gateway {
 // top-level YAML (e.g. a transports: section) in its config.
 func newTestGatewayWith(tb testing.TB, extra string) *Gateway {
 	tb.Helper()
+	return openTestGateway(tb, extra+"plugins:\n  - path: "+builtWasm(tb, "examples/plugins/calculator.wasm")+"\n")
+}
+
+// builtWasm is the path of a module built by `make plugins`, rel from
+// the repository's root (e.g. examples/plugins/calculator.wasm),
+// skipping tb when it is not built.
+func builtWasm(tb testing.TB, rel string) string {
+	tb.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	wasm := filepath.Join(filepath.Dir(file), "..", "examples", "plugins", "calculator.wasm")
-	if _, err := os.Stat(wasm); err != nil {
-		tb.Skipf("%s not built (make plugins): %v", wasm, err)
+	path := filepath.Join(filepath.Dir(file), "..", filepath.FromSlash(rel))
+	if _, err := os.Stat(path); err != nil {
+		tb.Skipf("%s not built (make plugins): %v", path, err)
 	}
-	return openTestGateway(tb, extra+"plugins:\n  - path: "+wasm+"\n")
+	return path
+}
+
+// calcRequest is the call the call-path benchmarks make: calculate,
+// adding 5 and 3.
+func calcRequest() mcp.CallToolRequest {
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "calculate"
+	req.Params.Arguments = map[string]any{"operation": "add", "a": 5.0, "b": 3.0}
+	return req
+}
+
+// benchCallSerial calls calculate (calcRequest) through g's default
+// endpoint in b.Loop, one caller at a time, under a cancellable context
+// like a request's, failing b on an error.
+func benchCallSerial(b *testing.B, g *Gateway) {
+	b.Helper()
+	h := g.Endpoint("default").Envelope().ToolHandler("calculate")
+	req := calcRequest()
+	ctx, cancel := context.WithCancel(context.Background()) // like a request's context
+	defer cancel()
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := h(ctx, req)
+		if err != nil || res.IsError {
+			b.Fatalf("call failed: %v %+v", err, res)
+		}
+	}
 }
 
 // openTestGateway serves the config yaml in-process, closed at the end
@@ -63,9 +98,7 @@ func openTestGateway(tb testing.TB, yaml string) *Gateway {
 func BenchmarkCallTool(b *testing.B) {
 	g := newTestGateway(b)
 	h := g.Endpoint("default").Envelope().ToolHandler("calculate")
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "calculate"
-	req.Params.Arguments = map[string]any{"operation": "add", "a": 5.0, "b": 3.0}
+	req := calcRequest()
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
@@ -80,20 +113,7 @@ func BenchmarkCallTool(b *testing.B) {
 
 // BenchmarkCallToolSerial is one caller at a time: the latency of a call.
 func BenchmarkCallToolSerial(b *testing.B) {
-	g := newTestGateway(b)
-	h := g.Endpoint("default").Envelope().ToolHandler("calculate")
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "calculate"
-	req.Params.Arguments = map[string]any{"operation": "add", "a": 5.0, "b": 3.0}
-	ctx, cancel := context.WithCancel(context.Background()) // like a request's context
-	defer cancel()
-	b.ReportAllocs()
-	for b.Loop() {
-		res, err := h(ctx, req)
-		if err != nil || res.IsError {
-			b.Fatalf("call failed: %v %+v", err, res)
-		}
-	}
+	benchCallSerial(b, newTestGateway(b))
 }
 
 // BenchmarkCallToolTracing is BenchmarkCallToolSerial with tracing off,
@@ -107,20 +127,7 @@ func BenchmarkCallToolTracing(b *testing.B) {
 		{"ratio1", "tracing: {endpoint: http://127.0.0.1:9, sample_ratio: 1}\n"},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			g := newTestGatewayWith(b, tc.yaml)
-			h := g.Endpoint("default").Envelope().ToolHandler("calculate")
-			req := mcp.CallToolRequest{}
-			req.Params.Name = "calculate"
-			req.Params.Arguments = map[string]any{"operation": "add", "a": 5.0, "b": 3.0}
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			b.ReportAllocs()
-			for b.Loop() {
-				res, err := h(ctx, req)
-				if err != nil || res.IsError {
-					b.Fatalf("call failed: %v %+v", err, res)
-				}
-			}
+			benchCallSerial(b, newTestGatewayWith(b, tc.yaml))
 		})
 	}
 }

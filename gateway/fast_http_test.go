@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -174,12 +171,8 @@ func TestFastCallMatchesMCPGo(t *testing.T) {
 // in-process.
 func calcConformanceGateway(t *testing.T) *Gateway {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	conf := filepath.Join(filepath.Dir(file), "..", "testdata", "plugins", "conformance.wasm")
-	if _, err := os.Stat(conf); err != nil {
-		t.Skipf("%s not built (make plugins): %v", conf, err)
-	}
-	return newPluginsGateway(t, filepath.Join(filepath.Dir(file), "..", "examples", "plugins", "calculator.wasm"), conf)
+	conf := builtWasm(t, "testdata/plugins/conformance.wasm")
+	return newPluginsGateway(t, builtWasm(t, "examples/plugins/calculator.wasm"), conf)
 }
 
 // newPluginsGateway serves the plugins at paths in-process.
@@ -195,11 +188,7 @@ func newPluginsGateway(tb testing.TB, paths ...string) *Gateway {
 // FuzzFastCall compares the fast path with mcp-go's ServeHTTP on any
 // body: same status, content type and body.
 func FuzzFastCall(f *testing.F) {
-	_, file, _, _ := runtime.Caller(0)
-	calc := filepath.Join(filepath.Dir(file), "..", "examples", "plugins", "calculator.wasm")
-	if _, err := os.Stat(calc); err != nil {
-		f.Skipf("%s not built (make plugins): %v", calc, err)
-	}
+	calc := builtWasm(f, "examples/plugins/calculator.wasm")
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calculate","arguments":{"operation":"add","a":5,"b":3}}}`,
 		`{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"calculate","arguments":{"operation":"div","a":5,"b":0}}}`,

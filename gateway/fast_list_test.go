@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -22,11 +20,7 @@ import (
 // notification), with an interceptor rewriting the list, and after a
 // reload that changes one upstream's tools.
 func TestFastListMatchesMCPGo(t *testing.T) {
-	_, file, _, _ := runtime.Caller(0)
-	describe := filepath.Join(filepath.Dir(file), "..", "examples", "interceptors", "describe.wasm")
-	if _, err := os.Stat(describe); err != nil {
-		t.Skipf("%s not built (make plugins): %v", describe, err)
-	}
+	describe := builtWasm(t, "examples/interceptors/describe.wasm")
 	urls := scaleUpstreams(t, 4, 6, "")
 	other := scaleUpstreams(t, 1, 8, " <changed> & more")
 	intercepted := "interceptors:\n  - {name: describe, path: " + describe + ", on: [tools/list], phase: response, limits: {timeout: 30s}, config: {prefix: \"[gw] \", hide: [\"u00_op_001\"]}}\n"

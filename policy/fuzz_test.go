@@ -1,28 +1,11 @@
 package policy
 
 import (
-	"strings"
 	"testing"
 	"time"
-)
 
-// expand replaces each {expression} of a template with v, the way
-// glob.Template reads it (an unclosed '{' is literal).
-func expand(tmpl, v string) string {
-	var b strings.Builder
-	for i := 0; i < len(tmpl); {
-		if tmpl[i] == '{' {
-			if j := strings.IndexByte(tmpl[i:], '}'); j >= 0 {
-				b.WriteString(v)
-				i += j + 1
-				continue
-			}
-		}
-		b.WriteByte(tmpl[i])
-		i++
-	}
-	return b.String()
-}
+	"github.com/wasmgate/wasmgate/internal/harness"
+)
 
 // FuzzPolicy compiles a policy from fuzzed principals, globs, condition
 // and rate, and checks that whatever Decide allows, Visible and
@@ -71,7 +54,7 @@ func FuzzPolicy(f *testing.F) {
 				}
 			}
 			// name as a template, read at one of its expansions.
-			uri := expand(name, claim)
+			uri := harness.ExpandTemplate(name, claim)
 			req := Request{Principal: pr, Kind: Resource, Name: uri, Args: map[string]any{"key": claim}, Transport: transport}
 			if d := p.Decide(req); d.Allowed && !p.VisibleTemplate(pr, name) {
 				t.Fatalf("%q allowed by rule %d but template %q not visible", uri, d.Rule, name)

@@ -390,14 +390,8 @@ func gitStatus(t *testing.T) string {
 // /opt/mcp; /srv/shared becomes a folder of the test's.
 func TestUpstreamsWalkthrough(t *testing.T) {
 	t.Parallel()
-	if _, err := os.Stat(filepath.Join(harness.RepoRoot(), "tests", "node", "node_modules", ".bin", "mcp-server-filesystem")); err != nil {
-		t.Fatalf("@modelcontextprotocol/server-filesystem is not installed: run `make node-deps` (make test does): %v", err)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node is not installed: %v", err)
-	}
-	if node, _ = filepath.EvalSymlinks(node); !strings.HasPrefix(node, "/usr/bin/") {
+	harness.NodeBin(t, "@modelcontextprotocol/server-filesystem", "mcp-server-filesystem")
+	if node, _ := filepath.EvalSymlinks(harness.Node(t)); !strings.HasPrefix(node, "/usr/bin/") {
 		t.Skipf("the example's PATH and sandbox name /usr/bin, and node is %s", node)
 	}
 	subs := map[string]string{

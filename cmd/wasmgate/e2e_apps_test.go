@@ -19,7 +19,6 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -38,15 +37,7 @@ import (
 // basicApp is the node binary and server-basic-vanillajs's script.
 func basicApp(t *testing.T) (node, script string) {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node is not installed: install Node.js 20+, then `npm ci --prefix tests/node` (make test does): %v", err)
-	}
-	script = filepath.Join(harness.RepoRoot(), "tests", "node", "node_modules", "@modelcontextprotocol", "server-basic-vanillajs", "dist", "index.js")
-	if _, err := os.Stat(script); err != nil {
-		t.Fatalf("server-basic-vanillajs is not installed: run `npm ci --prefix tests/node` (make test does): %v", err)
-	}
-	return node, script
+	return harness.NodeServer(t, "@modelcontextprotocol/server-basic-vanillajs")
 }
 
 // appsHost bundles tests/node/apps-host.mjs with esbuild and serves it

@@ -208,15 +208,7 @@ func TestPluginNotificationCap(t *testing.T) {
 	ctx := harness.Ctx(t, 3*time.Minute)
 	c, h := connect(t, g, false, false)
 	base := settledMin(t, g, nil)
-	progress := func(token string) int {
-		n := 0
-		for _, note := range h.notesOf("notifications/progress") {
-			if note.Params.AdditionalFields["progressToken"] == token {
-				n++
-			}
-		}
-		return n
-	}
+	progress := func(token string) int { return len(h.progressOf(token)) }
 	res, err := callWithToken(ctx, c, "v2_progress", map[string]any{"steps": 20000}, "flood")
 	if err != nil {
 		t.Fatal(err)

@@ -70,9 +70,7 @@ func TestOverrideTitle(t *testing.T) {
 		t.Errorf("calculate's title = %q, want Calculator", got)
 	}
 	harness.RenameOver(t, cfg, []byte(bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: item("Arithmetic")})))
-	if code, body := g.PostReload(t); code != http.StatusOK {
-		t.Fatalf("reload: %d %s", code, body)
-	}
+	g.MustReload(t, "reload")
 	if got := listDefs(ctx, t, c)["calculate"].Title; got != "Arithmetic" {
 		t.Errorf("calculate's title after the reload = %q, want Arithmetic", got)
 	}
@@ -111,11 +109,8 @@ func TestTokenFileErrorHasLine(t *testing.T) {
 // per upstream as it does per plugin.
 func TestValidateCountsUpstreams(t *testing.T) {
 	t.Parallel()
-	node, script := everything(t)
-	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
-    command: [%q, %q, stdio]
-    prefix: ev
-`, node, script)))
+	node, _ := everything(t)
+	cfg := everythingConfig(t, "prefix: ev")
 	r := bins.Run(t, harness.RunOptions{}, "validate", "--config", cfg)
 	for _, want := range []string{
 		": ok: 1 plugin (calculator), 1 upstream (every), ",

@@ -23,6 +23,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
@@ -282,17 +283,7 @@ func checkStorage(ctx context.Context, t *testing.T, c *client.Client, conn stri
 		t.Errorf("set-storage with a numeric key = %q (isError %v), want isError naming key", text, isErr)
 	}
 
-	tpls, err := c.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
-	if err != nil {
-		t.Fatalf("resources/templates/list: %v", err)
-	}
-	var raws []string
-	for _, tpl := range tpls.ResourceTemplates {
-		if tpl.URITemplate != nil {
-			raws = append(raws, tpl.URITemplate.Raw())
-		}
-	}
-	if !slices.Equal(raws, []string{"storage://{key}"}) {
+	if raws := harness.Templates(ctx, t, c); !slices.Equal(raws, []string{"storage://{key}"}) {
 		t.Errorf("resources/templates/list = %v, want [storage://{key}]", raws)
 	}
 }

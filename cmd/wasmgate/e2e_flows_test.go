@@ -308,9 +308,7 @@ func flowBlocks(t *testing.T, g *harness.Gateway, action string) float64 {
 func reloadTo(t *testing.T, g *harness.Gateway, cfg, yaml string) {
 	t.Helper()
 	harness.RenameOver(t, cfg, []byte(yaml))
-	if code, body := g.PostReload(t); code != http.StatusOK {
-		t.Fatalf("reload: %d %s", code, body)
-	}
+	g.MustReload(t, "reload")
 }
 
 // TestFlowTrifecta: the attack with action deny. The post after both

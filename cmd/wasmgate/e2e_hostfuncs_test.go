@@ -79,6 +79,18 @@ func (h *capableClient) notesOf(method string) []mcp.JSONRPCNotification {
 	return out
 }
 
+// progressOf is the progress notifications received for the call
+// whose progress token was token, in the order they came.
+func (h *capableClient) progressOf(token string) []mcp.JSONRPCNotification {
+	var out []mcp.JSONRPCNotification
+	for _, n := range h.notesOf("notifications/progress") {
+		if n.Params.AdditionalFields["progressToken"] == token {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // connect returns an initialized 2025-11-25 client of g over stdio or
 // HTTP (with a GET stream), declaring sampling, elicitation and roots if
 // capable, and the recorder of what it gets.
@@ -140,15 +152,7 @@ func TestHostFunctions(t *testing.T) {
 					if err != nil || res.IsError || harness.ResultText(res) != "done" {
 						t.Fatalf("%s = %+v, %v", tool, res, err)
 					}
-					mine := func() []mcp.JSONRPCNotification {
-						var out []mcp.JSONRPCNotification
-						for _, n := range h.notesOf("notifications/progress") {
-							if n.Params.AdditionalFields["progressToken"] == token {
-								out = append(out, n)
-							}
-						}
-						return out
-					}
+					mine := func() []mcp.JSONRPCNotification { return h.progressOf(token) }
 					if !harness.WaitFor(10*time.Second, func() bool { return len(mine()) == 3 }) {
 						t.Fatalf("%s: %d progress notifications with the client's token, want 3: %+v", tool, len(mine()), h.notesOf("notifications/progress"))
 					}
@@ -191,10 +195,8 @@ func TestHostFunctions(t *testing.T) {
 							t.Fatalf("v2_progress: %+v, %v", res, err)
 						}
 						var got []any
-						for _, note := range h.notesOf("notifications/progress") {
-							if note.Params.AdditionalFields["progressToken"] == token {
-								got = append(got, note.Params.AdditionalFields["progress"])
-							}
+						for _, note := range h.progressOf(token) {
+							got = append(got, note.Params.AdditionalFields["progress"])
 						}
 						if len(got) != 3 || got[0] != float64(1) || got[1] != float64(2) || got[2] != float64(3) {
 							t.Fatalf("call %d: progress %v arrived before its result, want 1, 2, 3 in order", i, got)

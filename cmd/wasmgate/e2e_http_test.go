@@ -22,6 +22,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/wasmgate/wasmgate/internal/harness"
 	"github.com/wasmgate/wasmgate/internal/mcphttp"
 )
@@ -69,10 +70,7 @@ func TestHTTPTransport(t *testing.T) {
 			{"http://10.0.0.1:8080", http.StatusForbidden},
 			{"null", http.StatusForbidden},
 		} {
-			h := map[string]string{}
-			if tc.origin != "" {
-				h["Origin"] = tc.origin
-			}
+			h := headerIf("Origin", tc.origin)
 			resp := harness.PostJSON(t, g.MCPURL, harness.InitializeBody, h)
 			io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
@@ -103,14 +101,7 @@ func TestHTTPTransport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer c.Close()
-		ctx := harness.Ctx(t, 30*time.Second)
-		if err := c.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
-		req := mcp.InitializeRequest{}
-		req.Params.ProtocolVersion = harness.ProtoSessions
-		if _, err := c.Initialize(ctx, req); err == nil {
+		if _, err := harness.InitErr(t, c, harness.ProtoSessions); err == nil {
 			t.Errorf("mcp-go client with Origin https://evil.example initialized")
 		}
 	})
@@ -299,10 +290,7 @@ func TestAllowedOrigins(t *testing.T) {
 		{"http://127.0.0.1:3000", http.StatusForbidden},
 		{"https://evil.example", http.StatusForbidden},
 	} {
-		h := map[string]string{}
-		if tc.origin != "" {
-			h["Origin"] = tc.origin
-		}
+		h := headerIf("Origin", tc.origin)
 		if code := harness.PostInitialize(t, g.MCPURL, h); code != tc.want {
 			t.Errorf("Origin %q: status %d, want %d", tc.origin, code, tc.want)
 		}
@@ -339,10 +327,7 @@ func TestBearerToken(t *testing.T) {
 		{"scheme in lower case", "bearer " + token, http.StatusOK}, // RFC 9110: the scheme is case-insensitive
 		{"scheme in upper case", "BEARER " + token, http.StatusOK},
 	} {
-		h := map[string]string{}
-		if tc.auth != "" {
-			h["Authorization"] = tc.auth
-		}
+		h := headerIf("Authorization", tc.auth)
 		resp := harness.PostJSON(t, g.MCPURL, harness.InitializeBody, h)
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
@@ -378,13 +363,7 @@ func TestBearerToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer nc.Close()
-	if err := nc.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = harness.ProtoSessions
-	if _, err := nc.Initialize(ctx, req); err == nil {
+	if _, err := harness.InitErr(t, nc, harness.ProtoSessions); err == nil {
 		t.Errorf("mcp-go client without the token initialized")
 	}
 

@@ -8,7 +8,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -161,27 +160,11 @@ func TestHyperMCPv2(t *testing.T) {
 			if b, ok := logo[0].(mcp.BlobResourceContents); !ok || b.MIMEType != "image/png" || b.Blob == "" {
 				t.Errorf("hyper://logo = %#v", logo)
 			}
-			rl, err := c.ListResources(ctx, mcp.ListResourcesRequest{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var uris []string
-			for _, r := range rl.Resources {
-				uris = append(uris, r.URI)
-			}
-			slices.Sort(uris)
+			uris := harness.Resources(ctx, t, c)
 			if strings.Join(uris, " ") != "hyper://b/logo hyper://b/readme hyper://logo hyper://readme" {
 				t.Errorf("resources %q", uris)
 			}
-			tl, err := c.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var tpls []string
-			for _, r := range tl.ResourceTemplates {
-				tpls = append(tpls, r.URITemplate.Raw())
-			}
-			slices.Sort(tpls)
+			tpls := harness.Templates(ctx, t, c)
 			if strings.Join(tpls, " ") != "hyper://b/notes/{id} hyper://notes/{id}" {
 				t.Errorf("templates %q", tpls)
 			}

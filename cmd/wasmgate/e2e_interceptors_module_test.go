@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -32,15 +31,7 @@ import (
 // there.
 func filesystemServer(t *testing.T) (node, script string) {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node is not installed: install Node.js 20+, then `npm ci --prefix tests/node` (make test does): %v", err)
-	}
-	script = filepath.Join(harness.RepoRoot(), "tests", "node", "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js")
-	if _, err := os.Stat(script); err != nil {
-		t.Fatalf("@modelcontextprotocol/server-filesystem is not installed: run `npm ci --prefix tests/node` (make test does): %v", err)
-	}
-	return node, script
+	return harness.NodeServer(t, "@modelcontextprotocol/server-filesystem")
 }
 
 // filesUpstream is the upstreams: section serving dir with
@@ -506,9 +497,7 @@ func TestInterceptorHostile(t *testing.T) {
 	widening("closed")
 
 	harness.RenameOver(t, cfg, yaml("open"))
-	if code, body := g.PostReload(t); code != http.StatusOK {
-		t.Fatalf("reload to failure: open: %d %s", code, body)
-	}
+	g.MustReload(t, "reload to failure: open")
 	for _, hc := range hostileCases {
 		offset := len(g.Stderr())
 		if text, failed := callOutcome(ctx, c, hc.name+"_calculate", add); failed || text != "3" {

@@ -79,14 +79,7 @@ func settledMin(t testing.TB, g *harness.Gateway, base *runtimeStats) runtimeSta
 // its goroutines.
 func backNear(t testing.TB, what string, base, after runtimeStats, slack float64) {
 	t.Helper()
-	t.Logf("%s: before %v; after %v", what, base, after)
-	if after.heap > base.heap+slack {
-		t.Errorf("%s: heap %.1f MiB, %.1f MiB above the %.1f MiB before (allowed %.0f MiB)", what,
-			after.heap/(1<<20), (after.heap-base.heap)/(1<<20), base.heap/(1<<20), slack/(1<<20))
-	}
-	if after.goroutines > base.goroutines+3 {
-		t.Errorf("%s: %v goroutines, %v before", what, after.goroutines, base.goroutines)
-	}
+	harness.CheckNear(t, what, base.h(), after.h(), slack)
 }
 
 func mcpHostPort(t testing.TB, g *harness.Gateway) string {
@@ -106,6 +99,10 @@ func doRequest(t testing.TB, c *http.Client, method, url string, headers map[str
 		t.Fatal(err)
 	}
 	for k, v := range headers {
+		if k == "Host" { // net/http sends req.Host, not a Host header
+			req.Host = v
+			continue
+		}
 		req.Header.Set(k, v)
 	}
 	resp, err := c.Do(req)
@@ -115,6 +112,15 @@ func doRequest(t testing.TB, c *http.Client, method, url string, headers map[str
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, resp.Header, string(b)
+}
+
+// headerIf is the headers of a request sending name: value, or none
+// when value is empty (net/http would send the header empty).
+func headerIf(name, value string) map[string]string {
+	if value == "" {
+		return map[string]string{}
+	}
+	return map[string]string{name: value}
 }
 
 // TestHTTPForgedSessionIDs: session ids the gateway did not issue get 404
@@ -204,63 +210,46 @@ func TestHTTPSlowClients(t *testing.T) {
 	base := settleStats(t, g, nil)
 	const conns = 20
 
-	// Each sends 1 MiB of a 2 MB body, then a byte every 500ms.
-	t.Run("slow body", func(t *testing.T) {
-		statuses := make([]string, conns)
-		var wg sync.WaitGroup
-		for i := range conns {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				statuses[i] = slowBody(addr, 1<<20)
-			}()
-		}
-		wg.Wait()
-		for i, s := range statuses {
-			if !strings.HasPrefix(s, "HTTP/1.1 408 ") {
-				t.Errorf("slow body %d: got %q, want HTTP/1.1 408", i, s)
+	// conns connections at once of each kind; what each got, and what
+	// the gateway held once they are gone.
+	closed := func(got string) bool { return got == "closed" }
+	for _, tc := range []struct {
+		name string            // the subtest, and each failure's prefix
+		open func() string     // one connection, and what came of it
+		ok   func(string) bool // whether what came of it is right
+		want string            // what is right, for the failure
+		held string            // what backNear names
+	}{
+		// Each sends 1 MiB of a 2 MB body, then a byte every 500ms.
+		{"slow body", func() string { return slowBody(addr, 1<<20) },
+			func(got string) bool { return strings.HasPrefix(got, "HTTP/1.1 408 ") }, "HTTP/1.1 408",
+			fmt.Sprintf("%d slow 1 MiB bodies", conns)},
+		{"slow header", func() string { return slowHeader(addr) },
+			closed, "the connection closed without a response",
+			fmt.Sprintf("%d slow headers", conns)},
+		{"idle keep-alive", func() string { return idleKeepAlive(addr) },
+			closed, "the connection closed after idle_timeout",
+			fmt.Sprintf("%d idle keep-alive connections", conns)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			results := make([]string, conns)
+			var wg sync.WaitGroup
+			for i := range conns {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					results[i] = tc.open()
+				}()
 			}
-		}
-		backNear(t, fmt.Sprintf("%d slow 1 MiB bodies", conns), base, settledMin(t, g, &base), 8<<20)
-	})
-
-	t.Run("slow header", func(t *testing.T) {
-		results := make([]string, conns)
-		var wg sync.WaitGroup
-		for i := range conns {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				results[i] = slowHeader(addr)
-			}()
-		}
-		wg.Wait()
-		for i, r := range results {
-			if r != "closed" {
-				t.Errorf("slow header %d: %s, want the connection closed without a response", i, r)
+			wg.Wait()
+			for i, r := range results {
+				if !tc.ok(r) {
+					t.Errorf("%s %d: got %q, want %s", tc.name, i, r, tc.want)
+				}
 			}
-		}
-		backNear(t, fmt.Sprintf("%d slow headers", conns), base, settledMin(t, g, &base), 8<<20)
-	})
-
-	t.Run("idle keep-alive", func(t *testing.T) {
-		results := make([]string, conns)
-		var wg sync.WaitGroup
-		for i := range conns {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				results[i] = idleKeepAlive(addr)
-			}()
-		}
-		wg.Wait()
-		for i, r := range results {
-			if r != "closed" {
-				t.Errorf("idle keep-alive %d: %s, want the connection closed after idle_timeout", i, r)
-			}
-		}
-		backNear(t, fmt.Sprintf("%d idle keep-alive connections", conns), base, settledMin(t, g, &base), 8<<20)
-	})
+			backNear(t, tc.held, base, settledMin(t, g, &base), 8<<20)
+		})
+	}
 
 	t.Run("long requests are not cut", func(t *testing.T) {
 		// A GET stream lasts past read_timeout (2s) and idle_timeout.
@@ -303,28 +292,36 @@ func slowBody(addr string, first int) string {
 	if _, err := c.Write([]byte(strings.Repeat(" ", first))); err != nil {
 		return "writing the body: " + err.Error()
 	}
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		t := time.NewTicker(500 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				if _, err := c.Write([]byte(" ")); err != nil {
-					return
-				}
-			}
-		}
-	}()
+	defer trickle(c, 500*time.Millisecond, " ")()
 	c.SetReadDeadline(time.Now().Add(20 * time.Second))
 	line, err := bufio.NewReader(c).ReadString('\n')
 	if err != nil {
 		return "no response: " + err.Error()
 	}
 	return strings.TrimSpace(line)
+}
+
+// trickle writes s to c every period until the func it returns is
+// called (or a write fails).
+func trickle(c net.Conn, period time.Duration, s string) (stop func()) {
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if _, err := c.Write([]byte(s)); err != nil {
+					return
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-stopped }
 }
 
 // slowHeader sends a request line and then a header a byte every 300ms,
@@ -336,22 +333,7 @@ func slowHeader(addr string) string {
 	}
 	defer c.Close()
 	fmt.Fprintf(c, "GET /mcp HTTP/1.1\r\nHost: %s\r\nX-Slow: ", addr)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		t := time.NewTicker(300 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				if _, err := c.Write([]byte("x")); err != nil {
-					return
-				}
-			}
-		}
-	}()
+	defer trickle(c, 300*time.Millisecond, "x")()
 	return readUntilClosed(c)
 }
 
@@ -637,22 +619,8 @@ func TestAdminCrossSite(t *testing.T) {
 		{"no Wasmgate-Admin header", map[string]string{"Content-Type": "application/json"}, "{}"},
 		{"no Wasmgate-Admin header, no body", nil, ""},
 	} {
-		req, _ := http.NewRequest(http.MethodPost, g.AdminURL+"/-/reload", strings.NewReader(tc.body))
-		for k, v := range tc.header {
-			if k == "Host" {
-				req.Host = v
-				continue
-			}
-			req.Header.Set(k, v)
-		}
-		resp, err := c.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusForbidden {
-			t.Errorf("%s: status %d %q, want 403", tc.name, resp.StatusCode, b)
+		if code, _, b := doRequest(t, c, http.MethodPost, g.AdminURL+"/-/reload", tc.header, tc.body); code != http.StatusForbidden {
+			t.Errorf("%s: status %d %q, want 403", tc.name, code, b)
 		}
 	}
 	if after := reloads(); after != before {
@@ -678,21 +646,8 @@ func TestAdminCrossSite(t *testing.T) {
 		{"Content-Type": "application/json", "Origin": g.AdminURL, "Sec-Fetch-Site": "same-origin", "Wasmgate-Admin": "1"},
 		{"Host": "localhost:" + port, "Wasmgate-Admin": "yes"},
 	} {
-		req, _ := http.NewRequest(http.MethodPost, g.AdminURL+"/-/reload", strings.NewReader("{}"))
-		for k, v := range h {
-			if k == "Host" {
-				req.Host = v
-				continue
-			}
-			req.Header.Set(k, v)
-		}
-		resp, err := c.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Errorf("POST /-/reload with %v: status %d, want 200", h, resp.StatusCode)
+		if code, _, _ := doRequest(t, c, http.MethodPost, g.AdminURL+"/-/reload", h, "{}"); code != http.StatusOK {
+			t.Errorf("POST /-/reload with %v: status %d, want 200", h, code)
 		}
 	}
 	if after := reloads(); after != before+3 {
@@ -738,10 +693,7 @@ func TestAdminToken(t *testing.T) {
 		{"GET", "/healthz", "", http.StatusOK},
 		{"GET", "/readyz", "", http.StatusOK},
 	} {
-		h := map[string]string{}
-		if tc.auth != "" {
-			h["Authorization"] = tc.auth
-		}
+		h := headerIf("Authorization", tc.auth)
 		code, hdr, body := doRequest(t, c, tc.method, g.AdminURL+tc.path, h, "")
 		if code != tc.want {
 			t.Errorf("%s %s with Authorization %q: status %d, want %d", tc.method, tc.path, tc.auth, code, tc.want)

@@ -78,10 +78,7 @@ var shownDigest = regexp.MustCompile(`gateway\.lock: (\d+) changes? to approve \
 // nothing to approve it neither asks nor writes.
 func TestLockAsksBeforeWriting(t *testing.T) {
 	t.Parallel()
-	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
-	yaml := func(extra ...string) string {
-		return bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.Item(append([]string{"name: calculator", "path: " + calc}, extra...)...)})
-	}
+	yaml := calculatorYAML(t, harness.NoWatch)
 	cfg := harness.WriteConfig(t, yaml())
 	lockPath := filepath.Join(filepath.Dir(cfg), "gateway.lock")
 	g := bins.Start(t, harness.Options{Config: cfg})
@@ -149,10 +146,7 @@ func TestLockAsksBeforeWriting(t *testing.T) {
 // afterwards.
 func TestLockReloadsOnce(t *testing.T) {
 	t.Parallel()
-	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
-	yaml := func(extra ...string) string {
-		return bins.YAML(harness.Parts{Plugins: harness.Item(append([]string{"name: calculator", "path: " + calc}, extra...)...)})
-	}
+	yaml := calculatorYAML(t, "")
 	cfg := harness.WriteConfig(t, yaml())
 	g := bins.Start(t, harness.Options{Config: cfg})
 	reloaded := func(log string) int { return strings.Count(log, "configuration reloaded") }

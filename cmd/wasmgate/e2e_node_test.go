@@ -48,18 +48,12 @@ func (c nodeCall) text() string {
 // skipping: CI installs them) when they are not there.
 func nodeClient(t *testing.T) (node, script string) {
 	t.Helper()
-	dir := filepath.Join(harness.RepoRoot(), "tests", "node")
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node is not installed: install Node.js 20+, then run `npm ci --prefix tests/node` (make test does): %v", err)
-	}
-	script = filepath.Join(dir, "client.mjs")
+	node = harness.Node(t)
+	script = filepath.Join(harness.RepoRoot(), "tests", "node", "client.mjs")
 	if _, err := os.Stat(script); err != nil {
 		t.Fatalf("%s is missing: %v", script, err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
-		t.Fatalf("the TypeScript SDK is not installed: run `npm ci --prefix tests/node` (make test does): %v", err)
-	}
+	harness.NodeModule(t, "@modelcontextprotocol/sdk", "package.json")
 	return node, script
 }
 

@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -25,6 +24,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/wasmgate/wasmgate/internal/harness"
 	"github.com/wasmgate/wasmgate/internal/mcphttp"
 )
@@ -67,33 +67,12 @@ func (v view) equal(w view) bool {
 // listView lists everything c sees.
 func listView(ctx context.Context, t *testing.T, c *client.Client) view {
 	t.Helper()
-	v := view{Tools: harness.Tools(ctx, t, c)}
-	rs, err := c.ListResources(ctx, mcp.ListResourcesRequest{})
-	if err != nil {
-		t.Fatalf("resources/list: %v", err)
-	}
-	for _, r := range rs.Resources {
-		v.Resources = append(v.Resources, r.URI)
-	}
-	ts, err := c.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
-	if err != nil {
-		t.Fatalf("resources/templates/list: %v", err)
-	}
-	for _, tpl := range ts.ResourceTemplates {
-		if tpl.URITemplate != nil {
-			v.Templates = append(v.Templates, tpl.URITemplate.Raw())
-		}
-	}
-	ps, err := c.ListPrompts(ctx, mcp.ListPromptsRequest{})
-	if err != nil {
-		t.Fatalf("prompts/list: %v", err)
-	}
-	for _, p := range ps.Prompts {
-		v.Prompts = append(v.Prompts, p.Name)
-	}
-	for _, l := range []*[]string{&v.Tools, &v.Resources, &v.Templates, &v.Prompts} {
-		sort.Strings(*l)
-	}
+	v := view{
+		Tools:     harness.Tools(ctx, t, c),
+		Resources: harness.Resources(ctx, t, c),
+		Templates: harness.Templates(ctx, t, c),
+		Prompts:   harness.Prompts(ctx, t, c),
+	} // each sorted
 	return v
 }
 
@@ -198,10 +177,7 @@ func runExampleCalls(ctx context.Context, t *testing.T, who string, c *client.Cl
 // none) and returns the status, the WWW-Authenticate header and the body.
 func challengeOf(t *testing.T, url, authorization string) (int, string, string) {
 	t.Helper()
-	h := map[string]string{}
-	if authorization != "" {
-		h["Authorization"] = authorization
-	}
+	h := headerIf("Authorization", authorization)
 	resp := harness.PostJSON(t, url, harness.InitializeBody, h)
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)

@@ -127,62 +127,10 @@ func TestRedactSecretsNotificationsRequestsDefinitions(t *testing.T) {
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 2*time.Minute)
 
-	var clients []*recordingClient
-	for _, version := range []string{harness.ProtoSessions, harness.ProtoStateless} {
-		rec := &recordingClient{}
-		clients = append(clients, rec)
-		c := harness.AskedClient(t, g.MCPURL, version, rec.options()...)
-		c.OnNotification(func(n mcp.JSONRPCNotification) { rec.keep("notification", n) })
-		if version == harness.ProtoSessions {
-			if err := c.SetLevel(ctx, mcp.SetLevelRequest{Params: mcp.SetLevelParams{Level: mcp.LoggingLevelDebug}}); err != nil {
-				t.Fatalf("logging/setLevel: %v", err)
-			}
-		}
-		tools, err := c.ListTools(ctx, mcp.ListToolsRequest{})
-		if err != nil {
-			t.Fatalf("%s tools/list: %v", version, err)
-		}
-		rec.keep("tools/list", tools)
-		res, err := c.ListResources(ctx, mcp.ListResourcesRequest{})
-		if err != nil {
-			t.Fatalf("%s resources/list: %v", version, err)
-		}
-		rec.keep("resources/list", res)
-		ps, err := c.ListPrompts(ctx, mcp.ListPromptsRequest{})
-		if err != nil {
-			t.Fatalf("%s prompts/list: %v", version, err)
-		}
-		rec.keep("prompts/list", ps)
-
-		req := mcp.CallToolRequest{}
-		req.Params.Name = "lo_ask"
-		req.Params.Meta = &mcp.Meta{ProgressToken: "p-" + version}
-		out, err := c.CallTool(ctx, req)
-		if err != nil || out.IsError {
-			t.Fatalf("%s lo_ask: %v %s", version, err, harness.ResultText(out))
-		}
-		rec.keep("tools/call", out)
-		if version == harness.ProtoSessions {
-			// The notifications arrive on the call's stream, but wait
-			// for them in case one is behind the result.
-			harness.WaitFor(5*time.Second, func() bool {
-				txt := rec.text()
-				return strings.Contains(txt, "halfway") && strings.Contains(txt, "connected with")
-			})
-		}
-	}
+	clients := recordEras(ctx, t, g, "lo_ask", true)
 
 	for i, rec := range clients {
-		text := rec.text()
-		var leaked []string
-		for _, place := range outboundPlaces {
-			if strings.Contains(text, leakToken(place)) {
-				leaked = append(leaked, place)
-			}
-		}
-		if leaked != nil {
-			t.Errorf("client %d: the tokens in the upstream's %s reached the client:\n%s", i, strings.Join(leaked, ", "), text)
-		}
+		checkNoLeak(t, i, rec.text(), "the upstream's", outboundPlaces)
 	}
 	sess := clients[0].text()
 	for _, want := range []string{
@@ -199,12 +147,7 @@ func TestRedactSecretsNotificationsRequestsDefinitions(t *testing.T) {
 	if !strings.Contains(clients[1].text(), `use [redacted github-token]`) {
 		t.Errorf("the 2026-07-28 client was not asked the redacted sampling request:\n%s", clients[1].text())
 	}
-	m := g.Scrape(t)
-	for _, where := range []string{"notification", "request", "definition"} {
-		if n := m.Sum("wasmgate_secrets_redacted_total", map[string]string{"source": "leakyout", "kind": "github-token", "where": where}); n == 0 {
-			t.Errorf("wasmgate_secrets_redacted_total{source=leakyout,where=%s} = 0", where)
-		}
-	}
+	checkRedactedCounted(t, g, "leakyout")
 	for _, place := range outboundPlaces {
 		if strings.Contains(g.Stderr(), leakToken(place)) {
 			t.Errorf("the token in the upstream's %s reached the log", place)
@@ -226,6 +169,34 @@ func TestRedactSecretsPluginNotificationsRequests(t *testing.T) {
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 2*time.Minute)
 
+	clients := recordEras(ctx, t, g, "leak", false)
+	for i, rec := range clients {
+		text := rec.text()
+		checkNoLeak(t, i, text, "the plugin's", places)
+		for _, want := range []string{`use [redacted github-token]`, `the key is [redacted github-token]`,
+			`confirm [redacted github-token]`, `not [redacted github-token]`, `leaks [redacted github-token]`} {
+			if !strings.Contains(text, want) {
+				t.Errorf("client %d never received %q:\n%s", i, want, text)
+			}
+		}
+	}
+	for _, want := range []string{`halfway [redacted github-token]`, `connected with [redacted github-token]`} {
+		if !strings.Contains(clients[0].text(), want) {
+			t.Errorf("the client never received %q:\n%s", want, clients[0].text())
+		}
+	}
+	checkRedactedCounted(t, g, "leaky")
+}
+
+// recordEras drives one client of each era through g (sessions, then
+// stateless), each a recordingClient: logging/setLevel debug (the
+// sessions client), tools/list, with lists also resources/list and
+// prompts/list, then a call of tool with a progress token, keeping
+// each answer. It waits (up to 5s) for the sessions client's progress
+// and log notifications, which arrive on the call's stream but may be
+// behind its result.
+func recordEras(ctx context.Context, t *testing.T, g *harness.Gateway, tool string, lists bool) []*recordingClient {
+	t.Helper()
 	var clients []*recordingClient
 	for _, version := range []string{harness.ProtoSessions, harness.ProtoStateless} {
 		rec := &recordingClient{}
@@ -242,12 +213,25 @@ func TestRedactSecretsPluginNotificationsRequests(t *testing.T) {
 			t.Fatalf("%s tools/list: %v", version, err)
 		}
 		rec.keep("tools/list", tools)
+		if lists {
+			res, err := c.ListResources(ctx, mcp.ListResourcesRequest{})
+			if err != nil {
+				t.Fatalf("%s resources/list: %v", version, err)
+			}
+			rec.keep("resources/list", res)
+			ps, err := c.ListPrompts(ctx, mcp.ListPromptsRequest{})
+			if err != nil {
+				t.Fatalf("%s prompts/list: %v", version, err)
+			}
+			rec.keep("prompts/list", ps)
+		}
+
 		req := mcp.CallToolRequest{}
-		req.Params.Name = "leak"
+		req.Params.Name = tool
 		req.Params.Meta = &mcp.Meta{ProgressToken: "p-" + version}
 		out, err := c.CallTool(ctx, req)
 		if err != nil || out.IsError {
-			t.Fatalf("%s leak: %v %s", version, err, harness.ResultText(out))
+			t.Fatalf("%s %s: %v %s", version, tool, err, harness.ResultText(out))
 		}
 		rec.keep("tools/call", out)
 		if version == harness.ProtoSessions {
@@ -257,33 +241,33 @@ func TestRedactSecretsPluginNotificationsRequests(t *testing.T) {
 			})
 		}
 	}
-	for i, rec := range clients {
-		text := rec.text()
-		var leaked []string
-		for _, place := range places {
-			if strings.Contains(text, leakToken(place)) {
-				leaked = append(leaked, place)
-			}
-		}
-		if leaked != nil {
-			t.Errorf("client %d: the tokens in the plugin's %s reached the client:\n%s", i, strings.Join(leaked, ", "), text)
-		}
-		for _, want := range []string{`use [redacted github-token]`, `the key is [redacted github-token]`,
-			`confirm [redacted github-token]`, `not [redacted github-token]`, `leaks [redacted github-token]`} {
-			if !strings.Contains(text, want) {
-				t.Errorf("client %d never received %q:\n%s", i, want, text)
-			}
+	return clients
+}
+
+// checkNoLeak reports client i's recorded text holding the token of
+// any of places (whose names the message prefixes with whose).
+func checkNoLeak(t *testing.T, i int, text, whose string, places []string) {
+	t.Helper()
+	var leaked []string
+	for _, place := range places {
+		if strings.Contains(text, leakToken(place)) {
+			leaked = append(leaked, place)
 		}
 	}
-	for _, want := range []string{`halfway [redacted github-token]`, `connected with [redacted github-token]`} {
-		if !strings.Contains(clients[0].text(), want) {
-			t.Errorf("the client never received %q:\n%s", want, clients[0].text())
-		}
+	if leaked != nil {
+		t.Errorf("client %d: the tokens in %s %s reached the client:\n%s", i, whose, strings.Join(leaked, ", "), text)
 	}
+}
+
+// checkRedactedCounted reports a where (notification, request,
+// definition) that g's wasmgate_secrets_redacted_total did not count
+// for source's github tokens.
+func checkRedactedCounted(t *testing.T, g *harness.Gateway, source string) {
+	t.Helper()
 	m := g.Scrape(t)
 	for _, where := range []string{"notification", "request", "definition"} {
-		if n := m.Sum("wasmgate_secrets_redacted_total", map[string]string{"source": "leaky", "kind": "github-token", "where": where}); n == 0 {
-			t.Errorf("wasmgate_secrets_redacted_total{source=leaky,where=%s} = 0", where)
+		if n := m.Sum("wasmgate_secrets_redacted_total", map[string]string{"source": source, "kind": "github-token", "where": where}); n == 0 {
+			t.Errorf("wasmgate_secrets_redacted_total{source=%s,where=%s} = 0", source, where)
 		}
 	}
 }

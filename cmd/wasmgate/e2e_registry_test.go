@@ -1,11 +1,8 @@
 package main
 
 import (
-	"encoding/pem"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -110,11 +107,7 @@ func TestHTTPSSource(t *testing.T) {
 		w.Write(calc)
 	}))
 	t.Cleanup(srv.Close)
-	certFile := filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	env := []string{"SSL_CERT_FILE=" + certFile}
+	env := []string{"SSL_CERT_FILE=" + harness.CertFile(t, srv)}
 	src := srv.URL + "/releases/v1/calculator.wasm"
 	ctx := harness.Ctx(t, 4*time.Minute)
 

@@ -194,9 +194,7 @@ func TestRelayEndToEnd(t *testing.T) {
 		q := startGoPage(t, relayURL(g.MCPURL, "other"), "other", relayToken)
 		harness.WriteFile(t, tokenFile, []byte(relayNewToken+"\n"))
 		before := g.ReloadCount(t)
-		if code, body := g.PostReload(t); code != http.StatusOK {
-			t.Fatalf("reload: %d %s", code, body)
-		}
+		g.MustReload(t, "reload")
 		g.WaitReload(t, before, "token change")
 		q.register(map[string]any{"tools": []any{}}) // still connected
 		q.c.Close(websocket.StatusNormalClosure, "")
@@ -215,9 +213,7 @@ func TestRelayEndToEnd(t *testing.T) {
 		before := notes.Lists()[0]
 		harness.WriteFile(t, e.Config, relayConfig(t, e, fmt.Sprintf("  sites:\n    - {name: other, token_file: %q, prefix: o_}\n", tokenFile)))
 		n := g.ReloadCount(t)
-		if code, body := g.PostReload(t); code != http.StatusOK {
-			t.Fatalf("reload: %d %s", code, body)
-		}
+		g.MustReload(t, "reload")
 		g.WaitReload(t, n, "site removed")
 		if code, reason := p.closed(); code != 4004 {
 			t.Errorf("the page of the removed site: closed with %d %q", code, reason)

@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -102,11 +101,8 @@ func searchCatalog(t *testing.T) (yaml string) {
 // upstreams: section in Sections), for bins.YAML.
 func searchCatalogParts(t *testing.T) harness.Parts {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node is not installed: install Node.js 20+, then `make node-deps` (make test does): %v", err)
-	}
-	modules := filepath.Join(harness.RepoRoot(), "tests", "node", "node_modules")
+	node := harness.Node(t)
+	modules := harness.NodeModules()
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "files"), 0o755); err != nil {
 		t.Fatal(err)
@@ -487,11 +483,8 @@ func readSearchQueries(t *testing.T, path string) []searchQuery {
 // a warning naming the upstream and the list, not a refused config.
 func TestUpstreamOptionalListsFail(t *testing.T) {
 	t.Parallel()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node is not installed: %v", err)
-	}
-	modules := filepath.Join(harness.RepoRoot(), "tests", "node", "node_modules", "@modelcontextprotocol")
+	node := harness.Node(t)
+	modules := filepath.Join(harness.NodeModules(), "@modelcontextprotocol")
 	up := fmt.Sprintf(`upstreams:
   - name: postgres
     command: [%q, %q, "postgresql://nobody@127.0.0.1:1/none"]

@@ -294,11 +294,7 @@ func TestSearchReload(t *testing.T) {
 	}
 
 	// A reload that adds a server (an npm MCP server, as an upstream).
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node is not installed: %v", err)
-	}
-	memory := filepath.Join(harness.RepoRoot(), "tests", "node", "node_modules", "@modelcontextprotocol", "server-memory", "dist", "index.js")
+	node, memory := harness.NodeServer(t, "@modelcontextprotocol/server-memory")
 	withMemory := withStorage + fmt.Sprintf("upstreams:\n  - name: memory\n    command: [%q, %q]\n    prefix: memory\n    env: {MEMORY_FILE_PATH: %q}\n",
 		node, memory, filepath.Join(t.TempDir(), "memory.jsonl"))
 	n = g.ReloadCount(t)

@@ -144,16 +144,7 @@ func TestSessionScopedRelistPromptsResources(t *testing.T) {
 	}
 	resources := func(c *client.Client) []string {
 		t.Helper()
-		res, err := c.ListResources(ctx, mcp.ListResourcesRequest{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var uris []string
-		for _, r := range res.Resources {
-			uris = append(uris, r.URI)
-		}
-		slices.Sort(uris)
-		return uris
+		return harness.Resources(ctx, t, c)
 	}
 	templates := func(c *client.Client) int {
 		t.Helper()

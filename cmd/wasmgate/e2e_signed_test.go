@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/pem"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -53,11 +52,7 @@ func TestSignedHTTPSSource(t *testing.T) {
 		w.Write(body)
 	}))
 	t.Cleanup(srv.Close)
-	certFile := filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	env := []string{"SSL_CERT_FILE=" + certFile}
+	env := []string{"SSL_CERT_FILE=" + harness.CertFile(t, srv)}
 	src := srv.URL + "/releases/tools.wasm"
 	ctx := harness.Ctx(t, 4*time.Minute)
 
@@ -107,9 +102,7 @@ func TestSignedHTTPSSource(t *testing.T) {
 
 	// A signed greeter: the reload serves it.
 	set(greeter, key.Sign(t, greeter))
-	if code, body := g.PostReload(t); code != http.StatusOK {
-		t.Fatalf("reload with a good signature: %d %s", code, body)
-	}
+	g.MustReload(t, "reload with a good signature")
 	harness.WaitTools(ctx, t, c, visible, "say_hello")
 
 	// Pinned, verified and cached: a restart with the server down loads

@@ -411,9 +411,7 @@ func TestStateReload(t *testing.T) {
 	}
 	// Unchanged section (a comment added): served from Redis still.
 	harness.RenameOver(t, cfg, []byte(base+"# reloaded\nstate:\n  backend: redis\n  redis:\n    url: "+r.URL()+"\n"))
-	if code, body := g.PostReload(t); code != 200 {
-		t.Fatalf("reload with the same state section: %d %s", code, body)
-	}
+	g.MustReload(t, "reload with the same state section")
 	if got := harness.ReadText(ctx, t, cl, "storage://k"); got != "shared" {
 		t.Errorf("after a reload: storage://k = %q, want shared", got)
 	}
@@ -434,9 +432,7 @@ func TestStateReload(t *testing.T) {
 	}
 	// Back to memory: this process's own (empty) store.
 	harness.RenameOver(t, cfg, []byte(base))
-	if code, body := g.PostReload(t); code != 200 {
-		t.Fatalf("reload to backend memory: %d %s", code, body)
-	}
+	g.MustReload(t, "reload to backend memory")
 	if got := harness.ReadText(ctx, t, cl, "storage://k"); !strings.Contains(got, "Key not found") {
 		t.Errorf("backend memory: storage://k = %q, want Key not found (the memory store is its own)", got)
 	}

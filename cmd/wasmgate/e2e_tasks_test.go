@@ -247,9 +247,7 @@ policy:
 	}
 
 	harness.WriteFile(t, cfg, []byte(render(true)))
-	if code, body := g.PostReload(t); code != 200 {
-		t.Fatalf("reload: %d %s", code, body)
-	}
+	g.MustReload(t, "reload")
 	for _, m := range []string{"tasks/get", "tasks/result", "tasks/cancel"} {
 		var rpc *mcphttp.RPCError
 		if _, err := sa.Call(ctx, m, map[string]any{"taskId": id}); !errors.As(err, &rpc) || !strings.Contains(rpc.Message, `the task's tool "sleep" is denied by policy`) {
@@ -266,9 +264,7 @@ policy:
 	}
 
 	harness.WriteFile(t, cfg, []byte(render(false)))
-	if code, body := g.PostReload(t); code != 200 {
-		t.Fatalf("reload: %d %s", code, body)
-	}
+	g.MustReload(t, "reload")
 	raw, err = sa.Call(ctx, "tasks/result", map[string]any{"taskId": id})
 	if err != nil || !strings.Contains(string(raw), "slept 200ms") {
 		t.Fatalf("tasks/result once the tool is allowed again: %v %s", err, raw)

@@ -102,16 +102,7 @@ func readsGoToOwner(ctx context.Context, t *testing.T, c *client.Client, owner, 
 // templatesOf lists the gateway's resource templates.
 func templatesOf(ctx context.Context, t *testing.T, c *client.Client) []string {
 	t.Helper()
-	res, err := c.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
-	if err != nil {
-		t.Fatalf("resources/templates/list: %v", err)
-	}
-	var out []string
-	for _, r := range res.ResourceTemplates {
-		out = append(out, r.URITemplate.Raw())
-	}
-	slices.Sort(out)
-	return out
+	return harness.Templates(ctx, t, c)
 }
 
 // refusedTemplate checks that the refusal of intruder's template is
@@ -206,9 +197,7 @@ func TestTemplateTakeoverListChanged(t *testing.T) {
 
 	// A reload indexes every source again: the serving owner keeps its
 	// template, though the intruder comes first in config order.
-	if code, body := g.PostReload(t); code != 200 {
-		t.Fatalf("reload: %d %s", code, body)
-	}
+	g.MustReload(t, "reload")
 	if got := templatesOf(ctx, t, c); slices.Contains(got, "storage://{name}") || !slices.Contains(got, "storage://{key}") {
 		t.Errorf("after a reload resources/templates/list = %q, want the owner's storage://{key} alone", got)
 	}

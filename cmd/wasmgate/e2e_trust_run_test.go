@@ -210,10 +210,7 @@ func TestLockRefusesAnotherModuleBeforeItRuns(t *testing.T) {
 // approves them.
 func TestLockRefusesWhatChangedAfterItWasShown(t *testing.T) {
 	t.Parallel()
-	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
-	yaml := func(extra ...string) string {
-		return bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.Item(append([]string{"name: calculator", "path: " + calc}, extra...)...)})
-	}
+	yaml := calculatorYAML(t, harness.NoWatch)
 	cfg := harness.WriteConfig(t, yaml())
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 3*time.Minute)

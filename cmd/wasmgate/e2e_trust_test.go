@@ -120,16 +120,24 @@ func waitApproved(ctx context.Context, t *testing.T, g *harness.Gateway, c *clie
 	}
 }
 
+// calculatorYAML returns a config builder for the trust and lock tests:
+// a gateway with server (harness.NoWatch, or "" to watch the file)
+// serving the calculator plugin, extra lines added to its item.
+func calculatorYAML(t *testing.T, server string) func(extra ...string) string {
+	t.Helper()
+	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
+	return func(extra ...string) string {
+		return bins.YAML(harness.Parts{Server: server, Plugins: harness.Item(append([]string{"name: calculator", "path: " + calc}, extra...)...)})
+	}
+}
+
 // TestLockRefusesAWiderGrant: after `wasmgate lock`, a save that adds an
 // allowed_hosts entry is refused, naming the plugin and the change, and
 // the old tools keep answering; `lock --check` shows the difference;
 // `wasmgate lock` approves it.
 func TestLockRefusesAWiderGrant(t *testing.T) {
 	t.Parallel()
-	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
-	yaml := func(extra ...string) string {
-		return bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.Item(append([]string{"name: calculator", "path: " + calc}, extra...)...)})
-	}
+	yaml := calculatorYAML(t, harness.NoWatch)
 	cfg := harness.WriteConfig(t, yaml())
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 3*time.Minute)
@@ -330,10 +338,7 @@ func TestLockWithholdsAnUpstreamRedescription(t *testing.T) {
 // plugin and the change.
 func TestLockWithoutAGateway(t *testing.T) {
 	t.Parallel()
-	calc := harness.Q(harness.Wasm(t, "examples/plugins/calculator"))
-	yaml := func(extra ...string) string {
-		return bins.YAML(harness.Parts{Server: harness.NoWatch, Plugins: harness.Item(append([]string{"name: calculator", "path: " + calc}, extra...)...)})
-	}
+	yaml := calculatorYAML(t, harness.NoWatch)
 	cfg := harness.WriteConfig(t, yaml())
 	// Stdin not a terminal, no --yes: it shows what it would approve and
 	// writes nothing.
@@ -410,9 +415,7 @@ func TestLockOnChangeRefuseAndWarn(t *testing.T) {
 	}
 
 	harness.RenameOver(t, cfg, []byte(yaml("warn")))
-	if code, body := g.PostReload(t); code != http.StatusOK {
-		t.Fatalf("reload to warn: %d %s", code, body)
-	}
+	g.MustReload(t, "reload to warn")
 	waitListed(ctx, t, c, "v1_echo", "v1_image")
 	if tl := listDefs(ctx, t, c)["v1_echo"]; tl.Description != "Echoes, and more" {
 		t.Errorf("warn: v1_echo is described %q", tl.Description)

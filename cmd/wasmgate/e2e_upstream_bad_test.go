@@ -73,6 +73,19 @@ func pluginLoad(ctx context.Context, t *testing.T, g *harness.Gateway) (stop fun
 	}
 }
 
+// calculatorGateway starts a gateway serving the calculator plugin,
+// not watching its config file: base is the config's text, cfg its
+// path, for reloads that add upstreams to base and take them away.
+func calculatorGateway(t *testing.T) (base, cfg string, g *harness.Gateway) {
+	t.Helper()
+	base = bins.YAML(harness.Parts{
+		Server:  harness.NoWatch,
+		Plugins: fmt.Sprintf("  - name: calculator\n    path: %s\n", harness.Wasm(t, "examples/plugins/calculator")),
+	})
+	cfg = harness.WriteConfig(t, base)
+	return base, cfg, bins.Start(t, harness.Options{Config: cfg})
+}
+
 // TestUpstreamNotificationFlood: a stdio server sends 50,000 progress
 // notifications, log messages, list_changed and resources/updated, as
 // fast as the pipe takes them. Each kind is rate-limited and the rest
@@ -164,12 +177,7 @@ func TestUpstreamNotificationFlood(t *testing.T) {
 func TestUpstreamTooManyTools(t *testing.T) {
 	t.Parallel()
 	unruly := bins.GoFixture(t, "testdata/upstreams/unruly")
-	base := bins.YAML(harness.Parts{
-		Server:  harness.NoWatch,
-		Plugins: fmt.Sprintf("  - name: calculator\n    path: %s\n", harness.Wasm(t, "examples/plugins/calculator")),
-	})
-	cfg := harness.WriteConfig(t, base)
-	g := bins.Start(t, harness.Options{Config: cfg})
+	base, cfg, g := calculatorGateway(t)
 	ctx := harness.Ctx(t, 4*time.Minute)
 	before := g.Baseline(t, nil)
 	stop := pluginLoad(ctx, t, g)
@@ -180,10 +188,7 @@ func TestUpstreamTooManyTools(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			harness.RenameOver(t, cfg, []byte(base+fmt.Sprintf("upstreams:\n  - name: many\n    command: [%q, %s]\n", unruly, tc.args)))
-			code, body := g.PostReload(t)
-			if code != http.StatusInternalServerError || !strings.Contains(body, tc.want) {
-				t.Fatalf("reload (%d) does not say %q:\n%s", code, tc.want, body)
-			}
+			g.ReloadRefused(t, tc.want)
 			if tools := toolNames(ctx, t, c); len(tools) != 1 {
 				t.Fatalf("tools after the refused reload: %d", len(tools))
 			}
@@ -191,9 +196,7 @@ func TestUpstreamTooManyTools(t *testing.T) {
 	}
 	// In the background: serving, listing nothing of it, and saying why.
 	harness.RenameOver(t, cfg, []byte(base+fmt.Sprintf("upstreams:\n  - name: many\n    command: [%q, --tools=10000]\n    start: background\n", unruly)))
-	if code, body := g.PostReload(t); code != 200 {
-		t.Fatalf("reload with a background upstream: %d %s", code, body)
-	}
+	g.MustReload(t, "reload with a background upstream")
 	var status string
 	if !harness.WaitFor(30*time.Second, func() bool {
 		_, status = harness.HTTPGet(t, g.AdminURL+"/api/status")
@@ -206,9 +209,7 @@ func TestUpstreamTooManyTools(t *testing.T) {
 	}
 	// limits.max_tools raised: its tools are served.
 	harness.RenameOver(t, cfg, []byte(base+fmt.Sprintf("upstreams:\n  - name: many\n    command: [%q, --tools=3000, --page=500]\n    prefix: many\n    limits: {max_tools: 5000}\n", unruly)))
-	if code, body := g.PostReload(t); code != 200 {
-		t.Fatalf("reload with limits.max_tools 5000: %d %s", code, body)
-	}
+	g.MustReload(t, "reload with limits.max_tools 5000")
 	if tools := toolNames(ctx, t, c); len(tools) != 3004 {
 		t.Fatalf("%d tools with limits.max_tools 5000, want 3004", len(tools))
 	}
@@ -221,9 +222,7 @@ func TestUpstreamTooManyTools(t *testing.T) {
 		t.Fatalf("max_tools 20000: %d %s", code, body)
 	}
 	harness.RenameOver(t, cfg, []byte(base))
-	if code, body := g.PostReload(t); code != 200 {
-		t.Fatalf("reload without upstreams: %d %s", code, body)
-	}
+	g.MustReload(t, "reload without upstreams")
 	stop()
 	_ = c.Close()
 	g.BackNearBaseline(t, "upstreams listing 10,000 tools", before, 16<<20)
@@ -268,17 +267,11 @@ func TestUpstreamTLS(t *testing.T) {
 	t.Parallel()
 	ts := httptest.NewTLSServer(server.NewStreamableHTTPServer(mcpUpstream("over tls")))
 	defer ts.Close()
-	ca := filepath.Join(t.TempDir(), "ca.pem")
-	harness.WriteFile(t, ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ts.Certificate().Raw}))
+	ca := harness.CertFile(t, ts)
 	wrong := filepath.Join(t.TempDir(), "other.pem")
 	harness.WriteFile(t, wrong, otherCA(t))
 
-	base := bins.YAML(harness.Parts{
-		Server:  harness.NoWatch,
-		Plugins: fmt.Sprintf("  - name: calculator\n    path: %s\n", harness.Wasm(t, "examples/plugins/calculator")),
-	})
-	cfg := harness.WriteConfig(t, base)
-	g := bins.Start(t, harness.Options{Config: cfg})
+	base, cfg, g := calculatorGateway(t)
 	ctx := harness.Ctx(t, 2*time.Minute)
 	before := g.Baseline(t, nil)
 	stop := pluginLoad(ctx, t, g)
@@ -290,16 +283,11 @@ func TestUpstreamTLS(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			harness.RenameOver(t, cfg, []byte(base+fmt.Sprintf("upstreams:\n  - name: secure\n    url: %s\n%s", url, tc.tls)))
-			code, body := g.PostReload(t)
-			if code != http.StatusInternalServerError || !strings.Contains(body, tc.want) || !strings.Contains(body, "x509") {
-				t.Fatalf("reload (%d) does not say %q:\n%s", code, tc.want, body)
-			}
+			g.ReloadRefused(t, tc.want, "x509")
 		})
 	}
 	harness.RenameOver(t, cfg, []byte(base+fmt.Sprintf("upstreams:\n  - name: secure\n    url: %s\n    prefix: tls\n    tls: {ca_file: %s}\n", url, ca)))
-	if code, body := g.PostReload(t); code != 200 {
-		t.Fatalf("reload with tls.ca_file: %d %s", code, body)
-	}
+	g.MustReload(t, "reload with tls.ca_file")
 	c := g.SessionClient(t)
 	if text, isErr := harness.CallTool(ctx, t, c, "tls_whoami", nil); isErr || text != "over tls" {
 		t.Fatalf("tls_whoami = %q (isError %v)", text, isErr)
@@ -316,9 +304,7 @@ func TestUpstreamTLS(t *testing.T) {
 	stop()
 	_ = c.Close()
 	harness.RenameOver(t, cfg, []byte(base))
-	if code, body := g.PostReload(t); code != 200 {
-		t.Fatalf("reload without upstreams: %d %s", code, body)
-	}
+	g.MustReload(t, "reload without upstreams")
 	g.BackNearBaseline(t, "TLS upstreams", before, 16<<20)
 }
 
@@ -360,56 +346,37 @@ func TestUpstreamMalformedJSON(t *testing.T) {
 		upstream.ServeHTTP(w, r)
 	}))
 	defer ts.Close()
-	base := bins.YAML(harness.Parts{
-		Server:  harness.NoWatch,
-		Plugins: fmt.Sprintf("  - name: calculator\n    path: %s\n", harness.Wasm(t, "examples/plugins/calculator")),
-	})
-	cfg := harness.WriteConfig(t, base)
-	g := bins.Start(t, harness.Options{Config: cfg})
+	base, cfg, g := calculatorGateway(t)
 	ctx := harness.Ctx(t, 2*time.Minute)
 	before := g.Baseline(t, nil)
 	stop := pluginLoad(ctx, t, g)
 	item := fmt.Sprintf("upstreams:\n  - name: odd\n    url: %s/mcp\n    prefix: odd\n    limits: {max_message: 1MiB}\n", ts.URL)
 	harness.RenameOver(t, cfg, []byte(base+item))
-	code, body := g.PostReload(t)
-	if want := `upstream "odd": ` + ts.URL + `/mcp answered with malformed JSON (`; code != http.StatusInternalServerError || !strings.Contains(body, want) {
-		t.Fatalf("reload (%d) does not say %q:\n%s", code, want, body)
-	}
+	g.ReloadRefused(t, `upstream "odd": `+ts.URL+`/mcp answered with malformed JSON (`)
 	badInit.Store(false)
-	if code, body := g.PostReload(t); code != 200 {
-		t.Fatalf("reload once initialize is well-formed: %d %s", code, body)
-	}
+	g.MustReload(t, "reload once initialize is well-formed")
 	c := g.SessionClient(t)
-	text, isErr := harness.CallTool(ctx, t, c, "odd_broken", nil)
-	if !isErr || !strings.Contains(text, `upstream "odd" answered with malformed JSON`) {
-		t.Fatalf("odd_broken = %q (isError %v), want an isError naming the upstream and the malformed JSON", text, isErr)
+	// brokenThenWell: odd_broken, answered as what, fails with want; the
+	// next call (odd_whoami, after the bad answer) works.
+	brokenThenWell := func(what, want, after string) {
+		t.Helper()
+		if text, isErr := harness.CallTool(ctx, t, c, "odd_broken", nil); !isErr || !strings.Contains(text, want) {
+			t.Fatalf("odd_broken%s = %.300q (isError %v), want an isError saying %q", what, text, isErr, want)
+		}
+		if text, isErr := harness.CallTool(ctx, t, c, "odd_whoami", nil); isErr || text != "well-formed" {
+			t.Fatalf("odd_whoami after %s = %q (isError %v)", after, text, isErr)
+		}
 	}
-	if text, isErr := harness.CallTool(ctx, t, c, "odd_whoami", nil); isErr || text != "well-formed" {
-		t.Fatalf("odd_whoami after the malformed answer = %q (isError %v)", text, isErr)
-	}
+	brokenThenWell("", `upstream "odd" answered with malformed JSON`, "the malformed answer")
 	huge.Store(true)
-	text, isErr = harness.CallTool(ctx, t, c, "odd_broken", nil)
-	if !isErr || !strings.Contains(text, `upstream "odd" answered with a message longer than limits.max_message (1048576 bytes)`) {
-		t.Fatalf("odd_broken with 4 MiB = %.300q (isError %v)", text, isErr)
-	}
-	if text, isErr := harness.CallTool(ctx, t, c, "odd_whoami", nil); isErr || text != "well-formed" {
-		t.Fatalf("odd_whoami after the long answer = %q (isError %v)", text, isErr)
-	}
+	brokenThenWell(" with 4 MiB", `upstream "odd" answered with a message longer than limits.max_message (1048576 bytes)`, "the long answer")
 	// The same as one event of an event stream.
 	hugeSSE.Store(true)
-	text, isErr = harness.CallTool(ctx, t, c, "odd_broken", nil)
-	if !isErr || !strings.Contains(text, `upstream "odd" answered with a message longer than limits.max_message (1048576 bytes)`) {
-		t.Fatalf("odd_broken with a 4 MiB event = %.300q (isError %v)", text, isErr)
-	}
-	if text, isErr := harness.CallTool(ctx, t, c, "odd_whoami", nil); isErr || text != "well-formed" {
-		t.Fatalf("odd_whoami after the long event = %q (isError %v)", text, isErr)
-	}
+	brokenThenWell(" with a 4 MiB event", `upstream "odd" answered with a message longer than limits.max_message (1048576 bytes)`, "the long event")
 	stop()
 	_ = c.Close()
 	harness.RenameOver(t, cfg, []byte(base))
-	if code, body := g.PostReload(t); code != 200 {
-		t.Fatalf("reload without upstreams: %d %s", code, body)
-	}
+	g.MustReload(t, "reload without upstreams")
 	g.BackNearBaseline(t, "malformed answers of a remote upstream", before, 16<<20)
 }
 
@@ -419,21 +386,12 @@ func TestUpstreamMalformedJSON(t *testing.T) {
 // the plugin beside it keeps serving.
 func TestUpstreamUnreachable(t *testing.T) {
 	t.Parallel()
-	base := bins.YAML(harness.Parts{
-		Server:  harness.NoWatch,
-		Plugins: fmt.Sprintf("  - name: calculator\n    path: %s\n", harness.Wasm(t, "examples/plugins/calculator")),
-	})
-	cfg := harness.WriteConfig(t, base)
-	g := bins.Start(t, harness.Options{Config: cfg})
+	base, cfg, g := calculatorGateway(t)
 	ctx := harness.Ctx(t, time.Minute)
 	stop := pluginLoad(ctx, t, g)
 	addr := harness.FreePort(t) // nothing listens there
 	harness.RenameOver(t, cfg, []byte(base+fmt.Sprintf("upstreams:\n  - name: gone\n    url: http://%s/mcp\n", addr)))
-	code, body := g.PostReload(t)
-	want := fmt.Sprintf(`upstream "gone": http://%s/mcp: cannot connect (dial tcp %s: connect: connection refused); is the server running and listening there?`, addr, addr)
-	if code != http.StatusInternalServerError || !strings.Contains(body, want) {
-		t.Fatalf("reload (%d) does not say %q:\n%s", code, want, body)
-	}
+	body := g.ReloadRefused(t, fmt.Sprintf(`upstream "gone": http://%s/mcp: cannot connect (dial tcp %s: connect: connection refused); is the server running and listening there?`, addr, addr))
 	if strings.Contains(body, "failed to send request") || strings.Contains(body, "transport error") {
 		t.Fatalf("the reason keeps the client's wrapping:\n%s", body)
 	}

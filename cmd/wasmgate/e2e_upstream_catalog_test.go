@@ -328,12 +328,7 @@ func TestUpstreamLazy(t *testing.T) {
 // it stops after idle_timeout, its node process gone.
 func TestUpstreamLazyEverything(t *testing.T) {
 	t.Parallel()
-	node, script := everything(t)
-	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
-    command: [%q, %q, stdio]
-    start: lazy
-    idle_timeout: 2s
-`, node, script)))
+	cfg := everythingConfig(t, "start: lazy", "idle_timeout: 2s")
 	ctx := harness.Ctx(t, 3*time.Minute)
 	g := bins.Start(t, harness.Options{Config: cfg})
 	c := g.SessionClient(t)

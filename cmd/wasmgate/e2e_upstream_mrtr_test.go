@@ -11,7 +11,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -183,17 +182,13 @@ func TestUpstreamAsksStatelessClient(t *testing.T) {
 	// anew) is refused, saying so.
 	orphan := round(t, call, "sampling/createMessage")
 	harness.RenameOver(t, cfg, render("", "    env: {RESTARTED: \"1\"}\n"))
-	if code, body := g.PostReload(t); code != http.StatusOK {
-		t.Fatalf("reload: %d %s", code, body)
-	}
+	g.MustReload(t, "reload")
 	refused(t, with(orphan, sampled), `upstream "asker": the call this requestState continues is not waiting in this gateway process`)
 
 	// Expired: with server.request_state.ttl 1s the parked call ends and
 	// its state is refused.
 	harness.RenameOver(t, cfg, render("  request_state: {ttl: 1s}\n", "    env: {RESTARTED: \"1\"}\n"))
-	if code, body := g.PostReload(t); code != http.StatusOK {
-		t.Fatalf("reload: %d %s", code, body)
-	}
+	g.MustReload(t, "reload")
 	expiring := round(t, call, "sampling/createMessage")
 	if text, isErr := harness.CallTool(ctx, t, sc, "un_hello", nil); isErr || text != "hello" {
 		t.Fatalf("un_hello while a call is parked = %q (isError %v), want hello", text, isErr)
@@ -309,13 +304,7 @@ func (a *echoAsker) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.
 // client answers input_required with its handlers.
 func TestUpstreamEverythingStateless(t *testing.T) {
 	t.Parallel()
-	node, script := everything(t)
-	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
-    command: [%q, %q, stdio]
-    session: per_client
-    prefix: ev
-    limits: {timeout: 60s}
-`, node, script)))
+	cfg := everythingConfig(t, "session: per_client", "prefix: ev", "limits: {timeout: 60s}")
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 2*time.Minute)
 	s, e := &sampler{}, &elicitor{}

@@ -230,9 +230,7 @@ func TestUpstreamRedirectElsewhere(t *testing.T) {
 	// follow_redirects: true follows within the origin only.
 	n := g.ReloadCount(t)
 	harness.RenameOver(t, cfg, []byte(render("    follow_redirects: true\n")))
-	if code, body := g.PostReload(t); code != http.StatusOK {
-		t.Fatalf("reload with follow_redirects: true: %d %s", code, body)
-	}
+	g.MustReload(t, "reload with follow_redirects: true")
 	g.WaitReload(t, n, "follow_redirects: true")
 	attack("307 to another loopback port, follow_redirects on", http.StatusTemporaryRedirect, collector.URL+"/collect", "redirect_cross_origin")
 	attack("303 to an internal service, follow_redirects on", http.StatusSeeOther, collector.URL+"/internal", "redirect_cross_origin")
@@ -286,9 +284,7 @@ func TestUpstreamOAuthRedirect(t *testing.T) {
 		if follow != "" {
 			n := g.ReloadCount(t)
 			harness.RenameOver(t, cfg, []byte(render(follow)))
-			if code, body := g.PostReload(t); code != http.StatusOK {
-				t.Fatalf("reload with follow_redirects: true: %d %s", code, body)
-			}
+			g.MustReload(t, "reload with follow_redirects: true")
 			g.WaitReload(t, n, "follow_redirects: true")
 		}
 		text, isErr := harness.CallTool(ctx, t, c, "h_bounce", nil)

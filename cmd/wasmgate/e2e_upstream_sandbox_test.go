@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,16 +21,9 @@ import (
 
 func TestUpstreamSandbox(t *testing.T) {
 	t.Parallel()
-	modules := filepath.Join(harness.RepoRoot(), "tests", "node", "node_modules")
-	fsServer := filepath.Join(modules, ".bin", "mcp-server-filesystem")
-	if _, err := os.Stat(fsServer); err != nil {
-		t.Fatalf("@modelcontextprotocol/server-filesystem is not installed: run `make node-deps` (make test does): %v", err)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node is not installed: %v", err)
-	}
-	node, _ = filepath.EvalSymlinks(node)
+	modules := harness.NodeModules()
+	fsServer := harness.NodeBin(t, "@modelcontextprotocol/server-filesystem", "mcp-server-filesystem")
+	node, _ := filepath.EvalSymlinks(harness.Node(t))
 	hostile := bins.GoFixture(t, "testdata/upstreams/hostile")
 
 	base := t.TempDir()

@@ -10,10 +10,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -78,28 +75,11 @@ func TestUpstreamStartTimeoutShowsStderr(t *testing.T) {
 // WARN (rate limited, counted), never an ERROR.
 func TestUpstreamRootsRefusalIsNotAnError(t *testing.T) {
 	t.Parallel()
-	node, script := everything(t)
-	port := strings.TrimPrefix(harness.FreePort(t), "127.0.0.1:")
-	srv := exec.Command(node, script, "streamableHttp")
-	srv.Env = append(harness.CleanEnv(), "PORT="+port)
-	srv.Stderr = os.Stderr
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
-	if !harness.WaitFor(30*time.Second, func() bool {
-		conn, err := net.Dial("tcp", "127.0.0.1:"+port)
-		if err == nil {
-			conn.Close()
-		}
-		return err == nil
-	}) {
-		t.Fatal("server-everything did not start listening")
-	}
+	url := everythingHTTP(t)
 	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
-    url: http://127.0.0.1:%s/mcp
+    url: %s
     prefix: ev
-`, port)))
+`, url)))
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, time.Minute)
 	c := listeningClient(t, g, client.WithRootsHandler(rootsLister{}))
@@ -141,9 +121,7 @@ func TestUpstreamUpGoneAfterRemoval(t *testing.T) {
 		t.Fatalf("wasmgate_upstream_up{upstream=every} = %v (exported %v), want 1", v, ok)
 	}
 	harness.RenameOver(t, cfg, []byte(base))
-	if code, body := g.PostReload(t); code != http.StatusOK {
-		t.Fatalf("reload without the upstream: %d %s", code, body)
-	}
+	g.MustReload(t, "reload without the upstream")
 	time.Sleep(2 * time.Second) // the old process stops after the swap
 	if v, ok := g.Scrape(t).Value("wasmgate_upstream_up", map[string]string{"upstream": "every"}); ok {
 		t.Errorf("wasmgate_upstream_up{upstream=every} = %v is still exported after the upstream was removed", v)

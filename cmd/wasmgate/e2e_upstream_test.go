@@ -33,15 +33,46 @@ import (
 // failing (not skipping: CI installs them) when they are not there.
 func everything(t *testing.T) (node, script string) {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node is not installed: install Node.js 20+, then `npm ci --prefix tests/node` (make test does): %v", err)
+	return harness.NodeServer(t, "@modelcontextprotocol/server-everything")
+}
+
+// everythingHTTP starts server-everything in its Streamable HTTP mode
+// on a free port, stopped when t ends, and returns its MCP endpoint's
+// URL once it listens (within 30s, else t fails).
+func everythingHTTP(t *testing.T) string {
+	t.Helper()
+	node, script := everything(t)
+	port := strings.TrimPrefix(harness.FreePort(t), "127.0.0.1:")
+	srv := exec.Command(node, script, "streamableHttp")
+	srv.Env = append(harness.CleanEnv(), "PORT="+port)
+	srv.Stderr = os.Stderr
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
 	}
-	script = filepath.Join(harness.RepoRoot(), "tests", "node", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	if _, err := os.Stat(script); err != nil {
-		t.Fatalf("server-everything is not installed: run `npm ci --prefix tests/node` (make test does): %v", err)
+	t.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
+	if !harness.WaitFor(30*time.Second, func() bool {
+		conn, err := net.Dial("tcp", "127.0.0.1:"+port)
+		if err == nil {
+			conn.Close()
+		}
+		return err == nil
+	}) {
+		t.Fatal("server-everything did not start listening")
 	}
-	return node, script
+	return "http://127.0.0.1:" + port + "/mcp"
+}
+
+// everythingConfig writes a config (upstreamYAML) serving
+// server-everything over stdio as upstream "every", lines (such as
+// "prefix: ev") added to its item, and returns its path.
+func everythingConfig(t *testing.T, lines ...string) string {
+	t.Helper()
+	node, script := everything(t)
+	item := fmt.Sprintf("  - name: every\n    command: [%q, %q, stdio]\n", node, script)
+	for _, l := range lines {
+		item += "    " + l + "\n"
+	}
+	return harness.WriteConfig(t, upstreamYAML(t, item))
 }
 
 // upstreamYAML is a gateway serving the calculator plugin and the
@@ -60,12 +91,7 @@ func toolNames(ctx context.Context, t *testing.T, c *client.Client) []string {
 
 func TestUpstreamEverythingStdio(t *testing.T) {
 	t.Parallel()
-	node, script := everything(t)
-	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
-    command: [%q, %q, stdio]
-    prefix: ev
-    limits: {timeout: 60s}
-`, node, script)))
+	cfg := everythingConfig(t, "prefix: ev", "limits: {timeout: 60s}")
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 90*time.Second)
 	c := g.SessionClient(t)
@@ -74,25 +100,7 @@ func TestUpstreamEverythingStdio(t *testing.T) {
 
 func TestUpstreamEverythingStreamableHTTP(t *testing.T) {
 	t.Parallel()
-	node, script := everything(t)
-	port := strings.TrimPrefix(harness.FreePort(t), "127.0.0.1:")
-	srv := exec.Command(node, script, "streamableHttp")
-	srv.Env = append(harness.CleanEnv(), "PORT="+port)
-	srv.Stderr = os.Stderr
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
-	url := "http://127.0.0.1:" + port + "/mcp"
-	if !harness.WaitFor(30*time.Second, func() bool {
-		conn, err := net.Dial("tcp", "127.0.0.1:"+port)
-		if err == nil {
-			conn.Close()
-		}
-		return err == nil
-	}) {
-		t.Fatal("server-everything did not start listening")
-	}
+	url := everythingHTTP(t)
 	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
     url: %s
     headers: {X-Test: upstream}
@@ -294,11 +302,7 @@ func childrenOf(t *testing.T, pid int) []int {
 // never fails.
 func TestUpstreamKilledMidLoad(t *testing.T) {
 	t.Parallel()
-	node, script := everything(t)
-	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
-    command: [%q, %q, stdio]
-    limits: {timeout: 60s}
-`, node, script)))
+	cfg := everythingConfig(t, "limits: {timeout: 60s}")
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 120*time.Second)
 	c := g.SessionClient(t)
@@ -596,12 +600,7 @@ func (e *elicitor) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.E
 // that one.
 func TestUpstreamPerClientSampling(t *testing.T) {
 	t.Parallel()
-	node, script := everything(t)
-	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
-    command: [%q, %q, stdio]
-    session: per_client
-    limits: {timeout: 60s}
-`, node, script)))
+	cfg := everythingConfig(t, "session: per_client", "limits: {timeout: 60s}")
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 120*time.Second)
 	connect := func(opts ...client.ClientOption) *client.Client { return listeningClient(t, g, opts...) }
@@ -773,9 +772,7 @@ func TestUpstreamRemovedDrains(t *testing.T) {
 	}()
 	time.Sleep(time.Second) // the call is running on the upstream
 	harness.WriteFile(t, cfg, render(false))
-	if code, body := g.PostReload(t); code != 200 {
-		t.Fatalf("reload: %d %s", code, body)
-	}
+	g.MustReload(t, "reload")
 	other := g.SessionClient(t)
 	for _, name := range toolNames(ctx, t, other) {
 		if strings.HasPrefix(name, "gone_") {
@@ -839,11 +836,7 @@ func TestUpstreamStatusPage(t *testing.T) {
 // next call runs at once.
 func TestUpstreamTimeout(t *testing.T) {
 	t.Parallel()
-	node, script := everything(t)
-	cfg := harness.WriteConfig(t, upstreamYAML(t, fmt.Sprintf(`  - name: every
-    command: [%q, %q, stdio]
-    limits: {timeout: 1s, concurrency: 1}
-`, node, script)))
+	cfg := everythingConfig(t, "limits: {timeout: 1s, concurrency: 1}")
 	g := bins.Start(t, harness.Options{Config: cfg})
 	ctx := harness.Ctx(t, 60*time.Second)
 	c := g.SessionClient(t)

@@ -201,9 +201,7 @@ scrape_configs:
 	}
 	_ = relaytest.Write(page.c, map[string]any{"type": "result", "id": "no-such-call", "result": map[string]any{"content": []any{}}})
 	harness.PostInitialize(t, g.MCPURL, map[string]string{"Authorization": "Bearer wrong-token-0123456789"})
-	if code, body := g.PostReload(t); code != http.StatusOK {
-		t.Fatalf("POST /-/reload: %d %s", code, body)
-	}
+	g.MustReload(t, "POST /-/reload")
 	deadline := time.Now().Add(8 * time.Second)
 	for time.Now().Before(deadline) {
 		for range 10 { // a burst: some are rate-limited

@@ -150,9 +150,7 @@ func TestSystemdNotify(t *testing.T) {
 	n.reloadSequence("file save", "last reload ok")
 
 	// POST /-/reload.
-	if code, body := g.PostReload(t); code != 200 {
-		t.Fatalf("POST /-/reload: %d %s", code, body)
-	}
+	g.MustReload(t, "POST /-/reload")
 	n.reloadSequence("POST /-/reload", "last reload ok")
 
 	// A broken save still ends in READY=1, and STATUS says it failed.

@@ -68,22 +68,13 @@ func TestPluginNewBuildValidateCall(t *testing.T) {
 	// Build it as its README says, with a module cache of its own: only
 	// github.com/extism/go-pdk comes from the module proxy, and go.mod and
 	// go.sum must already be complete (-mod=readonly).
-	build := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-o", "shouter.wasm", ".")
-	build.Dir = dir
-	build.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "GOWORK=off", "GOFLAGS=-mod=readonly",
-		"GOMODCACHE="+filepath.Join(work, "modcache"), "GOTOOLCHAIN=local")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build the scaffolded plugin: %v\n%s", err, out)
-	}
+	env := buildScaffolded(t, dir, filepath.Join(work, "modcache"), "shouter.wasm", "plugin")
 	list := exec.Command("go", "list", "-m", "-f", "{{.Path}} {{.Replace}}", "all")
 	list.Dir = dir
-	list.Env = build.Env
+	list.Env = env
 	if out, err := list.CombinedOutput(); err != nil || !strings.Contains(string(out), "github.com/wasmgate/wasmgate ./internal/wasmgate") {
 		t.Errorf("go list -m all: %v\n%s", err, out)
 	}
-	t.Cleanup(func() { // the module cache is read-only
-		_ = exec.Command("chmod", "-R", "u+w", filepath.Join(work, "modcache")).Run()
-	})
 
 	cfg := filepath.Join(dir, "gateway.yaml")
 	run := func(args ...string) harness.Result {
@@ -193,16 +184,7 @@ func TestPluginNewInterceptor(t *testing.T) {
 		t.Errorf("plugin new --interceptor about: exit %d %s", r.Code, r.Stderr)
 	}
 
-	build := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-o", "guard.wasm", ".")
-	build.Dir = dir
-	build.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "GOWORK=off", "GOFLAGS=-mod=readonly",
-		"GOMODCACHE="+filepath.Join(work, "modcache"), "GOTOOLCHAIN=local")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build the scaffolded interceptor: %v\n%s", err, out)
-	}
-	t.Cleanup(func() { // the module cache is read-only
-		_ = exec.Command("chmod", "-R", "u+w", filepath.Join(work, "modcache")).Run()
-	})
+	buildScaffolded(t, dir, filepath.Join(work, "modcache"), "guard.wasm", "interceptor")
 
 	cfg := filepath.Join(dir, "gateway.yaml")
 	if r := bins.Run(t, harness.RunOptions{Plain: true, Timeout: 2 * time.Minute, Setup: func(c *exec.Cmd) { c.Dir = dir }}, "validate", "--config", cfg); r.Code != 0 {
@@ -278,4 +260,24 @@ func TestPluginNewInterceptor(t *testing.T) {
 	if out := call(resp); out.Decision != intercept.Continue {
 		t.Errorf("response: %+v, want continue", out)
 	}
+}
+
+// buildScaffolded builds the project `wasmgate plugin new` wrote in dir
+// to out as its README says (a c-shared wasip1 module), with the module
+// cache modcache of its own: go.mod and go.sum must already be complete
+// (-mod=readonly). It returns the build's environment; what (plugin,
+// interceptor) names the project in the failure.
+func buildScaffolded(t *testing.T, dir, modcache, out, what string) []string {
+	t.Helper()
+	t.Cleanup(func() { // the module cache is read-only
+		_ = exec.Command("chmod", "-R", "u+w", modcache).Run()
+	})
+	build := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-o", out, ".")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "GOWORK=off", "GOFLAGS=-mod=readonly",
+		"GOMODCACHE="+modcache, "GOTOOLCHAIN=local")
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build the scaffolded %s: %v\n%s", what, err, b)
+	}
+	return build.Env
 }

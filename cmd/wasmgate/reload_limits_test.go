@@ -83,9 +83,7 @@ func TestReloadAppliesLimits(t *testing.T) {
 	}
 
 	harness.WriteFile(t, e.Config, render("1MiB", "10s", "1MiB", "https://b.example"))
-	if code, body := g.PostReload(t); code != http.StatusOK {
-		t.Fatalf("POST /-/reload: %d %s", code, body)
-	}
+	g.MustReload(t, "POST /-/reload")
 	for _, ch := range checks(true, true, true, false, true) {
 		if ok, detail := ch.run(); !ok {
 			t.Errorf("after the reload, the new %s is not in force: %s", ch.name, detail)

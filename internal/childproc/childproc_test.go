@@ -466,15 +466,9 @@ func TestNoOrphansAfterKill9(t *testing.T) {
 // folder.
 func TestSandboxFilesystemServer(t *testing.T) {
 	needLandlock(t)
-	modules := filepath.Join(repoRoot(), "tests", "node", "node_modules")
-	if _, err := os.Stat(filepath.Join(modules, ".bin", "mcp-server-filesystem")); err != nil {
-		t.Fatalf("@modelcontextprotocol/server-filesystem is not installed: run `make node-deps` (make test does): %v", err)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node is not installed: %v", err)
-	}
-	node, _ = filepath.EvalSymlinks(node)
+	modules := harness.NodeModules()
+	harness.NodeBin(t, "@modelcontextprotocol/server-filesystem", "mcp-server-filesystem")
+	node, _ := filepath.EvalSymlinks(harness.Node(t))
 	shared, outside := t.TempDir(), t.TempDir()
 	writeFile(t, filepath.Join(shared, "notes.txt"), "shared notes")
 	writeFile(t, filepath.Join(outside, "secret.txt"), "outside secret")

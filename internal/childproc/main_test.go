@@ -195,6 +195,20 @@ func waitGone(pids []int, within time.Duration) []int {
 	}
 }
 
+// refusing is a seccomp filter program that refuses the system call nr
+// with EPERM and allows every other, as a SystemCallFilter= that does not
+// list it does. (It reads the call's number only: the tests' processes
+// are of the machine's one architecture.)
+func refusing(nr uint32) *unix.SockFprog {
+	prog := []unix.SockFilter{
+		{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 0},
+		{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: nr, Jt: 0, Jf: 1},
+		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)},
+		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ALLOW},
+	}
+	return &unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+}
+
 // noLandlockVar makes the test binary a process whose landlock system
 // calls a seccomp filter refuses (as systemd's SystemCallFilter= does
 // when it does not list them): it prints what Supported and Check say.
@@ -202,18 +216,12 @@ const noLandlockVar = "CHILDPROC_TEST_NO_LANDLOCK"
 
 func noLandlockMain() int {
 	runtime.LockOSThread() // the filter is this thread's
-	prog := []unix.SockFilter{
-		{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 0},
-		{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: unix.SYS_LANDLOCK_CREATE_RULESET, Jt: 0, Jf: 1},
-		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)},
-		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ALLOW},
-	}
-	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	fprog := refusing(unix.SYS_LANDLOCK_CREATE_RULESET)
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		fmt.Println("no_new_privs:", err)
 		return 2
 	}
-	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&fprog)), 0, 0); err != nil {
+	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(fprog)), 0, 0); err != nil {
 		fmt.Println("seccomp:", err)
 		return 2
 	}
@@ -272,19 +280,13 @@ func parentMain(v string) int {
 const noSeccompVar = "CHILDPROC_TEST_NO_SECCOMP"
 
 func noSeccompMain(hostile string) int {
-	prog := []unix.SockFilter{
-		{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 0},
-		{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: unix.SYS_SECCOMP, Jt: 0, Jf: 1},
-		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)},
-		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ALLOW},
-	}
-	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	fprog := refusing(unix.SYS_SECCOMP)
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		fmt.Println("no_new_privs:", err)
 		return 2
 	}
 	// Every thread of the process (TSYNC): children are forked from any.
-	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&fprog))); errno != 0 {
+	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(fprog))); errno != 0 {
 		fmt.Println("seccomp:", errno)
 		return 2
 	}

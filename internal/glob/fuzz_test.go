@@ -5,25 +5,9 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
-)
 
-// expand replaces each {expression} of a template with v, the way
-// templateTokens reads it (an unclosed '{' is literal).
-func expand(tmpl, v string) string {
-	var b strings.Builder
-	for i := 0; i < len(tmpl); {
-		if tmpl[i] == '{' {
-			if j := strings.IndexByte(tmpl[i:], '}'); j >= 0 {
-				b.WriteString(v)
-				i += j + 1
-				continue
-			}
-		}
-		b.WriteByte(tmpl[i])
-		i++
-	}
-	return b.String()
-}
+	"github.com/wasmgate/wasmgate/internal/harness"
+)
 
 // FuzzGlob checks the matcher against regexp, and the template checks
 // (overlaps, covers) for soundness on expansions of the template.
@@ -58,7 +42,7 @@ func FuzzGlob(f *testing.F) {
 		if overlaps(g.toks, tt) != overlaps(tt, g.toks) {
 			t.Fatalf("overlaps(%q, %q) is not symmetric", pattern, tmpl)
 		}
-		for _, u := range []string{expand(tmpl, s), s} {
+		for _, u := range []string{harness.ExpandTemplate(tmpl, s), s} {
 			if !matchTokens(tt, u) {
 				continue
 			}

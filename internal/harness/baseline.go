@@ -104,6 +104,15 @@ func (g *Gateway) Baseline(t testing.TB, base *Runtime) Runtime {
 func (g *Gateway) BackNearBaseline(t testing.TB, what string, base Runtime, slack float64) Runtime {
 	t.Helper()
 	after := g.Baseline(t, &base)
+	CheckNear(t, what, base, after, slack)
+	return after
+}
+
+// CheckNear logs base and after, and fails t (going on) unless after's
+// heap is within slack bytes of base's and its goroutines within 3;
+// what names the attack in the messages.
+func CheckNear(t testing.TB, what string, base, after Runtime, slack float64) {
+	t.Helper()
 	t.Logf("%s: before %v; after %v", what, base, after)
 	if after.Heap > base.Heap+slack {
 		t.Errorf("%s: heap %.1f MiB, %.1f MiB above the %.1f MiB before (allowed %.0f MiB)", what,
@@ -112,5 +121,4 @@ func (g *Gateway) BackNearBaseline(t testing.TB, what string, base Runtime, slac
 	if after.Goroutines > base.Goroutines+3 {
 		t.Errorf("%s: %v goroutines, %v before", what, after.Goroutines, base.Goroutines)
 	}
-	return after
 }

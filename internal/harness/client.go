@@ -98,6 +98,17 @@ func AskedClient(t testing.TB, url, version string, opts ...client.ClientOption)
 // for protocol version.
 func Init(t testing.TB, c *client.Client, version string) *mcp.InitializeResult {
 	t.Helper()
+	res, err := InitErr(t, c, version)
+	if err != nil {
+		t.Fatalf("initialize (%s): %v", version, err)
+	}
+	return res
+}
+
+// InitErr is Init returning initialize's error, for a client the gateway
+// should refuse; a client that cannot start still fails the test.
+func InitErr(t testing.TB, c *client.Client, version string) (*mcp.InitializeResult, error) {
+	t.Helper()
 	ctx := Ctx(t, 30*time.Second)
 	if err := c.Start(ctx); err != nil {
 		t.Fatalf("start client: %v", err)
@@ -106,11 +117,7 @@ func Init(t testing.TB, c *client.Client, version string) *mcp.InitializeResult 
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = version
 	req.Params.ClientInfo = mcp.Implementation{Name: "wasmgate-e2e", Version: "1"}
-	res, err := c.Initialize(ctx, req)
-	if err != nil {
-		t.Fatalf("initialize (%s): %v", version, err)
-	}
-	return res
+	return c.Initialize(ctx, req)
 }
 
 // CallTool calls name with args and returns the joined text and isError.
@@ -222,12 +229,58 @@ func ToolsErr(ctx context.Context, c *client.Client) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return sortedNames(res.Tools, func(tl mcp.Tool) (string, bool) { return tl.Name, true }), nil
+}
+
+// Resources lists the URIs of the resources the client sees, sorted;
+// an error fails the test.
+func Resources(ctx context.Context, t testing.TB, c *client.Client) []string {
+	t.Helper()
+	res, err := c.ListResources(ctx, mcp.ListResourcesRequest{})
+	if err != nil {
+		t.Fatalf("resources/list: %v", err)
+	}
+	return sortedNames(res.Resources, func(r mcp.Resource) (string, bool) { return r.URI, true })
+}
+
+// Templates lists the URI templates of the resource templates the
+// client sees, sorted; an error fails the test.
+func Templates(ctx context.Context, t testing.TB, c *client.Client) []string {
+	t.Helper()
+	res, err := c.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
+	if err != nil {
+		t.Fatalf("resources/templates/list: %v", err)
+	}
+	return sortedNames(res.ResourceTemplates, func(r mcp.ResourceTemplate) (string, bool) {
+		if r.URITemplate == nil {
+			return "", false
+		}
+		return r.URITemplate.Raw(), true
+	})
+}
+
+// Prompts lists the names of the prompts the client sees, sorted; an
+// error fails the test.
+func Prompts(ctx context.Context, t testing.TB, c *client.Client) []string {
+	t.Helper()
+	res, err := c.ListPrompts(ctx, mcp.ListPromptsRequest{})
+	if err != nil {
+		t.Fatalf("prompts/list: %v", err)
+	}
+	return sortedNames(res.Prompts, func(p mcp.Prompt) (string, bool) { return p.Name, true })
+}
+
+// sortedNames is the name of each of items that has one (name's ok),
+// sorted.
+func sortedNames[T any](items []T, name func(T) (string, bool)) []string {
 	var names []string
-	for _, tl := range res.Tools {
-		names = append(names, tl.Name)
+	for _, it := range items {
+		if n, ok := name(it); ok {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
-	return names, nil
+	return names
 }
 
 // WaitTools polls tools/list until it is want (in any order) or d has

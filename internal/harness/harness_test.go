@@ -76,3 +76,18 @@ func TestGoFixture(t *testing.T) {
 		t.Errorf("pid: %q", text)
 	}
 }
+
+func TestExpandTemplate(t *testing.T) {
+	for _, tc := range []struct{ tmpl, v, want string }{
+		{"calc_{op}", "add", "calc_add"},
+		{"file:///{+path}/{name}", "x", "file:///x/x"},
+		{"no expressions", "x", "no expressions"},
+		{"open {brace", "x", "open {brace"}, // an unclosed '{' is literal
+		{"{}", "x", "x"},
+		{"", "x", ""},
+	} {
+		if got := ExpandTemplate(tc.tmpl, tc.v); got != tc.want {
+			t.Errorf("ExpandTemplate(%q, %q) = %q, want %q", tc.tmpl, tc.v, got, tc.want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -73,6 +74,32 @@ func (g *Gateway) PostReload(t testing.TB) (int, string) {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
+}
+
+// MustReload POSTs /-/reload and fails t unless the reload succeeds
+// (200), with what (naming the reload), the status and the body.
+func (g *Gateway) MustReload(t testing.TB, what string) {
+	t.Helper()
+	if code, body := g.PostReload(t); code != http.StatusOK {
+		t.Fatalf("%s: %d %s", what, code, body)
+	}
+}
+
+// ReloadRefused POSTs /-/reload and fails t unless the reload is
+// refused (500) with a body holding each of wants, naming the status,
+// the first want missing and the body. It returns the body.
+func (g *Gateway) ReloadRefused(t testing.TB, wants ...string) string {
+	t.Helper()
+	code, body := g.PostReload(t)
+	if code != http.StatusInternalServerError && len(wants) == 0 {
+		t.Fatalf("reload (%d) was not refused:\n%s", code, body)
+	}
+	for _, want := range wants {
+		if code != http.StatusInternalServerError || !strings.Contains(body, want) {
+			t.Fatalf("reload (%d) does not say %q:\n%s", code, want, body)
+		}
+	}
+	return body
 }
 
 // Notes counts the notifications a client receives, by method.
