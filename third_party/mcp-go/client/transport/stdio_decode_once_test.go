@@ -3,6 +3,7 @@ package transport
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"runtime"
 	"strings"
@@ -18,12 +19,19 @@ import (
 // a call without this patch, 4.04 with it, on go1.26).
 func TestStdioResponseDecodedOnce(t *testing.T) {
 	const size = 1 << 20
-	response := []byte(`{"jsonrpc":"2.0","id":1,"result":{"text":"` + strings.Repeat("x", size) + `"}}` + "\n")
+	const n = 5
+	// The answers to requests 1 to n+1, made before anything is measured;
+	// the server answers each request line with the next one.
+	text := strings.Repeat("x", size)
+	responses := make([][]byte, n+1)
+	for i := range responses {
+		responses[i] = []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"text":"%s"}}`+"\n", i+1, text))
+	}
 	serverIn, clientOut := io.Pipe()
 	clientIn, serverOut := io.Pipe()
 	go func() {
 		r := bufio.NewReader(serverIn)
-		for {
+		for _, response := range responses {
 			if _, err := r.ReadString('\n'); err != nil {
 				return
 			}
@@ -40,8 +48,10 @@ func TestStdioResponseDecodedOnce(t *testing.T) {
 		_ = c.Close()
 		_ = serverOut.Close()
 	}()
+	id := int64(0)
 	call := func() {
-		res, err := c.SendRequest(context.Background(), JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(int64(1)), Method: "tools/call"})
+		id++
+		res, err := c.SendRequest(context.Background(), JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(id), Method: "tools/call"})
 		if err != nil || len(res.Result) < size {
 			t.Fatalf("SendRequest: %v (%d bytes of result)", err, len(res.Result))
 		}
@@ -49,7 +59,6 @@ func TestStdioResponseDecodedOnce(t *testing.T) {
 	call() // warm: buffers grown
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	const n = 5
 	for range n {
 		call()
 	}
