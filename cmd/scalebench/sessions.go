@@ -153,6 +153,31 @@ func round1(f float64) float64 { return math.Round(f*10) / 10 }
 func round2(f float64) float64 { return math.Round(f*100) / 100 }
 func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
 
+// snapshot is what measureIdle reads of a server at one moment.
+type snapshot struct {
+	rss   int64              // resident KiB
+	fds   int                // open files
+	stats map[string]float64 // the Go runtime's gauges (measured.stats)
+}
+
+// snapshot reads s's resident memory, open files and runtime gauges,
+// after a collection when gc.
+func (s *measured) snapshot(ctx context.Context, gc bool) (snapshot, error) {
+	rss, err := rssKiB(s.pid)
+	if err != nil {
+		return snapshot{}, err
+	}
+	fds, err := countFDs(s.pid)
+	if err != nil {
+		return snapshot{}, err
+	}
+	stats, err := s.stats(ctx, gc)
+	if err != nil {
+		return snapshot{}, err
+	}
+	return snapshot{rss: rss, fds: fds, stats: stats}, nil
+}
+
 // measureIdle opens o.sessions idle sessions on s (each calling the
 // upstream once when call), lets them idle and measures s.
 func measureIdle(ctx context.Context, o options, s *measured, call bool, stderr io.Writer) (idleFigures, error) {
@@ -168,15 +193,7 @@ func measureIdle(ctx context.Context, o options, s *measured, call bool, stderr 
 	}
 	defer first.Close()
 	time.Sleep(o.settle)
-	before, err := rssKiB(s.pid)
-	if err != nil {
-		return fig, err
-	}
-	fds0, err := countFDs(s.pid)
-	if err != nil {
-		return fig, err
-	}
-	m0, err := s.stats(ctx, true)
+	before, err := s.snapshot(ctx, true)
 	if err != nil {
 		return fig, err
 	}
@@ -188,15 +205,7 @@ func measureIdle(ctx context.Context, o options, s *measured, call bool, stderr 
 	}
 	fmt.Fprintf(stderr, "scalebench: %s: %d sessions open in %.1f s\n", s.name, n, time.Since(started).Seconds())
 	time.Sleep(o.settle)
-	after, err := rssKiB(s.pid)
-	if err != nil {
-		return fig, err
-	}
-	fds1, err := countFDs(s.pid)
-	if err != nil {
-		return fig, err
-	}
-	m1, err := s.stats(ctx, false)
+	after, err := s.snapshot(ctx, false)
 	if err != nil {
 		return fig, err
 	}
@@ -226,11 +235,12 @@ func measureIdle(ctx context.Context, o options, s *measured, call bool, stderr 
 	}
 	per := func(a, b float64) float64 { return round2((b - a) / float64(n)) }
 	const kib = 1024
-	fig.RSSBeforeKiB, fig.RSSAfterKiB = before, after
-	fig.PerSessionKiB = round1(float64(after-before) / float64(n))
+	m0, m1 := before.stats, after.stats
+	fig.RSSBeforeKiB, fig.RSSAfterKiB = before.rss, after.rss
+	fig.PerSessionKiB = round1(float64(after.rss-before.rss) / float64(n))
 	// Clock ticks of 10 ms, over o.quiet, as over 10 s.
 	fig.IdleCPUMsPer10s = round1(float64(cpu1-cpu0) * 10 * (10 * float64(time.Second) / float64(o.quiet)))
-	fig.FDsPerSession = per(float64(fds0), float64(fds1))
+	fig.FDsPerSession = per(float64(before.fds), float64(after.fds))
 	fig.Goroutines = per(m0["go_goroutines"], m1["go_goroutines"])
 	fig.StackKiB = round1(per(m0["go_memstats_stack_inuse_bytes"], m1["go_memstats_stack_inuse_bytes"]) / kib)
 	fig.HeapKiB = round1(per(m0["go_memstats_heap_inuse_bytes"], m1["go_memstats_heap_inuse_bytes"]) / kib)
