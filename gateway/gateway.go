@@ -15,6 +15,7 @@ package gateway
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime"
@@ -72,7 +73,13 @@ type Gateway struct {
 	cur atomic.Pointer[Snapshot]
 
 	applyMu  sync.Mutex // serializes Apply and the endpoints' updates
-	reloadMu sync.Mutex // serializes Reload
+	reloadMu sync.Mutex // serializes Reload; Close takes it for good
+	closed   bool       // under reloadMu: Close ran, no reload may build
+	// closing ends when Close starts: a reload still building stops
+	// waiting for what it can, and Close waits for it to return before
+	// it closes the compiler the build uses.
+	closing    context.Context
+	stopReload context.CancelFunc
 	watcher  *loader.Watcher
 	relay    *relaysite.Service // the browser relay's pages
 	plugins  *plugin.Host       // what plugins use of the gateway
@@ -130,6 +137,7 @@ func New(opts Options) *Gateway {
 		replicaID: newReplicaID(),
 		started:   time.Now(),
 	}
+	g.closing, g.stopReload = context.WithCancel(context.Background())
 	g.eps = newEndpoints(g)
 	g.trust = &trust.Checker{Log: g.log, Metrics: opts.Metrics}
 	g.status.AddSection("state", g.stateStatus)
@@ -247,6 +255,12 @@ func (g *Gateway) swap(s *Snapshot) *Snapshot {
 // serving snapshot and every retired one.
 func (g *Gateway) Close(ctx context.Context) error {
 	defer g.audit.Close()
+	// A reload still building compiles with the compiler closed below:
+	// it is told to stop and waited for, and none starts after.
+	g.stopReload()
+	g.reloadMu.Lock()
+	g.closed = true
+	g.reloadMu.Unlock()
 	if g.opts.ownCompiler {
 		defer g.opts.Compiler.Close(context.WithoutCancel(ctx))
 	}
@@ -279,6 +293,27 @@ func (g *Gateway) Close(ctx context.Context) error {
 	g.plugins.Kept.Close(ctx) // a snapshot retired later releases its modules itself
 	g.eps.removing.Wait()
 	return err
+}
+
+// errClosed is what a reload asked for after Close answers.
+var errClosed = errors.New("the gateway is shutting down")
+
+// lockReload serializes a reload (or a lock's build) with the others and
+// with Close: it returns ctx, ended too when Close starts, and the
+// function that ends the hold; or errClosed once Close ran.
+func (g *Gateway) lockReload(ctx context.Context) (context.Context, func(), error) {
+	g.reloadMu.Lock()
+	if g.closed {
+		g.reloadMu.Unlock()
+		return nil, nil, errClosed
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(g.closing, cancel)
+	return ctx, func() {
+		stop()
+		cancel()
+		g.reloadMu.Unlock()
+	}, nil
 }
 
 // Drain waits until no call is running or ctx ends.

@@ -31,7 +31,7 @@ func TestRankerReload(t *testing.T) {
 	yaml := func(ranker string) string {
 		return fmt.Sprintf("plugins:\n  - path: %s\nendpoints:\n  - name: agents\n    discovery:\n      mode: search\n      ranker: %s\n  - name: plain\n", calc, ranker)
 	}
-	g := openTestGateway(t, yaml(fmt.Sprintf("{path: %s, config: {boost: gitlab}}", wasm)))
+	g := openTestGateway(t, yaml(fmt.Sprintf("{path: %s, config: {boost: gitlab}, limits: {timeout: 10s}}", wasm)))
 	cfgPath := g.opts.ConfigPath
 	write := func(s string) {
 		t.Helper()
@@ -80,7 +80,7 @@ func TestRankerReload(t *testing.T) {
 	}
 
 	// Its config changed: rebuilt.
-	write(yaml(fmt.Sprintf("{path: %s, config: {boost: jira}}", wasm)))
+	write(yaml(fmt.Sprintf("{path: %s, config: {boost: jira}, limits: {timeout: 10s}}", wasm)))
 	if err := g.Reload(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestRankerReload(t *testing.T) {
 	}
 
 	// The module file replaced (what the watch reloads on): rebuilt.
-	write(yaml(fmt.Sprintf("{path: %s, config: {boost: jira}}", wasm)))
+	write(yaml(fmt.Sprintf("{path: %s, config: {boost: jira}, limits: {timeout: 10s}}", wasm)))
 	if err := os.WriteFile(wasm, append(slices.Clone(keyword), 0, 6, 4, 'x', 't', 'r', 'a', 1), 0o644); err != nil { // a custom section: another digest
 		t.Fatal(err)
 	}

@@ -32,8 +32,11 @@ func (g *Gateway) Reload(ctx context.Context) error { return g.ReloadFrom(ctx, T
 // whose modules they are, and what changed. systemd is told RELOADING=1
 // before and READY=1 after, whatever the outcome. Reloads are serialized.
 func (g *Gateway) ReloadFrom(ctx context.Context, trigger string, files ...string) error {
-	g.reloadMu.Lock()
-	defer g.reloadMu.Unlock()
+	ctx, unlock, err := g.lockReload(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	g.notify.Reloading(trigger)
 	start := time.Now()
 	shown := g.shownFiles(files)

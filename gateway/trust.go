@@ -91,8 +91,11 @@ func (g *Gateway) Lock(ctx context.Context, write bool, digest string) (LockResu
 }
 
 func (g *Gateway) lockBuild(ctx context.Context) (LockResult, *lockfile.Lock, error) {
-	g.reloadMu.Lock()
-	defer g.reloadMu.Unlock()
+	ctx, unlock, err := g.lockReload(ctx)
+	if err != nil {
+		return LockResult{}, nil, err
+	}
+	defer unlock()
 	cfg, err := loader.LoadUnlocked(g.opts.ConfigPath, g.opts.Environ)
 	if err != nil {
 		return LockResult{}, nil, err
