@@ -80,9 +80,9 @@ type Gateway struct {
 	// it closes the compiler the build uses.
 	closing    context.Context
 	stopReload context.CancelFunc
-	watcher  *loader.Watcher
-	relay    *relaysite.Service // the browser relay's pages
-	plugins  *plugin.Host       // what plugins use of the gateway
+	watcher    *loader.Watcher
+	relay      *relaysite.Service // the browser relay's pages
+	plugins    *plugin.Host       // what plugins use of the gateway
 
 	slots chan struct{} // one per WebAssembly call running, gateway-wide
 	own   []string      // bound listener addresses (set while starting)
