@@ -24,15 +24,15 @@ import (
 )
 
 // dial starts one session: a process (stdio) or a connection (url), and
-// initializes it. ended is closed when the session ends; stop ends it.
-func (c *conn) dial(ctx context.Context) (cli *client.Client, ended chan struct{}, stop func(), kind string, err error) {
+// initializes it. ended is done when the session ends; stop ends it.
+func (c *conn) dial(ctx context.Context) (cli *client.Client, ended context.Context, stop func(), kind string, err error) {
 	if c.s.spec.Stdio() {
 		return c.dialStdio(ctx)
 	}
 	return c.dialHTTP(ctx)
 }
 
-func (c *conn) dialStdio(ctx context.Context) (*client.Client, chan struct{}, func(), string, error) {
+func (c *conn) dialStdio(ctx context.Context) (*client.Client, context.Context, func(), string, error) {
 	spec := c.s.spec
 	var sb *childproc.Sandbox
 	if spec.Sandbox != nil {
@@ -77,7 +77,8 @@ func (c *conn) dialStdio(ctx context.Context) (*client.Client, chan struct{}, fu
 	inR.Close()
 	outW.Close()
 	errW.Close()
-	ended := make(chan struct{})
+	endedCtx, end := context.WithCancel(context.Background())
+	ended := endedCtx.Done()
 	out := &lineReader{r: bufio.NewReaderSize(outR, 64<<10), max: int(spec.Limits.MaxMessage)}
 	c.s.wg.Add(2)
 	go func() { // the exit status, once the process is gone
@@ -95,7 +96,7 @@ func (c *conn) dialStdio(ctx context.Context) (*client.Client, chan struct{}, fu
 		}
 		c.mu.Unlock()
 		outR.Close()
-		close(ended)
+		end()
 	}()
 	tail := &stderrTail{} // for the error of a start that fails
 	errDone := make(chan struct{})
@@ -199,7 +200,7 @@ func (c *conn) dialStdio(ctx context.Context) (*client.Client, chan struct{}, fu
 		_ = cli.Close()
 		return nil, nil, nil, "", err
 	}
-	return cli, ended, stop, "stdio", nil
+	return cli, endedCtx, stop, "stdio", nil
 }
 
 // initialize starts cli and runs the initialize handshake, bounded by

@@ -13,7 +13,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"sync"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -24,7 +23,7 @@ import (
 	"github.com/wasmgate/wasmgate/internal/lograte"
 )
 
-func (c *conn) dialHTTP(ctx context.Context) (*client.Client, chan struct{}, func(), string, error) {
+func (c *conn) dialHTTP(ctx context.Context) (*client.Client, context.Context, func(), string, error) {
 	spec := c.s.spec
 	hc, err := c.s.httpClient()
 	if err != nil {
@@ -37,8 +36,8 @@ func (c *conn) dialHTTP(ctx context.Context) (*client.Client, chan struct{}, fun
 	if c.s.secrets.bearer.IsSet() {
 		headers["Authorization"] = "Bearer " + c.s.secrets.bearer.Value()
 	}
-	ended := make(chan struct{})
-	stop := sync.OnceFunc(func() { close(ended) })
+	ended, end := context.WithCancel(context.Background()) // a context, not a channel: a parked supervisor waits for it with no goroutine
+	stop := func() { end() }
 	opts := []transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(hc), transport.WithHTTPHeaders(headers),
 		transport.WithHTTPHeaderFunc(c.authHeaders),
 		transport.WithHTTPLogger(slog.New(warnOnly{c.s.h.Logger.Handler(), c.s.credentials()}).With("upstream", c.s.name())),
