@@ -26,10 +26,10 @@ type conn struct {
 	user  *userSession            // a principal's session (identity.go); nil for the others
 
 	mu      sync.Mutex
-	cli     *client.Client // nil while down
-	ready   chan struct{}  // closed when cli is set; replaced when it goes down
+	cli     *client.Client  // nil while down
+	ready   chan struct{}   // closed when cli is set; replaced when it goes down
 	ended   context.Context // done when cli's session ended
-	why     error          // why the last session ended
+	why     error           // why the last session ended
 	lastErr string
 	up      bool
 	kind    string // stdio, streamable-http, sse
