@@ -36,15 +36,17 @@ var listMethods = [4]string{"tools/list", "resources/list", "resources/templates
 func (p *published) sourceHints() [4]abi.CacheHint {
 	p.hintsOnce.Do(func() {
 		x := p.index
-		var seen [4]map[source.Source]bool
+		// By name: a source may be a value of a type that is not
+		// comparable (a relay site), which a map key cannot hold.
+		var seen [4]map[string]bool
 		add := func(list int, src source.Source) {
-			if src == nil || seen[list][src] {
+			if src == nil || seen[list][src.Name()] {
 				return
 			}
 			if seen[list] == nil {
-				seen[list] = map[source.Source]bool{}
+				seen[list] = map[string]bool{}
 			}
-			seen[list][src] = true
+			seen[list][src.Name()] = true
 			c := src.Descriptor().Cache
 			h := [4]abi.CacheHint{c.Tools, c.Resources, c.Templates, c.Prompts}[list]
 			p.hints[list] = merge(p.hints[list], h)
