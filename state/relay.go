@@ -454,9 +454,30 @@ func (m *RelayMesh) Serve(ctx context.Context, serve func(ctx context.Context, c
 	}
 }
 
+// reply publishes the answer of the forwarded call in to the inbox of
+// the replica that forwarded it. When nobody receives it (that replica's
+// subscription is not back yet after Redis came back: the call reached
+// this replica first), it is published again, for up to replyPatience:
+// a dropped answer would hold the call until its whole timeout.
+// replyPatience bounds how long an answer waits for its forwarder's
+// inbox to have a listener again.
+const replyPatience = 5 * time.Second
+
 func (m *RelayMesh) reply(ctx context.Context, in message, body []byte) {
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), DefaultTimeout)
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), replyPatience)
 	defer cancel()
 	msg, _ := json.Marshal(message{T: "reply", ID: in.ID, Body: body})
-	_ = m.s.client.Publish(rctx, m.inbox(in.From), msg).Err()
+	for wait := 10 * time.Millisecond; ; wait = min(2*wait, 500*time.Millisecond) {
+		n, err := m.s.client.Publish(rctx, m.inbox(in.From), msg).Result()
+		if err == nil && n > 0 {
+			return
+		}
+		select {
+		case <-rctx.Done():
+			return
+		case <-m.s.closed:
+			return
+		case <-time.After(wait):
+		}
+	}
 }

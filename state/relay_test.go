@@ -176,3 +176,48 @@ func TestRelayMeshOwnerDies(t *testing.T) {
 		t.Fatal("the call to a replica that died still waits")
 	}
 }
+
+// An answer published while the forwarder's inbox has no listener (its
+// subscription not back yet after Redis came back, the owner's already
+// is) is published again until it is received, instead of leaving the
+// call to wait for its whole timeout.
+func TestRelayMeshReplyWaitsForListener(t *testing.T) {
+	r := harness.StartRedis(t)
+	st := open(t, r.URL())
+	a, b := st.RelayMesh("a"), st.RelayMesh("b")
+	served := make(chan struct{}, 1)
+	serving(t, st, a, func(ctx context.Context, call []byte) []byte {
+		served <- struct{}{}
+		return []byte(`"answer"`)
+	})
+	// b forwards before it listens on its own inbox.
+	type result struct {
+		out []byte
+		err error
+	}
+	got := make(chan result, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		out, err := b.Forward(ctx, "a", []byte(`"hi"`))
+		got <- result{out, err}
+	}()
+	select {
+	case <-served:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call did not reach its owner")
+	}
+	time.Sleep(300 * time.Millisecond) // the first answer is published to nobody
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); b.Serve(ctx, func(context.Context, []byte) []byte { return nil }, func() {}) }()
+	t.Cleanup(func() { cancel(); <-done })
+	select {
+	case r := <-got:
+		if r.err != nil || string(r.out) != `"answer"` {
+			t.Fatalf("Forward = %s %v, want the answer", r.out, r.err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the answer published while the forwarder did not listen was lost")
+	}
+}
