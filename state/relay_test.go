@@ -210,7 +210,10 @@ func TestRelayMeshReplyWaitsForListener(t *testing.T) {
 	time.Sleep(300 * time.Millisecond) // the first answer is published to nobody
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); b.Serve(ctx, func(context.Context, []byte) []byte { return nil }, func() {}) }()
+	go func() {
+		defer close(done)
+		b.Serve(ctx, func(context.Context, []byte) []byte { return nil }, func() {})
+	}()
 	t.Cleanup(func() { cancel(); <-done })
 	select {
 	case r := <-got:
