@@ -1081,14 +1081,41 @@ drainLoop:
 }
 
 func (s *StreamableHTTPServer) handleGet(w HTTPResponseWriter, r *HTTPRequest) {
+	// wasmgate patch: handleGet only chains the two halves below. A GET
+	// stream's goroutine is parked in serveGetStream for as long as the
+	// client listens, with every frame below it live: kept out of them,
+	// the checks and setup (a frame of over 3 KiB when they were one
+	// function) leave a parked stream's frames small enough for the
+	// garbage collector to halve its stack.
+	session, cleanup, ok := s.openGetStream(w, r)
+	if !ok {
+		return
+	}
+	if cleanup != nil {
+		defer cleanup()
+	}
+	if s.eventStore != nil {
+		s.serveListeningStream(w, r, session.sessionID, session)
+		return
+	}
+	s.serveGetStream(w, r, session)
+}
+
+// openGetStream checks a GET that opens a listening stream and finds or
+// registers its session. When it reports false it has answered the
+// request; cleanup, when not nil, ends the session it registered once
+// the stream ends.
+//
+//go:noinline
+func (s *StreamableHTTPServer) openGetStream(w HTTPResponseWriter, r *HTTPRequest) (session *streamableHttpSession, cleanup func(), ok bool) {
 	// Protocol version 2026-07-28 removed the standalone GET stream: clients
 	// receive server-initiated messages through subscriptions/listen instead.
 	if isModernHTTPRequest(r) {
 		s.rejectModernSessionMethod(w, http.MethodGet)
-		return
+		return nil, nil, false
 	}
 	if rejectUnsupportedProtocolVersion(w, r.header().Get(mcp.HeaderProtocolVersion)) {
-		return
+		return nil, nil, false
 	}
 
 	// get request is for listening to notifications
@@ -1096,7 +1123,7 @@ func (s *StreamableHTTPServer) handleGet(w HTTPResponseWriter, r *HTTPRequest) {
 	if s.disableStreaming {
 		s.logger.Info("Rejected GET request: streaming is disabled", "session", r.header().Get(HeaderKeySessionID))
 		writeHTTPError(w, "Streaming is disabled on this server", http.StatusMethodNotAllowed)
-		return
+		return nil, nil, false
 	}
 
 	// Check streaming support in the responseWriter. This can happen if the responseWriter has been overridden,
@@ -1104,7 +1131,7 @@ func (s *StreamableHTTPServer) handleGet(w HTTPResponseWriter, r *HTTPRequest) {
 	// If not supported, return 405 early.
 	if !w.CanStream() {
 		writeHTTPError(w, "Streaming unsupported", http.StatusMethodNotAllowed)
-		return
+		return nil, nil, false
 	}
 
 	// A GET carrying Last-Event-ID resumes a previously broken SSE stream
@@ -1112,7 +1139,7 @@ func (s *StreamableHTTPServer) handleGet(w HTTPResponseWriter, r *HTTPRequest) {
 	if s.eventStore != nil {
 		if lastEventID := r.header().Get("Last-Event-ID"); lastEventID != "" {
 			s.handleResumeGet(w, r, lastEventID)
-			return
+			return nil, nil, false
 		}
 	}
 
@@ -1127,12 +1154,11 @@ func (s *StreamableHTTPServer) handleGet(w HTTPResponseWriter, r *HTTPRequest) {
 		// wasmgate patch: a client-supplied id must name a session the
 		// manager knows; upstream stored any id it was given.
 		writeHTTPError(w, "Invalid session ID", http.StatusNotFound)
-		return
+		return nil, nil, false
 	}
 
 	// Get or create session atomically to prevent TOCTOU races
 	// where concurrent GETs could both create and register duplicate sessions
-	var session *streamableHttpSession
 	newSession := newStreamableHttpSession(sessionID, s.sessionTools, s.sessionResources, s.sessionResourceTemplates, s.sessionLogLevels, &s.requestIDCounter)
 	newSession.prompts = s.sessionPrompts
 	actual, loaded := s.activeSessions.LoadOrStore(sessionID, newSession)
@@ -1143,11 +1169,14 @@ func (s *StreamableHTTPServer) handleGet(w HTTPResponseWriter, r *HTTPRequest) {
 		if err := s.server.RegisterSession(r.ctx(), session); err != nil {
 			s.activeSessions.Delete(sessionID)
 			writeHTTPErrorf(w, http.StatusBadRequest, "Session registration failed: %v", err)
-			return
+			return nil, nil, false
 		}
 		if s.eventStore == nil {
-			defer s.server.UnregisterSession(r.ctx(), sessionID)
-			defer s.activeSessions.Delete(sessionID)
+			ctx := r.ctx()
+			cleanup = func() {
+				s.activeSessions.Delete(sessionID)
+				s.server.UnregisterSession(ctx, sessionID)
+			}
 		}
 		// With an event store, the session outlives the connection so that
 		// messages produced while the client is away are recorded for
@@ -1155,19 +1184,16 @@ func (s *StreamableHTTPServer) handleGet(w HTTPResponseWriter, r *HTTPRequest) {
 	}
 
 	s.touchSession(sessionID)
+	return session, cleanup, true
+}
 
-	if s.eventStore != nil {
-		s.serveListeningStream(w, r, sessionID, session)
-		return
-	}
-
-	// Set the client context before handling the message
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.Header().Set("Connection", "keep-alive")
-	w.WriteHeader(http.StatusOK)
-
-	w.Flush()
+// serveGetStream holds session's listening stream open until the client
+// or the session goes, writing it what the session sends.
+//
+//go:noinline
+func (s *StreamableHTTPServer) serveGetStream(w HTTPResponseWriter, r *HTTPRequest, session *streamableHttpSession) {
+	sessionID := session.sessionID
+	startEventStream(w)
 
 	// wasmgate patch: the stream is served by this goroutine alone, which
 	// waits for the session's messages, the heartbeat, the client and the
@@ -1193,52 +1219,64 @@ func (s *StreamableHTTPServer) handleGet(w HTTPResponseWriter, r *HTTPRequest) {
 			data = &nt
 		case samplingReq := <-session.samplingRequestChan:
 			// Send sampling request to client via SSE
-			data = mcp.JSONRPCRequest{
-				JSONRPC: "2.0",
-				ID:      mcp.NewRequestId(samplingReq.requestID),
-				Request: mcp.Request{
-					Method: string(mcp.MethodSamplingCreateMessage),
-				},
-				Params: samplingReq.request.CreateMessageParams,
-			}
+			data = streamRequest(samplingReq.requestID, mcp.MethodSamplingCreateMessage, samplingReq.request.CreateMessageParams)
 		case elicitationReq := <-session.elicitationRequestChan:
 			// Send elicitation request to client via SSE
-			data = mcp.JSONRPCRequest{
-				JSONRPC: "2.0",
-				ID:      mcp.NewRequestId(elicitationReq.requestID),
-				Request: mcp.Request{
-					Method: string(mcp.MethodElicitationCreate),
-				},
-				Params: elicitationReq.request.Params,
-			}
+			data = streamRequest(elicitationReq.requestID, mcp.MethodElicitationCreate, elicitationReq.request.Params)
 		case rootsReq := <-session.rootsRequestChan:
 			// Send list roots request to client via SSE
-			data = mcp.JSONRPCRequest{
-				JSONRPC: "2.0",
-				ID:      mcp.NewRequestId(rootsReq.requestID),
-				Request: mcp.Request{
-					Method: string(mcp.MethodListRoots),
-				},
-			}
+			data = streamRequest(rootsReq.requestID, mcp.MethodListRoots, nil)
 		case <-heartbeat:
-			data = mcp.JSONRPCRequest{
-				JSONRPC: "2.0",
-				ID:      mcp.NewRequestId(s.nextRequestID(sessionID)),
-				Request: mcp.Request{
-					Method: string(mcp.MethodPing),
-				},
-			}
+			data = streamRequest(s.nextRequestID(sessionID), mcp.MethodPing, nil)
 		case <-ctx.Done():
 			return
 		case <-session.done:
 			return
 		}
-		if err := writeSSEEvent(w, data); err != nil {
-			s.logger.Error("Failed to write SSE event", "err", err)
+		if !s.writeStreamEvent(w, sessionID, data) {
 			return
 		}
-		w.Flush()
-		s.touchSession(sessionID)
+	}
+}
+
+// writeStreamEvent writes data on session's listening stream; false when
+// the stream is broken.
+//
+//go:noinline
+func (s *StreamableHTTPServer) writeStreamEvent(w HTTPResponseWriter, sessionID string, data any) bool {
+	if err := writeSSEEvent(w, data); err != nil {
+		s.logger.Error("Failed to write SSE event", "err", err)
+		return false
+	}
+	w.Flush()
+	s.touchSession(sessionID)
+	return true
+}
+
+// startEventStream answers 200 with the headers of an event stream.
+//
+//go:noinline
+func startEventStream(w HTTPResponseWriter) {
+	// Set the client context before handling the message
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("Connection", "keep-alive")
+	w.WriteHeader(http.StatusOK)
+
+	w.Flush()
+}
+
+// streamRequest is a request of the server to the client, written on a
+// listening stream (a function of its own: serveGetStream's frame stays
+// small while it waits).
+//
+//go:noinline
+func streamRequest(id int64, method mcp.MCPMethod, params any) any {
+	return mcp.JSONRPCRequest{
+		JSONRPC: "2.0",
+		ID:      mcp.NewRequestId(id),
+		Request: mcp.Request{Method: string(method)},
+		Params:  params,
 	}
 }
 

@@ -1,0 +1,6 @@
+//go:build !race
+
+package server
+
+// padSize is the middleware frame of TestStreamableHTTPGetStreamStackShrinks.
+const padSize = 2816
