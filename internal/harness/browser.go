@@ -237,10 +237,19 @@ func (tb *Tab) TryText(sel string) (string, bool) {
 	return s, err == nil
 }
 
+// text reads sel's text within d. A node found and then replaced before
+// its text was read (a page that re-renders as it refreshes: "No node
+// with given id found") is looked up again.
 func (tb *Tab) text(sel string, d time.Duration) (string, error) {
 	ctx, cancel := context.WithTimeout(tb.ctx, d)
 	defer cancel()
-	return chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+	for {
+		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+		if err == nil || ctx.Err() != nil || !strings.Contains(err.Error(), "No node with given id") {
+			return s, err
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // Title is the page's title.
