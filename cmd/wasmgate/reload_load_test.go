@@ -229,7 +229,18 @@ func TestReloadUnderLoad(t *testing.T) {
 		}
 	}
 	took := time.Since(start)
-	time.Sleep(settle)
+	// Every session's list_changed of the last saves, which can trail
+	// the reload on a loaded machine (CI once missed one after a fixed
+	// second); a count that never arrives still fails below.
+	harness.WaitFor(30*time.Second, func() bool {
+		for _, x := range clients {
+			if x.notes.Lists() != want {
+				return false
+			}
+		}
+		return true
+	})
+	time.Sleep(settle) // and none more than want
 	stop.Store(true)
 	wg.Wait()
 
