@@ -73,11 +73,10 @@ type Gateway struct {
 	cur atomic.Pointer[Snapshot]
 
 	applyMu  sync.Mutex // serializes Apply and the endpoints' updates
-	reloadMu sync.Mutex // serializes Reload; Close takes it for good
-	closed   bool       // under reloadMu: Close ran, no reload may build
+	reloadMu sync.Mutex // serializes Reload, and Close with it
 	// closing ends when Close starts: a reload still building stops
-	// waiting for what it can, and Close waits for it to return before
-	// it closes the compiler the build uses.
+	// waiting for what it can, Close waits for it to return before it
+	// closes the compiler the build uses, and none builds after.
 	closing    context.Context
 	stopReload context.CancelFunc
 	watcher    *loader.Watcher
@@ -258,8 +257,7 @@ func (g *Gateway) Close(ctx context.Context) error {
 	// A reload still building compiles with the compiler closed below:
 	// it is told to stop and waited for, and none starts after.
 	g.stopReload()
-	g.reloadMu.Lock()
-	g.closed = true
+	g.reloadMu.Lock() // the reload in flight has returned
 	g.reloadMu.Unlock()
 	if g.opts.ownCompiler {
 		defer g.opts.Compiler.Close(context.WithoutCancel(ctx))
@@ -303,7 +301,7 @@ var errClosed = errors.New("the gateway is shutting down")
 // function that ends the hold; or errClosed once Close ran.
 func (g *Gateway) lockReload(ctx context.Context) (context.Context, func(), error) {
 	g.reloadMu.Lock()
-	if g.closed {
+	if g.closing.Err() != nil {
 		g.reloadMu.Unlock()
 		return nil, nil, errClosed
 	}

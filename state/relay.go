@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cenkalti/backoff/v5"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/wasmgate/wasmgate/relay"
@@ -454,20 +455,23 @@ func (m *RelayMesh) Serve(ctx context.Context, serve func(ctx context.Context, c
 	}
 }
 
-// reply publishes the answer of the forwarded call in to the inbox of
-// the replica that forwarded it. When nobody receives it (that replica's
-// subscription is not back yet after Redis came back: the call reached
-// this replica first), it is published again, for up to replyPatience:
-// a dropped answer would hold the call until its whole timeout.
 // replyPatience bounds how long an answer waits for its forwarder's
 // inbox to have a listener again.
 const replyPatience = 5 * time.Second
 
+// reply publishes the answer of the forwarded call in to the inbox of
+// the replica that forwarded it. When nobody receives it (that replica's
+// subscription is not back yet after Redis came back: the call reached
+// this replica first), it is published again, 10 ms later and doubling
+// up to 500 ms, for up to replyPatience: a dropped answer would hold the
+// call until its whole timeout.
 func (m *RelayMesh) reply(ctx context.Context, in message, body []byte) {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), replyPatience)
 	defer cancel()
 	msg, _ := json.Marshal(message{T: "reply", ID: in.ID, Body: body})
-	for wait := 10 * time.Millisecond; ; wait = min(2*wait, 500*time.Millisecond) {
+	again := &backoff.ExponentialBackOff{InitialInterval: 10 * time.Millisecond, Multiplier: 2, MaxInterval: 500 * time.Millisecond}
+	again.Reset()
+	for {
 		n, err := m.s.client.Publish(rctx, m.inbox(in.From), msg).Result()
 		if err == nil && n > 0 {
 			return
@@ -477,7 +481,7 @@ func (m *RelayMesh) reply(ctx context.Context, in message, body []byte) {
 			return
 		case <-m.s.closed:
 			return
-		case <-time.After(wait):
+		case <-time.After(again.NextBackOff()):
 		}
 	}
 }
