@@ -196,7 +196,7 @@ func (f *lazyForwarder) sse() {
 }
 
 // forward is handlePost's forward without an event store.
-func (f *lazyForwarder) forward(nt mcp.JSONRPCNotification, queue chan mcp.JSONRPCNotification) bool {
+func (f *lazyForwarder) forward(nt mcp.JSONRPCNotification, putBack func(mcp.JSONRPCNotification)) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	stop := false
@@ -204,10 +204,7 @@ func (f *lazyForwarder) forward(nt mcp.JSONRPCNotification, queue chan mcp.JSONR
 	case <-f.done:
 		stop = true
 		if !f.responding.Load() {
-			select {
-			case queue <- nt:
-			default:
-			}
+			putBack(nt)
 			return false
 		}
 	default:
@@ -220,6 +217,15 @@ func (f *lazyForwarder) forward(nt mcp.JSONRPCNotification, queue chan mcp.JSONR
 	return !stop
 }
 
+// putBackScoped puts a notification taken off f.notes back, or drops it
+// when f.notes is full.
+func (f *lazyForwarder) putBackScoped(nt mcp.JSONRPCNotification) {
+	select {
+	case f.notes <- nt:
+	default:
+	}
+}
+
 func (f *lazyForwarder) run() {
 	defer close(f.exited)
 	defer func() {
@@ -230,11 +236,15 @@ func (f *lazyForwarder) run() {
 	for {
 		select {
 		case nt := <-f.notes:
-			if !f.forward(nt, f.notes) {
+			if !f.forward(nt, f.putBackScoped) {
 				return
 			}
-		case nt := <-f.session.notificationChannel:
-			if !f.forward(nt, f.session.notificationChannel) {
+		case <-f.session.queuedNotifications.wait():
+			if nt, ok := f.session.queuedNotifications.take(); ok && !f.forward(nt, f.session.queuedNotifications.putBack) {
+				return
+			}
+		case nt := <-f.session.queuedNotifications.legacyChan():
+			if !f.forward(nt, f.session.queuedNotifications.putBack) {
 				return
 			}
 		case req := <-f.requests:
@@ -278,9 +288,8 @@ func (f *lazyForwarder) finish(response mcp.JSONRPCMessage) {
 		select {
 		case nt = <-f.notes: // nil unless started
 		default:
-			select {
-			case nt = <-f.session.notificationChannel:
-			default:
+			var ok bool
+			if nt, ok = f.session.queuedNotifications.take(); !ok {
 				f.mu.Unlock()
 				f.respond(response)
 				return

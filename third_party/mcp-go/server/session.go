@@ -264,10 +264,9 @@ func (s *MCPServer) broadcastToSession(session ClientSession, notification mcp.J
 	if sessionWithStreamableHTTPConfig, ok := session.(SessionWithStreamableHTTPConfig); ok {
 		sessionWithStreamableHTTPConfig.UpgradeToSSEWhenReceiveNotification()
 	}
-	select {
-	case session.NotificationChannel() <- notification:
+	if offerNotification(session, notification) {
 		// Successfully sent notification
-	default:
+	} else {
 		// Channel is blocked, if there's an error hook, use it
 		if s.hooks != nil && len(s.hooks.OnError) > 0 {
 			err := ErrNotificationChannelBlocked
@@ -295,10 +294,9 @@ func (s *MCPServer) sendNotificationToSpecificClient(session ClientSession, noti
 	if sessionWithStreamableHTTPConfig, ok := session.(SessionWithStreamableHTTPConfig); ok {
 		sessionWithStreamableHTTPConfig.UpgradeToSSEWhenReceiveNotification()
 	}
-	select {
-	case session.NotificationChannel() <- notification:
+	if offerNotification(session, notification) {
 		return nil
-	default:
+	} else {
 		// Channel is blocked, if there's an error hook, use it
 		if s.hooks != nil && len(s.hooks.OnError) > 0 {
 			err := ErrNotificationChannelBlocked
@@ -387,10 +385,9 @@ func (s *MCPServer) sendNotificationCore(
 	if scoped, ok := ctx.Value(requestScopedSSEKey{}).(*requestScopedSSE); ok && scoped.trySendNotification(ctx, session, notification) {
 		return nil
 	}
-	select {
-	case session.NotificationChannel() <- notification:
+	if offerNotification(session, notification) {
 		return nil
-	default:
+	} else {
 		// Channel is blocked, if there's an error hook, use it
 		if s.hooks != nil && len(s.hooks.OnError) > 0 {
 			method := notification.Method

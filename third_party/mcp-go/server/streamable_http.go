@@ -831,7 +831,7 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 	// written, the forwarder writes it ahead of the response, in order;
 	// otherwise, it is put back on queue, for the session's GET stream or
 	// next request.)
-	forward := func(nt mcp.JSONRPCNotification, queue chan mcp.JSONRPCNotification) bool {
+	forward := func(nt mcp.JSONRPCNotification, putBack func(mcp.JSONRPCNotification)) bool {
 		if listening {
 			nt = tagSubscription(nt, requestID)
 		}
@@ -848,10 +848,7 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 				return false
 			}
 			if !responding.Load() {
-				select {
-				case queue <- nt:
-				default:
-				}
+				putBack(nt)
 				return false
 			}
 		default:
@@ -883,6 +880,12 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 		return !stop
 	}
 
+	putBackScoped := func(nt mcp.JSONRPCNotification) {
+		select {
+		case scopedNotifications <- nt:
+		default:
+		}
+	}
 	go func() {
 		defer close(forwarderExited)
 		defer func() {
@@ -893,11 +896,15 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 		for {
 			select {
 			case nt := <-scopedNotifications:
-				if !forward(nt, scopedNotifications) {
+				if !forward(nt, putBackScoped) {
 					return
 				}
-			case nt := <-session.notificationChannel:
-				if !forward(nt, session.notificationChannel) {
+			case <-session.queuedNotifications.wait():
+				if nt, ok := session.queuedNotifications.take(); ok && !forward(nt, session.queuedNotifications.putBack) {
+					return
+				}
+			case nt := <-session.queuedNotifications.legacyChan():
+				if !forward(nt, session.queuedNotifications.putBack) {
 					return
 				}
 			case req := <-scopedRequests:
@@ -978,9 +985,8 @@ drainLoop:
 		select {
 		case nt = <-scopedNotifications:
 		default:
-			select {
-			case nt = <-session.notificationChannel:
-			default:
+			var ok bool
+			if nt, ok = session.queuedNotifications.take(); !ok {
 				break drainLoop
 			}
 		}
@@ -1215,7 +1221,13 @@ func (s *StreamableHTTPServer) serveGetStream(w HTTPResponseWriter, r *HTTPReque
 	for {
 		var data any
 		select {
-		case nt := <-session.notificationChannel:
+		case <-session.queuedNotifications.wait():
+			nt, ok := session.queuedNotifications.take()
+			if !ok {
+				continue
+			}
+			data = &nt
+		case nt := <-session.queuedNotifications.legacyChan():
 			data = &nt
 		case samplingReq := <-session.samplingRequestChan:
 			// Send sampling request to client via SSE
@@ -1857,7 +1869,7 @@ type streamableHttpSession struct {
 	done                chan struct{}
 	doneOnce            sync.Once
 	sessionID           string
-	notificationChannel chan mcp.JSONRPCNotification // server -> client notifications
+	queuedNotifications notificationQueue // server -> client notifications (wasmgate patch: a queue, not a channel of 100)
 	tools               *sessionToolsStore
 	resources           *sessionResourcesStore
 	resourceTemplates   *sessionResourceTemplatesStore
@@ -1866,9 +1878,9 @@ type streamableHttpSession struct {
 	logLevels           *sessionLogLevelsStore
 
 	// Sampling support for bidirectional communication
-	samplingRequestChan    chan samplingRequestItem    // server -> client sampling requests
-	elicitationRequestChan chan elicitationRequestItem // server -> client elicitation requests
-	rootsRequestChan       chan rootsRequestItem       // server -> client list roots requests
+	samplingRequestChan    chan *samplingRequestItem    // server -> client sampling requests
+	elicitationRequestChan chan *elicitationRequestItem // server -> client elicitation requests
+	rootsRequestChan       chan *rootsRequestItem       // server -> client list roots requests
 
 	samplingRequests sync.Map      // requestID -> pending sampling request context
 	requestIDCounter *atomic.Int64 // shared per server so IDs stay unique across sessions with the same session ID
@@ -1884,14 +1896,13 @@ func newStreamableHttpSession(sessionID string, toolStore *sessionToolsStore, re
 	s := &streamableHttpSession{
 		done:                   make(chan struct{}),
 		sessionID:              sessionID,
-		notificationChannel:    make(chan mcp.JSONRPCNotification, 100),
 		tools:                  toolStore,
 		resources:              resourcesStore,
 		resourceTemplates:      templatesStore,
 		logLevels:              levels,
-		samplingRequestChan:    make(chan samplingRequestItem, 10),
-		elicitationRequestChan: make(chan elicitationRequestItem, 10),
-		rootsRequestChan:       make(chan rootsRequestItem, 10),
+		samplingRequestChan:    make(chan *samplingRequestItem, 10),
+		elicitationRequestChan: make(chan *elicitationRequestItem, 10),
+		rootsRequestChan:       make(chan *rootsRequestItem, 10),
 		requestIDCounter:       requestIDCounter,
 	}
 	return s
@@ -1909,8 +1920,17 @@ func (s *streamableHttpSession) SessionID() string {
 	return s.sessionID
 }
 
+// NotificationChannel returns a channel the session's streams take
+// notifications from. wasmgate patch: it is made on the first call; this
+// module's senders offer to the session's queue instead (offerNotification).
 func (s *streamableHttpSession) NotificationChannel() chan<- mcp.JSONRPCNotification {
-	return s.notificationChannel
+	return s.queuedNotifications.channel()
+}
+
+// offerNotification queues a notification for the session's streams; it
+// reports false, as a full channel's send would, when the queue is full.
+func (s *streamableHttpSession) offerNotification(nt mcp.JSONRPCNotification) bool {
+	return s.queuedNotifications.offer(nt)
 }
 
 func (s *streamableHttpSession) Initialize() {
@@ -2019,7 +2039,7 @@ func (s *streamableHttpSession) RequestSampling(ctx context.Context, request mcp
 	responseChan := make(chan samplingResponseItem, 1)
 
 	// Create the sampling request item
-	samplingRequest := samplingRequestItem{
+	samplingRequest := &samplingRequestItem{
 		requestID: requestID,
 		request:   request,
 		response:  responseChan,
@@ -2077,7 +2097,7 @@ func (s *streamableHttpSession) ListRoots(ctx context.Context, request mcp.ListR
 	responseChan := make(chan samplingResponseItem, 1)
 
 	// Create the roots request item
-	rootsRequest := rootsRequestItem{
+	rootsRequest := &rootsRequestItem{
 		requestID: requestID,
 		request:   request,
 		response:  responseChan,
@@ -2125,7 +2145,7 @@ func (s *streamableHttpSession) RequestElicitation(ctx context.Context, request 
 	responseChan := make(chan samplingResponseItem, 1)
 
 	// Create the sampling request item
-	elicitationRequest := elicitationRequestItem{
+	elicitationRequest := &elicitationRequestItem{
 		requestID: requestID,
 		request:   request,
 		response:  responseChan,

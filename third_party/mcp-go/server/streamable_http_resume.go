@@ -305,7 +305,11 @@ func (s *StreamableHTTPServer) startListeningPump(session *streamableHttpSession
 		ctx := context.Background()
 		for {
 			select {
-			case nt := <-session.notificationChannel:
+			case <-session.queuedNotifications.wait():
+				if nt, ok := session.queuedNotifications.take(); ok {
+					st.deliver(ctx, nt, false)
+				}
+			case nt := <-session.queuedNotifications.legacyChan():
 				st.deliver(ctx, nt, false)
 			case samplingReq := <-session.samplingRequestChan:
 				st.deliver(ctx, mcp.JSONRPCRequest{
