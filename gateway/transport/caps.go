@@ -126,7 +126,11 @@ func (c *checks) streams(next http.Handler) http.Handler {
 			c.refuseStream(w, err, caller, h.MaxStreams, h.MaxStreamsPerSession, h.MaxStreamsPerPrincipal)
 			return
 		}
-		defer release()
+		if held := heldOf(r); held != nil {
+			held.release = release // the stream is served after the checks return
+		} else {
+			defer release()
+		}
 		next.ServeHTTP(w, r)
 	})
 }

@@ -128,7 +128,10 @@ func Endpoint(o Options) Served {
 	// RFC 9728 protected-resource metadata, at the root and under the
 	// endpoint's path, as OAuth clients look for it.
 	return Served{
-		MCP:      chain(fastCall(sh, o.SlowPath), c.serving, c.origin, c.authenticate, c.access, c.ownSession, c.body, c.sessions, c.streams),
+		MCP: shallowStreams{
+			checked: chain(holdStreams(fastCall(sh, o.SlowPath)), c.serving, c.origin, c.authenticate, c.access, c.ownSession, c.body, c.sessions, c.streams),
+			serve:   sh,
+		},
 		Metadata: c.metadataHandler(),
 		Card:     c.cardHandler(),
 		Server:   sh,
