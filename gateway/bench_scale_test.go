@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmgate/wasmgate/loader"
+
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -67,7 +69,7 @@ func scaleYAML(urls []string) string {
 func BenchmarkListScale(b *testing.B) {
 	urls := scaleUpstreams(b, 100, 100, "")
 	g := openTestGateway(b, scaleYAML(urls))
-	h, _ := g.HTTPHandler(time.Minute)
+	h, _ := g.HTTPHandler(time.Minute, loader.DefaultStreamHeartbeat)
 	for _, tc := range []struct {
 		name, token string
 		want        int

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmgate/wasmgate/loader"
+
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wasmgate/wasmgate/gateway/transport"
@@ -32,7 +34,7 @@ func FuzzHTTPRequest(f *testing.F) {
 	}
 	g := newTestGatewayWith(f, "transports:\n  http:\n    max_body: 1KiB\n    max_sessions: 4\n    max_streams: 2\n    max_streams_per_session: 1\n    auth: {bearer_token_file: "+tokenFile+"}\n")
 	ids := transport.NewSessionIDs()
-	handler, sh := g.httpHandler(time.Hour, ids)
+	handler, sh := g.httpHandler(time.Hour, loader.DefaultStreamHeartbeat, ids)
 	f.Cleanup(func() { sh.Shutdown(context.Background()) })
 
 	serve := func(ctx context.Context, method, sid, proto, ctype, auth string, body []byte) *httptest.ResponseRecorder {

@@ -57,7 +57,7 @@ func (g *Gateway) httpService(lc *lifecycle, cfg *loader.Config) service {
 				return err
 			}
 			g.relay.SetListener(relay.Listener{Addr: ln.Addr().String()})
-			handler, _ := g.HTTPHandler(time.Duration(h.SessionIdleTimeout))
+			handler, _ := g.HTTPHandler(time.Duration(h.SessionIdleTimeout), h.Heartbeat())
 			srv = transport.NewServer(h, handler, g.log)
 			ln = transport.LimitConns(ln, h.MaxConnections, g.log)
 			first := g.eps.all()[0].Config().Path
@@ -313,13 +313,13 @@ func (g *Gateway) relayService() service {
 // HTTPHandler serves MCP Streamable HTTP on every endpoint's path
 // (package transport), with the browser relay beside them, following
 // the serving snapshot; the server returned is the first endpoint's.
-func (g *Gateway) HTTPHandler(idleTTL time.Duration) (http.Handler, *server.StreamableHTTPServer) {
-	return g.httpHandler(idleTTL, nil)
+func (g *Gateway) HTTPHandler(idleTTL, heartbeat time.Duration) (http.Handler, *server.StreamableHTTPServer) {
+	return g.httpHandler(idleTTL, heartbeat, nil)
 }
 
-func (g *Gateway) httpHandler(idleTTL time.Duration, ids *transport.SessionIDs) (http.Handler, *server.StreamableHTTPServer) {
+func (g *Gateway) httpHandler(idleTTL, heartbeat time.Duration, ids *transport.SessionIDs) (http.Handler, *server.StreamableHTTPServer) {
 	rt := g.eps.serveHTTP(transport.Options{
-		IdleTTL: idleTTL, IDs: cmp.Or(ids, transport.NewSessionIDs()),
+		IdleTTL: idleTTL, Heartbeat: heartbeat, IDs: cmp.Or(ids, transport.NewSessionIDs()),
 		Current: func() *transport.State {
 			if s := g.cur.Load(); s != nil {
 				return s.parts.id.http

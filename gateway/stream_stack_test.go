@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wasmgate/wasmgate/loader"
 )
 
 // TestIdleStreamStackShrinks: the goroutine of a session's idle GET
@@ -21,7 +23,7 @@ import (
 func TestIdleStreamStackShrinks(t *testing.T) {
 	const n = 64
 	g := openTestGateway(t, "")
-	h, _ := g.HTTPHandler(time.Minute)
+	h, _ := g.HTTPHandler(time.Minute, loader.DefaultStreamHeartbeat)
 	ids := make([]string, n)
 	for i := range ids {
 		ids[i] = httpSession(t, h)

@@ -27,6 +27,9 @@ func TestHTTPBounds(t *testing.T) {
 	if l := cfg.Plugins; len(l) > 0 && l[0].Limits.MaxNotifications != DefaultMaxNotifications {
 		t.Errorf("max_notifications default: %d", l[0].Limits.MaxNotifications)
 	}
+	if h.Heartbeat() != DefaultStreamHeartbeat {
+		t.Errorf("stream_heartbeat default: %s, want %s", h.Heartbeat(), DefaultStreamHeartbeat)
+	}
 	if DefaultMaxStreams >= DefaultMaxConnections {
 		t.Errorf("the defaults break their own rule: max_streams %d >= max_connections %d", DefaultMaxStreams, DefaultMaxConnections)
 	}
@@ -36,6 +39,15 @@ func TestHTTPBounds(t *testing.T) {
 `), nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for yaml, want := range map[string]time.Duration{"{stream_heartbeat: 0s}": 0, "{stream_heartbeat: 5m}": 5 * time.Minute} {
+		cfg, err := Load(writeFiles(t, "transports: {http: "+yaml+"}\n"), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", yaml, err)
+		}
+		if got := cfg.Transports.HTTP.Heartbeat(); got != want {
+			t.Errorf("%s: heartbeat %s, want %s", yaml, got, want)
+		}
 	}
 	if h := cfg.Transports.HTTP; h.ReadTimeout != Duration(2*time.Second) || h.MaxHeaderBytes != 8<<10 || h.MaxConnections != 20 || h.MaxStreamsPerSession != 1 {
 		t.Errorf("values not kept: %+v", h)
@@ -56,6 +68,8 @@ func TestHTTPBounds(t *testing.T) {
 		"{max_connections: 100, max_streams: 100}":     "transports.http.max_streams: 100 must be less than max_connections (100)",
 		"{max_connections: 1.5}":                       "transports.http.max_connections",
 		"{max_sessions_per_principal: -2}":             "transports.http.max_sessions_per_principal: -2 is out of range (1..max_sessions)",
+		"{stream_heartbeat: 100ms}":                    "transports.http.stream_heartbeat: 100ms is out of range (0s, which sends none, or 1s..1h)",
+		"{stream_heartbeat: 2h}":                       "transports.http.stream_heartbeat: 2h0m0s is out of range",
 	} {
 		_, err := Load(writeFiles(t, "transports: {http: "+yaml+"}\n"), nil)
 		if err == nil || !strings.Contains(err.Error(), want) {

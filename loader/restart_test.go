@@ -7,9 +7,10 @@ import (
 	"testing"
 )
 
-// TestRestartOnlyServerKeys: server.name (told to clients at initialize)
-// and server.watch (the watcher starts once) cannot change on reload; the
-// refusal names the key and both values.
+// TestRestartOnlyServerKeys: server.name (told to clients at initialize),
+// server.watch (the watcher starts once) and transports.http.stream_heartbeat
+// (the HTTP server is built with it) cannot change on reload; the refusal
+// names the key and both values.
 func TestRestartOnlyServerKeys(t *testing.T) {
 	dir := t.TempDir()
 	load := func(yaml string) *Config {
@@ -26,8 +27,9 @@ func TestRestartOnlyServerKeys(t *testing.T) {
 	}
 	prev := load("server: {name: one}\n")
 	for yaml, want := range map[string]string{
-		"server: {name: two}\n":               "server.name: changed from one to two",
-		"server: {name: one, watch: false}\n": "server.watch: changed from true to false",
+		"server: {name: two}\n":                                             "server.name: changed from one to two",
+		"server: {name: one, watch: false}\n":                               "server.watch: changed from true to false",
+		"server: {name: one}\ntransports: {http: {stream_heartbeat: 0s}}\n": "transports.http.stream_heartbeat: changed from 30s to 0s",
 	} {
 		err := load(yaml).RestartOnly(prev, "systemctl restart wasmgate")
 		if err == nil || !strings.Contains(err.Error(), want) {

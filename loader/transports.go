@@ -30,7 +30,11 @@ type HTTP struct {
 	MaxBody        config.ByteSize `koanf:"max_body"`
 	// SessionIdleTimeout ends MCP sessions that sent nothing for this long.
 	SessionIdleTimeout config.Duration `koanf:"session_idle_timeout"`
-	Auth               HTTPAuth        `koanf:"auth"`
+	// StreamHeartbeat is how often a session's GET stream is sent a ping,
+	// so that proxies in front do not cut it as idle; 0s: never (an idle
+	// session then costs no CPU). Unset: DefaultStreamHeartbeat.
+	StreamHeartbeat *config.Duration `koanf:"stream_heartbeat"`
+	Auth            HTTPAuth         `koanf:"auth"`
 
 	// What one client can hold (defaults and checks: HTTP.bounds).
 	ReadHeaderTimeout    config.Duration `koanf:"read_header_timeout"`
@@ -49,6 +53,19 @@ type HTTP struct {
 
 // On reports whether the HTTP transport is enabled (the default).
 func (h HTTP) On() bool { return h.Enabled == nil || *h.Enabled }
+
+// DefaultStreamHeartbeat is transports.http.stream_heartbeat unset: under
+// the idle timeouts of common proxies and load balancers (60 s and up).
+const DefaultStreamHeartbeat = 30 * time.Second
+
+// Heartbeat is stream_heartbeat (DefaultStreamHeartbeat when unset; 0:
+// none).
+func (h HTTP) Heartbeat() time.Duration {
+	if h.StreamHeartbeat == nil {
+		return DefaultStreamHeartbeat
+	}
+	return time.Duration(*h.StreamHeartbeat)
+}
 
 // HTTPAuth configures the optional bearer token. The token itself never
 // appears in gateway.yaml: it is read from an environment variable or a file.
@@ -90,6 +107,12 @@ func (t *Transports) Normalize(key string, env *config.Env) {
 		h.SessionIdleTimeout = config.Duration(time.Hour)
 	} else if h.SessionIdleTimeout < config.Duration(time.Second) {
 		env.Bad(key+".session_idle_timeout", "%s is out of range (at least 1s)", h.SessionIdleTimeout)
+	}
+	if h.StreamHeartbeat == nil {
+		d := config.Duration(DefaultStreamHeartbeat)
+		h.StreamHeartbeat = &d
+	} else if d := time.Duration(*h.StreamHeartbeat); d != 0 && (d < time.Second || d > time.Hour) {
+		env.Bad(key+".stream_heartbeat", "%s is out of range (0s, which sends none, or 1s..1h)", d)
 	}
 	if h.Listen == "" {
 		h.Listen = DefaultHTTPListen
@@ -139,6 +162,7 @@ func (t *Transports) RestartOnly(key string, prev any, diff config.Diff) {
 	diff(key+".http.listen", p.HTTP.Listen, t.HTTP.Listen)
 	diff(key+".http.path", p.HTTP.Path, t.HTTP.Path)
 	diff(key+".http.session_idle_timeout", p.HTTP.SessionIdleTimeout, t.HTTP.SessionIdleTimeout)
+	diff(key+".http.stream_heartbeat", p.HTTP.Heartbeat(), t.HTTP.Heartbeat())
 	diff(key+".http.read_header_timeout", p.HTTP.ReadHeaderTimeout, t.HTTP.ReadHeaderTimeout)
 	diff(key+".http.read_timeout", p.HTTP.ReadTimeout, t.HTTP.ReadTimeout)
 	diff(key+".http.idle_timeout", p.HTTP.IdleTimeout, t.HTTP.IdleTimeout)

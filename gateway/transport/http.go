@@ -42,6 +42,9 @@ type State struct {
 type Options struct {
 	Path    string
 	IdleTTL time.Duration // transports.http.session_idle_timeout
+	// Heartbeat is transports.http.stream_heartbeat: how often a GET
+	// stream is sent a ping (0: never).
+	Heartbeat time.Duration
 	MCP     *server.MCPServer
 	// Current is the serving state, nil before the first snapshot.
 	Current func() *State
@@ -118,7 +121,7 @@ func Endpoint(o Options) Served {
 		// Track sessions: unknown or ended ids get 404, DELETE ends one,
 		// and session_idle_timeout ends idle ones.
 		server.WithSessionIdManagerResolver(ids),
-		server.WithHeartbeatInterval(30*time.Second),
+		server.WithHeartbeatInterval(o.Heartbeat),
 		server.WithSessionIdleTTL(o.IdleTTL),
 		server.WithStreamableHTTPLogger(o.Logger.With("component", "mcp-http")),
 	)
