@@ -67,5 +67,7 @@ wait_serving $up "$uplog"
 echo "idle sessions: $SESSIONS, each with its GET stream open; wasmgate, then the floor (net/http alone) with the same client:"
 ./bin/scalebench -wasmgate ./bin/wasmgate -sessions "$SESSIONS" -quiet "$QUIET"
 ./bin/scalebench -wasmgate ./bin/wasmgate -sessions "$SESSIONS" -quiet "$QUIET" -upstream-url "http://127.0.0.1:$UP/mcp"
+echo "the same without the GET streams' heartbeat (transports.http.stream_heartbeat: 0s): an idle session wakes nothing:"
+./bin/scalebench -wasmgate ./bin/wasmgate -sessions "$SESSIONS" -quiet "$QUIET" -heartbeat 0s
 ./bin/scalebench -wasmgate ./bin/wasmgate -calls -sessions "$SESSIONS" -clients "$CALLS_CLIENTS" -duration "$CALLS_DURATION" \
   -rounds "$ROUNDS" -mcpbench ./bin/mcpbench -plugin examples/plugins/calculator.wasm

@@ -89,6 +89,7 @@ type options struct {
 	rounds            int
 	sessions          int
 	upstreamURL       string
+	heartbeat         string // transports.http.stream_heartbeat, "": the default
 	heap              string
 	settle, quiet     time.Duration
 	// -calls: calls with idle sessions beside them (calls.go).
@@ -122,6 +123,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&o.duration, "duration", 5*time.Second, "with -calls: each gateway's own time per run")
 	fs.DurationVar(&o.warmup, "warmup", time.Second, "with -calls: each gateway's unrecorded time per run, first")
 	fs.DurationVar(&o.slice, "slice", 200*time.Millisecond, "with -calls: the turns of the two gateways")
+	fs.StringVar(&o.heartbeat, "heartbeat", "", "with -sessions: the gateway's transports.http.stream_heartbeat (0s: no ping on idle streams; default: the gateway's)")
 	fs.StringVar(&o.upstreamURL, "upstream-url", "", "with -sessions: an MCP server (Streamable HTTP) each session calls once through a per_client upstream")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

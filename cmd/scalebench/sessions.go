@@ -65,6 +65,10 @@ func idleSessions(ctx context.Context, o options, dir string, stdout, stderr io.
 // per_client upstream when o.upstreamURL is set.
 func sessionsConfig(o options, dir string) string {
 	n := o.sessions
+	heartbeat := ""
+	if o.heartbeat != "" {
+		heartbeat = fmt.Sprintf("    stream_heartbeat: %s\n", o.heartbeat)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, `server:
   cache_dir: %q
@@ -76,8 +80,8 @@ transports:
     max_streams: %d
     max_connections: %d
     session_idle_timeout: 1h
-admin: {listen: 127.0.0.1:0, pprof: true}
-`, filepath.Join(dir, "cache"), n+16, n+16, 2*n+64)
+%sadmin: {listen: 127.0.0.1:0, pprof: true}
+`, filepath.Join(dir, "cache"), n+16, n+16, 2*n+64, heartbeat)
 	if o.upstreamURL != "" {
 		fmt.Fprintf(&b, "upstreams:\n  - {name: up, prefix: up, url: %q, session: per_client, limits: {concurrency: 1024}}\n", o.upstreamURL)
 	}
