@@ -45,7 +45,7 @@ type Options struct {
 	// Heartbeat is transports.http.stream_heartbeat: how often a GET
 	// stream is sent a ping (0: never).
 	Heartbeat time.Duration
-	MCP     *server.MCPServer
+	MCP       *server.MCPServer
 	// Current is the serving state, nil before the first snapshot.
 	Current func() *State
 	// Owns reports whether caller c may use session id (the

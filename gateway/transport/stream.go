@@ -30,7 +30,9 @@ func heldOf(r *http.Request) *heldStream {
 // 8 KiB, and each collection walks a dozen frames fewer in each of them
 // (issue 46: memory per idle session; calls beside 10,000 idle sessions).
 // Every check above holdStreams does nothing once next returns but
-// streams' release, which comes here with the request.
+// streams' release, which comes here with the request, and none wraps the
+// ResponseWriter: a check that must do either for a GET has to hand it
+// over here the same way.
 type shallowStreams struct {
 	checked http.Handler // the checks, ending in holdStreams
 	serve   http.Handler // mcp-go, after every check
