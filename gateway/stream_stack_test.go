@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmgate/wasmgate/internal/harness"
+	"github.com/wasmgate/wasmgate/internal/mcphttp"
 	"github.com/wasmgate/wasmgate/loader"
 )
 
@@ -51,7 +53,7 @@ func TestIdleStreamStackShrinks(t *testing.T) {
 		<-r.Context().Done()
 	}), ids, func() {})
 	t.Logf("stack per idle GET stream (server and client goroutines): gateway %.1f KiB, a bare held stream %.1f KiB", gateway/1024, bare/1024)
-	if !raceEnabled && gateway > bare+6<<10 {
+	if !harness.RaceEnabled && gateway > bare+6<<10 {
 		t.Errorf("an idle GET stream holds %.1f KiB of stack, a bare held stream %.1f KiB: frames live below its wait keep its stack from shrinking", gateway/1024, bare/1024)
 	}
 }
@@ -77,13 +79,10 @@ func stackPerStream(t *testing.T, h http.Handler, ids []string, parked func()) f
 	client := &http.Client{Transport: &http.Transport{}}
 	defer client.CloseIdleConnections()
 	for _, id := range ids {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, ts.URL+"/mcp", nil)
+		req, err := mcphttp.Attach(ts.URL+"/mcp", id, mcphttp.Options{ProtocolVersion: harness.ProtoSessions}).Request(ctx, http.MethodGet, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		req.Header.Set("Accept", "text/event-stream")
-		req.Header.Set("Mcp-Session-Id", id)
-		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
 		resp, err := client.Do(req)
 		if err != nil {
 			t.Fatalf("GET stream: %v", err)

@@ -242,7 +242,7 @@ func TestRelayUnauthenticatedMemory(t *testing.T) {
 	// runs and 67 MiB once in CI (heap_inuse by 6 MiB), where a plain
 	// build's rose 3 MiB; so a race build gets twice the room.
 	bound := float64(64 << 20)
-	if raceEnabled {
+	if harness.RaceEnabled {
 		bound *= 2
 	}
 	if rise := peak.rss - mem0.rss; rise > bound {

@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 }
 
 func testMain(m *testing.M) int {
-	b, err := harness.Build(harness.BuildOptions{Race: raceEnabled, Version: testVersion})
+	b, err := harness.Build(harness.BuildOptions{Race: harness.RaceEnabled, Version: testVersion})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -38,7 +38,7 @@ func TestSaveToVisibleLatency(t *testing.T) {
 	}
 	const edits = 20
 	build := "plain binary"
-	if raceEnabled {
+	if harness.RaceEnabled {
 		build = "-race binary (numbers ~5-10x slower than production)"
 	}
 	var report []string
