@@ -108,10 +108,7 @@ func (t *Transports) Normalize(key string, env *config.Env) {
 	} else if h.SessionIdleTimeout < config.Duration(time.Second) {
 		env.Bad(key+".session_idle_timeout", "%s is out of range (at least 1s)", h.SessionIdleTimeout)
 	}
-	if h.StreamHeartbeat == nil {
-		d := config.Duration(DefaultStreamHeartbeat)
-		h.StreamHeartbeat = &d
-	} else if d := time.Duration(*h.StreamHeartbeat); d != 0 && (d < time.Second || d > time.Hour) {
+	if d := h.Heartbeat(); d != 0 && (d < time.Second || d > time.Hour) {
 		env.Bad(key+".stream_heartbeat", "%s is out of range (0s, which sends none, or 1s..1h)", d)
 	}
 	if h.Listen == "" {
