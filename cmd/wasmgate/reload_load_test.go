@@ -12,6 +12,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
@@ -144,6 +145,9 @@ func TestReloadUnderLoad(t *testing.T) {
 		[]byte("server: [this is not\n  valid: yaml\n"),
 		[]byte(strings.Replace(string(render(applied)), "plugins:", "plugins:\n  - {name: typo, path: \"x.wasm\", limitz: {}}", 1)),
 	}
+	// toolSaves are when each save that changed the tools was written,
+	// for saying which list_changed a session lacks.
+	var toolSaves []string
 	start := time.Now()
 	for n := range 50 {
 		next := applied
@@ -198,6 +202,7 @@ func TestReloadUnderLoad(t *testing.T) {
 		kinds[kind]++
 
 		before := g.ReloadCount(t)
+		savedAt := time.Since(start)
 		save()
 		_, fail := g.WaitReload(t, before, fmt.Sprintf("save %d (%s)", n, kind))
 		if kind == "broken save" {
@@ -218,6 +223,9 @@ func TestReloadUnderLoad(t *testing.T) {
 			if !slices.Equal(old[i], now[i]) {
 				want[i]++
 			}
+		}
+		if !slices.Equal(old[0], now[0]) {
+			toolSaves = append(toolSaves, fmt.Sprintf("save %d (%s) at %v", n, kind, savedAt.Round(time.Millisecond)))
 		}
 		applied = next
 		harness.WaitTools(ctx, t, control, visible, now[0]...)
@@ -260,6 +268,14 @@ func TestReloadUnderLoad(t *testing.T) {
 	for _, x := range clients {
 		if got := x.notes.Lists(); got != want {
 			t.Errorf("%s received %s list_changed, want %s", x.name, harness.Lists(got), harness.Lists(want))
+			if got[0] != want[0] {
+				var at []string
+				for _, when := range x.notes.Times(mcp.MethodNotificationToolsListChanged) {
+					at = append(at, when.Sub(start).Round(time.Millisecond).String())
+				}
+				t.Logf("%s: tools list_changed arrived at %s; the saves that changed the tools:\n%s",
+					x.name, strings.Join(at, ", "), strings.Join(toolSaves, "\n"))
+			}
 		}
 		if x.sid != "" && x.c.GetSessionId() != x.sid {
 			t.Errorf("%s: session id changed from %q to %q", x.name, x.sid, x.c.GetSessionId())

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -102,18 +103,22 @@ func (g *Gateway) ReloadRefused(t testing.TB, wants ...string) string {
 	return body
 }
 
-// Notes counts the notifications a client receives, by method.
+// Notes counts the notifications a client receives, by method, and
+// keeps when each arrived (for a test to say which one is missing).
 type Notes struct {
 	mu sync.Mutex
 	n  map[string]int
+	at map[string][]time.Time
 }
 
 // CountNotes counts the notifications c receives from now on.
 func CountNotes(c *client.Client) *Notes {
-	n := &Notes{n: map[string]int{}}
+	n := &Notes{n: map[string]int{}, at: map[string][]time.Time{}}
 	c.OnNotification(func(x mcp.JSONRPCNotification) {
+		now := time.Now()
 		n.mu.Lock()
 		n.n[x.Method]++
+		n.at[x.Method] = append(n.at[x.Method], now)
 		n.mu.Unlock()
 	})
 	return n
@@ -124,6 +129,13 @@ func (n *Notes) Count(method string) int {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return n.n[method]
+}
+
+// Times are when the notifications of method arrived, in order.
+func (n *Notes) Times(method string) []time.Time {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return slices.Clone(n.at[method])
 }
 
 // Lists are the counts of the tools, resources and prompts list_changed

@@ -733,6 +733,17 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 
 	ctx = context.WithValue(ctx, requestHeader, r.header())
 
+	// wasmgate patch: a message without an id (a notification) gets no
+	// stream: 202 Accepted with no body, as the specification requires.
+	// Upstream started the notification forwarder for it too, which could
+	// take a notification of the session off its queue and write it on this
+	// response, whose body a client sending a notification does not read
+	// (mcp-go's discards it): the notification was lost.
+	if requestID == nil {
+		s.answerWithoutStream(w, era, s.server.handleMessage(ctx, rawData, env))
+		return
+	}
+
 	// SSE upgrades require a streaming-capable response writer; if the
 	// underlying transport can't stream, we still attempt the request but
 	// any notifications will be buffered and flushed at the end as a single
@@ -1191,6 +1202,24 @@ func (s *StreamableHTTPServer) openGetStream(w HTTPResponseWriter, r *HTTPReques
 
 	s.touchSession(sessionID)
 	return session, cleanup, true
+}
+
+// answerWithoutStream answers a message that has no id: 202 Accepted, or
+// the error handleMessage made of it, as JSON.
+func (s *StreamableHTTPServer) answerWithoutStream(w HTTPResponseWriter, era requestEra, response mcp.JSONRPCMessage) {
+	if response == nil {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	status := http.StatusOK
+	if errResponse, ok := response.(mcp.JSONRPCError); ok && era.modern {
+		status = httpStatusForJSONRPCError(errResponse.Error.Code)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	if err := json.NewEncoder(w).Encode(response); err != nil {
+		s.logger.Error("Failed to write response", "err", err)
+	}
 }
 
 // serveGetStream holds session's listening stream open until the client
