@@ -199,6 +199,11 @@ func (f *lazyForwarder) sse() {
 func (f *lazyForwarder) forward(nt mcp.JSONRPCNotification, putBack func(mcp.JSONRPCNotification)) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.ctx.Err() != nil {
+		// The client is gone: nobody reads this response (wasmgate patch).
+		putBack(nt)
+		return false
+	}
 	stop := false
 	select {
 	case <-f.done:
@@ -283,13 +288,20 @@ func (f *lazyForwarder) finish(response mcp.JSONRPCMessage) {
 		<-f.exited
 	}
 	f.mu.Lock()
+	// wasmgate patch: when the client is gone (it cancelled the call),
+	// what the session has queued stays queued for its next stream;
+	// upstream wrote it on this response, which nobody reads.
+	gone := f.ctx.Err() != nil
 	for {
 		var nt mcp.JSONRPCNotification
 		select {
 		case nt = <-f.notes: // nil unless started
 		default:
 			var ok bool
-			if nt, ok = f.session.queuedNotifications.take(); !ok {
+			if !gone {
+				nt, ok = f.session.queuedNotifications.take()
+			}
+			if !ok {
 				f.mu.Unlock()
 				f.respond(response)
 				return

@@ -848,6 +848,13 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 		}
 		mu.Lock()
 		defer mu.Unlock()
+		if ctx.Err() != nil && !resumable {
+			// The client is gone: nobody reads this response, and
+			// without an event store nothing records it (wasmgate
+			// patch).
+			putBack(nt)
+			return false
+		}
 		stop := false
 		select {
 		case <-done:
@@ -990,6 +997,11 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 	<-forwarderExited
 	mu.Lock()
 
+	// wasmgate patch: when the client is gone (it cancelled the request)
+	// and no event store records what this response would have carried,
+	// what the session has queued stays queued for its next stream;
+	// upstream wrote it on this response, which nobody reads.
+	gone := ctx.Err() != nil && !resumable
 drainLoop:
 	for {
 		var nt mcp.JSONRPCNotification
@@ -997,7 +1009,10 @@ drainLoop:
 		case nt = <-scopedNotifications:
 		default:
 			var ok bool
-			if nt, ok = session.queuedNotifications.take(); !ok {
+			if !gone {
+				nt, ok = session.queuedNotifications.take()
+			}
+			if !ok {
 				break drainLoop
 			}
 		}
@@ -1251,6 +1266,9 @@ func (s *StreamableHTTPServer) serveGetStream(w HTTPResponseWriter, r *HTTPReque
 		var data any
 		select {
 		case <-session.queuedNotifications.wait():
+			if ctx.Err() != nil {
+				return // the client is gone: what is queued waits for its next stream (wasmgate patch)
+			}
 			nt, ok := session.queuedNotifications.take()
 			if !ok {
 				continue
@@ -1274,7 +1292,7 @@ func (s *StreamableHTTPServer) serveGetStream(w HTTPResponseWriter, r *HTTPReque
 		case <-session.done:
 			return
 		}
-		if !s.writeStreamEvent(w, sessionID, data) {
+		if !s.writeStreamEvent(w, session, data) {
 			return
 		}
 	}
@@ -1284,13 +1302,18 @@ func (s *StreamableHTTPServer) serveGetStream(w HTTPResponseWriter, r *HTTPReque
 // the stream is broken.
 //
 //go:noinline
-func (s *StreamableHTTPServer) writeStreamEvent(w HTTPResponseWriter, sessionID string, data any) bool {
+func (s *StreamableHTTPServer) writeStreamEvent(w HTTPResponseWriter, session *streamableHttpSession, data any) bool {
 	if err := writeSSEEvent(w, data); err != nil {
 		s.logger.Error("Failed to write SSE event", "err", err)
+		if nt, ok := data.(*mcp.JSONRPCNotification); ok {
+			// Not written: the session's next stream gets it (wasmgate
+			// patch; upstream dropped it).
+			session.queuedNotifications.putBack(*nt)
+		}
 		return false
 	}
 	w.Flush()
-	s.touchSession(sessionID)
+	s.touchSession(session.sessionID)
 	return true
 }
 
