@@ -481,7 +481,7 @@ func TestUserOAuthConnect(t *testing.T) {
 	w.wantWhoami(t, g, "alice", " after bob connected")
 
 	// A connect link is spent once used.
-	f := &flow{c: &http.Client{Timeout: 10 * time.Second}}
+	f := &flow{c: &http.Client{Timeout: oauthtest.HTTPTimeout}}
 	f.get(t, link)
 	w.wantPage(t, f, "a used connect link", http.StatusNotFound,
 		"This connect link has expired or was already used. Retry the call in your client to get a new one.")
@@ -641,7 +641,7 @@ func TestUserOAuthRefreshAndFailures(t *testing.T) {
 		fb.get(t, cb.String())
 		w.wantPage(t, fb, "a tampered state", http.StatusBadRequest, unknownSignIn)
 
-		other := &flow{c: &http.Client{Timeout: 10 * time.Second}}
+		other := &flow{c: &http.Client{Timeout: oauthtest.HTTPTimeout}}
 		other.get(t, fb.callback)
 		w.wantPage(t, other, "a callback in another browser", http.StatusBadRequest,
 			"This sign-in was started in another browser. Open the connect link again in this browser.")

@@ -76,6 +76,12 @@ type Hydra struct {
 	mu    sync.Mutex
 }
 
+// HTTPTimeout bounds each exchange with Hydra (a login or consent flow
+// follows several redirects within it): a guard against a hang, not a
+// measure. On a CI machine busy with the race-enabled tests, a flow once
+// took over 10 s.
+const HTTPTimeout = time.Minute
+
 // hydraBinary finds hydra on PATH or in $(go env GOPATH)/bin. Absent, the
 // test is skipped, unless OAUTHTEST_REQUIRE_HYDRA is set (CI sets it) when
 // it fails.
@@ -110,7 +116,7 @@ func StartHydra(t testing.TB, opts HydraOptions) *Hydra {
 	if opts.RefreshTokenTTL <= 0 {
 		opts.RefreshTokenTTL = 720 * time.Hour
 	}
-	h := &Hydra{t: t, admin: &http.Client{Timeout: 10 * time.Second}, aud: opts.Audience}
+	h := &Hydra{t: t, admin: &http.Client{Timeout: HTTPTimeout}, aud: opts.Audience}
 	h.ui = httptest.NewServer(http.HandlerFunc(h.serveUI))
 	t.Cleanup(h.ui.Close)
 

@@ -27,7 +27,7 @@ func TestHydra(t *testing.T) {
 	verifier := oauth2.GenerateVerifier()
 	jar, _ := cookiejar.New(nil)
 	var code string
-	c := &http.Client{Jar: jar, Timeout: 10 * time.Second, CheckRedirect: func(req *http.Request, via []*http.Request) error {
+	c := &http.Client{Jar: jar, Timeout: HTTPTimeout, CheckRedirect: func(req *http.Request, via []*http.Request) error {
 		if strings.HasPrefix(req.URL.String(), redirect) {
 			code = req.URL.Query().Get("code")
 			if req.URL.Query().Get("state") != "st-123456789" {
