@@ -740,7 +740,11 @@ func (s *StreamableHTTPServer) handlePost(w HTTPResponseWriter, r *HTTPRequest) 
 	// response, whose body a client sending a notification does not read
 	// (mcp-go's discards it): the notification was lost.
 	if requestID == nil {
-		s.answerWithoutStream(w, era, s.server.handleMessage(ctx, rawData, env))
+		if response := s.server.handleMessage(ctx, rawData, env); response != nil {
+			s.writeJSONResponse(w, era, response)
+		} else {
+			w.WriteHeader(http.StatusAccepted)
+		}
 		return
 	}
 
@@ -1075,25 +1079,11 @@ drainLoop:
 		}
 		w.Flush()
 	} else {
-		w.Header().Set("Content-Type", "application/json")
 		if isInitializeRequest && sessionID != "" {
 			// send the session ID back to the client
 			w.Header().Set(HeaderKeySessionID, sessionID)
 		}
-		// Protocol version 2026-07-28 maps JSON-RPC error codes onto HTTP
-		// status codes, so that intermediaries can act on failures without
-		// parsing the body.
-		status := http.StatusOK
-		if era.modern {
-			if errResponse, ok := response.(mcp.JSONRPCError); ok {
-				status = httpStatusForJSONRPCError(errResponse.Error.Code)
-			}
-		}
-		w.WriteHeader(status)
-		err := json.NewEncoder(w).Encode(response)
-		if err != nil {
-			s.logger.Error("Failed to write response", "err", err)
-		}
+		s.writeJSONResponse(w, era, response)
 	}
 
 	// Register session after successful initialization
@@ -1219,20 +1209,22 @@ func (s *StreamableHTTPServer) openGetStream(w HTTPResponseWriter, r *HTTPReques
 	return session, cleanup, true
 }
 
-// answerWithoutStream answers a message that has no id: 202 Accepted, or
-// the error handleMessage made of it, as JSON.
-func (s *StreamableHTTPServer) answerWithoutStream(w HTTPResponseWriter, era requestEra, response mcp.JSONRPCMessage) {
-	if response == nil {
-		w.WriteHeader(http.StatusAccepted)
-		return
-	}
-	status := http.StatusOK
-	if errResponse, ok := response.(mcp.JSONRPCError); ok && era.modern {
-		status = httpStatusForJSONRPCError(errResponse.Error.Code)
-	}
+// writeJSONResponse writes response as a JSON body (wasmgate patch: one
+// function for handlePost's JSON answer and a notification's error).
+func (s *StreamableHTTPServer) writeJSONResponse(w HTTPResponseWriter, era requestEra, response mcp.JSONRPCMessage) {
 	w.Header().Set("Content-Type", "application/json")
+	// Protocol version 2026-07-28 maps JSON-RPC error codes onto HTTP
+	// status codes, so that intermediaries can act on failures without
+	// parsing the body.
+	status := http.StatusOK
+	if era.modern {
+		if errResponse, ok := response.(mcp.JSONRPCError); ok {
+			status = httpStatusForJSONRPCError(errResponse.Error.Code)
+		}
+	}
 	w.WriteHeader(status)
-	if err := json.NewEncoder(w).Encode(response); err != nil {
+	err := json.NewEncoder(w).Encode(response)
+	if err != nil {
 		s.logger.Error("Failed to write response", "err", err)
 	}
 }
