@@ -103,21 +103,20 @@ func (g *Gateway) ReloadRefused(t testing.TB, wants ...string) string {
 	return body
 }
 
-// Notes counts the notifications a client receives, by method, and
-// keeps when each arrived (for a test to say which one is missing).
+// Notes keeps when each notification a client receives arrived, by
+// method: how many came, and when (for a test to say which one is
+// missing).
 type Notes struct {
 	mu sync.Mutex
-	n  map[string]int
 	at map[string][]time.Time
 }
 
 // CountNotes counts the notifications c receives from now on.
 func CountNotes(c *client.Client) *Notes {
-	n := &Notes{n: map[string]int{}, at: map[string][]time.Time{}}
+	n := &Notes{at: map[string][]time.Time{}}
 	c.OnNotification(func(x mcp.JSONRPCNotification) {
 		now := time.Now()
 		n.mu.Lock()
-		n.n[x.Method]++
 		n.at[x.Method] = append(n.at[x.Method], now)
 		n.mu.Unlock()
 	})
@@ -128,7 +127,7 @@ func CountNotes(c *client.Client) *Notes {
 func (n *Notes) Count(method string) int {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return n.n[method]
+	return len(n.at[method])
 }
 
 // Times are when the notifications of method arrived, in order.
@@ -144,9 +143,9 @@ func (n *Notes) Lists() Lists {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return Lists{
-		n.n[mcp.MethodNotificationToolsListChanged],
-		n.n[mcp.MethodNotificationResourcesListChanged],
-		n.n[mcp.MethodNotificationPromptsListChanged],
+		len(n.at[mcp.MethodNotificationToolsListChanged]),
+		len(n.at[mcp.MethodNotificationResourcesListChanged]),
+		len(n.at[mcp.MethodNotificationPromptsListChanged]),
 	}
 }
 
