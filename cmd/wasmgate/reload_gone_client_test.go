@@ -32,10 +32,6 @@ func TestListChangedOutlivesCancelledCall(t *testing.T) {
 	c := g.SessionClient(t) // no GET stream
 	notes := harness.CountNotes(c)
 	ctx := harness.Ctx(t, 3*time.Minute)
-	inFlight := func() float64 {
-		v, _ := g.Scrape(t).Value("wasmgate_tool_calls_in_flight", map[string]string{"source": "hostile"})
-		return v
-	}
 
 	callCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -44,7 +40,7 @@ func TestListChangedOutlivesCancelledCall(t *testing.T) {
 		_, err := harness.CallToolErr(callCtx, c, "sleep", map[string]any{"ms": 50000})
 		done <- err
 	}()
-	if !harness.WaitFor(20*time.Second, func() bool { return inFlight() == 1 }) {
+	if !harness.WaitFor(20*time.Second, func() bool { return inFlight(t, g, "hostile") == 1 }) {
 		t.Fatal("the sleep call never showed in wasmgate_tool_calls_in_flight")
 	}
 	// A reload that adds a plugin while the call runs: the session is sent
@@ -61,7 +57,7 @@ func TestListChangedOutlivesCancelledCall(t *testing.T) {
 	if err := <-done; err == nil {
 		t.Fatal("the cancelled call succeeded")
 	}
-	if !harness.WaitFor(20*time.Second, func() bool { return inFlight() == 0 }) {
+	if !harness.WaitFor(20*time.Second, func() bool { return inFlight(t, g, "hostile") == 0 }) {
 		t.Fatal("the cancelled call is still in flight after 20 s")
 	}
 	// The session's next request carries the notification ahead of its
