@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	extism "github.com/extism/go-sdk"
@@ -12,6 +13,7 @@ import (
 	"github.com/tetratelabs/wazero/sys"
 
 	"github.com/wasmgate/wasmgate/config"
+	"github.com/wasmgate/wasmgate/internal/deadline"
 	"github.com/wasmgate/wasmgate/loader/abi"
 )
 
@@ -25,6 +27,7 @@ type Instance struct {
 	// done is the running call's ctx.Done(): a guest sleeping in a host
 	// call wakes up when it is closed.
 	done <-chan struct{}
+	cc   *callCtx // CallUntil's context, made at its first call
 }
 
 var _ abi.Instance = (*Instance)(nil)
@@ -43,67 +46,192 @@ func (i *Instance) Has(name string) bool { return i.p.FunctionExists(name) }
 // Call runs export with input. ctx's deadline stops a runaway call; the
 // instance is then dead.
 func (i *Instance) Call(ctx context.Context, export string, input []byte) ([]byte, error) {
-	if i.dead {
-		return nil, &abi.CallError{Export: export, Kind: abi.KindExit, Msg: "instance is closed"}
-	}
-	if len(input) > i.maxInput {
-		// The input is copied into the plugin's memory, and the guest
-		// copies it again to read it: past half of the memory it cannot
-		// fit.
-		return nil, &abi.CallError{Export: export, Kind: abi.KindRejected,
-			Msg: fmt.Sprintf("its input of %d bytes does not fit in the plugin's memory (limits.memory is %s; an input may take at most half of it)", len(input), config.ByteSize(2*i.maxInput))}
-	}
-	i.stderr.b = i.stderr.b[:0]
 	// One watcher of ctx for the whole call, rather than one per function
 	// call wazero makes (the export, and each Extism kernel function the
 	// guest calls through the host): when ctx ends, it closes the modules
 	// the call ran in, and the running code notices at its next
 	// termination check and fails. Nothing is released under the running
 	// code: that happens in the call's own goroutine.
+	if err := i.check(export, input); err != nil {
+		return nil, err
+	}
 	wctx, stop := experimental.WithDoneWatcher(ctx)
 	i.done = ctx.Done()
-	rc, out, err := i.p.CallWithContext(wctx, export, input)
+	out, err := i.run(ctx, wctx, export, input)
 	i.done = nil
 	if !stop() {
 		// ctx ended during the call, or just after it: its modules are
 		// closed.
 		i.dead = true
 	}
-	if err == nil && rc == 0 {
-		return out, nil
+	if err != nil {
+		return nil, i.callError(ctx.Err(), export, err)
 	}
-	if ctx.Err() != nil {
+	return out, nil
+}
+
+// CallUntil runs export with input as Call does with a context that
+// ends at at (w.WithTimeout's), without making one: the instance's own
+// context, reused call after call, ends at at by an alarm of w, or when
+// ctx ends first. The instance is then dead.
+func (i *Instance) CallUntil(ctx context.Context, w *deadline.Watch, at time.Time, export string, input []byte) ([]byte, error) {
+	if err := i.check(export, input); err != nil {
+		return nil, err
+	}
+	if i.cc == nil {
+		i.cc = newCallCtx()
+	}
+	c := i.cc
+	c.parent, c.at = ctx, at
+	if d, ok := ctx.Deadline(); ok && d.Before(at) {
+		c.at = d // ctx ends first, and its end ends the call
+	}
+	var stopParent func() bool
+	if ctx.Done() != nil {
+		stopParent = context.AfterFunc(ctx, c.parentDone)
+	}
+	w.Set(c.alarm, c.at)
+	i.done = c.done
+	out, err := i.run(c, c.dw.Context(c), export, input)
+	i.done = nil
+	w.Clear(c.alarm)
+	if stopParent != nil && !stopParent() {
+		// ctx ended: its end is closing the modules, or has.
 		i.dead = true
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, &abi.CallError{Export: export, Kind: abi.KindTimeout, Msg: "timed out"}
+	}
+	if c.dw.Closed() {
+		i.dead = true
+	}
+	if err != nil {
+		cerr := c.Err()
+		if cerr == nil && i.dead {
+			cerr = ctx.Err()
 		}
-		return nil, &abi.CallError{Export: export, Kind: abi.KindCancelled, Msg: "cancelled"}
+		return nil, i.callError(cerr, export, err)
+	}
+	return out, nil
+}
+
+// check refuses a call of export with input that cannot run.
+func (i *Instance) check(export string, input []byte) error {
+	if i.dead {
+		return &abi.CallError{Export: export, Kind: abi.KindExit, Msg: "instance is closed"}
+	}
+	if len(input) > i.maxInput {
+		// The input is copied into the plugin's memory, and the guest
+		// copies it again to read it: past half of the memory it cannot
+		// fit.
+		return &abi.CallError{Export: export, Kind: abi.KindRejected,
+			Msg: fmt.Sprintf("its input of %d bytes does not fit in the plugin's memory (limits.memory is %s; an input may take at most half of it)", len(input), config.ByteSize(2*i.maxInput))}
+	}
+	return nil
+}
+
+// run calls export with input in wctx (ctx, watched). Its error is a
+// *abi.CallError of kind KindError when the plugin failed the call
+// itself, else what the runtime returned.
+func (i *Instance) run(ctx, wctx context.Context, export string, input []byte) ([]byte, error) {
+	i.stderr.b = i.stderr.b[:0]
+	rc, out, err := i.p.CallWithContext(wctx, export, input)
+	switch {
+	case err == nil && rc == 0:
+		return out, nil
+	case err == nil:
+		return nil, &abi.CallError{Export: export, Kind: abi.KindError, Msg: fmt.Sprintf("export %s returned %d", export, rc)}
 	}
 	var exit *sys.ExitError
 	if errors.As(err, &exit) {
+		return nil, err
+	}
+	// An error the plugin set itself leaves rc != 0 and the kernel's
+	// error slot filled; anything else is a trap from the runtime.
+	if msg := i.p.GetErrorWithContext(context.WithoutCancel(ctx)); msg != "" && msg == err.Error() {
+		return nil, &abi.CallError{Export: export, Kind: abi.KindError, Msg: msg}
+	}
+	return nil, err
+}
+
+// callError is the *abi.CallError of a call of export that failed with err
+// (from run), its context having ended with ended (nil: it did not).
+func (i *Instance) callError(ended error, export string, err error) error {
+	if ended != nil {
 		i.dead = true
+		if errors.Is(ended, context.DeadlineExceeded) {
+			return &abi.CallError{Export: export, Kind: abi.KindTimeout, Msg: "timed out"}
+		}
+		return &abi.CallError{Export: export, Kind: abi.KindCancelled, Msg: "cancelled"}
+	}
+	var ce *abi.CallError
+	if errors.As(err, &ce) {
+		return err // the plugin's own
+	}
+	i.dead = true
+	var exit *sys.ExitError
+	if errors.As(err, &exit) {
 		msg := fmt.Sprintf("plugin exited with code %d", exit.ExitCode())
 		if r := i.stderr.crashReason(); r != "" {
 			msg += ": " + r
 		}
-		return nil, &abi.CallError{Export: export, Kind: abi.KindExit, Msg: msg}
+		return &abi.CallError{Export: export, Kind: abi.KindExit, Msg: msg}
 	}
-	if err != nil {
-		// An error the plugin set itself leaves rc != 0 and the kernel's
-		// error slot filled; anything else is a trap from the runtime.
-		if msg := i.p.GetErrorWithContext(context.WithoutCancel(ctx)); msg != "" && msg == err.Error() {
-			return nil, &abi.CallError{Export: export, Kind: abi.KindError, Msg: msg}
-		}
-		i.dead = true
-		msg := firstLine(err.Error())
-		if r := i.stderr.crashReason(); r != "" {
-			msg = r + " (" + msg + ")"
-		}
-		return nil, &abi.CallError{Export: export, Kind: abi.KindTrap, Msg: msg}
+	msg := firstLine(err.Error())
+	if r := i.stderr.crashReason(); r != "" {
+		msg = r + " (" + msg + ")"
 	}
-	// rc != 0 without an error message.
-	return nil, &abi.CallError{Export: export, Kind: abi.KindError, Msg: fmt.Sprintf("export %s returned %d", export, rc)}
+	return &abi.CallError{Export: export, Kind: abi.KindTrap, Msg: msg}
 }
+
+// callCtx is the context of an Instance's calls by CallUntil, one per
+// instance, reused by each call in turn (an instance runs one call at a
+// time): its values are the call's ctx's, its deadline the call's, and it
+// ends (Done, Err) when the call's alarm rings or its ctx ends, which
+// also closes the modules the call runs in (dw). An instance whose call
+// ended is dead, so it is never used again after it ends.
+type callCtx struct {
+	parent context.Context // the running call's ctx
+	at     time.Time
+	alarm  *deadline.Alarm
+	dw     experimental.DoneWatcher
+	// parentDone ends the call when parent ends (context.AfterFunc's
+	// function, made once).
+	parentDone func()
+
+	mu   sync.Mutex
+	done chan struct{}
+	err  error
+}
+
+func newCallCtx() *callCtx {
+	c := &callCtx{done: make(chan struct{})}
+	c.alarm = deadline.NewAlarm(func() { c.end(context.DeadlineExceeded) })
+	c.parentDone = func() { c.end(c.parent.Err()) }
+	return c
+}
+
+func (c *callCtx) Deadline() (time.Time, bool) { return c.at, true }
+func (c *callCtx) Done() <-chan struct{}       { return c.done }
+func (c *callCtx) Value(key any) any           { return c.parent.Value(key) }
+
+func (c *callCtx) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// end ends the call with err and closes its modules, once.
+func (c *callCtx) end(err error) {
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.err = err
+	close(c.done)
+	c.mu.Unlock()
+	c.dw.Close(err)
+}
+
+func (c *callCtx) String() string { return "loader.Instance.CallUntil" }
 
 // sleep is the guest's nanosleep (WASI poll_oneoff on a clock): it returns
 // after ns nanoseconds, or as soon as the running call's context ends, so

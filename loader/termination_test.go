@@ -11,12 +11,32 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmgate/wasmgate/internal/deadline"
 	"github.com/wasmgate/wasmgate/loader/abi"
 )
 
 // The limits.timeout guarantee: a guest that never returns by itself, in
 // each shape that a termination check must catch, is stopped at its
 // deadline, and while it runs the Go runtime can still stop the world.
+
+// callWays are the two ways a call is bounded: by its context's deadline
+// (Instance.Call) and by an alarm of a deadline.Watch (Instance.CallUntil),
+// each given the same ctx and deadline.
+var callWays = []struct {
+	name string
+	call func(inst *Instance, ctx context.Context, at time.Time, export string, input []byte) ([]byte, error)
+}{
+	{"Call", func(inst *Instance, ctx context.Context, at time.Time, export string, input []byte) ([]byte, error) {
+		ctx, cancel := context.WithDeadline(ctx, at)
+		defer cancel()
+		return inst.Call(ctx, export, input)
+	}},
+	{"CallUntil", func(inst *Instance, ctx context.Context, at time.Time, export string, input []byte) ([]byte, error) {
+		var w deadline.Watch
+		defer w.Stop()
+		return inst.CallUntil(ctx, &w, at, export, input)
+	}},
+}
 
 // runawayCases are the guests that never return by themselves.
 var runawayCases = []struct {
@@ -37,40 +57,43 @@ var runawayCases = []struct {
 // at 117 ms of a 100 ms timeout (the test logs every run).
 func TestRunawayStoppedAtTimeout(t *testing.T) {
 	for _, c := range runawayCases {
-		for _, timeout := range []time.Duration{100 * time.Millisecond, 300 * time.Millisecond} {
-			t.Run(c.name+"/"+timeout.String(), func(t *testing.T) {
-				p, _ := compile(t, c.plugin)
-				var took []time.Duration
-				for range 5 {
-					inst, err := p.NewInstance(context.Background())
-					if err != nil {
-						t.Fatal(err)
-					}
-					start := time.Now()
-					ctx, cancel := context.WithTimeout(context.Background(), timeout)
-					_, err = inst.Call(ctx, c.export, []byte(c.input))
-					took = append(took, time.Since(start))
-					cancel()
-					inst.Close(context.Background())
-					var ce *abi.CallError
-					if !errors.As(err, &ce) || ce.Kind != abi.KindTimeout {
-						t.Fatalf("%s: got %v, want a timeout", c.export, err)
-					}
-					if !inst.Dead() {
-						t.Errorf("%s: the instance is not dead after a timeout", c.export)
-					}
+		for _, way := range callWays {
+			for _, timeout := range []time.Duration{100 * time.Millisecond, 300 * time.Millisecond} {
+				if way.name != "Call" && timeout != 100*time.Millisecond {
+					continue // the alarm's timing is the Watch's, tested there
 				}
-				slices.Sort(took)
-				t.Logf("%s with a %s timeout: stopped after %s", c.export, timeout, took)
-				slack := max(timeout/2, 200*time.Millisecond)
-				if took[0] < timeout {
-					t.Errorf("%s with a %s timeout stopped after %s, before its timeout", c.export, timeout, took[0])
-				}
-				if median := took[len(took)/2]; median > timeout+slack {
-					t.Errorf("%s with a %s timeout stopped after %s (median of %s), want %s to %s",
-						c.export, timeout, median, took, timeout, timeout+slack)
-				}
-			})
+				t.Run(c.name+"/"+way.name+"/"+timeout.String(), func(t *testing.T) {
+					p, _ := compile(t, c.plugin)
+					var took []time.Duration
+					for range 5 {
+						inst, err := p.NewInstance(context.Background())
+						if err != nil {
+							t.Fatal(err)
+						}
+						start := time.Now()
+						_, err = way.call(inst, context.Background(), start.Add(timeout), c.export, []byte(c.input))
+						took = append(took, time.Since(start))
+						inst.Close(context.Background())
+						var ce *abi.CallError
+						if !errors.As(err, &ce) || ce.Kind != abi.KindTimeout {
+							t.Fatalf("%s: got %v, want a timeout", c.export, err)
+						}
+						if !inst.Dead() {
+							t.Errorf("%s: the instance is not dead after a timeout", c.export)
+						}
+					}
+					slices.Sort(took)
+					t.Logf("%s with a %s timeout: stopped after %s", c.export, timeout, took)
+					slack := max(timeout/2, 200*time.Millisecond)
+					if took[0] < timeout {
+						t.Errorf("%s with a %s timeout stopped after %s, before its timeout", c.export, timeout, took[0])
+					}
+					if median := took[len(took)/2]; median > timeout+slack {
+						t.Errorf("%s with a %s timeout stopped after %s (median of %s), want %s to %s",
+							c.export, timeout, median, took, timeout, timeout+slack)
+					}
+				})
+			}
 		}
 	}
 }
@@ -82,43 +105,48 @@ func TestRunawayStoppedAtTimeout(t *testing.T) {
 // deadline.
 func TestGCWhileRunaway(t *testing.T) {
 	for _, c := range runawayCases[:3] {
-		t.Run(c.name, func(t *testing.T) {
-			p, _ := compile(t, c.plugin)
-			inst, err := p.NewInstance(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer inst.Close(context.Background())
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			var wg sync.WaitGroup
-			wg.Add(1)
-			var callErr error
-			go func() {
-				defer wg.Done()
-				_, callErr = inst.Call(ctx, c.export, []byte(c.input))
-			}()
-			time.Sleep(50 * time.Millisecond) // let it start
+		for _, way := range callWays {
+			t.Run(c.name+"/"+way.name, func(t *testing.T) {
+				p, _ := compile(t, c.plugin)
+				inst, err := p.NewInstance(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer inst.Close(context.Background())
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				var wg sync.WaitGroup
+				wg.Add(1)
+				var callErr error
+				go func() {
+					defer wg.Done()
+					_, callErr = way.call(inst, ctx, time.Now().Add(time.Minute), c.export, []byte(c.input))
+				}()
+				time.Sleep(50 * time.Millisecond) // let it start
 
-			var took []time.Duration
-			for range 20 {
-				start := time.Now()
-				runtime.GC()
-				took = append(took, time.Since(start))
-			}
-			stillRunning := ctx.Err() == nil
-			cancel()
-			wg.Wait()
-			slices.Sort(took)
-			t.Logf("runtime.GC while %s ran: median %s, slowest %s", c.export, took[len(took)/2], took[len(took)-1])
-			if median := took[len(took)/2]; median > 50*time.Millisecond {
-				t.Errorf("runtime.GC took %s (median of 20) while %s ran, want at most 50ms; all: %s", median, c.export, took)
-			}
-			var ce *abi.CallError
-			if !stillRunning || !errors.As(callErr, &ce) || ce.Kind != abi.KindCancelled {
-				t.Errorf("the guest was not running until cancelled: %v", callErr)
-			}
-		})
+				var took []time.Duration
+				for range 20 {
+					start := time.Now()
+					runtime.GC()
+					took = append(took, time.Since(start))
+				}
+				stillRunning := ctx.Err() == nil
+				cancel()
+				wg.Wait()
+				slices.Sort(took)
+				t.Logf("runtime.GC while %s ran: median %s, slowest %s", c.export, took[len(took)/2], took[len(took)-1])
+				if median := took[len(took)/2]; median > 50*time.Millisecond {
+					t.Errorf("runtime.GC took %s (median of 20) while %s ran, want at most 50ms; all: %s", median, c.export, took)
+				}
+				var ce *abi.CallError
+				if !stillRunning || !errors.As(callErr, &ce) || ce.Kind != abi.KindCancelled {
+					t.Errorf("the guest was not running until cancelled: %v", callErr)
+				}
+				if !inst.Dead() {
+					t.Errorf("the instance is not dead after its call was cancelled")
+				}
+			})
+		}
 	}
 }
 
@@ -126,28 +154,68 @@ func TestGCWhileRunaway(t *testing.T) {
 // the instance dead, even when the call itself succeeded; a call that
 // ends before leaves it usable.
 func TestInstanceAfterDeadline(t *testing.T) {
-	p, inst := compile(t, "hostile")
-	for range 3 {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		out, err := inst.Call(ctx, "echo", []byte(`{"x":1}`))
-		cancel()
-		if err != nil || string(out) != `{"x":1}` || inst.Dead() {
-			t.Fatalf("echo = %q, %v (dead %v)", out, err, inst.Dead())
+	for _, way := range callWays {
+		t.Run(way.name, func(t *testing.T) {
+			p, inst := compile(t, "hostile")
+			for range 3 {
+				out, err := way.call(inst, context.Background(), time.Now().Add(time.Minute), "echo", []byte(`{"x":1}`))
+				if err != nil || string(out) != `{"x":1}` || inst.Dead() {
+					t.Fatalf("echo = %q, %v (dead %v)", out, err, inst.Dead())
+				}
+			}
+			inst, err := p.NewInstance(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer inst.Close(context.Background())
+			// The guest sleeps past the deadline in a host call, which
+			// wakes it: the call fails as timed out.
+			_, err = way.call(inst, context.Background(), time.Now().Add(20*time.Millisecond), "sleep", []byte(`{"ms":1000}`))
+			var ce *abi.CallError
+			if !errors.As(err, &ce) || ce.Kind != abi.KindTimeout || !inst.Dead() {
+				t.Fatalf("sleep past the deadline: %v (dead %v)", err, inst.Dead())
+			}
+		})
+	}
+}
+
+// TestCallUntilReusesItsContext checks what CallUntil's one context per
+// instance must hold between calls: a call sees its own deadline and
+// values, not the last call's; an alarm cleared by a call that returned
+// does not ring after it.
+func TestCallUntilReusesItsContext(t *testing.T) {
+	_, inst := compile(t, "hostile")
+	var w deadline.Watch
+	defer w.Stop()
+	type key struct{}
+	for i := range 50 {
+		// Each alarm is due 5 ms after its call, which returns sooner:
+		// the next call starts after the last alarm's time has passed.
+		at := time.Now().Add(5 * time.Millisecond)
+		ctx := context.WithValue(context.Background(), key{}, i)
+		if _, err := inst.CallUntil(ctx, &w, at, "echo", []byte(`{}`)); err != nil {
+			if time.Now().After(at) {
+				continue // a slow machine: this call's own alarm rang
+			}
+			t.Fatalf("call %d: %v", i, err)
+		}
+		c := inst.cc
+		if d, _ := c.Deadline(); !d.Equal(at) || c.Value(key{}) != i {
+			t.Fatalf("call %d ran with deadline %v and value %v, want %v and %d", i, d, c.Value(key{}), at, i)
+		}
+		time.Sleep(6 * time.Millisecond)
+		if inst.Dead() || c.Err() != nil {
+			t.Fatalf("after call %d: a cleared alarm rang (%v)", i, c.Err())
 		}
 	}
-	inst, err := p.NewInstance(context.Background())
-	if err != nil {
+	// A deadline of ctx that comes first is the call's.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := inst.CallUntil(ctx, &w, time.Now().Add(time.Hour), "echo", []byte(`{}`)); err != nil {
 		t.Fatal(err)
 	}
-	defer inst.Close(context.Background())
-	// The guest sleeps past the deadline in a host call, which wakes it:
-	// the call fails as timed out.
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-	defer cancel()
-	_, err = inst.Call(ctx, "sleep", []byte(`{"ms":1000}`))
-	var ce *abi.CallError
-	if !errors.As(err, &ce) || ce.Kind != abi.KindTimeout || !inst.Dead() {
-		t.Fatalf("sleep past the deadline: %v (dead %v)", err, inst.Dead())
+	if d, _ := inst.cc.Deadline(); time.Until(d) > time.Minute {
+		t.Errorf("the call's deadline is %v, after ctx's", d)
 	}
 }
 

@@ -83,13 +83,12 @@ func (m *Module) Intercept(ctx context.Context, in *Input) (*Output, error) {
 		export = ExportResponse
 	}
 	limit := m.limit
-	if d, ok := ctx.Deadline(); ok && time.Until(d) < m.timeout {
+	at := time.Now().Add(m.timeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(at) {
 		// The call's own deadline comes first: name it, not ours.
 		limit = "the call's deadline (its source's limits.timeout)"
 	}
-	ctx, cancel := m.timeouts.WithTimeout(ctx, m.timeout)
-	defer cancel()
-	raw, err := m.call(ctx, export, data, limit)
+	raw, err := m.call(ctx, at, export, data, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -177,28 +176,12 @@ func stringEnd(b []byte) int {
 	return -1
 }
 
-// call runs export on an instance of the pool.
-func (m *Module) call(ctx context.Context, export string, data []byte, limit string) ([]byte, error) {
-	timedOut := func() error {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return fmt.Errorf("timed out waiting for an instance (%s, limits.concurrency %d)", limit, cap(m.sem))
-		}
-		return ctx.Err()
+// call runs export on an instance of the pool, until at.
+func (m *Module) call(ctx context.Context, at time.Time, export string, data []byte, limit string) ([]byte, error) {
+	if err := m.acquire(ctx, at, limit); err != nil {
+		return nil, err
 	}
-	select {
-	case m.sem <- struct{}{}:
-	case <-ctx.Done():
-		return nil, timedOut()
-	}
-	defer func() { <-m.sem }()
-	if m.slots != nil {
-		select {
-		case m.slots <- struct{}{}:
-		case <-ctx.Done():
-			return nil, timedOut()
-		}
-		defer func() { <-m.slots }()
-	}
+	defer m.release()
 	var inst *loader.Instance
 	select {
 	case inst = <-m.idle:
@@ -208,7 +191,7 @@ func (m *Module) call(ctx context.Context, export string, data []byte, limit str
 			return nil, fmt.Errorf("instantiate: %w", err)
 		}
 	}
-	out, err := inst.Call(ctx, export, data)
+	out, err := inst.CallUntil(ctx, &m.timeouts, at, export, data)
 	if inst.Dead() {
 		inst.Close(context.WithoutCancel(ctx))
 	} else {
@@ -222,4 +205,53 @@ func (m *Module) call(ctx context.Context, export string, data []byte, limit str
 		return nil, fmt.Errorf("%s: %w", export, err)
 	}
 	return out, nil
+}
+
+// acquire takes a run of the module (limits.concurrency) and a gateway
+// call slot, waiting until at at most; release gives them back.
+func (m *Module) acquire(ctx context.Context, at time.Time, limit string) error {
+	select {
+	case m.sem <- struct{}{}:
+		if m.slots == nil {
+			return nil
+		}
+		select {
+		case m.slots <- struct{}{}:
+			return nil
+		default:
+		}
+		<-m.sem
+	default:
+	}
+	// Wait, within limits.timeout.
+	wctx, cancel := m.timeouts.WithTimeout(ctx, time.Until(at))
+	defer cancel()
+	timedOut := func() error {
+		if errors.Is(wctx.Err(), context.DeadlineExceeded) {
+			return fmt.Errorf("timed out waiting for an instance (%s, limits.concurrency %d)", limit, cap(m.sem))
+		}
+		return wctx.Err()
+	}
+	select {
+	case m.sem <- struct{}{}:
+	case <-wctx.Done():
+		return timedOut()
+	}
+	if m.slots != nil {
+		select {
+		case m.slots <- struct{}{}:
+		case <-wctx.Done():
+			<-m.sem
+			return timedOut()
+		}
+	}
+	return nil
+}
+
+// release gives back what acquire took.
+func (m *Module) release() {
+	if m.slots != nil {
+		<-m.slots
+	}
+	<-m.sem
 }

@@ -34,7 +34,7 @@ import (
 // Stop stops the timer.
 type Watch struct {
 	mu      sync.Mutex
-	head    *timeoutCtx // calls in flight, in no order
+	head    *Alarm // calls in flight, in no order
 	timer   *time.Timer
 	armedAt time.Time // when timer fires; zero: not set
 	stopped bool
@@ -53,7 +53,8 @@ func (w *Watch) WithTimeout(parent context.Context, d time.Duration) (context.Co
 	if d <= 0 {
 		return context.WithDeadline(parent, at) // done already
 	}
-	x := &timeoutCtx{Context: parent, w: w, deadline: at, done: make(chan struct{})}
+	x := &timeoutCtx{Context: parent, w: w, done: make(chan struct{})}
+	x.alarm.x = x
 	// The context handed out is a standard one derived from x: contexts
 	// derived from it then register with it (no goroutine, no call into
 	// x), and when x ends it is canceled with x's error, which it passes
@@ -62,9 +63,9 @@ func (w *Watch) WithTimeout(parent context.Context, d time.Duration) (context.Co
 	if parent.Done() != nil {
 		x.stopParent = context.AfterFunc(parent, func() { x.end(parent.Err()) })
 	}
-	w.add(x, now)
+	w.add(&x.alarm, at, now)
 	return ctx, func() {
-		w.remove(x)
+		w.Clear(&x.alarm)
 		if x.stopParent != nil {
 			x.stopParent()
 		}
@@ -83,18 +84,51 @@ func (w *Watch) Stop() {
 	w.armedAt = time.Time{}
 }
 
-// add puts x in flight and sets the timer if x ends before it fires.
-func (w *Watch) add(x *timeoutCtx, now time.Time) {
+// An Alarm is an entry of a Watch for a caller that bounds its calls
+// itself, without a context per call: Set puts it in flight, and at its
+// time, unless Clear took it out first, the Watch calls its function. One
+// Alarm serves one call at a time, and may be Set again once cleared or
+// rung. The zero Alarm does nothing when it rings.
+type Alarm struct {
+	// ring is called at the alarm's time under the Watch's lock (so that
+	// once Clear returns, it has rung or never will): it must be quick and
+	// must not call the Watch.
+	ring func()
+	at   time.Time
+	// The Watch's list of calls in flight; Watch.mu.
+	prev, next *Alarm
+	listed     bool
+	// x, for WithTimeout's contexts, is ended instead, outside the lock.
+	x *timeoutCtx
+}
+
+// NewAlarm returns an Alarm that calls ring at its time (see Alarm.ring).
+func NewAlarm(ring func()) *Alarm { return &Alarm{ring: ring} }
+
+// Set puts a in flight, to ring at at; a must not be in flight already.
+func (w *Watch) Set(a *Alarm, at time.Time) { w.add(a, at, time.Now()) }
+
+// Clear takes a out of flight if it is in it. Once it returns, a has rung
+// or will not.
+func (w *Watch) Clear(a *Alarm) {
+	w.mu.Lock()
+	w.unlink(a)
+	w.mu.Unlock()
+}
+
+// add puts a in flight and sets the timer if a rings before it fires.
+func (w *Watch) add(a *Alarm, at, now time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	x.next = w.head
+	a.at = at
+	a.next = w.head
 	if w.head != nil {
-		w.head.prev = x
+		w.head.prev = a
 	}
-	w.head = x
-	x.listed = true
-	if w.armedAt.IsZero() || x.deadline.Before(w.armedAt) {
-		w.arm(x.deadline, now)
+	w.head = a
+	a.listed = true
+	if w.armedAt.IsZero() || at.Before(w.armedAt) {
+		w.arm(at, now)
 	}
 }
 
@@ -108,30 +142,23 @@ func (w *Watch) arm(t, now time.Time) {
 	w.timer.Reset(t.Sub(now))
 }
 
-// remove takes x out of flight; w.mu not held.
-func (w *Watch) remove(x *timeoutCtx) {
-	w.mu.Lock()
-	w.unlink(x)
-	w.mu.Unlock()
-}
-
-// unlink takes x out of the list if it is in it; w.mu held.
-func (w *Watch) unlink(x *timeoutCtx) {
-	if !x.listed {
+// unlink takes a out of the list if it is in it; w.mu held.
+func (w *Watch) unlink(a *Alarm) {
+	if !a.listed {
 		return
 	}
-	if x.prev != nil {
-		x.prev.next = x.next
+	if a.prev != nil {
+		a.prev.next = a.next
 	} else {
-		w.head = x.next
+		w.head = a.next
 	}
-	if x.next != nil {
-		x.next.prev = x.prev
+	if a.next != nil {
+		a.next.prev = a.prev
 	}
-	x.prev, x.next, x.listed = nil, nil, false
+	a.prev, a.next, a.listed = nil, nil, false
 }
 
-// expire ends every call whose deadline has passed and sets the timer for
+// expire rings every alarm whose time has passed and sets the timer for
 // the earliest left. The timer is not moved when a call leaves, so it may
 // fire with nothing due: it then only sets itself again.
 func (w *Watch) expire() {
@@ -139,15 +166,20 @@ func (w *Watch) expire() {
 	var due []*timeoutCtx
 	var next time.Time
 	w.mu.Lock()
-	for x := w.head; x != nil; {
-		n := x.next
-		if !x.deadline.After(now) {
-			w.unlink(x)
-			due = append(due, x)
-		} else if next.IsZero() || x.deadline.Before(next) {
-			next = x.deadline
+	for a := w.head; a != nil; {
+		n := a.next
+		if !a.at.After(now) {
+			w.unlink(a)
+			switch {
+			case a.x != nil:
+				due = append(due, a.x)
+			case a.ring != nil:
+				a.ring()
+			}
+		} else if next.IsZero() || a.at.Before(next) {
+			next = a.at
 		}
-		x = n
+		a = n
 	}
 	w.armedAt = time.Time{}
 	if !next.IsZero() {
@@ -165,12 +197,9 @@ func (w *Watch) expire() {
 type timeoutCtx struct {
 	context.Context // the parent, for Value
 	w               *Watch
-	deadline        time.Time
 	stopParent      func() bool // stops the parent's AfterFunc
 
-	// The Watch's list of calls in flight; w.mu.
-	prev, next *timeoutCtx
-	listed     bool
+	alarm Alarm // in the Watch's list while in flight
 
 	mu    sync.Mutex
 	done  chan struct{}
@@ -178,7 +207,7 @@ type timeoutCtx struct {
 	after func() // the derived context's cancellation, run when x ends
 }
 
-func (x *timeoutCtx) Deadline() (time.Time, bool) { return x.deadline, true }
+func (x *timeoutCtx) Deadline() (time.Time, bool) { return x.alarm.at, true }
 func (x *timeoutCtx) Done() <-chan struct{}       { return x.done }
 
 func (x *timeoutCtx) Err() error {
@@ -224,7 +253,7 @@ func (x *timeoutCtx) end(err error) {
 		f() // cancels the derived context: quick, takes no lock of x's
 	}
 	if err != context.DeadlineExceeded {
-		x.w.remove(x)
+		x.w.Clear(&x.alarm)
 	}
 }
 

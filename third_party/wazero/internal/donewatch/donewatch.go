@@ -6,6 +6,7 @@ package donewatch
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // Module is what a Watcher closes when its context is done: a
@@ -16,13 +17,15 @@ type Module interface {
 }
 
 // Watcher closes every module it was asked to watch once its context is
-// done, until it is stopped. Its methods are safe for concurrent use.
+// done, until it is stopped, or once Close is called. Its methods are safe
+// for concurrent use. The zero Watcher has no context: only Close ends it.
 type Watcher struct {
 	ctx  context.Context
 	stop func() bool
 
 	mu      sync.Mutex
 	done    bool
+	ended   context.Context // what closed the modules, once done
 	modules []Module
 	buf     [2]Module // most units of work run one or two modules
 }
@@ -37,23 +40,56 @@ func New(ctx context.Context) *Watcher {
 	return w
 }
 
-func (w *Watcher) closeAll() {
+func (w *Watcher) closeAll() { w.close(w.ctx) }
+
+// Close closes every module watched, and every module watched from now on,
+// as a context whose Err is err (context.DeadlineExceeded or
+// context.Canceled) closes them. Only the first Close, or the end of the
+// context, counts.
+func (w *Watcher) Close(err error) { w.close(ended{err}) }
+
+// Closed reports whether the watcher has closed its modules (or is closing
+// them), by its context or by Close.
+func (w *Watcher) Closed() bool {
 	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.done
+}
+
+func (w *Watcher) close(ctx context.Context) {
+	w.mu.Lock()
+	if w.done {
+		w.mu.Unlock()
+		return
+	}
 	w.done = true
+	w.ended = ctx
 	modules := w.modules
 	w.mu.Unlock()
 	for _, m := range modules {
-		m.CloseOnContextDone(w.ctx)
+		m.CloseOnContextDone(ctx)
 	}
 }
+
+// ended is a context that has ended with err: what CloseOnContextDone
+// reads is its Err.
+type ended struct{ err error }
+
+func (ended) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (ended) Done() <-chan struct{}       { return closedChan }
+func (e ended) Err() error                { return e.err }
+func (ended) Value(any) any               { return nil }
+
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 // Watch adds m to the modules closed when the context is done, or closes
 // it now if the context is done already.
 func (w *Watcher) Watch(m Module) {
 	w.mu.Lock()
 	if w.done {
+		ctx := w.ended
 		w.mu.Unlock()
-		m.CloseOnContextDone(w.ctx)
+		m.CloseOnContextDone(ctx)
 		return
 	}
 	for _, have := range w.modules {
@@ -61,6 +97,9 @@ func (w *Watcher) Watch(m Module) {
 			w.mu.Unlock()
 			return
 		}
+	}
+	if w.modules == nil {
+		w.modules = w.buf[:0]
 	}
 	w.modules = append(w.modules, m)
 	w.mu.Unlock()

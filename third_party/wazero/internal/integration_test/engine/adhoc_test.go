@@ -217,6 +217,43 @@ func testDoneWatcher(t *testing.T, r wazero.Runtime) {
 		require.Error(t, err)
 		require.Contains(t, err.Error(), "module closed with context canceled")
 	})
+
+	t.Run("closed by its owner", func(t *testing.T) {
+		spinning, err := r.InstantiateModule(testCtx, compiled, wazero.NewModuleConfig().WithName(t.Name()+"-spin"))
+		require.NoError(t, err)
+		returned, err := r.InstantiateModule(testCtx, forkCompiled, wazero.NewModuleConfig().WithName(t.Name()+"-fork"))
+		require.NoError(t, err)
+		var d experimental.DoneWatcher
+		// One watcher for units of work one after another: calls that
+		// return leave the modules open.
+		for i := 0; i < 10; i++ {
+			_, err = returned.ExportedFunction("fork").Call(d.Context(testCtx), 4)
+			require.NoError(t, err)
+		}
+		require.False(t, d.Closed())
+		require.False(t, returned.IsClosed())
+		time.AfterFunc(50*time.Millisecond, func() { d.Close(context.DeadlineExceeded) })
+		_, err = spinning.ExportedFunction("infinite_loop").Call(d.Context(testCtx))
+		require.Error(t, err)
+		require.Contains(t, err.Error(), "module closed with context deadline exceeded")
+		require.True(t, d.Closed())
+		// Every module that ran a call with one of its contexts is closed,
+		// as by WithDoneWatcher's, and a later Close changes nothing.
+		d.Close(context.Canceled)
+		require.True(t, spinning.IsClosed())
+		require.True(t, returned.IsClosed())
+		require.NoError(t, returned.Close(testCtx))
+	})
+
+	t.Run("closed in advance", func(t *testing.T) {
+		m, err := r.InstantiateModule(testCtx, compiled, wazero.NewModuleConfig().WithName(t.Name()))
+		require.NoError(t, err)
+		var d experimental.DoneWatcher
+		d.Close(context.Canceled)
+		_, err = m.ExportedFunction("infinite_loop").Call(d.Context(testCtx))
+		require.Error(t, err)
+		require.Contains(t, err.Error(), "module closed with context canceled")
+	})
 }
 
 // TestStopTheWorldWhileSpinning checks that a module looping forever does
