@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/wasmgate/wasmgate/internal/deadline"
@@ -29,7 +30,12 @@ type Module struct {
 	plugin  *loader.Plugin
 	sem     chan struct{} // one per running call
 	slots   chan struct{} // the gateway's, one per WebAssembly call; nil: none
-	idle    chan *loader.Instance
+	mu      sync.Mutex
+	// idle holds the instances no call runs on, the one used last on
+	// top, as gateway/plugin's pool: a call takes the instance whose
+	// memory is most likely still in the CPU's caches (a channel's queue
+	// would hand out the one idle longest, each in turn).
+	idle []*loader.Instance
 	// timeouts ends calls at limits.timeout without a runtime timer
 	// each (internal/deadline).
 	timeouts deadline.Watch
@@ -51,9 +57,9 @@ func NewModule(ctx context.Context, c *loader.Compiler, spec loader.InterceptorS
 	}
 	n := max(ps.Limits.Concurrency, 1)
 	m := &Module{name: spec.Name, timeout: time.Duration(ps.Limits.Timeout), plugin: p,
-		sem: make(chan struct{}, n), slots: slots, idle: make(chan *loader.Instance, n),
+		sem: make(chan struct{}, n), slots: slots, idle: make([]*loader.Instance, 0, n),
 		limit: fmt.Sprintf("limits.timeout %s", time.Duration(ps.Limits.Timeout))}
-	m.idle <- first
+	m.idle = append(m.idle, first)
 	return m, nil
 }
 
@@ -63,15 +69,11 @@ func (m *Module) SHA256() string { return m.plugin.SHA256 }
 // Close closes the idle instances and the compiled module. No call may
 // be running or start.
 func (m *Module) Close(ctx context.Context) error {
-	for {
-		select {
-		case inst := <-m.idle:
-			inst.Close(ctx)
-		default:
-			m.timeouts.Stop()
-			return m.plugin.Close(ctx)
-		}
+	for inst := m.take(); inst != nil; inst = m.take() {
+		inst.Close(ctx)
 	}
+	m.timeouts.Stop()
+	return m.plugin.Close(ctx)
 }
 
 // Intercept runs the export of in's phase on an instance of the pool,
@@ -182,10 +184,8 @@ func (m *Module) call(ctx context.Context, at time.Time, export string, data []b
 		return nil, err
 	}
 	defer m.release()
-	var inst *loader.Instance
-	select {
-	case inst = <-m.idle:
-	default:
+	inst := m.take()
+	if inst == nil {
 		var err error
 		if inst, err = m.plugin.NewInstance(context.WithoutCancel(ctx)); err != nil {
 			return nil, fmt.Errorf("instantiate: %w", err)
@@ -195,7 +195,9 @@ func (m *Module) call(ctx context.Context, at time.Time, export string, data []b
 	if inst.Dead() {
 		inst.Close(context.WithoutCancel(ctx))
 	} else {
-		m.idle <- inst // never blocks: at most cap(sem) instances are out
+		m.mu.Lock()
+		m.idle = append(m.idle, inst) // within cap: at most cap(sem) instances are out
+		m.mu.Unlock()
 	}
 	if err != nil {
 		var ce *abi.CallError
@@ -205,6 +207,20 @@ func (m *Module) call(ctx context.Context, at time.Time, export string, data []b
 		return nil, fmt.Errorf("%s: %w", export, err)
 	}
 	return out, nil
+}
+
+// take takes the idle instance used last; nil if none is idle.
+func (m *Module) take() *loader.Instance {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := len(m.idle)
+	if n == 0 {
+		return nil
+	}
+	inst := m.idle[n-1]
+	m.idle[n-1] = nil
+	m.idle = m.idle[:n-1]
+	return inst
 }
 
 // acquire takes a run of the module (limits.concurrency) and a gateway

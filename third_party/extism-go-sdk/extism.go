@@ -25,6 +25,29 @@ import (
 type PluginCtxKey string
 type InputOffsetKey string
 
+// callValues is the context of a call (wasmgate patch): it answers
+// PluginCtxKey("extism") with the kernel module, PluginCtxKey("plugin")
+// with the plugin and InputOffsetKey("inputOffset") with the input's
+// offset, as the three context.WithValue of upstream did, in one
+// allocation.
+type callValues struct {
+	context.Context
+	p           *Plugin
+	inputOffset uint64
+}
+
+func (c *callValues) Value(key any) any {
+	switch key {
+	case PluginCtxKey("extism"):
+		return c.p.extism
+	case PluginCtxKey("plugin"):
+		return c.p
+	case InputOffsetKey("inputOffset"):
+		return c.inputOffset
+	}
+	return c.Context.Value(key)
+}
+
 //go:embed extism-runtime.wasm
 var extismRuntimeWasm []byte
 
@@ -130,6 +153,8 @@ type Plugin struct {
 	guestRuntime         guestRuntime
 	Adapter              *observe.AdapterBase
 	traceCtx             *observe.TraceCtx
+	stack                [2]uint64 // kernelCall's (wasmgate patch)
+	callStack            [1]uint64 // the export's, in CallWithContext (wasmgate patch)
 }
 
 func logStd(level LogLevel, message string) {
@@ -380,28 +405,42 @@ func (p *Plugin) SetInput(data []byte) (uint64, error) {
 
 // SetInputWithContext sets the input data for the plugin to be used in the next WebAssembly function call.
 func (p *Plugin) SetInputWithContext(ctx context.Context, data []byte) (uint64, error) {
-	_, err := p.extism.ExportedFunction("reset").Call(ctx)
+	_, err := p.kernelCall(ctx, "reset")
 	if err != nil {
 		// wasmgate patch: the error is returned, not printed on stdout.
 		return 0, fmt.Errorf("reset: %w", err)
 	}
 
-	ptr, err := p.extism.ExportedFunction("alloc").Call(ctx, uint64(len(data)))
+	ptr, err := p.kernelCall(ctx, "alloc", uint64(len(data)))
 	if err != nil {
 		return 0, err
 	}
 	// wasmgate patch: the kernel's alloc returns 0 when the memory limit
 	// refuses the block; writing there would corrupt the kernel.
-	if ptr[0] == 0 && len(data) > 0 {
+	if ptr == 0 && len(data) > 0 {
 		return 0, fmt.Errorf("%w: cannot allocate %d bytes of input", ErrOutOfMemory, len(data))
 	}
-	if !p.Memory().Write(uint32(ptr[0]), data) {
-		return 0, fmt.Errorf("%w: cannot write %d bytes of input at %d", ErrOutOfMemory, len(data), ptr[0])
+	if !p.Memory().Write(uint32(ptr), data) {
+		return 0, fmt.Errorf("%w: cannot write %d bytes of input at %d", ErrOutOfMemory, len(data), ptr)
 	}
-	if _, err := p.extism.ExportedFunction("input_set").Call(ctx, ptr[0], uint64(len(data))); err != nil {
+	if _, err := p.kernelCall(ctx, "input_set", ptr, uint64(len(data))); err != nil {
 		return 0, err
 	}
-	return ptr[0], nil
+	return ptr, nil
+}
+
+// kernelCall calls the kernel's export name with params and returns its
+// first result, on the plugin's own stack rather than a slice allocated
+// for each call (wasmgate patch). Only the calls the host makes between
+// the guest's calls use it (a Plugin runs one call at a time); the host
+// functions the guest calls keep Call.
+func (p *Plugin) kernelCall(ctx context.Context, name string, params ...uint64) (uint64, error) {
+	s := p.stack[:]
+	copy(s, params)
+	if err := p.extism.ExportedFunction(name).CallWithStack(ctx, s); err != nil {
+		return 0, err
+	}
+	return s[0], nil
 }
 
 // ErrOutOfMemory reports a block that the plugin's memory limit refused
@@ -415,24 +454,24 @@ func (p *Plugin) GetOutput() ([]byte, error) {
 
 // GetOutputWithContext retrieves the output data from the last WebAssembly function call.
 func (p *Plugin) GetOutputWithContext(ctx context.Context) ([]byte, error) {
-	outputOffs, err := p.extism.ExportedFunction("output_offset").Call(ctx)
+	outputOffs, err := p.kernelCall(ctx, "output_offset")
 	if err != nil {
 		return []byte{}, err
 	}
 
-	outputLen, err := p.extism.ExportedFunction("output_length").Call(ctx)
+	outputLen, err := p.kernelCall(ctx, "output_length")
 	if err != nil {
 		return []byte{}, err
 	}
 	// wasmgate patch: an output block at 0 is a guest whose alloc failed
 	// (it then wrote over the kernel's header), and a block outside memory
 	// cannot be read: both are failures, not an empty output.
-	if outputOffs[0] == 0 && outputLen[0] > 0 {
-		return nil, fmt.Errorf("%w: the plugin could not allocate its %d-byte output", ErrOutOfMemory, outputLen[0])
+	if outputOffs == 0 && outputLen > 0 {
+		return nil, fmt.Errorf("%w: the plugin could not allocate its %d-byte output", ErrOutOfMemory, outputLen)
 	}
-	mem, ok := p.Memory().Read(uint32(outputOffs[0]), uint32(outputLen[0]))
+	mem, ok := p.Memory().Read(uint32(outputOffs), uint32(outputLen))
 	if !ok {
-		return nil, fmt.Errorf("output block %d+%d is outside the plugin's memory", outputOffs[0], outputLen[0])
+		return nil, fmt.Errorf("output block %d+%d is outside the plugin's memory", outputOffs, outputLen)
 	}
 
 	// Make sure output is copied, because `Read` returns a write-through view
@@ -454,21 +493,21 @@ func (p *Plugin) GetError() string {
 
 // GetErrorWithContext retrieves the error message from the last WebAssembly function call.
 func (p *Plugin) GetErrorWithContext(ctx context.Context) string {
-	errOffs, err := p.extism.ExportedFunction("error_get").Call(ctx)
+	errOffs, err := p.kernelCall(ctx, "error_get")
 	if err != nil {
 		return ""
 	}
 
-	if errOffs[0] == 0 {
+	if errOffs == 0 {
 		return ""
 	}
 
-	errLen, err := p.extism.ExportedFunction("length").Call(ctx, errOffs[0])
+	errLen, err := p.kernelCall(ctx, "length", errOffs)
 	if err != nil {
 		return ""
 	}
 
-	mem, _ := p.Memory().Read(uint32(errOffs[0]), uint32(errLen[0]))
+	mem, _ := p.Memory().Read(uint32(errOffs), uint32(errLen))
 	return string(mem)
 }
 
@@ -488,28 +527,34 @@ func (p *Plugin) CallWithContext(ctx context.Context, name string, data []byte) 
 		return 0, nil, fmt.Errorf("module is closed")
 	}
 
-	ctx = context.WithValue(ctx, PluginCtxKey("extism"), p.extism)
 	if p.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, p.Timeout)
 		defer cancel()
 	}
 
-	ctx = context.WithValue(ctx, PluginCtxKey("plugin"), p)
-
 	intputOffset, err := p.SetInput(data)
 	if err != nil {
 		return 1, []byte{}, err
 	}
 
-	ctx = context.WithValue(ctx, InputOffsetKey("inputOffset"), intputOffset)
+	// wasmgate patch: the kernel, the plugin and the input's offset in one
+	// context value (callValues) rather than three.
+	ctx = &callValues{Context: ctx, p: p, inputOffset: intputOffset}
 
 	var f = p.mainModule.ExportedFunction(name)
 
 	if f == nil {
 		return 1, []byte{}, fmt.Errorf("unknown function: %s", name)
-	} else if n := len(f.Definition().ResultTypes()); n > 1 {
+	}
+	n := len(f.Definition().ResultTypes())
+	if n > 1 {
 		return 1, []byte{}, fmt.Errorf("function %s has %v results, expected 0 or 1", name, n)
+	}
+	if m := len(f.Definition().ParamTypes()); m > 0 {
+		// wasmgate patch: as f.Call would fail (CallWithStack, below,
+		// does not count them).
+		return 1, []byte{}, fmt.Errorf("function %s takes %d parameters, expected none", name, m)
 	}
 
 	var isStart = name == "_start" || name == "_initialize"
@@ -523,7 +568,13 @@ func (p *Plugin) CallWithContext(ctx context.Context, name string, data []byte) 
 
 	p.Logf(LogLevelDebug, "Calling function : %v", name)
 
-	res, err := f.Call(ctx)
+	// wasmgate patch: on the plugin's own stack (the export takes no
+	// parameters and has at most one result), not a slice per call.
+	var res []uint64
+	stack := p.callStack[:]
+	if err = f.CallWithStack(ctx, stack); err == nil {
+		res = stack[:n]
+	}
 
 	if p.traceCtx != nil {
 		defer p.traceCtx.Finish()
