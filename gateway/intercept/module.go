@@ -35,7 +35,7 @@ type Module struct {
 	// top, as gateway/plugin's pool: a call takes the instance whose
 	// memory is most likely still in the CPU's caches (a channel's queue
 	// would hand out the one idle longest, each in turn).
-	idle []*loader.Instance
+	idle []*instance
 	// timeouts ends calls at limits.timeout without a runtime timer
 	// each (internal/deadline).
 	timeouts deadline.Watch
@@ -57,9 +57,9 @@ func NewModule(ctx context.Context, c *loader.Compiler, spec loader.InterceptorS
 	}
 	n := max(ps.Limits.Concurrency, 1)
 	m := &Module{name: spec.Name, timeout: time.Duration(ps.Limits.Timeout), plugin: p,
-		sem: make(chan struct{}, n), slots: slots, idle: make([]*loader.Instance, 0, n),
+		sem: make(chan struct{}, n), slots: slots, idle: make([]*instance, 0, n),
 		limit: fmt.Sprintf("limits.timeout %s", time.Duration(ps.Limits.Timeout))}
-	m.idle = append(m.idle, first)
+	m.idle = append(m.idle, &instance{Instance: first})
 	return m, nil
 }
 
@@ -79,7 +79,6 @@ func (m *Module) Close(ctx context.Context) error {
 // Intercept runs the export of in's phase on an instance of the pool,
 // within limits.timeout.
 func (m *Module) Intercept(ctx context.Context, in *Input) (*Output, error) {
-	data := in.AppendJSON(make([]byte, 0, 512+len(in.Arguments)+len(in.Result)))
 	export := ExportRequest
 	if in.Phase == PhaseResponse {
 		export = ExportResponse
@@ -90,7 +89,7 @@ func (m *Module) Intercept(ctx context.Context, in *Input) (*Output, error) {
 		// The call's own deadline comes first: name it, not ours.
 		limit = "the call's deadline (its source's limits.timeout)"
 	}
-	raw, err := m.call(ctx, at, export, data, limit)
+	raw, err := m.call(ctx, at, export, in, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -178,20 +177,27 @@ func stringEnd(b []byte) int {
 	return -1
 }
 
-// call runs export on an instance of the pool, until at.
-func (m *Module) call(ctx context.Context, at time.Time, export string, data []byte, limit string) ([]byte, error) {
+// call runs export with in on an instance of the pool, until at.
+func (m *Module) call(ctx context.Context, at time.Time, export string, in *Input, limit string) ([]byte, error) {
 	if err := m.acquire(ctx, at, limit); err != nil {
 		return nil, err
 	}
 	defer m.release()
 	inst := m.take()
 	if inst == nil {
-		var err error
-		if inst, err = m.plugin.NewInstance(context.WithoutCancel(ctx)); err != nil {
+		li, err := m.plugin.NewInstance(context.WithoutCancel(ctx))
+		if err != nil {
 			return nil, fmt.Errorf("instantiate: %w", err)
 		}
+		inst = &instance{Instance: li}
 	}
-	out, err := inst.CallUntil(ctx, &m.timeouts, at, export, data)
+	// The input is copied into the module's memory: the buffer serves
+	// the instance's next call.
+	inst.buf = in.AppendJSON(inst.buf[:0])
+	out, err := inst.CallUntil(ctx, &m.timeouts, at, export, inst.buf)
+	if cap(inst.buf) > maxKeptInput {
+		inst.buf = nil
+	}
 	if inst.Dead() {
 		inst.Close(context.WithoutCancel(ctx))
 	} else {
@@ -209,8 +215,18 @@ func (m *Module) call(ctx context.Context, at time.Time, export string, data []b
 	return out, nil
 }
 
+// instance is an instance of the module with the buffer its inputs are
+// encoded in.
+type instance struct {
+	*loader.Instance
+	buf []byte
+}
+
+// maxKeptInput bounds the input buffer an instance keeps between calls.
+const maxKeptInput = 1 << 20
+
 // take takes the idle instance used last; nil if none is idle.
-func (m *Module) take() *loader.Instance {
+func (m *Module) take() *instance {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	n := len(m.idle)

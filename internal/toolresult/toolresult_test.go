@@ -145,6 +145,21 @@ func FuzzAppend(f *testing.F) {
 	})
 }
 
+// FuzzAppendString: AppendString writes what json.Marshal writes of
+// every string, escapes, controls, invalid UTF-8, U+2028 and U+2029
+// included, at every position against the word-at-a-time scan.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "plain ascii text, longer than a word", "a\"b\\c</x>&\u2028\u2029\b\f\n\r\t\x00\x1f\x7f", "caf\xc3\xa9 \xff\xfe tail", strings.Repeat("12345678", 3) + "<"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, _ := json.Marshal(s)
+		if got := AppendString([]byte("x"), s); !bytes.Equal(got[1:], want) {
+			t.Fatalf("%q:\n got %s\nwant %s", s, got[1:], want)
+		}
+	})
+}
+
 func TestAppendTakesText(t *testing.T) {
 	res := mcp.NewToolResultText(strings.Repeat("<a&b>\n", 100))
 	res.IsError = true
@@ -178,6 +193,31 @@ func BenchmarkParse(b *testing.B) {
 			for b.Loop() {
 				if !d.parse(raw) {
 					b.Fatal("not parsed")
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkAppend: a 10 KiB text result, as make bench-interceptors's
+// greeter answers it, encoded for an interceptor: plain ASCII, and the
+// same with characters JSON escapes (a line break, '<', '&', an accent).
+//
+//	go test -run '^$' -bench Append ./internal/toolresult
+func BenchmarkAppend(b *testing.B) {
+	text := strings.Repeat("Contact jane.doe@example.com, IBAN DE89 3704 0044 0532 0130 00. Lorem ipsum dolor sit amet. ", 110)
+	for _, c := range []struct{ name, text string }{
+		{"plain", text},
+		{"escaped", text + "\n<b>café & co</b>"},
+	} {
+		res := mcp.NewToolResultText(c.text)
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.text)))
+			b.ReportAllocs()
+			buf := make([]byte, 0, 16<<10)
+			for b.Loop() {
+				if _, ok := Append(buf[:0], res); !ok {
+					b.Fatal("not taken")
 				}
 			}
 		})
