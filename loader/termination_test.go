@@ -3,6 +3,8 @@ package loader
 import (
 	"context"
 	"errors"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -281,6 +283,69 @@ func BenchmarkCall(b *testing.B) {
 				callCancel()
 				if err != nil || string(out.Text) != "8" {
 					b.Fatalf("%s = %q, %v", c.tool, out.Text, err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkInterceptorPhase: one phase of the WebAssembly-text no-op
+// interceptor (examples/interceptors/noop.wasm) on one instance, bounded
+// as the gateway bounded it before CallUntil (a timeout context of a
+// deadline.Watch and Call), by CallUntil, and unbounded (Extism's call
+// alone, the floor).
+//
+//	go test -run '^$' -bench InterceptorPhase ./loader
+func BenchmarkInterceptorPhase(b *testing.B) {
+	spec := PluginSpec{Name: "noop", Path: filepath.Join("..", "examples", "interceptors", "noop.wasm"), Key: "interceptors[0]"}
+	if _, err := os.Stat(spec.Path); err != nil {
+		b.Skipf("%s is not built: run make plugins", spec.Path)
+	}
+	spec.Limits.fill()
+	mod, err := Fetch(context.Background(), spec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := NewCompiler(filepath.Join(os.TempDir(), "wasmgate-test-cache"), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	p, inst, err := c.CompileInterceptor(context.Background(), spec, mod, "intercept_request")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close(context.Background())
+	defer inst.Close(context.Background())
+	in := []byte(`{"phase":"request","method":"tools/call","tool":"calculate","arguments":{"a":5,"b":3}}`)
+	ctx, cancel := context.WithCancel(context.Background()) // a request's context can end
+	defer cancel()
+	var w deadline.Watch
+	defer w.Stop()
+	for _, way := range []struct {
+		name string
+		call func() error
+	}{
+		{"timeout-context", func() error {
+			c, cancel := w.WithTimeout(ctx, time.Second)
+			defer cancel()
+			_, err := inst.Call(c, "intercept_request", in)
+			return err
+		}},
+		{"CallUntil", func() error {
+			_, err := inst.CallUntil(ctx, &w, time.Now().Add(time.Second), "intercept_request", in)
+			return err
+		}},
+		{"extism-alone", func() error {
+			_, _, err := inst.p.CallWithContext(context.Background(), "intercept_request", in)
+			return err
+		}},
+	} {
+		b.Run(way.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := way.call(); err != nil {
+					b.Fatal(err)
 				}
 			}
 		})
