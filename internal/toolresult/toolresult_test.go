@@ -145,21 +145,6 @@ func FuzzAppend(f *testing.F) {
 	})
 }
 
-// FuzzAppendString: AppendString writes what json.Marshal writes of
-// every string, escapes, controls, invalid UTF-8, U+2028 and U+2029
-// included, at every position against the word-at-a-time scan.
-func FuzzAppendString(f *testing.F) {
-	for _, s := range []string{"", "plain ascii text, longer than a word", "a\"b\\c</x>&\u2028\u2029\b\f\n\r\t\x00\x1f\x7f", "caf\xc3\xa9 \xff\xfe tail", strings.Repeat("12345678", 3) + "<"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		want, _ := json.Marshal(s)
-		if got := AppendString([]byte("x"), s); !bytes.Equal(got[1:], want) {
-			t.Fatalf("%q:\n got %s\nwant %s", s, got[1:], want)
-		}
-	})
-}
-
 func TestAppendTakesText(t *testing.T) {
 	res := mcp.NewToolResultText(strings.Repeat("<a&b>\n", 100))
 	res.IsError = true
