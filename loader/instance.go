@@ -73,10 +73,15 @@ func (i *Instance) Call(ctx context.Context, export string, input []byte) ([]byt
 // CallUntil runs export with input as Call does with a context that
 // ends at at (w.WithTimeout's), without making one: the instance's own
 // context, reused call after call, ends at at by an alarm of w, or when
-// ctx ends first. The instance is then dead.
+// ctx ends first, which the alarm notices within parentPoll (so that a
+// call does not register with ctx: most end long before). The instance
+// is then dead.
 func (i *Instance) CallUntil(ctx context.Context, w *deadline.Watch, at time.Time, export string, input []byte) ([]byte, error) {
 	if err := i.check(export, input); err != nil {
 		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, endedError(export, err) // the instance stays usable
 	}
 	if i.cc == nil {
 		i.cc = newCallCtx()
@@ -84,32 +89,35 @@ func (i *Instance) CallUntil(ctx context.Context, w *deadline.Watch, at time.Tim
 	c := i.cc
 	c.parent, c.at = ctx, at
 	if d, ok := ctx.Deadline(); ok && d.Before(at) {
-		c.at = d // ctx ends first, and its end ends the call
+		c.at = d // ctx ends first
 	}
-	var stopParent func() bool
+	first := c.at
 	if ctx.Done() != nil {
-		stopParent = context.AfterFunc(ctx, c.parentDone)
+		first = earliest(c.at, time.Now().Add(parentPoll))
 	}
-	w.Set(c.alarm, c.at)
+	w.Set(c.alarm, first)
 	i.done = c.done
 	out, err := i.run(c, c.dw.Context(c), export, input)
 	i.done = nil
 	w.Clear(c.alarm)
-	if stopParent != nil && !stopParent() {
-		// ctx ended: its end is closing the modules, or has.
-		i.dead = true
-	}
 	if c.dw.Closed() {
 		i.dead = true
 	}
 	if err != nil {
-		cerr := c.Err()
-		if cerr == nil && i.dead {
-			cerr = ctx.Err()
-		}
-		return nil, i.callError(cerr, export, err)
+		return nil, i.callError(c.Err(), export, err)
 	}
 	return out, nil
+}
+
+// parentPoll is how often CallUntil's alarm looks whether the call's ctx
+// has ended.
+const parentPoll = 10 * time.Millisecond
+
+func earliest(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
 }
 
 // check refuses a call of export with input that cannot run.
@@ -156,10 +164,7 @@ func (i *Instance) run(ctx, wctx context.Context, export string, input []byte) (
 func (i *Instance) callError(ended error, export string, err error) error {
 	if ended != nil {
 		i.dead = true
-		if errors.Is(ended, context.DeadlineExceeded) {
-			return &abi.CallError{Export: export, Kind: abi.KindTimeout, Msg: "timed out"}
-		}
-		return &abi.CallError{Export: export, Kind: abi.KindCancelled, Msg: "cancelled"}
+		return endedError(export, ended)
 	}
 	var ce *abi.CallError
 	if errors.As(err, &ce) {
@@ -181,20 +186,26 @@ func (i *Instance) callError(ended error, export string, err error) error {
 	return &abi.CallError{Export: export, Kind: abi.KindTrap, Msg: msg}
 }
 
+// endedError is the *abi.CallError of a call of export whose context
+// ended with err.
+func endedError(export string, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &abi.CallError{Export: export, Kind: abi.KindTimeout, Msg: "timed out"}
+	}
+	return &abi.CallError{Export: export, Kind: abi.KindCancelled, Msg: "cancelled"}
+}
+
 // callCtx is the context of an Instance's calls by CallUntil, one per
 // instance, reused by each call in turn (an instance runs one call at a
 // time): its values are the call's ctx's, its deadline the call's, and it
-// ends (Done, Err) when the call's alarm rings or its ctx ends, which
-// also closes the modules the call runs in (dw). An instance whose call
+// ends (Done, Err) when the call's alarm finds its time up or its ctx
+// ended, which also closes the modules the call runs in (dw). An instance whose call
 // ended is dead, so it is never used again after it ends.
 type callCtx struct {
 	parent context.Context // the running call's ctx
 	at     time.Time
 	alarm  *deadline.Alarm
 	dw     experimental.DoneWatcher
-	// parentDone ends the call when parent ends (context.AfterFunc's
-	// function, made once).
-	parentDone func()
 
 	mu   sync.Mutex
 	done chan struct{}
@@ -203,9 +214,23 @@ type callCtx struct {
 
 func newCallCtx() *callCtx {
 	c := &callCtx{done: make(chan struct{})}
-	c.alarm = deadline.NewAlarm(func() { c.end(context.DeadlineExceeded) })
-	c.parentDone = func() { c.end(c.parent.Err()) }
+	c.alarm = deadline.NewAlarm(c.ring)
 	return c
+}
+
+// ring, the alarm's function, ends the call when its time is up or its
+// ctx has ended, else asks to ring again parentPoll later (or at its
+// time).
+func (c *callCtx) ring(now time.Time) time.Time {
+	if !now.Before(c.at) {
+		c.end(context.DeadlineExceeded)
+		return time.Time{}
+	}
+	if err := c.parent.Err(); err != nil {
+		c.end(err)
+		return time.Time{}
+	}
+	return earliest(c.at, now.Add(parentPoll))
 }
 
 func (c *callCtx) Deadline() (time.Time, bool) { return c.at, true }

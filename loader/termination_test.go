@@ -219,6 +219,17 @@ func TestCallUntilReusesItsContext(t *testing.T) {
 	if d, _ := inst.cc.Deadline(); time.Until(d) > time.Minute {
 		t.Errorf("the call's deadline is %v, after ctx's", d)
 	}
+	// A ctx that has ended already: the call does not run, and the
+	// instance stays usable.
+	cancel()
+	_, err := inst.CallUntil(ctx, &w, time.Now().Add(time.Hour), "echo", []byte(`{}`))
+	var ce *abi.CallError
+	if !errors.As(err, &ce) || ce.Kind != abi.KindCancelled || inst.Dead() {
+		t.Fatalf("a call with an ended ctx: %v (dead %v)", err, inst.Dead())
+	}
+	if _, err := inst.CallUntil(context.Background(), &w, time.Now().Add(time.Hour), "echo", []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestLeanAdd checks the lean test module (testdata/plugins/lean.wat).

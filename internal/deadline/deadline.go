@@ -86,14 +86,16 @@ func (w *Watch) Stop() {
 
 // An Alarm is an entry of a Watch for a caller that bounds its calls
 // itself, without a context per call: Set puts it in flight, and at its
-// time, unless Clear took it out first, the Watch calls its function. One
-// Alarm serves one call at a time, and may be Set again once cleared or
-// rung. The zero Alarm does nothing when it rings.
+// time, unless Clear took it out first, the Watch calls its function,
+// which may ask to ring again later. One Alarm serves one call at a time,
+// and may be Set again once cleared or done ringing. The zero Alarm does
+// nothing when it rings.
 type Alarm struct {
 	// ring is called at the alarm's time under the Watch's lock (so that
 	// once Clear returns, it has rung or never will): it must be quick and
-	// must not call the Watch.
-	ring func()
+	// must not call the Watch. It returns when to ring again, or the zero
+	// time for never.
+	ring func(now time.Time) (again time.Time)
 	at   time.Time
 	// The Watch's list of calls in flight; Watch.mu.
 	prev, next *Alarm
@@ -103,7 +105,7 @@ type Alarm struct {
 }
 
 // NewAlarm returns an Alarm that calls ring at its time (see Alarm.ring).
-func NewAlarm(ring func()) *Alarm { return &Alarm{ring: ring} }
+func NewAlarm(ring func(now time.Time) (again time.Time)) *Alarm { return &Alarm{ring: ring} }
 
 // Set puts a in flight, to ring at at; a must not be in flight already.
 func (w *Watch) Set(a *Alarm, at time.Time) { w.add(a, at, time.Now()) }
@@ -120,6 +122,14 @@ func (w *Watch) Clear(a *Alarm) {
 func (w *Watch) add(a *Alarm, at, now time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.link(a, at)
+	if w.armedAt.IsZero() || at.Before(w.armedAt) {
+		w.arm(at, now)
+	}
+}
+
+// link puts a in the list, due at at; w.mu held.
+func (w *Watch) link(a *Alarm, at time.Time) {
 	a.at = at
 	a.next = w.head
 	if w.head != nil {
@@ -127,9 +137,6 @@ func (w *Watch) add(a *Alarm, at, now time.Time) {
 	}
 	w.head = a
 	a.listed = true
-	if w.armedAt.IsZero() || at.Before(w.armedAt) {
-		w.arm(at, now)
-	}
 }
 
 // arm sets the timer to fire at t; w.mu held.
@@ -174,7 +181,13 @@ func (w *Watch) expire() {
 			case a.x != nil:
 				due = append(due, a.x)
 			case a.ring != nil:
-				a.ring()
+				// Linked again at the head, which this walk has passed.
+				if again := a.ring(now); !again.IsZero() {
+					w.link(a, again)
+					if next.IsZero() || again.Before(next) {
+						next = again
+					}
+				}
 			}
 		} else if next.IsZero() || a.at.Before(next) {
 			next = a.at

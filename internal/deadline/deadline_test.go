@@ -214,3 +214,59 @@ func BenchmarkWithTimeout(b *testing.B) {
 		}
 	})
 }
+
+// TestAlarm checks an Alarm's contract: it rings at its time, again
+// when its function asks, not after Clear, and beside WithTimeout's
+// contexts on the same Watch.
+func TestAlarm(t *testing.T) {
+	var w Watch
+	defer w.Stop()
+	var mu sync.Mutex
+	var rang []time.Duration
+	start := time.Now()
+	a := NewAlarm(func(now time.Time) time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		rang = append(rang, now.Sub(start))
+		if len(rang) < 3 {
+			return now.Add(10 * time.Millisecond) // twice more
+		}
+		return time.Time{}
+	})
+	w.Set(a, start.Add(10*time.Millisecond))
+	// A context due later, on the same Watch, still ends at its time.
+	ctx, cancel := w.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	<-ctx.Done()
+	mu.Lock()
+	if len(rang) != 3 || rang[0] < 10*time.Millisecond || rang[2] < 30*time.Millisecond {
+		t.Errorf("the alarm rang at %v, want 3 times, from 10ms, 10ms apart", rang)
+	}
+	mu.Unlock()
+	if !errors.Is(ctx.Err(), context.DeadlineExceeded) || time.Since(start) < 100*time.Millisecond {
+		t.Errorf("the context ended after %v with %v", time.Since(start), ctx.Err())
+	}
+
+	// Cleared before its time, it never rings; Set again, it does.
+	mu.Lock()
+	rang = nil
+	mu.Unlock()
+	b := NewAlarm(func(now time.Time) time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		rang = append(rang, now.Sub(start))
+		return time.Time{}
+	})
+	w.Set(b, time.Now().Add(20*time.Millisecond))
+	w.Clear(b)
+	time.Sleep(40 * time.Millisecond)
+	start = time.Now()
+	w.Set(b, start.Add(10*time.Millisecond))
+	time.Sleep(40 * time.Millisecond)
+	w.Clear(b) // rang already: nothing to take out
+	mu.Lock()
+	defer mu.Unlock()
+	if len(rang) != 1 || rang[0] < 10*time.Millisecond {
+		t.Errorf("a cleared then set alarm rang at %v, want once, from 10ms", rang)
+	}
+}
