@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
-	"github.com/wasmgate/wasmgate/internal/deadline"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
 	"github.com/wasmgate/wasmgate/loader/fetch"
@@ -21,24 +19,13 @@ const MaxOutput = 16 << 20
 
 // Module is a compiled interceptor module with its pool of instances: at
 // most limits.concurrency run at once, and each call (waiting for an
-// instance included) is bounded by limits.timeout. An instance a call
-// leaves dead (a timeout, a trap) is closed, and a new one started when
-// needed. Safe for concurrent use.
+// instance included) is bounded by limits.timeout (loader.Pool). Safe for
+// concurrent use.
 type Module struct {
 	name    string
 	timeout time.Duration
-	plugin  *loader.Plugin
-	sem     chan struct{} // one per running call
-	slots   chan struct{} // the gateway's, one per WebAssembly call; nil: none
-	mu      sync.Mutex
-	// idle holds the instances no call runs on, the one used last on
-	// top, as gateway/plugin's pool: a call takes the instance whose
-	// memory is most likely still in the CPU's caches (a channel's queue
-	// would hand out the one idle longest, each in turn).
-	idle []*instance
-	// timeouts ends calls at limits.timeout without a runtime timer
-	// each (internal/deadline).
-	timeouts deadline.Watch
+	pool    *loader.Pool
+	sha256  string
 	// limit names limits.timeout in the messages of a timeout, written
 	// once rather than on every call.
 	limit string
@@ -55,26 +42,18 @@ func NewModule(ctx context.Context, c *loader.Compiler, spec loader.InterceptorS
 	if err != nil {
 		return nil, err
 	}
-	n := max(ps.Limits.Concurrency, 1)
-	m := &Module{name: spec.Name, timeout: time.Duration(ps.Limits.Timeout), plugin: p,
-		sem: make(chan struct{}, n), slots: slots, idle: make([]*instance, 0, n),
+	m := &Module{name: spec.Name, timeout: time.Duration(ps.Limits.Timeout), sha256: p.SHA256,
+		pool:  loader.NewPool(p, first, ps.Limits.Concurrency, slots),
 		limit: fmt.Sprintf("limits.timeout %s", time.Duration(ps.Limits.Timeout))}
-	m.idle = append(m.idle, &instance{Instance: first})
 	return m, nil
 }
 
 // SHA256 is the digest of the module.
-func (m *Module) SHA256() string { return m.plugin.SHA256 }
+func (m *Module) SHA256() string { return m.sha256 }
 
 // Close closes the idle instances and the compiled module. No call may
 // be running or start.
-func (m *Module) Close(ctx context.Context) error {
-	for inst := m.take(); inst != nil; inst = m.take() {
-		inst.Close(ctx)
-	}
-	m.timeouts.Stop()
-	return m.plugin.Close(ctx)
-}
+func (m *Module) Close(ctx context.Context) error { return m.pool.Close(ctx) }
 
 // Intercept runs the export of in's phase on an instance of the pool,
 // within limits.timeout.
@@ -179,111 +158,18 @@ func stringEnd(b []byte) int {
 
 // call runs export with in on an instance of the pool, until at.
 func (m *Module) call(ctx context.Context, at time.Time, export string, in *Input, limit string) ([]byte, error) {
-	if err := m.acquire(ctx, at, limit); err != nil {
-		return nil, err
+	out, err := m.pool.Call(ctx, at, export, in.AppendJSON)
+	if err == nil {
+		return out, nil
 	}
-	defer m.release()
-	inst := m.take()
-	if inst == nil {
-		li, err := m.plugin.NewInstance(context.WithoutCancel(ctx))
-		if err != nil {
-			return nil, fmt.Errorf("instantiate: %w", err)
-		}
-		inst = &instance{Instance: li}
-	}
-	// The input is copied into the module's memory: the buffer serves
-	// the instance's next call.
-	inst.buf = in.AppendJSON(inst.buf[:0])
-	out, err := inst.CallUntil(ctx, &m.timeouts, at, export, inst.buf)
-	if cap(inst.buf) > maxKeptInput {
-		inst.buf = nil
-	}
-	if inst.Dead() {
-		inst.Close(context.WithoutCancel(ctx))
-	} else {
-		m.mu.Lock()
-		m.idle = append(m.idle, inst) // within cap: at most cap(sem) instances are out
-		m.mu.Unlock()
-	}
-	if err != nil {
-		var ce *abi.CallError
-		if errors.As(err, &ce) && ce.Kind == abi.KindTimeout {
-			return nil, fmt.Errorf("%s timed out (%s)", export, limit)
-		}
+	var ce *abi.CallError
+	switch {
+	case errors.Is(err, loader.ErrNoInstance):
+		return nil, fmt.Errorf("timed out waiting for an instance (%s, limits.concurrency %d)", limit, m.pool.Size())
+	case errors.As(err, &ce) && ce.Kind == abi.KindTimeout:
+		return nil, fmt.Errorf("%s timed out (%s)", export, limit)
+	case errors.As(err, &ce):
 		return nil, fmt.Errorf("%s: %w", export, err)
 	}
-	return out, nil
-}
-
-// instance is an instance of the module with the buffer its inputs are
-// encoded in.
-type instance struct {
-	*loader.Instance
-	buf []byte
-}
-
-// maxKeptInput bounds the input buffer an instance keeps between calls.
-const maxKeptInput = 1 << 20
-
-// take takes the idle instance used last; nil if none is idle.
-func (m *Module) take() *instance {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	n := len(m.idle)
-	if n == 0 {
-		return nil
-	}
-	inst := m.idle[n-1]
-	m.idle[n-1] = nil
-	m.idle = m.idle[:n-1]
-	return inst
-}
-
-// acquire takes a run of the module (limits.concurrency) and a gateway
-// call slot, waiting until at at most; release gives them back.
-func (m *Module) acquire(ctx context.Context, at time.Time, limit string) error {
-	select {
-	case m.sem <- struct{}{}:
-		if m.slots == nil {
-			return nil
-		}
-		select {
-		case m.slots <- struct{}{}:
-			return nil
-		default:
-		}
-		<-m.sem
-	default:
-	}
-	// Wait, within limits.timeout.
-	wctx, cancel := m.timeouts.WithTimeout(ctx, time.Until(at))
-	defer cancel()
-	timedOut := func() error {
-		if errors.Is(wctx.Err(), context.DeadlineExceeded) {
-			return fmt.Errorf("timed out waiting for an instance (%s, limits.concurrency %d)", limit, cap(m.sem))
-		}
-		return wctx.Err()
-	}
-	select {
-	case m.sem <- struct{}{}:
-	case <-wctx.Done():
-		return timedOut()
-	}
-	if m.slots != nil {
-		select {
-		case m.slots <- struct{}{}:
-		case <-wctx.Done():
-			<-m.sem
-			return timedOut()
-		}
-	}
-	return nil
-}
-
-// release gives back what acquire took.
-func (m *Module) release() {
-	if m.slots != nil {
-		<-m.slots
-	}
-	<-m.sem
+	return nil, err // ctx ended while it waited, or no instance could start
 }

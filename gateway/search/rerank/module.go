@@ -49,16 +49,13 @@ func Outcome(err error) string {
 
 // Module is a compiled ranker module with its pool of instances: at most
 // limits.concurrency run at once, and each Rank (waiting for an instance
-// included) is bounded by limits.timeout. An instance a call leaves dead
-// (a timeout, a trap) is closed, and a new one started when needed. It
-// is safe for concurrent use.
+// included) is bounded by limits.timeout (loader.Pool). It is safe for
+// concurrent use.
 type Module struct {
 	name    string
 	timeout time.Duration
-	plugin  *loader.Plugin
-	sem     chan struct{} // one per running call
-	slots   chan struct{} // the gateway's, one per WebAssembly call; nil: none
-	idle    chan *loader.Instance
+	pool    *loader.Pool
+	sha256  string
 }
 
 var _ Ranker = (*Module)(nil)
@@ -72,37 +69,23 @@ func New(ctx context.Context, c *loader.Compiler, spec loader.PluginSpec, mod fe
 	if err != nil {
 		return nil, err
 	}
-	n := max(spec.Limits.Concurrency, 1)
-	m := &Module{
+	return &Module{
 		name:    spec.Name,
 		timeout: time.Duration(spec.Limits.Timeout),
-		plugin:  p,
-		sem:     make(chan struct{}, n),
-		slots:   slots,
-		idle:    make(chan *loader.Instance, n),
-	}
-	m.idle <- first
-	return m, nil
+		pool:    loader.NewPool(p, first, spec.Limits.Concurrency, slots),
+		sha256:  p.SHA256,
+	}, nil
 }
 
 // Name is the ranker's name (discovery.ranker.name).
 func (m *Module) Name() string { return m.name }
 
 // SHA256 is the digest of the ranker's module.
-func (m *Module) SHA256() string { return m.plugin.SHA256 }
+func (m *Module) SHA256() string { return m.sha256 }
 
 // Close closes the idle instances and the compiled module. No Rank may
 // be running or start.
-func (m *Module) Close(ctx context.Context) error {
-	for {
-		select {
-		case inst := <-m.idle:
-			inst.Close(ctx)
-		default:
-			return m.plugin.Close(ctx)
-		}
-	}
-}
+func (m *Module) Close(ctx context.Context) error { return m.pool.Close(ctx) }
 
 // input and output are the JSON of a rank call (docs/plugins.md,
 // "Rankers").
@@ -141,9 +124,7 @@ func (m *Module) Rank(ctx context.Context, query string, cands []Candidate) ([]f
 	if err != nil {
 		return nil, fmt.Errorf("ranker %q: encode its input: %w", m.name, err)
 	}
-	ctx, cancel := context.WithTimeout(ctx, m.timeout)
-	defer cancel()
-	out, err := m.call(ctx, data)
+	out, err := m.call(ctx, time.Now().Add(m.timeout), data)
 	if err != nil {
 		return nil, err
 	}
@@ -154,54 +135,22 @@ func (m *Module) Rank(ctx context.Context, query string, cands []Candidate) ([]f
 	return scores, nil
 }
 
-// call runs rank on an instance of the pool.
-func (m *Module) call(ctx context.Context, data []byte) ([]byte, error) {
-	timedOut := func() error {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return fmt.Errorf("ranker %q: %w waiting for an instance (limits.timeout %s, limits.concurrency %d)", m.name, ErrTimeout, m.timeout, cap(m.sem))
-		}
-		return fmt.Errorf("ranker %q: %w", m.name, ctx.Err())
+// call runs rank with data on an instance of the pool, until at.
+func (m *Module) call(ctx context.Context, at time.Time, data []byte) ([]byte, error) {
+	out, err := m.pool.Call(ctx, at, loader.RankExport, func(b []byte) []byte { return append(b, data...) })
+	if err == nil {
+		return out, nil
 	}
-	select {
-	case m.sem <- struct{}{}:
-	case <-ctx.Done():
-		return nil, timedOut()
+	var ce *abi.CallError
+	switch {
+	case errors.Is(err, loader.ErrNoInstance):
+		return nil, fmt.Errorf("ranker %q: %w waiting for an instance (limits.timeout %s, limits.concurrency %d)", m.name, ErrTimeout, m.timeout, m.pool.Size())
+	case !errors.As(err, &ce):
+		return nil, fmt.Errorf("ranker %q: %w", m.name, err)
+	case ce.Kind == abi.KindTimeout:
+		return nil, fmt.Errorf("ranker %q: %w (limits.timeout %s)", m.name, ErrTimeout, m.timeout)
 	}
-	defer func() { <-m.sem }()
-	if m.slots != nil {
-		select {
-		case m.slots <- struct{}{}:
-		case <-ctx.Done():
-			return nil, timedOut()
-		}
-		defer func() { <-m.slots }()
-	}
-	var inst *loader.Instance
-	select {
-	case inst = <-m.idle:
-	default:
-		var err error
-		if inst, err = m.plugin.NewInstance(context.WithoutCancel(ctx)); err != nil {
-			return nil, fmt.Errorf("ranker %q: instantiate: %w", m.name, err)
-		}
-	}
-	out, err := inst.Call(ctx, loader.RankExport, data)
-	if inst.Dead() {
-		inst.Close(context.WithoutCancel(ctx))
-	} else {
-		m.idle <- inst // never blocks: at most cap(sem) instances are out
-	}
-	if err != nil {
-		var ce *abi.CallError
-		if !errors.As(err, &ce) {
-			return nil, fmt.Errorf("ranker %q: %w", m.name, err)
-		}
-		if ce.Kind == abi.KindTimeout {
-			return nil, fmt.Errorf("ranker %q: %w (limits.timeout %s)", m.name, ErrTimeout, m.timeout)
-		}
-		return nil, fmt.Errorf("ranker %q: %s: %w", m.name, ce.Kind, err)
-	}
-	return out, nil
+	return nil, fmt.Errorf("ranker %q: %s: %w", m.name, ce.Kind, err)
 }
 
 // parse reads rank's output: {"scores": [n numbers]}, each finite.
