@@ -46,15 +46,15 @@ func (i *Instance) Has(name string) bool { return i.p.FunctionExists(name) }
 // Call runs export with input. ctx's deadline stops a runaway call; the
 // instance is then dead.
 func (i *Instance) Call(ctx context.Context, export string, input []byte) ([]byte, error) {
+	if err := i.check(export, input); err != nil {
+		return nil, err
+	}
 	// One watcher of ctx for the whole call, rather than one per function
 	// call wazero makes (the export, and each Extism kernel function the
 	// guest calls through the host): when ctx ends, it closes the modules
 	// the call ran in, and the running code notices at its next
 	// termination check and fails. Nothing is released under the running
 	// code: that happens in the call's own goroutine.
-	if err := i.check(export, input); err != nil {
-		return nil, err
-	}
 	wctx, stop := experimental.WithDoneWatcher(ctx)
 	i.done = ctx.Done()
 	out, err := i.run(ctx, wctx, export, input)
@@ -100,11 +100,14 @@ func (i *Instance) CallUntil(ctx context.Context, w *deadline.Watch, at time.Tim
 	out, err := i.run(c, c.dw.Context(c), export, input)
 	i.done = nil
 	w.Clear(c.alarm)
-	if c.dw.Closed() {
+	// The alarm rings under w's lock: once Clear has returned, the call
+	// has ended (and its modules are closed) or never will.
+	ended := c.Err()
+	if ended != nil {
 		i.dead = true
 	}
 	if err != nil {
-		return nil, i.callError(c.Err(), export, err)
+		return nil, i.callError(ended, export, err)
 	}
 	return out, nil
 }

@@ -53,6 +53,9 @@ func NewPool(p *Plugin, first *Instance, n int, slots chan struct{}) *Pool {
 	return pl
 }
 
+// SHA256 is the digest of the pool's module.
+func (p *Pool) SHA256() string { return p.plugin.SHA256 }
+
 // Size is the number of calls the pool runs at once (limits.concurrency).
 func (p *Pool) Size() int { return cap(p.sem) }
 

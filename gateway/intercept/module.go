@@ -25,7 +25,6 @@ type Module struct {
 	name    string
 	timeout time.Duration
 	pool    *loader.Pool
-	sha256  string
 	// limit names limits.timeout in the messages of a timeout, written
 	// once rather than on every call.
 	limit string
@@ -42,14 +41,14 @@ func NewModule(ctx context.Context, c *loader.Compiler, spec loader.InterceptorS
 	if err != nil {
 		return nil, err
 	}
-	m := &Module{name: spec.Name, timeout: time.Duration(ps.Limits.Timeout), sha256: p.SHA256,
+	m := &Module{name: spec.Name, timeout: time.Duration(ps.Limits.Timeout),
 		pool:  loader.NewPool(p, first, ps.Limits.Concurrency, slots),
 		limit: fmt.Sprintf("limits.timeout %s", time.Duration(ps.Limits.Timeout))}
 	return m, nil
 }
 
 // SHA256 is the digest of the module.
-func (m *Module) SHA256() string { return m.sha256 }
+func (m *Module) SHA256() string { return m.pool.SHA256() }
 
 // Close closes the idle instances and the compiled module. No call may
 // be running or start.

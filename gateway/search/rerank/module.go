@@ -55,7 +55,6 @@ type Module struct {
 	name    string
 	timeout time.Duration
 	pool    *loader.Pool
-	sha256  string
 }
 
 var _ Ranker = (*Module)(nil)
@@ -73,7 +72,6 @@ func New(ctx context.Context, c *loader.Compiler, spec loader.PluginSpec, mod fe
 		name:    spec.Name,
 		timeout: time.Duration(spec.Limits.Timeout),
 		pool:    loader.NewPool(p, first, spec.Limits.Concurrency, slots),
-		sha256:  p.SHA256,
 	}, nil
 }
 
@@ -81,7 +79,7 @@ func New(ctx context.Context, c *loader.Compiler, spec loader.PluginSpec, mod fe
 func (m *Module) Name() string { return m.name }
 
 // SHA256 is the digest of the ranker's module.
-func (m *Module) SHA256() string { return m.sha256 }
+func (m *Module) SHA256() string { return m.pool.SHA256() }
 
 // Close closes the idle instances and the compiled module. No Rank may
 // be running or start.

@@ -24,8 +24,7 @@ type Watcher struct {
 	stop func() bool
 
 	mu      sync.Mutex
-	done    bool
-	ended   context.Context // what closed the modules, once done
+	ended   context.Context // what closed the modules; nil until then
 	modules []Module
 	buf     [2]Module // most units of work run one or two modules
 }
@@ -33,7 +32,6 @@ type Watcher struct {
 // New returns a Watcher of ctx.
 func New(ctx context.Context) *Watcher {
 	w := &Watcher{ctx: ctx}
-	w.modules = w.buf[:0]
 	if ctx.Done() != nil {
 		w.stop = context.AfterFunc(ctx, w.closeAll)
 	}
@@ -53,16 +51,15 @@ func (w *Watcher) Close(err error) { w.close(ended{err}) }
 func (w *Watcher) Closed() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.done
+	return w.ended != nil
 }
 
 func (w *Watcher) close(ctx context.Context) {
 	w.mu.Lock()
-	if w.done {
+	if w.ended != nil {
 		w.mu.Unlock()
 		return
 	}
-	w.done = true
 	w.ended = ctx
 	modules := w.modules
 	w.mu.Unlock()
@@ -86,8 +83,7 @@ var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); retu
 // it now if the context is done already.
 func (w *Watcher) Watch(m Module) {
 	w.mu.Lock()
-	if w.done {
-		ctx := w.ended
+	if ctx := w.ended; ctx != nil {
 		w.mu.Unlock()
 		m.CloseOnContextDone(ctx)
 		return
