@@ -11,6 +11,10 @@
 #   direct          the upstream over HTTP, no proxy
 #   reverse_proxy   Go's net/http/httputil.ReverseProxy in front of it
 #                   (`mcpbench -reverse-proxy`): the floor of an HTTP proxy
+#   stdio_floor     `mcpbench -stdio-floor`: one -serve-stdio server shared
+#                   by every session, each request forwarded as a line
+#                   under an id of its own and the answer sent back,
+#                   nothing else: the floor of a stdio proxy
 #   wasmgate_http   wasmgate with the upstream as `url:` (session: shared)
 #   wasmgate_stdio  wasmgate with the upstream as `command:`
 #   supergateway    npm's supergateway, stdio to Streamable HTTP, stateful
@@ -59,7 +63,7 @@ for f in "$BIN" "$BENCH" "$PEERS/supergateway" "$PEERS/mcp-proxy"; do
 done
 command -v node >/dev/null || { echo "bench-peers: node is not installed" >&2; exit 1; }
 root=$(pwd)
-HTTP=$(port); ADMIN=$(port); NATIVE=$(port); PROXY=$(port); SG=$(port); MP=$(port)
+HTTP=$(port); ADMIN=$(port); NATIVE=$(port); PROXY=$(port); FLOOR=$(port); SG=$(port); MP=$(port)
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs); node $(node --version)," \
   "supergateway $(node -p 'require("./bench/peers/node_modules/supergateway/package.json").version')," \
   "mcp-proxy $(node -p 'require("./bench/peers/node_modules/mcp-proxy/package.json").version')"
@@ -84,6 +88,9 @@ wait_serving $native "$work/native.log"
 $BENCH -reverse-proxy 127.0.0.1:$PROXY -url "http://127.0.0.1:$NATIVE/mcp" >"$work/proxy.log" 2>&1 &
 proxy=$!; helpers+=($proxy)
 wait_serving $proxy "$work/proxy.log"
+$BENCH -stdio-floor 127.0.0.1:$FLOOR >"$work/floor.log" 2>&1 &
+floor=$!; helpers+=($floor)
+wait_serving $floor "$work/floor.log"
 "$PEERS/supergateway" --stdio "$root/bin/mcpbench -serve-stdio" --outputTransport streamableHttp --stateful \
   --port "$SG" --logLevel none >"$work/supergateway.log" 2>&1 &
 sg=$!; helpers+=($sg)
@@ -117,6 +124,7 @@ target() {
 targets=(
   "$(target direct "$NATIVE" calculate "$native")"
   "$(target reverse_proxy "$PROXY" calculate "$proxy" "$native")"
+  "$(target stdio_floor "$FLOOR" calculate "$floor")"
   "$(target wasmgate_http "$HTTP" http_calculate "$pid" "$native")"
   "$(target wasmgate_stdio "$HTTP" stdio_calculate "$pid")"
   "$(target supergateway "$SG" calculate "$sg")"
@@ -173,7 +181,7 @@ for path in sys.argv[2:]:
 if not runs:
     sys.exit("bench-peers: no run produced figures")
 
-names = ["direct", "reverse_proxy", "wasmgate_http", "wasmgate_stdio", "supergateway", "mcp-proxy"]
+names = ["direct", "reverse_proxy", "stdio_floor", "wasmgate_http", "wasmgate_stdio", "supergateway", "mcp-proxy"]
 clients = sorted({c for d in runs for (_, c) in d})
 
 def med(name, c, field):
@@ -213,6 +221,13 @@ for c in clients:
     print(line)
     for p in ("supergateway", "mcp-proxy"):
         print(f"              wasmgate_stdio / {p:20} {ratio(lambda d, c: rate(d, 'wasmgate_stdio', c) / rate(d, p, c), c):6.2f}x")
+    r = ratio(lambda d, c: rate(d, "stdio_floor", c) / best_peer(d, c), c)
+    line = f"              stdio_floor / best npm peer           {r:6.2f}x"
+    if c == 16:
+        line += "  (the most any stdio proxy reaches here)"
+    print(line)
+    r = ratio(lambda d, c: rate(d, "wasmgate_stdio", c) / rate(d, "stdio_floor", c), c)
+    print(f"              wasmgate_stdio / stdio_floor          {r:6.2f}x")
     r = ratio(lambda d, c: rate(d, "wasmgate_stdio", c) / rate(d, "direct", c), c)
     line = f"              wasmgate_stdio / direct over HTTP     {r:6.2f}x"
     if c == 16:

@@ -46,6 +46,7 @@ type config struct {
 	reverseProxy    string        // -reverse-proxy: forward every request to -url, doing nothing else
 	traceTo         string        // -trace-to: with -serve, trace every call to this OTLP/HTTP endpoint
 	serveFloor      string        // -serve-floor: serve net/http + encoding/json, no MCP library
+	stdioFloor      string        // -stdio-floor: forward Streamable HTTP to a shared -serve-stdio server, doing nothing else
 	cpuPIDs         []int         // -cpu-pid: the processes whose CPU per call is reported, the server first
 	targets         []target      // -target: servers compared in interleaved slices
 	slice           time.Duration // -slice: each target's turn in an interleaved comparison
@@ -88,6 +89,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&cfg.reverseProxy, "reverse-proxy", "", "instead of driving load, serve on this loopback host:port a plain HTTP reverse proxy (net/http/httputil) to -url that does nothing but forward (the floor of any HTTP proxy in make bench-upstream)")
 	fs.StringVar(&cfg.traceTo, "trace-to", "", "with -serve: record the spans the gateway records for every call (OpenTelemetry SDK, sampled at ratio 1) and export them to this loopback OTLP/HTTP endpoint, such as -otlp-sink's (make bench-tracing's floor)")
 	fs.StringVar(&cfg.serveFloor, "serve-floor", "", "instead of driving load, serve on this loopback host:port, at /mcp, the floor of make bench: net/http and encoding/json answering initialize and tools/call of calculate, no MCP library")
+	fs.StringVar(&cfg.stdioFloor, "stdio-floor", "", "instead of driving load, serve on this loopback host:port, at /mcp, the floor of any proxy from Streamable HTTP to a stdio server: mcpbench -serve-stdio started once for every session, each request forwarded under an id of its own and its answer sent back, nothing else (make bench-peers' stdio_floor)")
 	fs.BoolVar(&cfg.serveStdio, "serve-stdio", false, "instead of driving load, serve the same native server over stdin and stdout until stdin ends (the stdio upstream of make bench)")
 	fs.StringVar(&cfg.serve, "serve", "", "instead of driving load, serve mcp-go's own Streamable HTTP server with a native calculate tool on this loopback host:port, at /mcp, until interrupted (the baseline of make bench)")
 	fs.Func("target", "a server of an interleaved comparison, as a JSON object {\"name\",\"url\",\"pid\"?,\"pids\"?,\"tool\"?,\"args\"?,\"expect\"?,\"token_env\"?,\"token_file\"?} (unset fields take -tool, -args, -expect, -token-env or -token-file; pid: the server process whose CPU time per call is reported, or pids: the server side's processes, each with all its descendants, summed); repeat for each server, at least two: their clients take turns of -slice, the order rotating each round, and every target is compared with the first round by round (replaces -url and -cpu-pid)", func(s string) error {
@@ -139,7 +141,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if cfg.protocolVersion == "" {
 		return config{}, errors.New("-protocol-version must not be empty")
 	}
-	for flag, addr := range map[string]string{"-serve": cfg.serve, "-reverse-proxy": cfg.reverseProxy, "-serve-floor": cfg.serveFloor} {
+	for flag, addr := range map[string]string{"-serve": cfg.serve, "-reverse-proxy": cfg.reverseProxy, "-serve-floor": cfg.serveFloor, "-stdio-floor": cfg.stdioFloor} {
 		if addr == "" {
 			continue
 		}

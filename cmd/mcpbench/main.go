@@ -111,6 +111,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if cfg.serveFloor != "" {
 		return served(stderr, serveFloor(ctx, cfg.serveFloor, stdout))
 	}
+	if cfg.stdioFloor != "" {
+		self, err := os.Executable()
+		if err != nil {
+			fmt.Fprintf(stderr, "mcpbench: -stdio-floor: finding mcpbench's own binary for its -serve-stdio server: %v\n", err)
+			return exitFailures
+		}
+		return served(stderr, serveStdioFloor(ctx, cfg.stdioFloor, []string{self, "-serve-stdio"}, stdout))
+	}
 	if cfg.reverseProxy != "" {
 		return served(stderr, serveReverseProxy(ctx, cfg.reverseProxy, cfg.url, stdout))
 	}

@@ -346,6 +346,7 @@ func TestConfigErrors(t *testing.T) {
 		{"-reverse-proxy", "0.0.0.0:0"},
 		{"-serve-floor", "example.com:80"},
 		{"-reverse-proxy", "example.com:80"},
+		{"-stdio-floor", "0.0.0.0:0"},
 		{"-trace-to", "http://127.0.0.1:4318"},
 		{"-serve", "127.0.0.1:0", "-trace-to", "http://example.com:4318"},
 	} {
