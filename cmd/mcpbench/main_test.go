@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"sync"
+
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -24,7 +26,6 @@ import (
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
-	"sync"
 )
 
 // testServer is an in-process mcp-go Streamable HTTP server with a native
