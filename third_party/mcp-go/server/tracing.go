@@ -81,6 +81,10 @@ func (s *MCPServer) startMessageSpan(
 	if propagator == nil {
 		propagator = tracing.NoopPropagator()
 	}
+	if propagator == tracing.NoopPropagator() && (s.tracer == nil || s.tracer == tracing.NoopTracer()) {
+		// Nothing to extract, nothing to record: no attributes to build.
+		return ctx, endNoSpan
+	}
 	ctx = propagator.Extract(ctx, headers)
 
 	attrs := []tracing.Attribute{tracing.String(attrMethod, method)}
@@ -106,6 +110,9 @@ func (s *MCPServer) startMessageSpan(
 		span.End()
 	}
 }
+
+// endNoSpan ends the span startMessageSpan did not start.
+func endNoSpan(mcp.JSONRPCMessage) {}
 
 func toolTracingMiddleware(tracer tracing.Tracer) ToolHandlerMiddleware {
 	return func(next ToolHandlerFunc) ToolHandlerFunc {
