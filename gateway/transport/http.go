@@ -7,6 +7,7 @@ package transport
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -178,8 +179,18 @@ func (w slogWriter) Write(p []byte) (int, error) {
 // middleware is one check in front of mcp-go.
 type middleware func(next http.Handler) http.Handler
 
-// stateKey carries the request's State from serving to the checks after.
-type stateKey struct{}
+// checked is what the checks learn of a request: serving puts it in the
+// request's context, and the checks after it fill it in rather than
+// copying the request and its context again (a copy of the request and
+// a context value each, per call).
+type checked struct {
+	st   *State // the serving state when the request arrived
+	body []byte // the POST body, once the body check has read it
+	read bool   // whether it has
+}
+
+// checkedKey carries a request's *checked.
+type checkedKey struct{}
 
 // chain runs the checks in order, then next; built once. Each check reads
 // the state serving when the request arrived (stateOf), which serving put
@@ -193,7 +204,10 @@ func chain(next http.Handler, serving func(http.Handler) http.Handler, mws ...mi
 }
 
 // stateOf is the serving state of a request that passed serving.
-func stateOf(r *http.Request) *State { return r.Context().Value(stateKey{}).(*State) }
+func stateOf(r *http.Request) *State { return checkedOf(r).st }
+
+// checkedOf is what the checks so far learnt of r, which passed serving.
+func checkedOf(r *http.Request) *checked { return r.Context().Value(checkedKey{}).(*checked) }
 
 // checks are the middlewares of one Handler.
 type checks struct {
@@ -228,7 +242,7 @@ func (c *checks) serving(next http.Handler) http.Handler {
 			http.Error(w, "wasmgate is starting", http.StatusServiceUnavailable)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(contextWith(r, st)))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), checkedKey{}, &checked{st: st})))
 	})
 }
 
@@ -330,7 +344,8 @@ func (c *checks) body(next http.Handler) http.Handler {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		r = r.WithContext(contextWithBody(r, body))
+		c := checkedOf(r)
+		c.body, c.read = body, true
 		next.ServeHTTP(w, r)
 	})
 }

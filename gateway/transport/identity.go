@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -130,18 +129,8 @@ func normalizeOrigin(o string) string {
 	return strings.TrimSuffix(strings.ToLower(strings.TrimSpace(o)), "/")
 }
 
-type bodyKey struct{}
-
-func contextWith(r *http.Request, st *State) context.Context {
-	return context.WithValue(r.Context(), stateKey{}, st)
-}
-
-func contextWithBody(r *http.Request, body []byte) context.Context {
-	return context.WithValue(r.Context(), bodyKey{}, body)
-}
-
 // bodyOf is the POST body the body check read.
 func bodyOf(r *http.Request) ([]byte, bool) {
-	b, ok := r.Context().Value(bodyKey{}).([]byte)
-	return b, ok
+	c := checkedOf(r)
+	return c.body, c.read
 }
