@@ -13,12 +13,14 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/wasmgate/wasmgate/auth/upstreamauth"
 	"github.com/wasmgate/wasmgate/config"
 	"github.com/wasmgate/wasmgate/internal/lograte"
 	"github.com/wasmgate/wasmgate/internal/refcount"
+	"github.com/wasmgate/wasmgate/internal/toolresult"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/abi"
 )
@@ -410,7 +412,9 @@ func (s *shared) acquire(ctx context.Context) (func(), error) {
 // a shared session declares none of them, so the upstream does not ask: a
 // stdio server's request does not say whose call it is.
 func (s *shared) clientOptions(c *conn) []client.ClientOption {
-	opts := []client.ClientOption{client.WithLegacyProtocolOnly()}
+	// Results are read by toolresult.Parse: mcp-go's own reading, a scan
+	// for the commonest shape first (FuzzParse holds the two together).
+	opts := []client.ClientOption{client.WithLegacyProtocolOnly(), client.WithToolResultParser(parseToolResult)}
 	if s.spec.Session != loader.SessionPerClient && s.spec.Stdio() {
 		return opts
 	}
@@ -420,4 +424,12 @@ func (s *shared) clientOptions(c *conn) []client.ClientOption {
 		return append(opts, client.WithSamplingHandler(a), client.WithElicitationHandler(a), client.WithRootsHandler(a))
 	}
 	return append(opts, client.WithSamplingHandler(f), client.WithElicitationHandler(f), client.WithRootsHandler(f))
+}
+
+// parseToolResult is mcp.ParseCallToolResult by toolresult.Parse.
+func parseToolResult(raw *json.RawMessage) (*mcp.CallToolResult, error) {
+	if raw == nil {
+		return nil, errors.New("response is nil")
+	}
+	return toolresult.Parse(*raw)
 }

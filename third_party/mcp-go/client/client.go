@@ -64,6 +64,10 @@ type Client struct {
 
 	// subscriptions tracks the subscriptions/listen filter and stream.
 	subscriptions subscriptionState
+
+	// parseToolResult reads a tools/call result (WithToolResultParser);
+	// nil: mcp.ParseCallToolResult.
+	parseToolResult func(*json.RawMessage) (*mcp.CallToolResult, error)
 }
 
 // ClientOption configures a Client during construction.
@@ -152,6 +156,16 @@ func WithMaxInputRoundTrips(limit int) ClientOption {
 func WithDiscoverTimeout(timeout time.Duration) ClientOption {
 	return func(c *Client) {
 		c.discoverTimeout = timeout
+	}
+}
+
+// WithToolResultParser sets how the client reads the result of a
+// tools/call: parse must return what mcp.ParseCallToolResult returns for
+// the same bytes (a reader that is faster for the common shapes and
+// falls back to it for the rest). Nil keeps mcp.ParseCallToolResult.
+func WithToolResultParser(parse func(*json.RawMessage) (*mcp.CallToolResult, error)) ClientOption {
+	return func(c *Client) {
+		c.parseToolResult = parse
 	}
 }
 

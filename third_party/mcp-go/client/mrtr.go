@@ -227,6 +227,9 @@ func (c *Client) callToolOnce(
 	if err != nil {
 		return nil, err
 	}
+	if c.parseToolResult != nil {
+		return c.parseToolResult(response)
+	}
 	return mcp.ParseCallToolResult(response)
 }
 
