@@ -13,6 +13,8 @@ import (
 	"log/slog"
 	"math"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -102,6 +104,10 @@ type Envelope struct {
 	// timeouts ends calls at their source's limits.timeout without a
 	// runtime timer per call (see internal/deadline).
 	timeouts deadline.Watch
+	// interceptors are the interceptor metrics' series decisions count
+	// in (interceptorMetrics); interceptorsMu orders their additions.
+	interceptors   atomic.Pointer[interceptorSeries]
+	interceptorsMu sync.Mutex
 }
 
 // New returns an Envelope.

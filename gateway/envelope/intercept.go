@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
@@ -113,8 +115,9 @@ func (d *interceptDenied) Error() string { return d.msg }
 // decided of c, and keeps it for its audit line.
 func (e *Envelope) observeIntercept(ctx context.Context, c *Call, v intercept.Verdict, span trace.Span) {
 	for _, d := range v.Decisions {
-		e.o.Metrics.InterceptorDecisions.WithLabelValues(d.Interceptor, d.Decision).Inc()
-		e.o.Metrics.InterceptorDuration.WithLabelValues(d.Interceptor).Observe(d.Took.Seconds())
+		decided, took := e.interceptorMetrics(d.Interceptor, d.Decision)
+		decided.Inc()
+		took.Observe(d.Took.Seconds())
 		if d.Err != nil {
 			e.o.Logger.Warn("interceptor failed", "interceptor", d.Interceptor, "failure", d.Failure, c.Kind, c.Name,
 				"endpoint", c.Endpoint, "error", d.Err)
@@ -129,13 +132,51 @@ func (e *Envelope) observeIntercept(ctx context.Context, c *Call, v intercept.Ve
 			}
 			is.End(trace.WithTimestamp(d.Start.Add(d.Took)))
 		}
-		if c.Interceptor != "" {
-			c.Interceptor += ","
-			c.Decision += ","
+		if c.Interceptor == "" {
+			c.Interceptor, c.Decision = d.Interceptor, d.Decision
+		} else {
+			c.Interceptor = c.Interceptor + "," + d.Interceptor
+			c.Decision = c.Decision + "," + d.Decision
 		}
-		c.Interceptor += d.Interceptor
-		c.Decision += d.Decision
 	}
+}
+
+// interceptorMetrics are the children of the interceptor metrics for
+// interceptor and decision: looked up by their labels at the first
+// decision of each, then kept (interceptorSeries), since every decision
+// of every call counts in them.
+func (e *Envelope) interceptorMetrics(interceptor, decision string) (prometheus.Counter, prometheus.Observer) {
+	if s := e.interceptors.Load(); s != nil {
+		if c, ok := s.decided[[2]string{interceptor, decision}]; ok {
+			return c, s.took[interceptor]
+		}
+	}
+	e.interceptorsMu.Lock()
+	defer e.interceptorsMu.Unlock()
+	old := e.interceptors.Load()
+	s := &interceptorSeries{decided: map[[2]string]prometheus.Counter{}, took: map[string]prometheus.Observer{}}
+	if old != nil {
+		maps.Copy(s.decided, old.decided)
+		maps.Copy(s.took, old.took)
+	}
+	key := [2]string{interceptor, decision}
+	if _, ok := s.decided[key]; !ok {
+		s.decided[key] = e.o.Metrics.InterceptorDecisions.WithLabelValues(interceptor, decision)
+	}
+	if _, ok := s.took[interceptor]; !ok {
+		s.took[interceptor] = e.o.Metrics.InterceptorDuration.WithLabelValues(interceptor)
+	}
+	e.interceptors.Store(s)
+	return s.decided[key], s.took[interceptor]
+}
+
+// interceptorSeries are the interceptor metrics' children in use, by
+// labels: replaced whole when one is added (copy on write), so that a
+// decision looks its series up without a lock. Interceptors are named in
+// the config: there are few.
+type interceptorSeries struct {
+	decided map[[2]string]prometheus.Counter // by interceptor and decision
+	took    map[string]prometheus.Observer   // by interceptor
 }
 
 // kindNoun names c in messages: "tool", "resource", "prompt".
