@@ -20,13 +20,41 @@ import (
 // Streamable HTTP spends at least, on top of which mcp-go and wasmgate are
 // measured. Everything else is refused with a JSON-RPC error.
 func serveFloor(ctx context.Context, addr string, stdout io.Writer) error {
-	f := &floor{sessions: map[string]bool{}}
+	f := &floor{}
 	return native.Serve(ctx, addr, "/mcp", f, stdout)
 }
 
 type floor struct {
-	mu       sync.RWMutex
-	sessions map[string]bool
+	sessions floorSessions
+}
+
+// floorSessions are the sessions a floor opened. Safe for concurrent use.
+type floorSessions struct {
+	mu  sync.Mutex
+	ids map[string]bool
+}
+
+// open opens a session and names it in w's Mcp-Session-Id.
+func (s *floorSessions) open(w http.ResponseWriter) {
+	id := rand.Text()
+	s.mu.Lock()
+	if s.ids == nil {
+		s.ids = map[string]bool{}
+	}
+	s.ids[id] = true
+	s.mu.Unlock()
+	w.Header().Set("Mcp-Session-Id", id)
+}
+
+// has reports whether r names a session s opened; if not, it answers 404.
+func (s *floorSessions) has(w http.ResponseWriter, r *http.Request) bool {
+	s.mu.Lock()
+	ok := s.ids[r.Header.Get("Mcp-Session-Id")]
+	s.mu.Unlock()
+	if !ok {
+		http.Error(w, "unknown session", http.StatusNotFound)
+	}
+	return ok
 }
 
 type floorRequest struct {
@@ -74,11 +102,7 @@ func (f *floor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	resp := floorResponse{JSONRPC: "2.0", ID: req.ID}
 	switch req.Method {
 	case "initialize":
-		id := rand.Text()
-		f.mu.Lock()
-		f.sessions[id] = true
-		f.mu.Unlock()
-		w.Header().Set("Mcp-Session-Id", id)
+		f.sessions.open(w)
 		resp.Result = map[string]any{
 			"protocolVersion": req.Params.ProtocolVersion,
 			"capabilities":    map[string]any{"tools": map[string]any{}},
@@ -88,11 +112,7 @@ func (f *floor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	case "tools/call":
-		f.mu.RLock()
-		ok := f.sessions[r.Header.Get("Mcp-Session-Id")]
-		f.mu.RUnlock()
-		if !ok {
-			http.Error(w, "unknown session", http.StatusNotFound)
+		if !f.sessions.has(w, r) {
 			return
 		}
 		if req.Params.Name != "calculate" {

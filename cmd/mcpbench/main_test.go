@@ -540,6 +540,17 @@ func TestServeFloor(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	url, served := serving(ctx, t, "-serve-floor", "127.0.0.1:0")
 	driveCalculator(t, url)
+	refusesUnknownSession(t, url)
+	cancel()
+	if code := <-served; code != exitOK {
+		t.Errorf("-serve-floor exited with %d after its context ended", code)
+	}
+}
+
+// refusesUnknownSession checks that url answers a call on a session it
+// never opened with 404.
+func refusesUnknownSession(t *testing.T, url string) {
+	t.Helper()
 	r, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calculate","arguments":{"operation":"add","a":1,"b":2}}}`))
 	r.Header.Set("Mcp-Session-Id", "not-a-session")
 	resp, err := http.DefaultClient.Do(r)
@@ -549,9 +560,5 @@ func TestServeFloor(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusNotFound {
 		t.Errorf("a call on an unknown session: HTTP %d, want 404", resp.StatusCode)
-	}
-	cancel()
-	if code := <-served; code != exitOK {
-		t.Errorf("-serve-floor exited with %d after its context ended", code)
 	}
 }

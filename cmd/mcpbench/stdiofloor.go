@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,7 +46,7 @@ func serveStdioFloor(ctx context.Context, addr string, server []string, stdout i
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("starting the stdio server %q: %w", server, err)
 	}
-	f := &stdioFloor{in: in, waiting: map[int64]chan stdioAnswer{}, sessions: map[string]bool{}, done: make(chan struct{})}
+	f := &stdioFloor{in: in, waiting: map[int64]chan stdioAnswer{}, done: make(chan struct{})}
 	go f.read(out)
 	defer func() {
 		// The server goes (its stdin ends, or it is killed), then its
@@ -69,11 +68,12 @@ type stdioFloor struct {
 	in  io.Writer // the server's stdin; one writer at a time (wmu)
 	wmu sync.Mutex
 
-	mu       sync.Mutex
-	next     int64
-	waiting  map[int64]chan stdioAnswer
-	sessions map[string]bool
-	gone     error // the server's stdout ended: every call fails with it
+	mu      sync.Mutex
+	next    int64
+	waiting map[int64]chan stdioAnswer
+	gone    error // the server's stdout ended: every call fails with it
+
+	sessions floorSessions
 
 	init json.RawMessage // the server's initialize result
 	done chan struct{}   // closed when the reader returns
@@ -219,18 +219,10 @@ func (f *stdioFloor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var a stdioAnswer
 	switch req.Method {
 	case "initialize":
-		id := rand.Text()
-		f.mu.Lock()
-		f.sessions[id] = true
-		f.mu.Unlock()
-		w.Header().Set("Mcp-Session-Id", id)
+		f.sessions.open(w)
 		a.result = f.init
 	default:
-		f.mu.Lock()
-		ok := f.sessions[r.Header.Get("Mcp-Session-Id")]
-		f.mu.Unlock()
-		if !ok {
-			http.Error(w, "unknown session", http.StatusNotFound)
+		if !f.sessions.has(w, r) {
 			return
 		}
 		if a, err = f.forward(r.Context(), req.Method, req.Params); err != nil {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"io"
-	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -47,16 +46,7 @@ func TestStdioFloor(t *testing.T) {
 	if out := driveCalculator(t, url); !strings.Contains(out, "failures=0") {
 		t.Errorf("through the floor: %s", out)
 	}
-	r, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calculate","arguments":{"operation":"add","a":1,"b":2}}}`))
-	r.Header.Set("Mcp-Session-Id", "not-a-session")
-	resp, err := http.DefaultClient.Do(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusNotFound {
-		t.Errorf("a call on an unknown session: HTTP %d, want 404", resp.StatusCode)
-	}
+	refusesUnknownSession(t, url)
 	cancel()
 	if err := <-served; err != nil {
 		t.Errorf("-stdio-floor after its context ended: %v", err)
