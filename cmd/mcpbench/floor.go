@@ -30,7 +30,7 @@ type floor struct {
 
 // floorSessions are the sessions a floor opened. Safe for concurrent use.
 type floorSessions struct {
-	mu  sync.Mutex
+	mu  sync.RWMutex
 	ids map[string]bool
 }
 
@@ -48,9 +48,9 @@ func (s *floorSessions) open(w http.ResponseWriter) {
 
 // has reports whether r names a session s opened; if not, it answers 404.
 func (s *floorSessions) has(w http.ResponseWriter, r *http.Request) bool {
-	s.mu.Lock()
+	s.mu.RLock()
 	ok := s.ids[r.Header.Get("Mcp-Session-Id")]
-	s.mu.Unlock()
+	s.mu.RUnlock()
 	if !ok {
 		http.Error(w, "unknown session", http.StatusNotFound)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,16 +19,15 @@ import (
 // serveStdioFloor serves, on addr at /mcp, the floor of a proxy from
 // Streamable HTTP to a stdio server (make bench-peers' stdio_floor): the
 // server's command (mcpbench -serve-stdio) started once and shared by
-// every session, as
-// wasmgate's command: upstreams and mcp-proxy share theirs, and nothing
-// done but what forwarding needs. Each request's id is replaced by one of
-// the proxy's own (sessions use the same ids), the message written as a
-// line to the server's stdin, its answer read from its stdout, matched by
-// id and written back with the request's id. initialize is made once, at
-// the start, and its result given to every session (with an id of its
-// own); notifications are answered 202 and not forwarded. No policy, no
-// checks, no MCP library: what any stdio proxy spends at least, on the
-// same machine, in the same run as the others.
+// every session, as wasmgate's command: upstreams and mcp-proxy share
+// theirs, and nothing done but what forwarding needs. Each request's id is
+// replaced by one of the proxy's own (sessions use the same ids), the
+// message written as a line to the server's stdin, its answer read from
+// its stdout, matched by id and written back with the request's id.
+// initialize is made once, at the start, and its result given to every
+// session (with an id of its own); notifications are answered 202 and not
+// forwarded. No policy, no checks, no MCP library: what any stdio proxy
+// spends at least, on the same machine, in the same run as the others.
 func serveStdioFloor(ctx context.Context, addr string, server []string, stdout io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -53,7 +51,7 @@ func serveStdioFloor(ctx context.Context, addr string, server []string, stdout i
 		// stdout ends and the reader returns.
 		cancel()
 		in.Close()
-		f.wait()
+		<-f.done
 		_ = cmd.Wait()
 	}()
 	if err := f.initialize(ctx); err != nil {
@@ -101,9 +99,6 @@ func (f *stdioFloor) initialize(ctx context.Context) error {
 	f.init = a.result
 	return nil
 }
-
-// wait returns once the reader has (the server's stdout ended).
-func (f *stdioFloor) wait() { <-f.done }
 
 // read hands every answer on out to the call waiting for its id, until out
 // ends. Messages without an id of the floor's (the server's
@@ -234,18 +229,14 @@ func (f *stdioFloor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	var b bytes.Buffer
-	b.Grow(64 + len(a.result) + len(a.err))
-	b.WriteString(`{"jsonrpc":"2.0","id":`)
-	b.Write(req.ID)
+	b := make([]byte, 0, 64+len(a.result)+len(a.err))
+	b = append(append(b, `{"jsonrpc":"2.0","id":`...), req.ID...)
 	if a.err != nil {
-		b.WriteString(`,"error":`)
-		b.Write(a.err)
+		b = append(append(b, `,"error":`...), a.err...)
 	} else {
-		b.WriteString(`,"result":`)
-		b.Write(a.result)
+		b = append(append(b, `,"result":`...), a.result...)
 	}
-	b.WriteString("}\n")
+	b = append(b, "}\n"...)
 	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(b.Bytes())
+	_, _ = w.Write(b)
 }

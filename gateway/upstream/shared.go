@@ -429,7 +429,7 @@ func (s *shared) clientOptions(c *conn) []client.ClientOption {
 // parseToolResult is mcp.ParseCallToolResult by toolresult.Parse.
 func parseToolResult(raw *json.RawMessage) (*mcp.CallToolResult, error) {
 	if raw == nil {
-		return nil, errors.New("response is nil")
+		return mcp.ParseCallToolResult(raw) // its error
 	}
 	return toolresult.Parse(*raw)
 }
