@@ -95,6 +95,7 @@ func TestReloadUnderLoad(t *testing.T) {
 	}
 	sc := g.StdioClient(t)
 	clients = append(clients, &cl{name: "stdio", c: sc, notes: harness.CountNotes(sc)})
+	connected := time.Now()
 	control := clients[0].c
 	harness.WaitTools(ctx, t, control, visible, lists(applied)[0]...)
 	time.Sleep(300 * time.Millisecond) // GET streams open
@@ -281,5 +282,47 @@ func TestReloadUnderLoad(t *testing.T) {
 			t.Errorf("%s: session id changed from %q to %q", x.name, x.sid, x.c.GetSessionId())
 		}
 		harness.Calc(ctx, t, x.c, 40, 2) // every session still works
+	}
+
+	// With no call left running to carry a notification on its response,
+	// a save still reaches every session: over HTTP only its GET stream
+	// can deliver it, now past the 30 s after which the harness's clients
+	// once stopped reading that stream (see harness.InitErr).
+	if wait := 35*time.Second - time.Since(connected); wait > 0 {
+		time.Sleep(wait)
+	}
+	next := applied
+	next.greeter, next.greeting = !applied.greeter, "Idle"
+	base := make([]harness.Lists, len(clients))
+	for i, x := range clients {
+		base[i] = x.notes.Lists()
+	}
+	before := g.ReloadCount(t)
+	harness.RenameOver(t, e.Config, render(next))
+	if _, fail := g.WaitReload(t, before, "the save after the load"); fail != expFail {
+		t.Fatalf("the save after the load failed:\n%s", g.Stderr())
+	}
+	old, now := lists(applied), lists(next)
+	idleWant := func(i int) harness.Lists {
+		w := base[i]
+		for k := range w {
+			if !slices.Equal(old[k], now[k]) {
+				w[k]++
+			}
+		}
+		return w
+	}
+	harness.WaitFor(30*time.Second, func() bool {
+		for i, x := range clients {
+			if x.notes.Lists() != idleWant(i) {
+				return false
+			}
+		}
+		return true
+	})
+	for i, x := range clients {
+		if got, w := x.notes.Lists(), idleWant(i); got != w {
+			t.Errorf("%s, idle %v after connecting: received %s list_changed in all, want %s", x.name, time.Since(connected).Round(time.Second), got, w)
+		}
 	}
 }

@@ -109,11 +109,17 @@ func Init(t testing.TB, c *client.Client, version string) *mcp.InitializeResult 
 // should refuse; a client that cannot start still fails the test.
 func InitErr(t testing.TB, c *client.Client, version string) (*mcp.InitializeResult, error) {
 	t.Helper()
-	ctx := Ctx(t, 30*time.Second)
-	if err := c.Start(ctx); err != nil {
+	// Start's context is the client's life, not initialize's: mcp-go
+	// reads a session's GET stream (WithContinuousListening) under it, so
+	// with initialize's 30 s the stream was cut 30 s in, and a notification
+	// the gateway had just written on it was lost unread.
+	life, end := context.WithCancel(context.Background())
+	t.Cleanup(end)
+	if err := c.Start(life); err != nil {
 		t.Fatalf("start client: %v", err)
 	}
 	t.Cleanup(func() { c.Close() })
+	ctx := Ctx(t, 30*time.Second)
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = version
 	req.Params.ClientInfo = mcp.Implementation{Name: "wasmgate-e2e", Version: "1"}
