@@ -109,13 +109,11 @@ func Init(t testing.TB, c *client.Client, version string) *mcp.InitializeResult 
 // should refuse; a client that cannot start still fails the test.
 func InitErr(t testing.TB, c *client.Client, version string) (*mcp.InitializeResult, error) {
 	t.Helper()
-	// Start's context is the client's life, not initialize's: mcp-go
-	// reads a session's GET stream (WithContinuousListening) under it, so
-	// with initialize's 30 s the stream was cut 30 s in, and a notification
-	// the gateway had just written on it was lost unread.
-	life, end := context.WithCancel(context.Background())
-	t.Cleanup(end)
-	if err := c.Start(life); err != nil {
+	// Start's context is the client's life, the test's, not initialize's:
+	// mcp-go reads a session's GET stream (WithContinuousListening) under
+	// it, so with initialize's 30 s the stream was cut 30 s in, and a
+	// notification the gateway had just written on it was lost unread.
+	if err := c.Start(t.Context()); err != nil {
 		t.Fatalf("start client: %v", err)
 	}
 	t.Cleanup(func() { c.Close() })
