@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -311,7 +312,9 @@ func BenchmarkCall(b *testing.B) {
 // interceptor (examples/interceptors/noop.wasm) on one instance, bounded
 // as the gateway bounded it before CallUntil (a timeout context of a
 // deadline.Watch and Call), by CallUntil, and unbounded (Extism's call
-// alone, the floor).
+// alone, the floor), then Extism's call alone with an input of 10 KiB,
+// which the no-op does not read: what the kernel's reset costs
+// (third_party/extism-go-sdk patch 0009).
 //
 //	go test -run '^$' -bench InterceptorPhase ./loader
 func BenchmarkInterceptorPhase(b *testing.B) {
@@ -336,6 +339,7 @@ func BenchmarkInterceptorPhase(b *testing.B) {
 	defer p.Close(context.Background())
 	defer inst.Close(context.Background())
 	in := []byte(`{"phase":"request","method":"tools/call","tool":"calculate","arguments":{"a":5,"b":3}}`)
+	big := []byte(`{"phase":"response","method":"tools/call","result":{"content":[{"type":"text","text":"` + strings.Repeat("x", 10<<10) + `"}]}}`)
 	ctx, cancel := context.WithCancel(context.Background()) // a request's context can end
 	defer cancel()
 	var w deadline.Watch
@@ -356,6 +360,10 @@ func BenchmarkInterceptorPhase(b *testing.B) {
 		}},
 		{"extism-alone", func() error {
 			_, _, err := inst.p.CallWithContext(context.Background(), "intercept_request", in)
+			return err
+		}},
+		{"extism-alone-10KiB", func() error {
+			_, _, err := inst.p.CallWithContext(context.Background(), "intercept_request", big)
 			return err
 		}},
 	} {
