@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -25,10 +26,18 @@ import (
 // a message waits to be written has stopped reading it: the writer stops,
 // every message waiting fails with a *stdinStalled, and onStall ends the
 // session (the supervisor starts it again).
+//
+// A message of at most pipeAtomic bytes, when no other is being written,
+// is written by its caller at once if the pipe takes it whole without
+// waiting (tryWrite): most calls' requests, which so need neither the
+// writer's goroutine nor a deadline. One the pipe has no room for goes to
+// the writer as any other.
 type stdinWriter struct {
-	f       *os.File // a pipe, nonblocking: writes have deadlines
+	f       *os.File        // a pipe, nonblocking: writes have deadlines
+	raw     syscall.RawConn // f's, for tryWrite; nil: every message goes to the writer
 	stall   time.Duration
 	onStall func(error)
+	mu      sync.Mutex // held while a message is written: messages never interleave
 
 	frames chan *frame   // to the writer; unbuffered: the waiting callers are the queue
 	quit   chan struct{} // closed by close
@@ -47,7 +56,11 @@ type frame struct {
 
 // newStdinWriter writes to f; run starts it.
 func newStdinWriter(f *os.File, stall time.Duration) *stdinWriter {
-	return &stdinWriter{f: f, stall: stall, frames: make(chan *frame), quit: make(chan struct{}), done: make(chan struct{})}
+	w := &stdinWriter{f: f, stall: stall, frames: make(chan *frame), quit: make(chan struct{}), done: make(chan struct{})}
+	if raw, err := f.SyscallConn(); err == nil {
+		w.raw = raw
+	}
+	return w
 }
 
 // run is the writer's goroutine (its owner, the upstream, waits for it);
@@ -56,7 +69,9 @@ func (w *stdinWriter) run() {
 	for {
 		select {
 		case fr := <-w.frames:
+			w.mu.Lock()
 			err := w.write(fr.b)
+			w.mu.Unlock()
 			fr.res <- err
 			if err != nil {
 				w.err = err
@@ -108,6 +123,9 @@ const pipeAtomic = 4096
 // written whole if the writer took it already (*stdinPending says
 // which).
 func (w *stdinWriter) WriteFrame(ctx context.Context, b []byte) error {
+	if ok, err := w.tryWrite(b); ok {
+		return err
+	}
 	fr := &frame{b: b, res: make(chan error, 1)}
 	select {
 	case w.frames <- fr:
@@ -122,6 +140,41 @@ func (w *stdinWriter) WriteFrame(ctx context.Context, b []byte) error {
 	case <-ctx.Done():
 		return &stdinPending{err: ctx.Err()}
 	}
+}
+
+// tryWrite writes b, a message of at most pipeAtomic bytes, if no other
+// is being written, the writer has not stopped, and the pipe takes some
+// of it at once (a write of at most PIPE_BUF bytes to a pipe takes all or
+// nothing); it reports whether it did, and how that ended. Otherwise
+// nothing was written: b goes to the writer, which waits for room (and
+// sees a stall).
+func (w *stdinWriter) tryWrite(b []byte) (bool, error) {
+	if w.raw == nil || len(b) > pipeAtomic || !w.mu.TryLock() {
+		return false, nil
+	}
+	defer w.mu.Unlock()
+	select {
+	case <-w.done:
+		return false, nil // the writer says why
+	default:
+	}
+	n := 0
+	if err := w.raw.Write(func(fd uintptr) bool {
+		n, _ = writeNow(fd, b)
+		return true // never wait: the writer does that
+	}); err != nil || n <= 0 {
+		return false, nil
+	}
+	if n == len(b) {
+		return true, nil
+	}
+	// Not a pipe after all: the rest as the writer writes; a message
+	// left half written is a broken stream, which ends the session.
+	if err := w.write(b[n:]); err != nil {
+		w.close()
+		return true, err
+	}
+	return true, nil
 }
 
 // Write writes p as one message (io.Writer, for the transport's sake: it

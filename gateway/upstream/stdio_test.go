@@ -102,6 +102,63 @@ func TestStdinWriterGivesUpWhole(t *testing.T) {
 	}
 }
 
+// TestStdinWriterAtOnce: a small message, when the pipe has room and no
+// other is being written, is written by its caller itself, with the
+// writer's goroutine not running at all; once the pipe is full, a small
+// message waits for the writer, which writes it whole when the server
+// reads again.
+func TestStdinWriterAtOnce(t *testing.T) {
+	r, wf, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	w := newStdinWriter(wf, time.Minute)
+	defer w.close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	msg := []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n")
+	if err := w.WriteFrame(ctx, msg); err != nil {
+		t.Fatalf("a small message with no writer running: %v, want it written at once by its caller", err)
+	}
+	got := make([]byte, len(msg))
+	if _, err := io.ReadFull(r, got); err != nil || !bytes.Equal(got, msg) {
+		t.Fatalf("the pipe got %q, %v; want %q", got, err, msg)
+	}
+
+	// Fill the pipe: the next small message must wait, and go through
+	// the writer.
+	filled := 0
+	raw, _ := wf.SyscallConn()
+	for {
+		n := 0
+		_ = raw.Write(func(fd uintptr) bool { n, _ = writeNow(fd, bytes.Repeat([]byte("x"), 4096)); return true })
+		if n <= 0 {
+			break
+		}
+		filled += n
+	}
+	short, cancelShort := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancelShort()
+	var p *stdinPending
+	if err := w.WriteFrame(short, msg); !errors.As(err, &p) || !p.queued {
+		t.Fatalf("a small message into a full pipe, no writer running: %v, want it queued for the writer until its context ended", err)
+	}
+	go w.run()
+	done := make(chan error, 1)
+	go func() { done <- w.WriteFrame(context.Background(), msg) }()
+	all := make([]byte, filled+len(msg))
+	if _, err := io.ReadFull(r, all); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("the message the writer wrote: %v", err)
+	}
+	if !bytes.Equal(all[filled:], msg) || bytes.Count(all[:filled], []byte("x")) != filled {
+		t.Fatalf("the pipe got %q after the filling, want %q", all[filled:], msg)
+	}
+}
+
 func TestStderrTail(t *testing.T) {
 	var tail stderrTail
 	if got := tail.String(); got != "" {
