@@ -19,6 +19,7 @@ import (
 	"go.opentelemetry.io/otel"
 
 	"github.com/wasmgate/wasmgate/gateway/tracing"
+	"github.com/wasmgate/wasmgate/internal/gcfloor"
 
 	"github.com/wasmgate/wasmgate/internal/childproc"
 
@@ -30,6 +31,10 @@ import (
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/state"
 )
+
+// gcHeapFloor is the heap the collector may reach before it runs, unless
+// GOGC is set (package gcfloor).
+const gcHeapFloor = 32 << 20
 
 // version and commit are set at build time:
 // -ldflags "-X main.version=v1.2.3 -X main.commit=<sha>" (make build and
@@ -178,6 +183,11 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	extism.SetLogLevel(extism.LogLevelInfo)
 	redis.SetLogger(state.RedisLog{L: logger})
+	if _, set := os.LookupEnv("GOGC"); !set {
+		// Fewer collections while the heap is small (docs/operations.md);
+		// an operator's GOGC is kept as given.
+		defer gcfloor.Start(gcHeapFloor)()
+	}
 	if *readyFile != "" {
 		// A file left by a run that did not end cleanly must not pass for
 		// this one's.
