@@ -787,7 +787,7 @@ func (c *StreamableHTTP) SendRequest(
 	case "application/json":
 		// Single response
 		var response JSONRPCResponse
-		if err := json.NewDecoder(resp.Body).Decode(&response); err != nil {
+		if err := decodeResponse(resp.Body, resp.ContentLength, &response); err != nil {
 			return nil, fmt.Errorf("failed to decode response: %w", err)
 		}
 
