@@ -70,6 +70,7 @@ func TestDecodeResponseAsJSONDecoder(t *testing.T) {
 		decodeBoth(t, []byte(s), -1, same)
 		decodeBoth(t, []byte(s), -1, iotest.OneByteReader)
 		decodeBoth(t, []byte(s), int64(len(s)), iotest.DataErrReader)
+		unmarshalSame(t, []byte(s))
 	}
 	// The common answer does not go to json's decoder.
 	var r JSONRPCResponse
@@ -97,6 +98,19 @@ func TestDecodeResponseReadErrorAndLong(t *testing.T) {
 	decodeBoth(t, []byte(long), int64(len(long)), same)
 }
 
+// unmarshalSame fails t if parseResponse takes data (a line of a stdio
+// server) and json.Unmarshal does not read it the same way.
+func unmarshalSame(t *testing.T, data []byte) {
+	t.Helper()
+	var got, want JSONRPCResponse
+	if !parseResponse(data, &got) {
+		return
+	}
+	if err := json.Unmarshal(data, &want); err != nil || !reflect.DeepEqual(want, got) {
+		t.Fatalf("%q: parseResponse %#v; json.Unmarshal %#v, %v", data, got, want, err)
+	}
+}
+
 func FuzzDecodeResponse(f *testing.F) {
 	for _, s := range responseSeeds {
 		f.Add([]byte(s))
@@ -104,5 +118,6 @@ func FuzzDecodeResponse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		decodeBoth(t, data, int64(len(data)), same)
 		decodeBoth(t, data, -1, iotest.HalfReader)
+		unmarshalSame(t, data)
 	})
 }

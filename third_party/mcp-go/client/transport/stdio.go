@@ -544,48 +544,53 @@ func (c *Stdio) readResponses(ready chan struct{}) {
 			}
 
 			line = strings.TrimRight(line, "\r\n")
-			// Parse the message once: a response (the common case) is
-			// taken from it; a notification or a request is decoded
-			// again as what it is. (wasmgate patch: upstream decoded
-			// every response twice.)
-			var baseMessage struct {
-				JSONRPC string                   `json:"jsonrpc"`
-				ID      *mcp.RequestId           `json:"id,omitempty"`
-				Method  string                   `json:"method,omitempty"`
-				Result  json.RawMessage          `json:"result,omitempty"`
-				Error   *mcp.JSONRPCErrorDetails `json:"error,omitempty"`
-			}
-			if err := json.Unmarshal([]byte(line), &baseMessage); err != nil {
-				continue
-			}
-
-			// If it has a method but no ID, it's a notification
-			if baseMessage.Method != "" && baseMessage.ID == nil {
-				var notification mcp.JSONRPCNotification
-				if err := json.Unmarshal([]byte(line), &notification); err != nil {
+			// The common answer, a result, is read without reflection
+			// (parseResponse takes only what json.Unmarshal would read the
+			// same way; wasmgate patch). Anything else is parsed once: a
+			// response is taken from it; a notification or a request is
+			// decoded again as what it is. (wasmgate patch: upstream
+			// decoded every response twice.)
+			var response JSONRPCResponse
+			if !parseResponse([]byte(line), &response) {
+				var baseMessage struct {
+					JSONRPC string                   `json:"jsonrpc"`
+					ID      *mcp.RequestId           `json:"id,omitempty"`
+					Method  string                   `json:"method,omitempty"`
+					Result  json.RawMessage          `json:"result,omitempty"`
+					Error   *mcp.JSONRPCErrorDetails `json:"error,omitempty"`
+				}
+				if err := json.Unmarshal([]byte(line), &baseMessage); err != nil {
 					continue
 				}
-				c.notifyMu.RLock()
-				if c.onNotification != nil {
-					c.onNotification(notification)
-				}
-				c.notifyMu.RUnlock()
-				continue
-			}
 
-			// If it has a method and an ID, it's an incoming request
-			if baseMessage.Method != "" && baseMessage.ID != nil {
-				var request JSONRPCRequest
-				if err := json.Unmarshal([]byte(line), &request); err == nil {
-					c.handleIncomingRequest(request)
+				// If it has a method but no ID, it's a notification
+				if baseMessage.Method != "" && baseMessage.ID == nil {
+					var notification mcp.JSONRPCNotification
+					if err := json.Unmarshal([]byte(line), &notification); err != nil {
+						continue
+					}
+					c.notifyMu.RLock()
+					if c.onNotification != nil {
+						c.onNotification(notification)
+					}
+					c.notifyMu.RUnlock()
 					continue
 				}
-			}
 
-			// Otherwise, it's a response to our request
-			response := JSONRPCResponse{JSONRPC: baseMessage.JSONRPC, Result: baseMessage.Result, Error: baseMessage.Error}
-			if baseMessage.ID != nil {
-				response.ID = *baseMessage.ID
+				// If it has a method and an ID, it's an incoming request
+				if baseMessage.Method != "" && baseMessage.ID != nil {
+					var request JSONRPCRequest
+					if err := json.Unmarshal([]byte(line), &request); err == nil {
+						c.handleIncomingRequest(request)
+						continue
+					}
+				}
+
+				// Otherwise, it's a response to our request
+				response = JSONRPCResponse{JSONRPC: baseMessage.JSONRPC, Result: baseMessage.Result, Error: baseMessage.Error}
+				if baseMessage.ID != nil {
+					response.ID = *baseMessage.ID
+				}
 			}
 
 			// Create string key for map lookup
