@@ -7,8 +7,9 @@
 // second under load, and every collection costs CPU that a call could
 // have used. A floor raises GOGC, after each collection, just enough that
 // the heap may grow to the floor before the next one; once the live heap
-// is at the floor or above, GOGC is 100 again, so a large gateway uses no
-// more memory than Go's default would give it.
+// is half the floor or more (where GOGC=100 reaches the floor anyway),
+// GOGC is 100 again, so a large gateway uses no more memory than Go's
+// default would give it.
 //
 // It runs only on collections (a cleanup of an object that each cycle
 // frees), never on a timer: an idle gateway does nothing for it.
