@@ -73,9 +73,7 @@ func (f *floor) adjust() bool {
 	if f.sample[0].Value.Kind() == metrics.KindUint64 {
 		live = f.sample[0].Value.Uint64()
 	}
-	p := Percent(f.bytes, live)
-	// Small changes are not worth a call into the runtime.
-	if d := p - f.percent; d > f.percent/8 || -d > f.percent/8 {
+	if p := Percent(f.bytes, live); p != f.percent {
 		debug.SetGCPercent(p)
 		f.percent = p
 	}
