@@ -35,6 +35,7 @@ import (
 	"github.com/wasmgate/wasmgate/gateway/roundtrip"
 	"github.com/wasmgate/wasmgate/gateway/tracing"
 	"github.com/wasmgate/wasmgate/gateway/trust"
+	"github.com/wasmgate/wasmgate/internal/procs"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/loader/host"
 	"github.com/wasmgate/wasmgate/metrics"
@@ -59,6 +60,9 @@ type Options struct {
 	// MaxConcurrentCalls bounds the WebAssembly calls running at once
 	// (server.max_concurrent_calls); 0 means the number of CPUs.
 	MaxConcurrentCalls int
+	// Procs, when not nil, is told of every MCP HTTP request but GETs,
+	// and of reloads (RunOptions.Procs).
+	Procs *procs.Governor
 
 	ownCompiler bool // Open made Compiler: Close closes it
 }

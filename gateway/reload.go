@@ -37,6 +37,7 @@ func (g *Gateway) ReloadFrom(ctx context.Context, trigger string, files ...strin
 		return err
 	}
 	defer unlock()
+	g.opts.Procs.Busy() // a reload gets every P
 	g.notify.Reloading(trigger)
 	start := time.Now()
 	shown := g.shownFiles(files)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/coreos/go-systemd/v22/daemon"
 
+	"github.com/wasmgate/wasmgate/internal/procs"
 	"github.com/wasmgate/wasmgate/loader"
 	"github.com/wasmgate/wasmgate/metrics"
 )
@@ -35,6 +36,10 @@ type RunOptions struct {
 	// "stdio"; a listener that is off (or optional and could not bind) is
 	// missing.
 	OnReady func(listeners map[string]string)
+	// Procs, when not nil, is told of every MCP HTTP request but GETs,
+	// and of reloads, to run on one P while requests come one at a time
+	// (package procs).
+	Procs *procs.Governor
 }
 
 // Run loads the config, serves it until ctx ends (or stdin closes in stdio
@@ -52,7 +57,7 @@ func Run(ctx context.Context, o RunOptions) error {
 	setLogLevel(o.LogLevel, cfg)
 	start := time.Now()
 	g, err := Open(ctx, cfg, Options{Logger: logger, Version: o.Version, Revision: o.Revision,
-		ConfigPath: o.ConfigPath, Environ: o.Environ, LogLevel: o.LogLevel})
+		ConfigPath: o.ConfigPath, Environ: o.Environ, LogLevel: o.LogLevel, Procs: o.Procs})
 	if err != nil {
 		return err
 	}

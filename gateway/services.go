@@ -58,7 +58,7 @@ func (g *Gateway) httpService(lc *lifecycle, cfg *loader.Config) service {
 			}
 			g.relay.SetListener(relay.Listener{Addr: ln.Addr().String()})
 			handler, _ := g.HTTPHandler(time.Duration(h.SessionIdleTimeout), h.Heartbeat())
-			srv = transport.NewServer(h, handler, g.log)
+			srv = transport.NewServer(h, g.opts.Procs.Handler(handler), g.log)
 			ln = transport.LimitConns(ln, h.MaxConnections, g.log)
 			first := g.eps.all()[0].Config().Path
 			g.status.Listening("http", "http://"+ln.Addr().String()+first)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/wasmgate/wasmgate/gateway/tracing"
 	"github.com/wasmgate/wasmgate/internal/gcfloor"
+	"github.com/wasmgate/wasmgate/internal/procs"
 
 	"github.com/wasmgate/wasmgate/internal/childproc"
 
@@ -35,6 +36,10 @@ import (
 // gcHeapFloor is the heap the collector may reach before it runs, unless
 // GOGC is set (package gcfloor).
 const gcHeapFloor = 32 << 20
+
+// procsHold is how long HTTP requests must come one at a time before the
+// gateway runs on one P, unless GOMAXPROCS is set (package procs).
+const procsHold = time.Second
 
 // version and commit are set at build time:
 // -ldflags "-X main.version=v1.2.3 -X main.commit=<sha>" (make build and
@@ -188,6 +193,13 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// an operator's GOGC is kept as given.
 		defer gcfloor.Start(gcHeapFloor)()
 	}
+	var gov *procs.Governor
+	if _, set := os.LookupEnv("GOMAXPROCS"); !set {
+		// One P while HTTP requests come one at a time
+		// (docs/operations.md); an operator's GOMAXPROCS is kept as given.
+		gov = procs.New(procsHold)
+		defer gov.Stop()
+	}
 	if *readyFile != "" {
 		// A file left by a run that did not end cleanly must not pass for
 		// this one's.
@@ -253,6 +265,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Revision:   revision(),
 		Reload:     reload,
 		OnReady:    onReady,
+		Procs:      gov,
 	})
 	if err != nil {
 		logger.Error("wasmgate failed", "error", err)

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"github.com/wasmgate/wasmgate/internal/harness"
+)
+
+// gomaxprocs is the gateway's GOMAXPROCS as /metrics shows it.
+func gomaxprocs(t *testing.T, g *harness.Gateway) float64 {
+	t.Helper()
+	v, ok := g.Scrape(t).Value("go_sched_gomaxprocs_threads", nil)
+	if !ok {
+		t.Fatal("go_sched_gomaxprocs_threads is missing from /metrics")
+	}
+	return v
+}
+
+// TestProcsGovernor: without GOMAXPROCS, serve runs on one P once HTTP
+// requests have come one at a time for a second (internal/procs), and on
+// all of them again as soon as two overlap; the overlapping calls
+// answer as usual. An operator's GOMAXPROCS is kept as given.
+func TestProcsGovernor(t *testing.T) {
+	t.Parallel()
+	if v, ok := os.LookupEnv("GOMAXPROCS"); ok {
+		t.Skipf("GOMAXPROCS=%s is set for the tests, and the gateways inherit it", v)
+	}
+	cfg := sleeperConfig(t)
+	g := bins.Start(t, harness.Options{Config: cfg})
+	def := gomaxprocs(t, g)
+	if def < 2 {
+		t.Skipf("the gateway's default GOMAXPROCS is %v here: nothing to govern", def)
+	}
+	ctx := harness.Ctx(t, 60*time.Second)
+	c := g.SessionClient(t)
+	solo := func() {
+		if text, isErr := harness.CallTool(ctx, t, c, "calculate", map[string]any{"operation": "add", "a": 5, "b": 3}); isErr || text != "8" {
+			t.Fatalf("calculate: %q (isError %v), want 8", text, isErr)
+		}
+	}
+	if !harness.WaitFor(20*time.Second, func() bool { solo(); return gomaxprocs(t, g) == 1 }) {
+		t.Fatalf("GOMAXPROCS %v after calls one at a time for 20 s, want 1", gomaxprocs(t, g))
+	}
+
+	// A call while another runs: the default Ps again.
+	done := sleepCall(t, g, g.SessionClient(t))
+	solo()
+	if p := gomaxprocs(t, g); p != def {
+		t.Errorf("GOMAXPROCS %v after a call that overlapped another, want %v", p, def)
+	}
+	select {
+	case r := <-done:
+		if r.err != nil || r.isErr || r.text != "slept 1500ms" {
+			t.Errorf("the sleep call the other overlapped ended with %q (isError %v, err %v), want %q", r.text, r.isErr, r.err, "slept 1500ms")
+		}
+	case <-ctx.Done():
+		t.Fatal("the sleep call the other overlapped never returned")
+	}
+
+	// With GOMAXPROCS set, calls one at a time leave it alone (for three
+	// times the governor's hold).
+	g2 := bins.Start(t, harness.Options{Config: cfg, Env: []string{"GOMAXPROCS=2"}})
+	c2 := g2.SessionClient(t)
+	for end := time.Now().Add(3 * procsHold); time.Now().Before(end); {
+		if text, isErr := harness.CallTool(ctx, t, c2, "calculate", map[string]any{"operation": "add", "a": 5, "b": 3}); isErr || text != "8" {
+			t.Fatalf("calculate with GOMAXPROCS=2: %q (isError %v), want 8", text, isErr)
+		}
+	}
+	if p := gomaxprocs(t, g2); p != 2 {
+		t.Errorf("with GOMAXPROCS=2: go_sched_gomaxprocs_threads %v, want 2", p)
+	}
+}
