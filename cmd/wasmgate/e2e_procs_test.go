@@ -114,3 +114,40 @@ func TestProcsGovernor(t *testing.T) {
 		t.Errorf("with GOMAXPROCS=2: go_sched_gomaxprocs_threads %v, want 2", p)
 	}
 }
+
+// TestProcsGovernorStdio: the same over stdio, where every message read
+// counts (mcp-go patch 0031).
+func TestProcsGovernorStdio(t *testing.T) {
+	t.Parallel()
+	if v, ok := os.LookupEnv("GOMAXPROCS"); ok {
+		t.Skipf("GOMAXPROCS=%s is set for the tests, and the gateways inherit it", v)
+	}
+	g := bins.Start(t, harness.Options{Config: sleeperConfig(t), Stdio: true})
+	def := gomaxprocs(t, g)
+	if def < 2 {
+		t.Skipf("the gateway's default GOMAXPROCS is %v here: nothing to govern", def)
+	}
+	ctx := harness.Ctx(t, 60*time.Second)
+	c := g.StdioClient(t)
+	solo := func() {
+		if text, isErr := harness.CallTool(ctx, t, c, "calculate", map[string]any{"operation": "add", "a": 5, "b": 3}); isErr || text != "8" {
+			t.Fatalf("calculate: %q (isError %v), want 8", text, isErr)
+		}
+	}
+	if !harness.WaitFor(20*time.Second, func() bool { solo(); return gomaxprocs(t, g) == 1 }) {
+		t.Fatalf("GOMAXPROCS %v after calls one at a time over stdio for 20 s, want 1", gomaxprocs(t, g))
+	}
+	done := sleepCall(t, g, c)
+	solo()
+	if p := gomaxprocs(t, g); p != def {
+		t.Errorf("GOMAXPROCS %v after a call over stdio that overlapped another, want %v", p, def)
+	}
+	select {
+	case r := <-done:
+		if r.err != nil || r.isErr || r.text != "slept 1500ms" {
+			t.Errorf("the sleep call the other overlapped ended with %q (isError %v, err %v), want %q", r.text, r.isErr, r.err, "slept 1500ms")
+		}
+	case <-ctx.Done():
+		t.Fatal("the sleep call the other overlapped never returned")
+	}
+}
