@@ -60,8 +60,8 @@ type Options struct {
 	// MaxConcurrentCalls bounds the WebAssembly calls running at once
 	// (server.max_concurrent_calls); 0 means the number of CPUs.
 	MaxConcurrentCalls int
-	// Procs, when not nil, is told of every MCP request and of reloads
-	// (RunOptions.Procs).
+	// Procs, when not nil, is told of every MCP HTTP request but GETs,
+	// and of reloads (RunOptions.Procs).
 	Procs *procs.Governor
 
 	ownCompiler bool // Open made Compiler: Close closes it

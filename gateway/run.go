@@ -36,9 +36,9 @@ type RunOptions struct {
 	// "stdio"; a listener that is off (or optional and could not bind) is
 	// missing.
 	OnReady func(listeners map[string]string)
-	// Procs, when not nil, is told of every MCP request (over HTTP, but
-	// GETs; over stdio, every message read) and of reloads, to run on one
-	// P while requests come one at a time (package procs).
+	// Procs, when not nil, is told of every MCP HTTP request but GETs,
+	// and of reloads, to run on one P while requests come one at a time
+	// (package procs).
 	Procs *procs.Governor
 }
 

@@ -160,9 +160,6 @@ func (g *Gateway) stdioService(lc *lifecycle, stdin io.Reader, stdout io.Writer,
 			g.stdioEndpoint.Store(&name)
 			ss := server.NewStdioServer(e.MCPServer())
 			ss.SetErrorLogger(transport.ErrorLog(g.log, "stdio"))
-			if p := g.opts.Procs; p != nil {
-				ss.SetMessageHooks(p.Begin, p.End)
-			}
 			g.status.Listening("stdio", "stdin/stdout")
 			g.log.Info("MCP stdio transport on stdin/stdout", "endpoint", e.Name())
 			lc.goServe("stdio transport", func() error {

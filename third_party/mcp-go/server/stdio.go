@@ -37,10 +37,6 @@ type StdioServer struct {
 	workerPoolSize int
 	queueSize      int
 	writeMu        sync.Mutex // Protects concurrent writes
-
-	// begin and end, when set, bracket the handling of every message read
-	// (SetMessageHooks).
-	begin, end func()
 }
 
 // toolCallWork represents a queued tool call request
@@ -398,15 +394,6 @@ func (s *StdioServer) SetContextFunc(fn StdioContextFunc) {
 	s.contextFunc = fn
 }
 
-// SetMessageHooks has begin called as the server starts to handle a
-// message it read (a request or a notification) and end when the handler
-// returns, on the goroutine that handles it, however the handler ends:
-// how many messages are being handled at once is then known outside. Set
-// it before Listen.
-func (s *StdioServer) SetMessageHooks(begin, end func()) {
-	s.begin, s.end = begin, end
-}
-
 // handleNotifications continuously processes notifications from the session's notification channel
 // and writes them to the provided output. It runs until the context is cancelled.
 // Any errors encountered while writing notifications are logged but do not stop the handler.
@@ -474,10 +461,6 @@ func (s *StdioServer) toolCallWorker(ctx context.Context) {
 						resp = createErrorResponse(work.id, mcp.INTERNAL_ERROR, fmt.Sprintf("internal panic: %v", r))
 					}
 				}()
-				if s.begin != nil {
-					s.begin()
-					defer s.end()
-				}
 				return s.server.HandleMessage(work.ctx, work.message)
 			}()
 			if response != nil {
@@ -682,10 +665,6 @@ func (s *StdioServer) handleMessage(ctx context.Context, id any, rawMessage json
 			}
 		}
 	}()
-	if s.begin != nil {
-		s.begin()
-		defer s.end()
-	}
 	return s.server.HandleMessage(ctx, rawMessage)
 }
 
