@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
+
 	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
@@ -112,5 +114,32 @@ func TestProcsGovernor(t *testing.T) {
 	}
 	if p := gomaxprocs(t, g2); p != 2 {
 		t.Errorf("with GOMAXPROCS=2: go_sched_gomaxprocs_threads %v, want 2", p)
+	}
+}
+
+// TestProcsGovernorNotWithStdio: with the stdio transport on, calls one
+// at a time (over HTTP and stdio) leave GOMAXPROCS at Go's default: a
+// read of a blocking stdin would hold the one P.
+func TestProcsGovernorNotWithStdio(t *testing.T) {
+	t.Parallel()
+	if v, ok := os.LookupEnv("GOMAXPROCS"); ok {
+		t.Skipf("GOMAXPROCS=%s is set for the tests, and the gateways inherit it", v)
+	}
+	g := bins.Start(t, harness.Options{Config: sleeperConfig(t), Stdio: true})
+	def := gomaxprocs(t, g)
+	if def < 2 {
+		t.Skipf("the gateway's default GOMAXPROCS is %v here: nothing to govern", def)
+	}
+	ctx := harness.Ctx(t, 60*time.Second)
+	overHTTP, overStdio := g.SessionClient(t), g.StdioClient(t)
+	for end := time.Now().Add(3 * procsHold); time.Now().Before(end); {
+		for _, c := range []*client.Client{overHTTP, overStdio} {
+			if text, isErr := harness.CallTool(ctx, t, c, "calculate", map[string]any{"operation": "add", "a": 5, "b": 3}); isErr || text != "8" {
+				t.Fatalf("calculate: %q (isError %v), want 8", text, isErr)
+			}
+		}
+	}
+	if p := gomaxprocs(t, g); p != def {
+		t.Errorf("with the stdio transport: go_sched_gomaxprocs_threads %v after calls one at a time, want %v", p, def)
 	}
 }
