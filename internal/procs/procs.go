@@ -12,6 +12,11 @@
 //
 // It runs only when requests start, never on a timer: an idle process
 // does nothing for it.
+//
+// On one P, a goroutine blocked in a system call holds the P until the
+// runtime's monitor takes it back (microseconds to 10 ms later), so a
+// process that reads a blocking file for long (a stdin pipe) must not
+// use a Governor.
 package procs
 
 import (
