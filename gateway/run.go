@@ -38,7 +38,7 @@ type RunOptions struct {
 	OnReady func(listeners map[string]string)
 	// Procs, when not nil, is told of every MCP HTTP request but GETs,
 	// and of reloads, to run on one P while requests come one at a time
-	// (package procs).
+	// (package procs); not in stdio mode.
 	Procs *procs.Governor
 }
 
@@ -55,9 +55,17 @@ func Run(ctx context.Context, o RunOptions) error {
 		}
 	}
 	setLogLevel(o.LogLevel, cfg)
+	stdioMode := o.Stdio || cfg.Transports.Stdio.Enabled
+	gov := o.Procs
+	if stdioMode {
+		// A read of the client's stdin, a blocking pipe, would hold the
+		// one P until the runtime takes it back: on one P, stdio served
+		// half the calls a second (docs/perf.md).
+		gov = nil
+	}
 	start := time.Now()
 	g, err := Open(ctx, cfg, Options{Logger: logger, Version: o.Version, Revision: o.Revision,
-		ConfigPath: o.ConfigPath, Environ: o.Environ, LogLevel: o.LogLevel, Procs: o.Procs})
+		ConfigPath: o.ConfigPath, Environ: o.Environ, LogLevel: o.LogLevel, Procs: gov})
 	if err != nil {
 		return err
 	}
@@ -77,7 +85,6 @@ func Run(ctx context.Context, o RunOptions) error {
 	// With stdio (a client started this process), the listeners run only
 	// when the config asks for them explicitly, and one that cannot bind
 	// is a warning: a second copy of the same IDE setup must still serve.
-	stdioMode := o.Stdio || cfg.Transports.Stdio.Enabled
 	httpOn, adminOn := cfg.Transports.HTTP.On(), cfg.Admin.On()
 	if stdioMode {
 		httpOn, adminOn = explicit(cfg.Transports.HTTP.Enabled), explicit(cfg.Admin.Enabled)

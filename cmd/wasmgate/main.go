@@ -194,12 +194,9 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer gcfloor.Start(gcHeapFloor)()
 	}
 	var gov *procs.Governor
-	if _, set := os.LookupEnv("GOMAXPROCS"); !set && !*stdio && !cfg.Transports.Stdio.Enabled {
+	if _, set := os.LookupEnv("GOMAXPROCS"); !set {
 		// One P while HTTP requests come one at a time
 		// (docs/operations.md); an operator's GOMAXPROCS is kept as given.
-		// Not with the stdio transport: a read of stdin, which is not
-		// non-blocking, would hold the one P until the runtime takes it
-		// back (half the calls a second, measured).
 		gov = procs.New(procsHold)
 		defer gov.Stop()
 	}

@@ -31,8 +31,7 @@ import (
 // usable; a nil *Governor does nothing.
 type Governor struct {
 	hold  time.Duration
-	base  time.Time
-	clock func() time.Duration // monotonic time since base
+	clock func() time.Duration // monotonic time since the governor began
 	set   func(one bool)       // GOMAXPROCS to 1, or back to Go's default
 
 	active  atomic.Int64
@@ -62,10 +61,11 @@ func New(hold time.Duration) *Governor {
 // newGovernor is New with its clock (nil: the monotonic clock) and its
 // setter, for tests.
 func newGovernor(hold time.Duration, clock func() time.Duration, set func(one bool)) *Governor {
-	g := &Governor{hold: hold, base: time.Now(), clock: clock, set: set}
-	if g.clock == nil {
-		g.clock = func() time.Duration { return time.Since(g.base) }
+	if clock == nil {
+		base := time.Now()
+		clock = func() time.Duration { return time.Since(base) }
 	}
+	g := &Governor{hold: hold, clock: clock, set: set}
 	// The process starts on its default Ps: the first hold counts from
 	// now.
 	g.overlap.Store(int64(g.clock()))
@@ -77,16 +77,11 @@ func (g *Governor) Begin() {
 	if g == nil {
 		return
 	}
-	n := g.active.Add(1)
-	now := int64(g.clock())
-	if n > 1 {
-		g.overlap.Store(now)
-		if g.one.Load() {
-			g.widen()
-		}
+	if g.active.Add(1) > 1 {
+		g.Busy() // two at once
 		return
 	}
-	if !g.one.Load() && now-g.overlap.Load() >= int64(g.hold) {
+	if !g.one.Load() && int64(g.clock())-g.overlap.Load() >= int64(g.hold) {
 		g.narrow()
 	}
 }
@@ -98,8 +93,8 @@ func (g *Governor) End() {
 	}
 }
 
-// Busy gives work other than requests (a reload, say) the default Ps:
-// they are restored now and kept for hold.
+// Busy gives the default Ps to what runs now (two requests, or other
+// work such as a reload): they are restored now and kept for hold.
 func (g *Governor) Busy() {
 	if g == nil {
 		return
@@ -127,11 +122,17 @@ func (g *Governor) narrow() {
 func (g *Governor) widen() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.stopped || !g.one.Load() {
-		return
+	if !g.stopped {
+		g.restore()
 	}
-	g.set(false)
-	g.one.Store(false)
+}
+
+// restore sets Go's default Ps back if they were narrowed; g.mu is held.
+func (g *Governor) restore() {
+	if g.one.Load() {
+		g.set(false)
+		g.one.Store(false)
+	}
 }
 
 // Stop restores Go's default Ps for good.
@@ -145,10 +146,7 @@ func (g *Governor) Stop() {
 		return
 	}
 	g.stopped = true
-	if g.one.Load() {
-		g.set(false)
-		g.one.Store(false)
-	}
+	g.restore()
 }
 
 // Handler counts the requests next serves, except GET: a GET holds a
