@@ -53,12 +53,7 @@ func calcLoad(t *testing.T, bench string, g *harness.Gateway, clients int, d tim
 
 func TestSpinningPluginDoesNotStarveOthers(t *testing.T) {
 	// Not parallel: ALONE_TESTS (Makefile).
-	cfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: fmt.Sprintf(`  - name: calculator
-    path: %s
-  - name: hostile
-    path: %s
-    limits: {timeout: 1s}
-`, harness.Wasm(t, "examples/plugins/calculator"), harness.Wasm(t, "testdata/plugins/hostile"))}))
+	cfg := hostileConfig(t, "1s")
 	// The plain builds: this measures the gateway, not the race detector.
 	g := bins.Start(t, harness.Options{Config: cfg, Plain: true})
 	bench := filepath.Join(t.TempDir(), "mcpbench")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -66,29 +65,12 @@ func TestProcsGovernor(t *testing.T) {
 	// A plugin that loops forever, alone on one P, neither keeps a call
 	// from another session from being served (it gets every P again) nor
 	// escapes its timeout.
-	spinCfg := harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: fmt.Sprintf(`  - name: calculator
-    path: %s
-  - name: hostile
-    path: %s
-    limits: {timeout: 2s}
-`, harness.Wasm(t, "examples/plugins/calculator"), harness.Wasm(t, "testdata/plugins/hostile"))}))
-	g3 := bins.Start(t, harness.Options{Config: spinCfg})
+	g3 := bins.Start(t, harness.Options{Config: hostileConfig(t, "2s")})
 	c = g3.SessionClient(t)
 	if !harness.WaitFor(20*time.Second, func() bool { solo(); return gomaxprocs(t, g3) == 1 }) {
 		t.Fatalf("GOMAXPROCS %v after calls one at a time for 20 s, want 1", gomaxprocs(t, g3))
 	}
-	spun := make(chan callResult, 1)
-	go func() {
-		res, err := harness.CallToolErr(ctx, c, "spin", map[string]any{})
-		if err != nil {
-			spun <- callResult{err: err}
-			return
-		}
-		spun <- callResult{text: harness.ResultText(res), isErr: res.IsError}
-	}()
-	if !harness.WaitFor(10*time.Second, func() bool { return inFlight(t, g3, "hostile") == 1 }) {
-		t.Fatalf("the spin call never showed up in wasmgate_tool_calls_in_flight")
-	}
+	spun := hostileCall(t, g3, c, "spin", map[string]any{})
 	c = g3.SessionClient(t)
 	solo()
 	if p := gomaxprocs(t, g3); p != def {

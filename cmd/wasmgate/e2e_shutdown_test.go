@@ -15,13 +15,17 @@ import (
 	"github.com/wasmgate/wasmgate/internal/harness"
 )
 
-func sleeperConfig(t *testing.T) string {
+func sleeperConfig(t *testing.T) string { return hostileConfig(t, "10s") }
+
+// hostileConfig is a config file serving the calculator example and the
+// hostile plugin, whose calls time out after timeout.
+func hostileConfig(t *testing.T, timeout string) string {
 	return harness.WriteConfig(t, bins.YAML(harness.Parts{Plugins: fmt.Sprintf(`  - name: calculator
     path: %s
   - name: hostile
     path: %s
-    limits: {timeout: 10s}
-`, harness.Wasm(t, "examples/plugins/calculator"), harness.Wasm(t, "testdata/plugins/hostile"))}))
+    limits: {timeout: %s}
+`, harness.Wasm(t, "examples/plugins/calculator"), harness.Wasm(t, "testdata/plugins/hostile"), timeout)}))
 }
 
 // inFlight is wasmgate_tool_calls_in_flight{source}.
@@ -40,10 +44,17 @@ type callResult struct {
 // reports it running.
 func sleepCall(t *testing.T, g *harness.Gateway, c *client.Client) <-chan callResult {
 	t.Helper()
+	return hostileCall(t, g, c, "sleep", map[string]any{"ms": 1500})
+}
+
+// hostileCall starts a call of the hostile plugin's tool on c and waits
+// until the gateway reports it running.
+func hostileCall(t *testing.T, g *harness.Gateway, c *client.Client, tool string, args map[string]any) <-chan callResult {
+	t.Helper()
 	ctx := harness.Ctx(t, 60*time.Second)
 	done := make(chan callResult, 1)
 	go func() {
-		res, err := harness.CallToolErr(ctx, c, "sleep", map[string]any{"ms": 1500})
+		res, err := harness.CallToolErr(ctx, c, tool, args)
 		if err != nil {
 			done <- callResult{err: err}
 			return
@@ -51,7 +62,7 @@ func sleepCall(t *testing.T, g *harness.Gateway, c *client.Client) <-chan callRe
 		done <- callResult{text: harness.ResultText(res), isErr: res.IsError}
 	}()
 	if !harness.WaitFor(10*time.Second, func() bool { return inFlight(t, g, "hostile") == 1 }) {
-		t.Fatalf("the sleep call never showed up in wasmgate_tool_calls_in_flight")
+		t.Fatalf("the %s call never showed up in wasmgate_tool_calls_in_flight", tool)
 	}
 	return done
 }
